@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../core/errors';
+import type { AdjustableClock } from '../core/clock';
+import type { FaultInjector } from '../http/faults';
+import type { ObjectStore } from '../services/common/objects';
+
+export interface AdminDependencies {
+  clock: AdjustableClock;
+  faults: FaultInjector;
+  objects: ObjectStore;
+  seedSandbox(): object;
+  sandbox(): object | undefined;
+  reset(): void;
+}
+
+/**
+ * The emulator's own control API under `/_ocikit` (not OCI; unsigned): health, the sandbox seed,
+ * reset, moving the clock forward, injecting faults, and uploading objects (training data).
+ */
+export function registerAdminRoutes(app: FastifyInstance, deps: AdminDependencies): void {
+  app.get('/_ocikit/health', async () => ({ status: 'ok' }));
+
+  app.post('/_ocikit/seed', { schema: { body: { type: 'object', properties: { seed: { enum: ['sandbox'] } } } } }, async () =>
+    deps.seedSandbox(),
+  );
+
+  app.get('/_ocikit/sandbox', async () => {
+    const ids = deps.sandbox();
+    if (!ids) throw errors.notFound('The sandbox has not been seeded: start with --seed sandbox or POST /_ocikit/seed.');
+    return ids;
+  });
+
+  app.post('/_ocikit/reset', async (_request, reply) => {
+    deps.reset();
+    return reply.code(204).send();
+  });
+
+  app.post(
+    '/_ocikit/clock',
+    {
+      schema: {
+        body: { type: 'object', required: ['advanceSeconds'], properties: { advanceSeconds: { type: 'number', minimum: 0 } } },
+      },
+    },
+    async (request) => {
+      deps.clock.advance((request.body as { advanceSeconds: number }).advanceSeconds * 1000);
+      return { now: new Date(deps.clock.now()).toISOString() };
+    },
+  );
+
+  app.get('/_ocikit/faults', async () => ({ items: deps.faults.list() }));
+  app.post(
+    '/_ocikit/faults',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          required: ['status', 'code'],
+          properties: {
+            operation: { type: 'string' },
+            status: { type: 'integer', minimum: 400, maximum: 599 },
+            code: { type: 'string', minLength: 1 },
+            message: { type: 'string' },
+            count: { type: 'integer', minimum: 1 },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { operation?: string; status: number; code: string; message?: string; count?: number };
+      deps.faults.add({ ...body, count: body.count ?? 1 });
+      return reply.code(204).send();
+    },
+  );
+  app.delete('/_ocikit/faults', async (_request, reply) => {
+    deps.faults.clear();
+    return reply.code(204).send();
+  });
+
+  app.put('/_ocikit/objects/:namespace/:bucket/*', async (request, reply) => {
+    const { namespace, bucket, '*': name } = request.params as { namespace: string; bucket: string; '*': string };
+    const body = request.body;
+    const content = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
+    if (!name || content === undefined) throw errors.invalidParameter('Send the object as a text/plain or application/octet-stream body.');
+    deps.objects.put(namespace, bucket, name, content);
+    return reply.code(204).send();
+  });
+}

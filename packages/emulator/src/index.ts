@@ -1,0 +1,9 @@
+/**
+ * @ocikit/emulator's public API: start an emulator in-process.
+ *
+ *   const emulator = await startEmulator({ inMemory: true, seed: 'sandbox', transitionDelaySeconds: 0 });
+ *   // emulator.url, emulator.configFile, emulator.sandbox …
+ *   await emulator.close();
+ */
+export { startEmulator, BODY_LIMIT_BYTES } from './server';
+export type { EmulatorOptions, RunningEmulator, SandboxIds } from './server';

@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError } from 'commander';
+import { startEmulator } from './server';
+
+const nonNegative = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative number.`);
+  return n;
+};
+
+const program = new Command()
+  .name('ocikit-emulator')
+  .description('A local OCI control plane for Full Stack Disaster Recovery and AI Language.')
+  .option('--port <port>', 'TCP port (0 = any free port)', nonNegative('--port'), 0)
+  .option('--host <host>', 'interface to listen on', '127.0.0.1')
+  .option('--data <dir>', 'data directory (database, OCI config file)', '.ocikit')
+  .option('--in-memory', 'keep everything in memory; nothing is written but the config file')
+  .option('--region <region>', 'home region of unprefixed requests', 'us-ashburn-1')
+  .option('--seed <seed>', 'seed on start: sandbox')
+  .option('--transition-delay <seconds>', 'how long CREATING/UPDATING/DELETING last', nonNegative('--transition-delay'), 1)
+  .option('--training-duration <seconds>', 'how long a custom AI Language model trains', nonNegative('--training-duration'), 5)
+  .option('--deleted-retention <seconds>', 'how long deleted resources read as DELETED before 404', nonNegative('--deleted-retention'), 3600)
+  .action(async (opts) => {
+    if (opts.seed !== undefined && opts.seed !== 'sandbox') throw new InvalidArgumentError(`unknown seed '${opts.seed}' (known: sandbox)`);
+    const emulator = await startEmulator({
+      port: opts.port,
+      host: opts.host,
+      dataDir: opts.data,
+      inMemory: opts.inMemory,
+      region: opts.region,
+      seed: opts.seed,
+      transitionDelaySeconds: opts.transitionDelay,
+      trainingDurationSeconds: opts.trainingDuration,
+      deletedRetentionSeconds: opts.deletedRetention,
+    });
+    // The first line is a contract: tools wait for it to learn the URL.
+    console.log(`ocikit emulator listening on ${emulator.url}`);
+    console.log(`OCI config file: ${emulator.configFile} (profile DEFAULT, region ${emulator.region})`);
+    if (emulator.sandbox) console.log(`sandbox: ${JSON.stringify(emulator.sandbox, null, 2)}`);
+    const stop = () => void emulator.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+
+program.parseAsync().catch((error: Error) => {
+  console.error(`ocikit-emulator: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,223 @@
+import { rfc3339, type Clock } from '../../core/clock';
+import { errors } from '../../core/errors';
+import { assertIfMatch } from '../../core/etag';
+import { newOcid } from '../../core/ids';
+import type { Entity } from '../../core/lifecycle';
+import { Repository } from '../../core/repository';
+import { paginate, type Page } from '../../http/pagination';
+import type { Store } from '../../store/store';
+
+export type WorkRequestStatus = 'ACCEPTED' | 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'CANCELING' | 'CANCELED';
+export type FinalAction = 'CREATED' | 'UPDATED' | 'DELETED';
+
+export interface WorkRequestResource {
+  entityType: string;
+  actionType: string;
+  identifier: string;
+  entityUri?: string;
+}
+
+/** OCI's WorkRequest, the same shape in both services. */
+export interface WorkRequestBody {
+  id: string;
+  operationType: string;
+  status: WorkRequestStatus;
+  compartmentId: string;
+  resources: WorkRequestResource[];
+  percentComplete: number;
+  timeAccepted: string;
+  timeStarted?: string;
+  timeFinished?: string;
+}
+
+/** A change to undo on another entity when its work request is cancelled before it finishes. */
+export interface CancelPatch {
+  kind: string;
+  id: string;
+  set?: Record<string, unknown>;
+  unset?: string[];
+}
+
+interface WorkRequestInternal extends Record<string, unknown> {
+  failure?: { code: string; message: string };
+  onCancel?: CancelPatch[];
+  resultActions: FinalAction[];
+}
+
+export interface StartWorkRequest {
+  region: string;
+  operationType: string;
+  compartmentId: string;
+  resources: Array<{ entityType: string; identifier: string; entityUri?: string; action: FinalAction }>;
+  /** Makes the work request end FAILED with this error (the resources still name their action). */
+  failure?: { code: string; message: string };
+  onCancel?: CancelPatch[];
+  /** Overrides the emulator's transition delay (e.g. model training time). */
+  durationMs?: number;
+}
+
+export interface StartedWorkRequest {
+  id: string;
+  /** When the work ends: resources should schedule their own transitions at this time. */
+  finishesAt: number;
+}
+
+/**
+ * Work requests of one service: ACCEPTED → IN_PROGRESS (half-way) → SUCCEEDED or FAILED, with
+ * `timeFinished` set at the end (the SDK waiter and Terraform poll until it is), derived from the
+ * clock like every other lifecycle. Resources show IN_PROGRESS until the work ends and then
+ * their action (CREATED/UPDATED/DELETED), also when it failed, because Terraform reads them.
+ */
+export class WorkRequests {
+  readonly repository: Repository<WorkRequestBody>;
+  private readonly repositoriesByKind = new Map<string, Repository<any>>();
+
+  constructor(
+    store: Store,
+    private readonly clock: Clock,
+    private readonly options: { table: string; ocidType: string; transitionDelayMs: number },
+  ) {
+    this.repository = new Repository<WorkRequestBody>(
+      store,
+      {
+        name: options.table,
+        columns: {
+          compartmentId: { type: 'TEXT', value: (e) => e.body.compartmentId },
+          status: { type: 'TEXT', value: (e) => e.body.status },
+          timeAccepted: { type: 'TEXT', value: (e) => e.body.timeAccepted },
+          // Work requests touch one primary resource; list filtering by resourceId uses it.
+          resourceId: { type: 'TEXT', value: (e) => e.body.resources[0]?.identifier ?? null },
+        },
+      },
+      clock,
+    );
+  }
+
+  /** Lets cancellation undo changes on entities of this kind. */
+  registerKind(repository: Repository<any>): void {
+    this.repositoriesByKind.set(repository.kind.name, repository);
+  }
+
+  start(request: StartWorkRequest): StartedWorkRequest {
+    const now = this.clock.now();
+    const duration = request.durationMs ?? this.options.transitionDelayMs;
+    const startedAt = now + Math.floor(duration / 2);
+    const finishesAt = now + duration;
+    const id = newOcid(this.options.ocidType, request.region);
+    const resources = (action: (r: StartWorkRequest['resources'][number]) => string) =>
+      request.resources.map((r) => ({
+        entityType: r.entityType,
+        actionType: action(r),
+        identifier: r.identifier,
+        ...(r.entityUri ? { entityUri: r.entityUri } : {}),
+      }));
+    const internal: WorkRequestInternal = { resultActions: request.resources.map((r) => r.action) };
+    if (request.failure) internal.failure = request.failure;
+    if (request.onCancel) internal.onCancel = request.onCancel;
+    this.repository.save({
+      id,
+      region: request.region,
+      body: {
+        id,
+        operationType: request.operationType,
+        status: 'ACCEPTED',
+        compartmentId: request.compartmentId,
+        resources: resources(() => 'IN_PROGRESS'),
+        percentComplete: 0,
+        timeAccepted: rfc3339(now),
+      },
+      internal,
+      transitions: [
+        { at: startedAt, set: { status: 'IN_PROGRESS', timeStarted: rfc3339(startedAt), percentComplete: 50 } },
+        {
+          at: finishesAt,
+          set: {
+            status: request.failure ? 'FAILED' : 'SUCCEEDED',
+            percentComplete: 100,
+            timeFinished: rfc3339(finishesAt),
+            resources: resources((r) => r.action),
+          },
+        },
+      ],
+    });
+    return { id, finishesAt };
+  }
+
+  get(id: string, region: string): Entity<WorkRequestBody> {
+    const entity = this.repository.find(id, region);
+    if (!entity) throw errors.notAuthorizedOrNotFound(`work request ${id}`);
+    return entity;
+  }
+
+  list(
+    region: string,
+    filters: { compartmentId?: string; workRequestId?: string; status?: string; resourceId?: string; sortOrder?: 'ASC' | 'DESC' },
+    page: Page,
+  ) {
+    const where: Record<string, string> = { region };
+    if (filters.compartmentId) where.compartmentId = filters.compartmentId;
+    if (filters.workRequestId) where.id = filters.workRequestId;
+    if (filters.status) where.status = filters.status;
+    if (filters.resourceId) where.resourceId = filters.resourceId;
+    return paginate(page, (limit, offset) =>
+      this.repository
+        .list({ where, orderBy: [{ column: 'timeAccepted', direction: filters.sortOrder ?? 'DESC' }], limit, offset })
+        .map((e) => e.body),
+    );
+  }
+
+  /** Errors are visible once the work request has failed. */
+  errors(id: string, region: string): Array<{ code: string; message: string; timestamp: string }> {
+    const entity = this.get(id, region);
+    const failure = (entity.internal as WorkRequestInternal | undefined)?.failure;
+    if (entity.body.status !== 'FAILED' || !failure) return [];
+    return [{ ...failure, timestamp: entity.body.timeFinished! }];
+  }
+
+  /** Logs follow the work request's progress so far. */
+  logs(id: string, region: string): Array<{ message: string; timestamp: string }> {
+    const wr = this.get(id, region).body;
+    const subject = `${wr.operationType} for ${wr.resources.map((r) => r.identifier).join(', ')}`;
+    const logs = [{ message: `Accepted ${subject}.`, timestamp: wr.timeAccepted }];
+    if (wr.timeStarted) logs.push({ message: `Started ${subject}.`, timestamp: wr.timeStarted });
+    if (wr.timeFinished) {
+      const ending = { SUCCEEDED: 'Succeeded', FAILED: 'Failed', CANCELED: 'Canceled' }[wr.status as 'SUCCEEDED'] ?? wr.status;
+      logs.push({ message: `${ending}: ${subject}.`, timestamp: wr.timeFinished });
+    }
+    return logs;
+  }
+
+  /**
+   * Cancels unfinished work: the work request ends CANCELED, the scheduled changes it would
+   * have made are dropped and the registered undo patches applied. Finished work cannot be
+   * cancelled (409 Conflict, which no client retries).
+   */
+  cancel(id: string, region: string, ifMatch: string | undefined): void {
+    const entity = this.get(id, region);
+    assertIfMatch(ifMatch, entity.body);
+    if (entity.body.timeFinished) {
+      throw errors.conflict(`Work request ${id} has already finished with status ${entity.body.status} and cannot be canceled.`);
+    }
+    const now = rfc3339(this.clock.now());
+    const internal = (entity.internal ?? {}) as WorkRequestInternal;
+    this.repository.save({
+      ...entity,
+      body: {
+        ...entity.body,
+        status: 'CANCELED',
+        timeFinished: now,
+        timeStarted: entity.body.timeStarted ?? now,
+        resources: entity.body.resources.map((r) => ({ ...r, actionType: 'RELATED' })),
+      },
+      transitions: [],
+    });
+    for (const patch of internal.onCancel ?? []) {
+      const repository = this.repositoriesByKind.get(patch.kind);
+      const target = repository?.find(patch.id);
+      if (!repository || !target) continue;
+      const body = { ...target.body, ...patch.set };
+      for (const key of patch.unset ?? []) delete body[key];
+      repository.save({ ...target, body, transitions: target.transitions.filter((t) => t.workRequestId !== id) });
+    }
+  }
+}

@@ -1,0 +1,170 @@
+import Database from 'better-sqlite3';
+import type { Entity } from '../core/lifecycle';
+import type { ColumnValue, KindDefinition, ListQuery, Store } from './store';
+
+/**
+ * Schema version of the database layout. Kind tables evolve additively on their own
+ * (`ensureKind` adds and backfills new columns); anything else that changes the layout is a
+ * numbered migration below, applied once, in order, inside a transaction.
+ */
+export const SCHEMA_VERSION = 1;
+const MIGRATIONS: Record<number, (db: Database.Database) => void> = {
+  1: (db) => db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)'),
+};
+
+const IDENTIFIER = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+const quote = (name: string): string => {
+  if (!IDENTIFIER.test(name)) throw new Error(`bad SQL identifier ${name}`);
+  return `"${name}"`;
+};
+
+/**
+ * SQLite through better-sqlite3: one table per kind (`id`, `region`, `settle_at`, the kind's
+ * indexed columns, and the entity as a JSON `doc`). WAL journal: a write acknowledged to a
+ * client is in the WAL file before the response is sent, so it survives the process being
+ * killed (synchronous=NORMAL only risks the last transactions on an OS crash or power loss).
+ */
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly knownKinds = new Set<string>();
+
+  constructor(filename: string) {
+    this.db = new Database(filename);
+    if (filename !== ':memory:') this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.migrate();
+  }
+
+  private migrate(): void {
+    this.db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    const current = Number(this.getMeta('schema_version') ?? 0);
+    if (current > SCHEMA_VERSION) {
+      throw new Error(`database schema version ${current} is newer than this emulator (${SCHEMA_VERSION}); upgrade ocikit`);
+    }
+    for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
+      this.db.transaction(() => {
+        MIGRATIONS[version](this.db);
+        this.setMeta('schema_version', String(version));
+      })();
+    }
+  }
+
+  private statement(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  ensureKind(kind: KindDefinition): void {
+    if (this.knownKinds.has(kind.name)) return;
+    const table = quote(kind.name);
+    this.db.transaction(() => {
+      this.db.exec(
+        `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, region TEXT NOT NULL, settle_at INTEGER, doc TEXT NOT NULL)`,
+      );
+      this.db.exec(`CREATE INDEX IF NOT EXISTS ${quote(`${kind.name}_settle_at`)} ON ${table} (settle_at) WHERE settle_at IS NOT NULL`);
+      const existing = new Set(
+        (this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name),
+      );
+      const added = Object.entries(kind.columns).filter(([name]) => !existing.has(name));
+      for (const [name, column] of added) {
+        this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${quote(name)} ${column.type}`);
+        this.db.exec(`CREATE INDEX IF NOT EXISTS ${quote(`${kind.name}_${name}`)} ON ${table} (region, ${quote(name)})`);
+      }
+      if (added.length && existing.size) {
+        // Backfill the new columns from the stored documents.
+        const rows = this.db.prepare(`SELECT id, doc FROM ${table}`).all() as Array<{ id: string; doc: string }>;
+        const update = this.db.prepare(
+          `UPDATE ${table} SET ${added.map(([name]) => `${quote(name)} = ?`).join(', ')} WHERE id = ?`,
+        );
+        for (const row of rows) {
+          const entity = JSON.parse(row.doc) as Entity<object>;
+          update.run(...added.map(([, column]) => column.value(entity)), row.id);
+        }
+      }
+    })();
+    this.knownKinds.add(kind.name);
+  }
+
+  get<T extends object>(kind: KindDefinition, id: string): Entity<T> | undefined {
+    const row = this.statement(`SELECT doc FROM ${quote(kind.name)} WHERE id = ?`).get(id) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as Entity<T>) : undefined;
+  }
+
+  put(kind: KindDefinition, entity: Entity<object>, settleAt: number | null): void {
+    const names = Object.keys(kind.columns);
+    const sql =
+      `INSERT OR REPLACE INTO ${quote(kind.name)} (id, region, settle_at, doc${names.map((n) => `, ${quote(n)}`).join('')}) ` +
+      `VALUES (?, ?, ?, ?${names.map(() => ', ?').join('')})`;
+    this.statement(sql).run(
+      entity.id,
+      entity.region,
+      settleAt,
+      JSON.stringify(entity),
+      ...names.map((n) => kind.columns[n].value(entity)),
+    );
+  }
+
+  delete(kind: KindDefinition, id: string): void {
+    this.statement(`DELETE FROM ${quote(kind.name)} WHERE id = ?`).run(id);
+  }
+
+  private whereClause(where: Record<string, ColumnValue> = {}): { sql: string; params: ColumnValue[] } {
+    const entries = Object.entries(where);
+    if (!entries.length) return { sql: '', params: [] };
+    return {
+      sql: ' WHERE ' + entries.map(([name, value]) => (value === null ? `${quote(name)} IS NULL` : `${quote(name)} = ?`)).join(' AND '),
+      params: entries.filter(([, value]) => value !== null).map(([, value]) => value),
+    };
+  }
+
+  list<T extends object>(kind: KindDefinition, query: ListQuery): Array<Entity<T>> {
+    const where = this.whereClause(query.where);
+    const order = [...(query.orderBy ?? []), { column: 'id', direction: 'ASC' as const }]
+      .map((o) => `${quote(o.column)} ${o.direction === 'DESC' ? 'DESC' : 'ASC'}`)
+      .join(', ');
+    const sql =
+      `SELECT doc FROM ${quote(kind.name)}${where.sql} ORDER BY ${order}` +
+      (query.limit !== undefined ? ` LIMIT ${Math.trunc(query.limit)} OFFSET ${Math.trunc(query.offset ?? 0)}` : '');
+    return (this.statement(sql).all(...where.params) as Array<{ doc: string }>).map((r) => JSON.parse(r.doc) as Entity<T>);
+  }
+
+  count(kind: KindDefinition, where?: Record<string, ColumnValue>): number {
+    const clause = this.whereClause(where);
+    return (this.statement(`SELECT COUNT(*) AS n FROM ${quote(kind.name)}${clause.sql}`).get(...clause.params) as { n: number }).n;
+  }
+
+  due<T extends object>(kind: KindDefinition, now: number): Array<Entity<T>> {
+    return (
+      this.statement(`SELECT doc FROM ${quote(kind.name)} WHERE settle_at IS NOT NULL AND settle_at <= ?`).all(now) as Array<{ doc: string }>
+    ).map((r) => JSON.parse(r.doc) as Entity<T>);
+  }
+
+  clearAll(): void {
+    this.transaction(() => {
+      for (const name of this.knownKinds) this.db.exec(`DELETE FROM ${quote(name)}`);
+    });
+  }
+
+  transaction<R>(fn: () => R): R {
+    if (this.db.inTransaction) return fn();
+    return this.db.transaction(fn)();
+  }
+
+  getMeta(key: string): string | undefined {
+    return (this.statement('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,45 @@
+import type { Entity } from '../core/lifecycle';
+
+/** A value an indexed column can hold. */
+export type ColumnValue = string | number | null;
+
+/**
+ * One kind of stored entity: its table and the columns list filters and sorting use. Columns
+ * are computed from the entity whenever it is written; the entity itself is kept as JSON.
+ */
+export interface KindDefinition {
+  /** Table name, snake_case. */
+  name: string;
+  columns: Record<string, { type: 'TEXT' | 'INTEGER'; value: (entity: Entity<any>) => ColumnValue }>;
+}
+
+export interface ListQuery {
+  /** Equality filters on `region`, `id` or the kind's columns. */
+  where?: Record<string, ColumnValue>;
+  orderBy?: Array<{ column: string; direction: 'ASC' | 'DESC' }>;
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * Dumb persistence: keeps entities and answers equality/sort/page queries on indexed columns.
+ * It knows nothing of OCI rules or lifecycles; the services own those.
+ */
+export interface Store {
+  /** Creates the kind's table, or adds (and backfills) columns it gained since. */
+  ensureKind(kind: KindDefinition): void;
+  get<T extends object>(kind: KindDefinition, id: string): Entity<T> | undefined;
+  put(kind: KindDefinition, entity: Entity<object>, settleAt: number | null): void;
+  delete(kind: KindDefinition, id: string): void;
+  list<T extends object>(kind: KindDefinition, query: ListQuery): Array<Entity<T>>;
+  count(kind: KindDefinition, where?: Record<string, ColumnValue>): number;
+  /** Entities with a scheduled change due at or before `now`. */
+  due<T extends object>(kind: KindDefinition, now: number): Array<Entity<T>>;
+  /** Removes every entity of every kind (admin reset); credentials and other meta stay. */
+  clearAll(): void;
+  /** Runs `fn` atomically; nested calls join the outer transaction. */
+  transaction<R>(fn: () => R): R;
+  getMeta(key: string): string | undefined;
+  setMeta(key: string, value: string): void;
+  close(): void;
+}

@@ -1,0 +1,91 @@
+import * as common from 'oci-common';
+import { AIServiceLanguageClient } from 'oci-ailanguage';
+import { DisasterRecoveryClient } from 'oci-disasterrecovery';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src';
+
+/**
+ * Boundary-test harness: a real emulator on an ephemeral loopback port and the official OCI SDK
+ * clients pointed at it with credentials from the emulator's own config file. Retries are kept
+ * (few and fast) so tests see what a real client sees; the circuit breaker is off so one test's
+ * errors cannot trip another's calls.
+ */
+export interface TestEmulator {
+  emulator: RunningEmulator;
+  url: string;
+  /** Disaster Recovery client for the home region (or `/r/<region>` when given). */
+  dr(region?: string): DisasterRecoveryClient;
+  /** AI Language client for the home region (or `/r/<region>` when given). */
+  language(region?: string): AIServiceLanguageClient;
+  /** Calls the `/_ocikit` admin API. */
+  admin(method: string, path: string, body?: unknown): Promise<any>;
+  /** Moves the emulator's clock forward. */
+  advance(seconds: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const fastRetry: common.RetryConfiguration = {
+  terminationStrategy: new common.MaxAttemptsTerminationStrategy(3),
+  delayStrategy: new common.FixedTimeDelayStrategy(0.01),
+};
+
+/** Waiter settings that poll every 10 ms, for at most `attempts` polls. */
+export const fastWaiter = (attempts = 200): common.WaiterConfiguration => ({
+  terminationStrategy: new common.MaxAttemptsTerminationStrategy(attempts),
+  delayStrategy: new common.FixedTimeDelayStrategy(0.01),
+});
+
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const emulator = await startEmulator({ inMemory: true, transitionDelaySeconds: 0, trainingDurationSeconds: 0, ...options });
+  const provider = new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT');
+  const clientConfiguration = {
+    retryConfiguration: fastRetry,
+    circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as any),
+  };
+  const endpoint = (region?: string) => (region ? `${emulator.url}/r/${region}` : emulator.url);
+  const clients: Array<{ close(): void }> = [];
+  const track = <T extends { close(): void }>(client: T): T => {
+    clients.push(client);
+    return client;
+  };
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${emulator.url}/_ocikit${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  return {
+    emulator,
+    url: emulator.url,
+    dr(region) {
+      const client = track(new DisasterRecoveryClient({ authenticationDetailsProvider: provider }, clientConfiguration));
+      client.endpoint = endpoint(region);
+      return client;
+    },
+    language(region) {
+      const client = track(new AIServiceLanguageClient({ authenticationDetailsProvider: provider }, clientConfiguration));
+      client.endpoint = endpoint(region);
+      return client;
+    },
+    admin,
+    advance: async (seconds) => void (await admin('POST', '/clock', { advanceSeconds: seconds })),
+    async close() {
+      clients.forEach((c) => c.close());
+      await emulator.close();
+    },
+  };
+}
+
+/** Runs `call` and returns the OciError it throws (fails the test when it succeeds). */
+export async function ociError(call: () => Promise<unknown>): Promise<common.OciError> {
+  try {
+    await call();
+  } catch (error) {
+    if (error instanceof common.OciError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail with an OciError');
+}
