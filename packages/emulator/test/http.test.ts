@@ -13,7 +13,7 @@ describe('HTTP conventions shared by every service', () => {
     const response = await fetch(`${t.url}/20220125/drPlans?drProtectionGroupId=x`);
     assert.equal(response.status, 401);
     assert.ok(response.headers.get('opc-request-id'));
-    const body = await response.json();
+    const body = (await response.json()) as { code: string; message: string };
     assert.equal(body.code, 'NotAuthenticated');
     assert.equal(typeof body.message, 'string');
   });
@@ -26,7 +26,7 @@ describe('HTTP conventions shared by every service', () => {
   it('answers unknown routes with 404 NotFound in OCI form', async () => {
     const response = await fetch(`${t.url}/_ocikit/nope`);
     assert.equal(response.status, 404);
-    assert.equal((await response.json()).code, 'NotFound');
+    assert.equal(((await response.json()) as { code: string }).code, 'NotFound');
   });
 
   it('serves health and rejects an unknown seed', async () => {

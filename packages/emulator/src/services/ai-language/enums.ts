@@ -1,0 +1,92 @@
+/**
+ * Wire values of the AI Language (API 20221001) enums the emulator validates or serves.
+ *
+ * Each list was checked value by value against the official SDK's generated models
+ * (`oci-ailanguage` 2.139.1, `lib/model/*.js`). The SDK-only `UNKNOWN_VALUE` sentinel is left
+ * out: it never appears on the wire.
+ */
+
+/** `true` when `value` is one of `values`; narrows `value` to the list's union type. */
+export function isOneOf<T extends string>(values: readonly T[], value: unknown): value is T {
+  return typeof value === 'string' && (values as readonly string[]).includes(value);
+}
+
+/**
+ * `ModelDetails.modelType` discriminator values (`model-details.js`, one subclass each).
+ * `PRE_TRAINED_PHI` existed once and was removed (Go SDK 65.59.0), so it is not accepted.
+ */
+export const MODEL_TYPES = [
+  'NAMED_ENTITY_RECOGNITION',
+  'TEXT_CLASSIFICATION',
+  'PII',
+  'HEALTH_NLU',
+  'PRE_TRAINED_NAMED_ENTITY_RECOGNITION',
+  'PRE_TRAINED_TEXT_CLASSIFICATION',
+  'PRE_TRAINED_SENTIMENT_ANALYSIS',
+  'PRE_TRAINED_KEYPHRASE_EXTRACTION',
+  'PRE_TRAINED_LANGUAGE_DETECTION',
+  'PRE_TRAINED_PII',
+  'PRE_TRAINED_TRANSLATION',
+  'PRE_TRAINED_HEALTH_NLU',
+  'PRE_TRAINED_SUMMARIZATION',
+  'PRE_TRAINED_UNIVERSAL',
+] as const;
+export type ModelType = (typeof MODEL_TYPES)[number];
+
+/**
+ * Model types whose models are trained from the caller's labelled data and therefore need a
+ * `trainingDataset` (every `PRE_TRAINED_*` type is served as is and needs none).
+ */
+export const TRAINABLE_MODEL_TYPES = ['NAMED_ENTITY_RECOGNITION', 'TEXT_CLASSIFICATION'] as const satisfies readonly ModelType[];
+export type TrainableModelType = (typeof TRAINABLE_MODEL_TYPES)[number];
+
+export const isPretrainedModelType = (modelType: ModelType): boolean => modelType.startsWith('PRE_TRAINED_');
+
+/** Lifecycle states of Project, Model and Endpoint (`project.js`, `model.js`, `endpoint.js`: the same six). */
+export const LIFECYCLE_STATES = ['CREATING', 'ACTIVE', 'UPDATING', 'DELETING', 'DELETED', 'FAILED'] as const;
+export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
+
+/** `OperationType` (`operation-type.js`): no compartment-move or job values exist. */
+export const OPERATION_TYPES = [
+  'CREATE_MODEL',
+  'UPDATE_MODEL',
+  'DELETE_MODEL',
+  'CREATE_PROJECT',
+  'UPDATE_PROJECT',
+  'DELETE_PROJECT',
+  'CREATE_ENDPOINT',
+  'UPDATE_ENDPOINT',
+  'DELETE_ENDPOINT',
+] as const;
+export type OperationType = (typeof OPERATION_TYPES)[number];
+
+/** `OperationStatus` (`operation-status.js`); the emulator only produces ACCEPTED, IN_PROGRESS, SUCCEEDED and FAILED. */
+export const OPERATION_STATUSES = [
+  'ACCEPTED',
+  'IN_PROGRESS',
+  'FAILED',
+  'WAITING',
+  'SUCCEEDED',
+  'CANCELING',
+  'CANCELED',
+  'NEEDS_ATTENTION',
+] as const;
+
+/** `ActionType` (`action-type.js`). */
+export const ACTION_TYPES = ['CREATED', 'UPDATED', 'DELETED', 'IN_PROGRESS', 'RELATED'] as const;
+
+/** `DatasetDetails.datasetType` (`dataset-details.js`). */
+export const DATASET_TYPES = ['DATA_SCIENCE_LABELING', 'OBJECT_STORAGE'] as const;
+
+/** `LocationDetails.locationType` (`location-details.js`): only an explicit object list. */
+export const LOCATION_TYPES = ['OBJECT_LIST'] as const;
+
+/** `TestStrategy.strategyType` (`test-strategy.js`). */
+export const TEST_STRATEGY_TYPES = ['TEST_AND_VALIDATION_DATASET'] as const;
+
+/** `ClassificationType.classificationMode` (`classification-type.js`). */
+export const CLASSIFICATION_MODES = ['MULTI_CLASS', 'MULTI_LABEL'] as const;
+export type ClassificationMode = (typeof CLASSIFICATION_MODES)[number];
+
+/** Entity type names in work request resources (Terraform looks for these words in them). */
+export const ENTITY_TYPES = { project: 'project', model: 'model', endpoint: 'endpoint' } as const;

@@ -1,0 +1,50 @@
+import { Repository } from '../../core/repository';
+import type { EmulatedService, ServiceDependencies } from '../service';
+import { WorkRequests } from '../common/work-requests';
+import type { AiLanguageContext } from './context';
+import { ENDPOINT_KIND, Endpoints, type EndpointBody } from './endpoints';
+import { InferenceActions } from './inference-actions';
+import { MODEL_KIND, Models, type ModelBody } from './models';
+import { PROJECT_KIND, Projects, type ProjectBody } from './projects';
+import { aiLanguageRoutes } from './routes';
+import { seedAiLanguageSandbox, type AiLanguageSandboxIds } from './sandbox';
+import { LanguageWorkRequests } from './work-requests';
+
+export type { AiLanguageSandboxIds } from './sandbox';
+
+/**
+ * The AI Language service (API 20221001): projects, models (pre-trained and custom-trained),
+ * endpoints, work requests, and batch inference through endpoints.
+ */
+export function createAiLanguageService(deps: ServiceDependencies): EmulatedService<AiLanguageSandboxIds> {
+  const { store, clock, settings, objects } = deps;
+  const workRequests = new WorkRequests(store, clock, {
+    table: 'ai_language_work_requests',
+    ocidType: 'ailanguageworkrequest',
+    transitionDelayMs: settings.transitionDelayMs,
+  });
+  const context: AiLanguageContext = {
+    clock,
+    settings,
+    objects,
+    projects: new Repository<ProjectBody>(store, PROJECT_KIND, clock),
+    models: new Repository<ModelBody>(store, MODEL_KIND, clock),
+    endpoints: new Repository<EndpointBody>(store, ENDPOINT_KIND, clock),
+    workRequests,
+  };
+  workRequests.registerKind(context.projects);
+  workRequests.registerKind(context.models);
+  workRequests.registerKind(context.endpoints);
+
+  const endpoints = new Endpoints(context);
+  return {
+    routes: aiLanguageRoutes({
+      projects: new Projects(context),
+      models: new Models(context),
+      endpoints,
+      workRequests: new LanguageWorkRequests(workRequests),
+      inference: new InferenceActions(context, endpoints),
+    }),
+    seedSandbox: (sandbox) => seedAiLanguageSandbox(context, sandbox),
+  };
+}

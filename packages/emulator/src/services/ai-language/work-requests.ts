@@ -1,0 +1,59 @@
+import { etagOf } from '../../core/etag';
+import type { RequestContext } from '../../http/operation';
+import { paginate, parsePage, type Page } from '../../http/pagination';
+import type { WorkRequestBody, WorkRequests } from '../common/work-requests';
+
+export interface ListWorkRequestsQuery {
+  compartmentId: string;
+  workRequestId?: string;
+  resourceId?: string;
+  limit?: number;
+  page?: string;
+  sortOrder?: 'ASC' | 'DESC';
+  sortBy?: 'timeCreated' | 'displayName';
+}
+
+export interface ListWorkRequestDetailsQuery {
+  limit?: number;
+  page?: string;
+  sortOrder?: 'ASC' | 'DESC';
+  sortBy?: 'timeCreated' | 'displayName';
+}
+
+/** Pages an in-memory list (errors and logs of one work request are few). */
+function pageOf<T>(items: T[], page: Page) {
+  return paginate(page, (limit, offset) => items.slice(offset, offset + limit));
+}
+
+/**
+ * The AI Language view of the shared work requests: the API's four read operations. Work
+ * requests have no name, so `sortBy=displayName` orders like `timeCreated` (their time accepted).
+ */
+export class LanguageWorkRequests {
+  constructor(private readonly workRequests: WorkRequests) {}
+
+  get(ctx: RequestContext, workRequestId: string): { workRequest: WorkRequestBody; etag: string } {
+    const { body } = this.workRequests.get(workRequestId, ctx.region);
+    return { workRequest: body, etag: etagOf(body) };
+  }
+
+  list(ctx: RequestContext, query: ListWorkRequestsQuery) {
+    return this.workRequests.list(
+      ctx.region,
+      { compartmentId: query.compartmentId, workRequestId: query.workRequestId, resourceId: query.resourceId, sortOrder: query.sortOrder },
+      parsePage(query),
+    );
+  }
+
+  /** Oldest first unless `sortOrder=DESC`. */
+  errors(ctx: RequestContext, workRequestId: string, query: ListWorkRequestDetailsQuery) {
+    const items = this.workRequests.errors(workRequestId, ctx.region);
+    return pageOf(query.sortOrder === 'DESC' ? items.reverse() : items, parsePage(query));
+  }
+
+  /** Oldest first unless `sortOrder=DESC`. */
+  logs(ctx: RequestContext, workRequestId: string, query: ListWorkRequestDetailsQuery) {
+    const items = this.workRequests.logs(workRequestId, ctx.region);
+    return pageOf(query.sortOrder === 'DESC' ? items.reverse() : items, parsePage(query));
+  }
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import type { AIServiceLanguageClient, models } from 'oci-ailanguage';
+import type { TestEmulator } from '../support/emulator';
+
+/** A fresh compartment OCID, so each test lists only what it created. */
+export const newCompartmentId = (): string => `ocid1.compartment.oc1..${randomBytes(20).toString('hex')}`;
+
+/** Uploads a text object through the admin API, as a user stages training data. */
+export async function uploadObject(t: TestEmulator, namespace: string, bucket: string, name: string, content: string): Promise<void> {
+  const response = await fetch(`${t.url}/_ocikit/objects/${namespace}/${bucket}/${name}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'text/plain' },
+    body: content,
+  });
+  if (response.status !== 204) throw new Error(`upload of ${name}: ${response.status} ${await response.text()}`);
+}
+
+export const objectStorageDataset = (namespaceName: string, bucketName: string, ...objectNames: string[]): models.ObjectStorageDataset => ({
+  datasetType: 'OBJECT_STORAGE',
+  locationDetails: { locationType: 'OBJECT_LIST', namespaceName, bucketName, objectNames } as models.ObjectListDataset,
+});
+
+export const SUPPORT_TICKETS_CSV = [
+  'text,labels',
+  '"I was charged twice this month, please refund the duplicate payment.",billing',
+  'My invoice total is higher than the advertised price.,billing',
+  'Please send me a receipt for my last payment.,billing',
+  'The refund for my cancelled order has not arrived on my credit card.,billing',
+  'Why was my card charged a late fee on the invoice?,billing',
+  'The app crashes when I open the settings screen.,technical',
+  'The page shows an error 500 after the latest update.,technical',
+  'Uploads fail with a timeout error on slow networks.,technical',
+  'The mobile app freezes and crashes on startup.,technical',
+  'Sync stopped working after the software update.,technical',
+  'I forgot my password and the reset email never arrives.,account',
+  'How do I change the email address of my account?,account',
+  'My account is locked after too many login attempts.,account',
+  'Please delete my account and my profile data.,account',
+  'I cannot log in to my account with my username.,account',
+].join('\n');
+
+export const PRODUCTS_NER_JSONL = [
+  { text: 'The battery of my Zephyr Phone drains fast.', entities: [{ offset: 4, length: 7, type: 'COMPONENT' }, { offset: 18, length: 12, type: 'PRODUCT' }] },
+  { text: 'My Orbit Watch screen is cracked.', entities: [{ offset: 3, length: 11, type: 'PRODUCT' }, { offset: 15, length: 6, type: 'COMPONENT' }] },
+  { text: 'The Zephyr Phone speaker crackles.', entities: [{ offset: 4, length: 12, type: 'PRODUCT' }, { offset: 17, length: 7, type: 'COMPONENT' }] },
+  { text: 'I dropped the Orbit Watch and the battery swelled.', entities: [{ offset: 14, length: 11, type: 'PRODUCT' }, { offset: 34, length: 7, type: 'COMPONENT' }] },
+  { text: 'Nothing else to report today.', entities: [] },
+]
+  .map((line) => JSON.stringify(line))
+  .join('\n');
+
+/** Creates a project and returns it once ACTIVE (the harness's transition delay is 0). */
+export async function createProject(client: AIServiceLanguageClient, compartmentId: string, displayName?: string): Promise<models.Project> {
+  const { project } = await client.createProject({ createProjectDetails: { compartmentId, displayName } });
+  return (await client.getProject({ projectId: project.id })).project;
+}
+
+export async function createModel(client: AIServiceLanguageClient, details: models.CreateModelDetails): Promise<models.Model> {
+  const { model } = await client.createModel({ createModelDetails: details });
+  return (await client.getModel({ modelId: model.id })).model;
+}
+
+export const pretrained = (modelType: string, languageCode?: string) => ({ modelType, ...(languageCode ? { languageCode } : {}) }) as models.ModelDetails as any;
