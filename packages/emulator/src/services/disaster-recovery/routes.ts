@@ -1,0 +1,433 @@
+import { etagOf } from '../../core/etag';
+import type { OperationDefinition, OperationResult, RequestContext, ServiceRoutes } from '../../http/operation';
+import { paginate, parsePage } from '../../http/pagination';
+import {
+  definedTagsSchema,
+  displayNameSchema,
+  freeformTagsSchema,
+  listQuerySchema,
+  ocidSchema,
+  sortOrderSchema,
+} from '../common/resources';
+import type { WorkRequests } from '../common/work-requests';
+import {
+  DR_PLAN_GROUP_TYPES,
+  DR_PLAN_LIFECYCLE_STATES,
+  DR_PLAN_LIFECYCLE_SUB_STATES,
+  DR_PLAN_STEP_ERROR_MODES,
+  DR_PLAN_TYPES,
+  DR_PLAN_USER_DEFINED_STEP_TYPES,
+  DR_PROTECTION_GROUP_LIFECYCLE_STATES,
+  DR_PROTECTION_GROUP_LIFECYCLE_SUB_STATES,
+  DR_PROTECTION_GROUP_MEMBER_TYPES,
+  DR_PROTECTION_GROUP_ROLES,
+  OPERATION_STATUSES,
+} from './enums';
+import { DR_BASE_PATH, type DrPlans } from './plans';
+import { MEMBER_PROPERTIES, MEMBER_REQUIRED, type DrProtectionGroups } from './protection-groups';
+
+// ---------------------------------------------------------------------------------------------
+// Request schemas (types, enums and required fields; the services check the rest)
+// ---------------------------------------------------------------------------------------------
+
+const enumOf = (values: readonly string[]) => ({ type: 'string', enum: [...values] });
+const nonEmpty = { type: 'string', minLength: 1 } as const;
+/** JSON null reads as absent in planGroups (plan-builder's rule: some clients send null for unset fields). */
+const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
+
+/** `{"type":"DEFAULT"}`: the only subtype of the Refresh, Verify and Disassociate details. */
+const defaultDetailsSchema = { type: 'object', required: ['type'], properties: { type: enumOf(['DEFAULT']) } };
+
+const logLocationSchema = {
+  type: 'object',
+  required: ['namespace', 'bucket'],
+  properties: { namespace: nonEmpty, bucket: nonEmpty },
+};
+
+/** A protection-group member, discriminated on `memberType`. */
+const memberSchema = {
+  type: 'object',
+  required: ['memberId', 'memberType'],
+  properties: { memberId: ocidSchema, memberType: enumOf(DR_PROTECTION_GROUP_MEMBER_TYPES) },
+  allOf: DR_PROTECTION_GROUP_MEMBER_TYPES.map((memberType) => ({
+    if: { required: ['memberType'], properties: { memberType: { const: memberType } } },
+    then: { required: [...(MEMBER_REQUIRED[memberType] ?? [])], properties: MEMBER_PROPERTIES[memberType] },
+  })),
+};
+
+const membersSchema = { type: 'array', items: memberSchema };
+
+const associationSchema = {
+  type: 'object',
+  required: ['role'],
+  properties: { peerId: ocidSchema, peerRegion: nonEmpty, role: enumOf(DR_PROTECTION_GROUP_ROLES) },
+};
+
+const tags = { freeformTags: freeformTagsSchema, definedTags: definedTagsSchema };
+
+const createProtectionGroupSchema = {
+  type: 'object',
+  required: ['compartmentId', 'displayName', 'logLocation'],
+  properties: {
+    compartmentId: ocidSchema,
+    displayName: displayNameSchema,
+    logLocation: logLocationSchema,
+    association: associationSchema,
+    members: membersSchema,
+    ...tags,
+  },
+};
+
+/**
+ * A body whose fields are all optional. The TypeScript SDK sends no body at all when the
+ * details serialise to `{}`, so an absent body (which fastify validates as null) is an empty
+ * update; a string, number, boolean or array is still refused.
+ */
+const optionalObject = (properties: Record<string, object>) => ({
+  not: { type: ['string', 'number', 'boolean', 'array'] },
+  properties,
+});
+
+const updateProtectionGroupSchema = optionalObject({
+  displayName: displayNameSchema,
+  logLocation: logLocationSchema,
+  members: membersSchema,
+  ...tags,
+});
+
+const stepSchema = {
+  type: 'object',
+  properties: {
+    id: nullable({ type: 'string' }),
+    displayName: nullable({ type: 'string' }),
+    errorMode: nullable(enumOf(DR_PLAN_STEP_ERROR_MODES)),
+    timeout: nullable({ type: 'integer' }),
+    isEnabled: nullable({ type: 'boolean' }),
+    userDefinedStep: nullable({ type: 'object', properties: { stepType: enumOf(DR_PLAN_USER_DEFINED_STEP_TYPES) } }),
+  },
+};
+
+/**
+ * `UpdateDrPlanGroupDetails[]`. Field types are checked here; what the list means (id matching,
+ * which groups may change how) is plan-builder's `applyPlanGroupsUpdate`. Fields the update
+ * models do not have (`refreshStatus`, a step's `type`, `groupId`, …) are ignored, so a plan's
+ * own planGroups round-trip.
+ */
+const planGroupsSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      id: nullable({ type: 'string' }),
+      displayName: nullable({ type: 'string' }),
+      type: nullable(enumOf(DR_PLAN_GROUP_TYPES)),
+      isPauseEnabled: nullable({ type: 'boolean' }),
+      steps: nullable({ type: 'array', items: stepSchema }),
+    },
+  },
+};
+
+const createPlanSchema = {
+  type: 'object',
+  required: ['displayName', 'type', 'drProtectionGroupId'],
+  properties: {
+    displayName: displayNameSchema,
+    type: enumOf(DR_PLAN_TYPES),
+    drProtectionGroupId: ocidSchema,
+    sourcePlanId: ocidSchema,
+    ...tags,
+  },
+};
+
+const updatePlanSchema = optionalObject({ displayName: displayNameSchema, planGroups: planGroupsSchema, ...tags });
+
+const listPlansQuery = listQuerySchema(
+  {
+    drProtectionGroupId: nonEmpty,
+    lifecycleState: enumOf(DR_PLAN_LIFECYCLE_STATES),
+    lifecycleSubState: enumOf(DR_PLAN_LIFECYCLE_SUB_STATES),
+    drPlanId: nonEmpty,
+    drPlanType: enumOf(DR_PLAN_TYPES),
+    displayName: nonEmpty,
+  },
+  ['drProtectionGroupId'],
+);
+
+const listProtectionGroupsQuery = listQuerySchema(
+  {
+    compartmentId: nonEmpty,
+    lifecycleState: enumOf(DR_PROTECTION_GROUP_LIFECYCLE_STATES),
+    lifecycleSubState: enumOf(DR_PROTECTION_GROUP_LIFECYCLE_SUB_STATES),
+    role: enumOf(DR_PROTECTION_GROUP_ROLES),
+    drProtectionGroupId: nonEmpty,
+    displayName: nonEmpty,
+  },
+  ['compartmentId'],
+);
+
+/** Work-request lists sort by `timeAccepted` only. */
+const workRequestPageQuery = (properties: Record<string, object> = {}) => ({
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 1000 },
+    page: nonEmpty,
+    sortOrder: sortOrderSchema,
+    sortBy: enumOf(['timeAccepted']),
+    ...properties,
+  },
+});
+
+const listWorkRequestsQuery = workRequestPageQuery({
+  compartmentId: nonEmpty,
+  workRequestId: nonEmpty,
+  status: enumOf(OPERATION_STATUSES),
+  resourceId: nonEmpty,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------------------------
+
+export interface DisasterRecoveryRouteDependencies {
+  groups: DrProtectionGroups;
+  plans: DrPlans;
+  workRequests: WorkRequests;
+  homeRegion: string;
+}
+
+/** GET: the resource and its etag. */
+const resource = (body: object): OperationResult => ({ status: 200, body, headers: { etag: etagOf(body) } });
+
+/** An accepted change: 202 with the work request that carries it out. */
+const accepted = (result: { workRequestId: string }): OperationResult => ({
+  status: 202,
+  headers: { 'opc-work-request-id': result.workRequestId },
+});
+
+/** A list page: `{items}` plus `opc-next-page` when more remain. */
+const page = (result: { items: unknown[]; headers: Record<string, string> }): OperationResult => ({
+  status: 200,
+  body: { items: result.items },
+  headers: result.headers,
+});
+
+/** Work-request errors and logs: newest first unless `sortOrder=ASC`, paged like every list. */
+function timestampPage<T extends { timestamp: string }>(
+  entries: T[],
+  query: { limit?: number; page?: string; sortOrder?: 'ASC' | 'DESC' },
+): OperationResult {
+  const sorted = [...entries].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+  if (query.sortOrder !== 'ASC') sorted.reverse();
+  return page(paginate(parsePage(query), (limit, offset) => sorted.slice(offset, offset + limit)));
+}
+
+/**
+ * The Disaster Recovery API (20220125). Routes only declare operations and translate between
+ * HTTP and the services: the rules are in protection-groups.ts and plans.ts. Plan executions
+ * and automatic DR configurations are declared without a handler, so they answer 501
+ * MethodNotImplemented.
+ */
+export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies): ServiceRoutes {
+  const { groups, plans, workRequests } = deps;
+
+  /** Location of a created resource, on the region path when it is not the home region. */
+  const location = (ctx: RequestContext, path: string) =>
+    `${ctx.region === deps.homeRegion ? '' : `/r/${ctx.region}`}${DR_BASE_PATH}${path}`;
+
+  /** Create: 200 with the new resource, its etag and location, and the work request. */
+  const created = (ctx: RequestContext, path: string, body: { id: string }, workRequestId: string): OperationResult => ({
+    status: 200,
+    body,
+    headers: { etag: etagOf(body), location: location(ctx, `${path}/${body.id}`), 'opc-work-request-id': workRequestId },
+  });
+
+  const operations: OperationDefinition[] = [
+    // DR protection groups
+    {
+      name: 'CreateDrProtectionGroup',
+      method: 'POST',
+      path: '/drProtectionGroups',
+      schema: { body: createProtectionGroupSchema },
+      retryToken: true,
+      handler: ({ ctx, body }) => {
+        const { group, workRequestId } = groups.create(ctx, body);
+        return created(ctx, '/drProtectionGroups', group, workRequestId);
+      },
+    },
+    {
+      name: 'GetDrProtectionGroup',
+      method: 'GET',
+      path: '/drProtectionGroups/:drProtectionGroupId',
+      handler: ({ ctx, params }) => resource(groups.get(ctx, params.drProtectionGroupId)),
+    },
+    {
+      name: 'ListDrProtectionGroups',
+      method: 'GET',
+      path: '/drProtectionGroups',
+      schema: { querystring: listProtectionGroupsQuery },
+      handler: ({ ctx, query }) => page(groups.list(ctx, query as any)),
+    },
+    {
+      name: 'UpdateDrProtectionGroup',
+      method: 'PUT',
+      path: '/drProtectionGroups/:drProtectionGroupId',
+      schema: { body: updateProtectionGroupSchema },
+      handler: ({ ctx, params, body, ifMatch }) => accepted(groups.update(ctx, params.drProtectionGroupId, body ?? {}, ifMatch)),
+    },
+    {
+      name: 'DeleteDrProtectionGroup',
+      method: 'DELETE',
+      path: '/drProtectionGroups/:drProtectionGroupId',
+      handler: ({ ctx, params, ifMatch }) => accepted(groups.delete(ctx, params.drProtectionGroupId, ifMatch)),
+    },
+    {
+      name: 'AssociateDrProtectionGroup',
+      method: 'POST',
+      path: '/drProtectionGroups/:drProtectionGroupId/actions/associate',
+      schema: { body: associationSchema },
+      retryToken: true,
+      handler: ({ ctx, params, body, ifMatch }) => accepted(groups.associate(ctx, params.drProtectionGroupId, body, ifMatch)),
+    },
+    {
+      name: 'DisassociateDrProtectionGroup',
+      method: 'POST',
+      path: '/drProtectionGroups/:drProtectionGroupId/actions/disassociate',
+      schema: { body: defaultDetailsSchema },
+      retryToken: true,
+      handler: ({ ctx, params, ifMatch }) => accepted(groups.disassociate(ctx, params.drProtectionGroupId, ifMatch)),
+    },
+    {
+      name: 'UpdateDrProtectionGroupRole',
+      method: 'POST',
+      path: '/drProtectionGroups/:drProtectionGroupId/actions/updateRole',
+      schema: { body: { type: 'object', required: ['role'], properties: { role: enumOf(DR_PROTECTION_GROUP_ROLES) } } },
+      retryToken: true,
+      handler: ({ ctx, params, body, ifMatch }) => accepted(groups.updateRole(ctx, params.drProtectionGroupId, body.role, ifMatch)),
+    },
+    {
+      name: 'ChangeDrProtectionGroupCompartment',
+      method: 'POST',
+      path: '/drProtectionGroups/:drProtectionGroupId/actions/changeCompartment',
+      schema: { body: { type: 'object', required: ['compartmentId'], properties: { compartmentId: ocidSchema } } },
+      retryToken: true,
+      handler: ({ ctx, params, body, ifMatch }) =>
+        accepted(groups.changeCompartment(ctx, params.drProtectionGroupId, body.compartmentId, ifMatch)),
+    },
+
+    // DR plans
+    {
+      name: 'CreateDrPlan',
+      method: 'POST',
+      path: '/drPlans',
+      schema: { body: createPlanSchema },
+      retryToken: true,
+      handler: ({ ctx, body }) => {
+        const { plan, workRequestId } = plans.create(ctx, body);
+        return created(ctx, '/drPlans', plan, workRequestId);
+      },
+    },
+    {
+      name: 'GetDrPlan',
+      method: 'GET',
+      path: '/drPlans/:drPlanId',
+      handler: ({ ctx, params }) => resource(plans.get(ctx, params.drPlanId)),
+    },
+    {
+      name: 'ListDrPlans',
+      method: 'GET',
+      path: '/drPlans',
+      schema: { querystring: listPlansQuery },
+      handler: ({ ctx, query }) => page(plans.list(ctx, query as any)),
+    },
+    {
+      name: 'UpdateDrPlan',
+      method: 'PUT',
+      path: '/drPlans/:drPlanId',
+      schema: { body: updatePlanSchema },
+      handler: ({ ctx, params, body, ifMatch }) => accepted(plans.update(ctx, params.drPlanId, body ?? {}, ifMatch)),
+    },
+    {
+      // No work-request header: OCI's DeleteDrPlan has none (reference 2.1).
+      name: 'DeleteDrPlan',
+      method: 'DELETE',
+      path: '/drPlans/:drPlanId',
+      handler: ({ ctx, params, ifMatch }) => {
+        plans.delete(ctx, params.drPlanId, ifMatch);
+        return { status: 204 };
+      },
+    },
+    {
+      name: 'RefreshDrPlan',
+      method: 'POST',
+      path: '/drPlans/:drPlanId/actions/refresh',
+      schema: { body: defaultDetailsSchema },
+      retryToken: true,
+      handler: ({ ctx, params, ifMatch }) => accepted(plans.refresh(ctx, params.drPlanId, ifMatch)),
+    },
+    {
+      name: 'VerifyDrPlan',
+      method: 'POST',
+      path: '/drPlans/:drPlanId/actions/verify',
+      schema: { body: defaultDetailsSchema },
+      retryToken: true,
+      handler: ({ ctx, params, ifMatch }) => accepted(plans.verify(ctx, params.drPlanId, ifMatch)),
+    },
+
+    // Work requests
+    {
+      name: 'GetWorkRequest',
+      method: 'GET',
+      path: '/workRequests/:workRequestId',
+      handler: ({ ctx, params }) => resource(workRequests.get(params.workRequestId, ctx.region).body),
+    },
+    {
+      name: 'ListWorkRequests',
+      method: 'GET',
+      path: '/workRequests',
+      schema: { querystring: listWorkRequestsQuery },
+      handler: ({ ctx, query }) => page(workRequests.list(ctx.region, query, parsePage(query))),
+    },
+    {
+      name: 'ListWorkRequestErrors',
+      method: 'GET',
+      path: '/workRequests/:workRequestId/errors',
+      schema: { querystring: workRequestPageQuery() },
+      handler: ({ ctx, params, query }) => timestampPage(workRequests.errors(params.workRequestId, ctx.region), query),
+    },
+    {
+      name: 'ListWorkRequestLogs',
+      method: 'GET',
+      path: '/workRequests/:workRequestId/logs',
+      schema: { querystring: workRequestPageQuery() },
+      handler: ({ ctx, params, query }) => timestampPage(workRequests.logs(params.workRequestId, ctx.region), query),
+    },
+    {
+      name: 'CancelWorkRequest',
+      method: 'DELETE',
+      path: '/workRequests/:workRequestId',
+      handler: ({ ctx, params, ifMatch }) => {
+        workRequests.cancel(params.workRequestId, ctx.region, ifMatch);
+        return { status: 202 };
+      },
+    },
+
+    // Not emulated: answered with 501 MethodNotImplemented.
+    { name: 'CreateDrPlanExecution', method: 'POST', path: '/drPlanExecutions' },
+    { name: 'ListDrPlanExecutions', method: 'GET', path: '/drPlanExecutions' },
+    { name: 'GetDrPlanExecution', method: 'GET', path: '/drPlanExecutions/:drPlanExecutionId' },
+    { name: 'UpdateDrPlanExecution', method: 'PUT', path: '/drPlanExecutions/:drPlanExecutionId' },
+    { name: 'DeleteDrPlanExecution', method: 'DELETE', path: '/drPlanExecutions/:drPlanExecutionId' },
+    { name: 'CancelDrPlanExecution', method: 'POST', path: '/drPlanExecutions/:drPlanExecutionId/actions/cancel' },
+    { name: 'PauseDrPlanExecution', method: 'POST', path: '/drPlanExecutions/:drPlanExecutionId/actions/pause' },
+    { name: 'ResumeDrPlanExecution', method: 'POST', path: '/drPlanExecutions/:drPlanExecutionId/actions/resume' },
+    { name: 'RetryDrPlanExecution', method: 'POST', path: '/drPlanExecutions/:drPlanExecutionId/actions/retry' },
+    { name: 'IgnoreDrPlanExecution', method: 'POST', path: '/drPlanExecutions/:drPlanExecutionId/actions/ignore' },
+    { name: 'CreateAutomaticDrConfiguration', method: 'POST', path: '/automaticDrConfigurations' },
+    { name: 'ListAutomaticDrConfigurations', method: 'GET', path: '/automaticDrConfigurations' },
+    { name: 'GetAutomaticDrConfiguration', method: 'GET', path: '/automaticDrConfigurations/:automaticDrConfigurationId' },
+    { name: 'UpdateAutomaticDrConfiguration', method: 'PUT', path: '/automaticDrConfigurations/:automaticDrConfigurationId' },
+    { name: 'DeleteAutomaticDrConfiguration', method: 'DELETE', path: '/automaticDrConfigurations/:automaticDrConfigurationId' },
+  ];
+
+  return { basePath: DR_BASE_PATH, operations };
+}
