@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-require('../dist/src/main.js');
+require('../dist/main.js');

@@ -1,0 +1,197 @@
+/**
+ * `npm run bench`: the emulator's speed and memory, reported as ratios to a yardstick measured
+ * on the same machine in the same run. Never asserted in tests.
+ *
+ * 1. Disaster Recovery: GetDrPlan and ListDrPlans with 10,000 plans stored, side by side with a
+ *    bare fastify JSON route serving the same payloads; the emulator's memory with those plans.
+ * 2. AI Language: endpoint create-to-ACTIVE as the official SDK waiter observes it (zero
+ *    transition delay), as a ratio to one GetEndpoint round trip; inference throughput for a
+ *    100-document batch.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import * as common from 'oci-common';
+import { AIServiceLanguageClient } from 'oci-ailanguage';
+import { startEmulator } from '../src';
+import { load, median, type LoadResult } from './load';
+
+const PLANS = Number(process.env.BENCH_PLANS ?? 10_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONCURRENCY = 8;
+// The emulator checks that requests are signed, not (yet) the signature: a well-formed header
+// keeps the load generator's own cost out of the measurement.
+const SIGNED = { authorization: 'Signature version="1",keyId="bench/bench/00",algorithm="rsa-sha256",headers="x-date",signature="x"' };
+
+function startChild(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      const match = pattern.exec(line);
+      if (match) resolve({ child, url: match[1] });
+      else reject(new Error(`unexpected first line: ${line}`));
+    });
+  });
+}
+
+function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]);
+  return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
+}
+
+async function json(url: string, init: RequestInit = {}): Promise<any> {
+  const response = await fetch(url, { ...init, headers: { ...SIGNED, 'content-type': 'application/json', ...init.headers } });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+const row = (name: string, r: LoadResult) =>
+  `| ${name} | ${r.perSecond.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} |`;
+
+async function benchDisasterRecovery(): Promise<string[]> {
+  const emulator = await startChild([join(__dirname, '../src/main.ts'), '--in-memory', '--seed', 'sandbox', '--transition-delay', '0'], /listening on (http:\S+)/);
+  const baselineFile = join(mkdtempSync(join(tmpdir(), 'ocikit-bench-')), 'payloads.json');
+  try {
+    const sandbox = await json(`${emulator.url}/_ocikit/sandbox`);
+    const standby = sandbox.disasterRecovery.standbyProtectionGroupId as string;
+    const api = `${emulator.url}/r/${sandbox.disasterRecovery.standbyRegion}/20220125`;
+    const idleMemory = memoryOf(emulator.child.pid!);
+
+    const loadStarted = performance.now();
+    const ids: string[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < PLANS) {
+          const n = next++;
+          const plan = await json(`${api}/drPlans`, {
+            method: 'POST',
+            body: JSON.stringify({ displayName: `bench-plan-${String(n).padStart(5, '0')}`, type: 'SWITCHOVER', drProtectionGroupId: standby }),
+          });
+          ids.push(plan.id);
+        }
+      }),
+    );
+    const createSeconds = (performance.now() - loadStarted) / 1000;
+    const loadedMemory = memoryOf(emulator.child.pid!);
+
+    const item = await json(`${api}/drPlans/${ids[0]}`);
+    const page = await json(`${api}/drPlans?drProtectionGroupId=${standby}&limit=100`);
+    writeFileSync(baselineFile, JSON.stringify({ item, page }));
+    const baseline = await startChild([join(__dirname, 'baseline-server.ts'), baselineFile], /listening on (http:\S+)/);
+    try {
+      const pick = (i: number) => ids[(i * 7919) % ids.length];
+      const getPlan = await load({ url: (i) => `${api}/drPlans/${pick(i)}`, headers: SIGNED, concurrency: CONCURRENCY, seconds: SECONDS });
+      const getBase = await load({ url: (i) => `${baseline.url}/item/${pick(i)}`, concurrency: CONCURRENCY, seconds: SECONDS });
+      const listPlans = await load({
+        url: (i) => `${api}/drPlans?drProtectionGroupId=${standby}&limit=100&sortBy=${i % 2 ? 'displayName' : 'timeCreated'}`,
+        headers: SIGNED,
+        concurrency: CONCURRENCY,
+        seconds: SECONDS,
+      });
+      const listBase = await load({ url: () => `${baseline.url}/list`, concurrency: CONCURRENCY, seconds: SECONDS });
+      const afterMemory = memoryOf(emulator.child.pid!);
+      return [
+        `### Disaster Recovery: ${ids.length} plans stored (created in ${createSeconds.toFixed(1)} s, ${(ids.length / createSeconds).toFixed(0)} creates/s)`,
+        '',
+        `Plan JSON ${JSON.stringify(item).length} bytes; list page of 100 summaries ${JSON.stringify(page).length} bytes; ${CONCURRENCY} concurrent clients, ${SECONDS} s each.`,
+        '',
+        '| operation | req/s | p50 ms | p99 ms |',
+        '|---|---|---|---|',
+        row('GetDrPlan (emulator)', getPlan),
+        row('same JSON, bare fastify', getBase),
+        row('ListDrPlans limit=100 (emulator)', listPlans),
+        row('same JSON, bare fastify', listBase),
+        '',
+        `Throughput ratio emulator / bare fastify: GetDrPlan ${(getPlan.perSecond / getBase.perSecond).toFixed(2)}, ListDrPlans ${(listPlans.perSecond / listBase.perSecond).toFixed(2)}.`,
+        '',
+        `Emulator memory: RSS ${idleMemory.rssMiB.toFixed(0)} MiB idle after seeding; ${loadedMemory.rssMiB.toFixed(0)} MiB with ${ids.length} plans; ${afterMemory.rssMiB.toFixed(0)} MiB after the load (peak ${afterMemory.peakMiB.toFixed(0)} MiB).`,
+      ];
+    } finally {
+      baseline.child.kill();
+    }
+  } finally {
+    emulator.child.kill();
+    rmSync(join(baselineFile, '..'), { recursive: true, force: true });
+  }
+}
+
+async function benchAiLanguage(): Promise<string[]> {
+  const emulator = await startEmulator({ inMemory: true, seed: 'sandbox', transitionDelaySeconds: 0, trainingDurationSeconds: 0 });
+  const client = new AIServiceLanguageClient(
+    { authenticationDetailsProvider: new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT') },
+    { circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as any) },
+  );
+  client.endpoint = emulator.url;
+  try {
+    const sandbox = emulator.sandbox!;
+    const ai = sandbox.aiLanguage;
+    const waiters = client.createWaiters(); // the SDK's default waiter configuration
+    const createToActive: number[] = [];
+    const getRoundTrip: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const started = performance.now();
+      const created = await client.createEndpoint({
+        createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId: ai.pretrainedModelIds.sentimentAnalysis },
+      });
+      await waiters.forEndpoint({ endpointId: created.endpoint.id }, 'ACTIVE' as any);
+      createToActive.push(performance.now() - started);
+      const getStarted = performance.now();
+      await client.getEndpoint({ endpointId: created.endpoint.id });
+      getRoundTrip.push(performance.now() - getStarted);
+    }
+
+    // ~150 characters a document: 100 of them stay under OCI's 20,000 characters per request.
+    const text = 'The new release is fast and reliable, but the installer was confusing. Overall we are happy with Oracle Cloud in Frankfurt.';
+    const documents = Array.from({ length: 100 }, (_, i) => ({ key: `doc-${i}`, text: `${text} Ticket ${i}.`, languageCode: 'en' }));
+    const lines: string[] = [];
+    const operations: Array<[string, string, (endpointId: string) => Promise<unknown>]> = [
+      ['batchDetectLanguageSentiments', ai.pretrainedModelIds.sentimentAnalysis, (endpointId) => client.batchDetectLanguageSentiments({ batchDetectLanguageSentimentsDetails: { endpointId, documents } })],
+      ['batchDetectLanguageTextClassification', ai.customModelIds.textClassification, (endpointId) => client.batchDetectLanguageTextClassification({ batchDetectLanguageTextClassificationDetails: { endpointId, documents } })],
+      ['batchDetectLanguageEntities', ai.customModelIds.namedEntityRecognition, (endpointId) => client.batchDetectLanguageEntities({ batchDetectLanguageEntitiesDetails: { endpointId, documents } })],
+      ['batchDetectDominantLanguage', ai.pretrainedModelIds.languageDetection, (endpointId) => client.batchDetectDominantLanguage({ batchDetectDominantLanguageDetails: { endpointId, documents } })],
+      ['batchDetectLanguageKeyPhrases', ai.pretrainedModelIds.keyPhraseExtraction, (endpointId) => client.batchDetectLanguageKeyPhrases({ batchDetectLanguageKeyPhrasesDetails: { endpointId, documents } })],
+    ];
+    for (const [name, modelId, call] of operations) {
+      const created = await client.createEndpoint({ createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId } });
+      await waiters.forEndpoint({ endpointId: created.endpoint.id }, 'ACTIVE' as any);
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const started = performance.now();
+        await call(created.endpoint.id);
+        times.push(performance.now() - started);
+      }
+      lines.push(`| ${name} | ${median(times).toFixed(1)} | ${(100 / (median(times) / 1000)).toFixed(0)} |`);
+    }
+    const ratio = median(createToActive) / median(getRoundTrip);
+    return [
+      '### AI Language',
+      '',
+      `Endpoint create-to-ACTIVE through \`createWaiters().forEndpoint\` (default waiter settings, zero transition delay): median ${median(createToActive).toFixed(1)} ms over 15 runs; one GetEndpoint round trip median ${median(getRoundTrip).toFixed(2)} ms; ratio ${ratio.toFixed(1)}.`,
+      '',
+      '| 100-document batch | median ms | documents/s |',
+      '|---|---|---|',
+      ...lines,
+    ];
+  } finally {
+    client.close();
+    await emulator.close();
+  }
+}
+
+async function main() {
+  const out = ['## Benchmark results', '', `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, command: \`npm run bench\``, ''];
+  out.push(...(await benchDisasterRecovery()), '');
+  out.push(...(await benchAiLanguage()));
+  console.log(out.join('\n'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,121 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import * as common from 'oci-common';
+import { DisasterRecoveryClient } from 'oci-disasterrecovery';
+import { startEmulator } from '../src';
+import { fastRetry } from './support/emulator';
+
+const createPg = (client: DisasterRecoveryClient, compartmentId: string, displayName: string) =>
+  client.createDrProtectionGroup({
+    createDrProtectionGroupDetails: { compartmentId, displayName, logLocation: { namespace: 'ns', bucket: 'logs' } },
+  });
+
+function clientFor(url: string, configFile: string): DisasterRecoveryClient {
+  const client = new DisasterRecoveryClient(
+    { authenticationDetailsProvider: new common.ConfigFileAuthenticationDetailsProvider(configFile, 'DEFAULT') },
+    { retryConfiguration: fastRetry, circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as any) },
+  );
+  client.endpoint = url;
+  return client;
+}
+
+/** Starts `ocikit-emulator` as a child process and resolves with its URL (the first line it prints). */
+function spawnEmulator(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../src/main.ts'), '--data', dataDir, '--transition-delay', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`emulator exited early with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      const match = /^ocikit emulator listening on (http:\/\/\S+)$/.exec(line);
+      if (match) resolve({ child, url: match[1] });
+      else reject(new Error(`unexpected first line: ${line}`));
+    });
+  });
+}
+
+describe('persistence', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ocikit-persist-'));
+    dirs.push(dir);
+    return dir;
+  };
+  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('keeps resources, credentials and the sandbox across a restart of the same data directory', async () => {
+    const dataDir = tempDir();
+    const first = await startEmulator({ dataDir, transitionDelaySeconds: 0, seed: 'sandbox' });
+    const client = clientFor(first.url, first.configFile);
+    const created = await createPg(client, first.sandbox!.compartmentId, 'survives-restart');
+    client.close();
+    await first.close();
+
+    const second = await startEmulator({ dataDir, transitionDelaySeconds: 0 });
+    try {
+      // The same key still signs: the config file names the same user and fingerprint.
+      const again = clientFor(second.url, second.configFile);
+      const read = await again.getDrProtectionGroup({ drProtectionGroupId: created.drProtectionGroup.id });
+      assert.equal(read.drProtectionGroup.displayName, 'survives-restart');
+      assert.equal(read.drProtectionGroup.lifecycleState, 'ACTIVE');
+      const sandbox = (await (await fetch(`${second.url}/_ocikit/sandbox`)).json()) as { compartmentId: string };
+      assert.equal(sandbox.compartmentId, first.sandbox!.compartmentId);
+      again.close();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('loses no acknowledged write when killed with SIGKILL during concurrent creates', async () => {
+    const dataDir = tempDir();
+    const { child, url } = await spawnEmulator(dataDir);
+    const configFile = join(dataDir, 'config');
+    const client = clientFor(url, configFile);
+    const compartmentId = 'ocid1.compartment.oc1..killtest';
+    const acknowledged: string[] = [];
+    let killed = false;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+
+    // Eight workers create protection groups until the process dies under them.
+    const worker = async (w: number) => {
+      for (let i = 0; !killed; i++) {
+        try {
+          const response = await createPg(client, compartmentId, `w${w}-${i}`);
+          acknowledged.push(response.drProtectionGroup.id);
+          if (acknowledged.length === 150) {
+            killed = true;
+            child.kill('SIGKILL');
+          }
+        } catch {
+          return; // the connection died with the process: this write was never acknowledged
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)));
+    await exited;
+    client.close();
+    assert.ok(acknowledged.length >= 150);
+
+    const restarted = await spawnEmulator(dataDir);
+    const reader = clientFor(restarted.url, configFile);
+    try {
+      const missing: string[] = [];
+      for (const id of acknowledged) {
+        try {
+          await reader.getDrProtectionGroup({ drProtectionGroupId: id });
+        } catch {
+          missing.push(id);
+        }
+      }
+      assert.deepEqual(missing, [], `${missing.length} of ${acknowledged.length} acknowledged creates were lost`);
+    } finally {
+      reader.close();
+      restarted.child.kill('SIGTERM');
+    }
+  });
+});
