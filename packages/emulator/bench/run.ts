@@ -54,8 +54,13 @@ const row = (name: string, r: LoadResult) =>
   `| ${name} | ${r.perSecond.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} |`;
 
 async function benchDisasterRecovery(): Promise<string[]> {
-  const emulator = await startChild([join(__dirname, '../src/main.ts'), '--in-memory', '--seed', 'sandbox', '--transition-delay', '0'], /listening on (http:\S+)/);
-  const baselineFile = join(mkdtempSync(join(tmpdir(), 'ocikit-bench-')), 'payloads.json');
+  // File-backed, as users run it (`--data`), in a scratch directory.
+  const scratch = mkdtempSync(join(tmpdir(), 'ocikit-bench-'));
+  const emulator = await startChild(
+    [join(__dirname, '../src/main.ts'), '--data', join(scratch, 'data'), '--seed', 'sandbox', '--transition-delay', '0'],
+    /listening on (http:\S+)/,
+  );
+  const baselineFile = join(scratch, 'payloads.json');
   try {
     const sandbox = await json(`${emulator.url}/_ocikit/sandbox`);
     const standby = sandbox.disasterRecovery.standbyProtectionGroupId as string;
@@ -117,7 +122,7 @@ async function benchDisasterRecovery(): Promise<string[]> {
     }
   } finally {
     emulator.child.kill();
-    rmSync(join(baselineFile, '..'), { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

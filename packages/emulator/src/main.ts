@@ -36,6 +36,10 @@ const program = new Command()
     // The first line is a contract: tools wait for it to learn the URL.
     console.log(`ocikit emulator listening on ${emulator.url}`);
     console.log(`OCI config file: ${emulator.configFile} (profile DEFAULT, region ${emulator.region})`);
+    console.log(
+      'serving Disaster Recovery (/20220125) and AI Language (/20221001) for the home region, ' +
+        `any other region under ${emulator.url}/r/<region>/…, and the admin API under /_ocikit`,
+    );
     if (emulator.sandbox) console.log(`sandbox: ${JSON.stringify(emulator.sandbox, null, 2)}`);
     const stop = () => void emulator.close().then(() => process.exit(0));
     process.once('SIGINT', stop);

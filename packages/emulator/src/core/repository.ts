@@ -40,6 +40,12 @@ export class Repository<T extends object> {
     return this.store.list<T>(this.kind, query);
   }
 
+  /** The kind's list summaries, current as of now (the kind must define `summary`). */
+  listSummaries<S extends object>(query: ListQuery): S[] {
+    this.settleDue();
+    return this.store.listSummaries<S>(this.kind, query);
+  }
+
   count(where: ListQuery['where']): number {
     this.settleDue();
     return this.store.count(this.kind, where);

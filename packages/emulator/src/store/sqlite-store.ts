@@ -12,6 +12,9 @@ const MIGRATIONS: Record<number, (db: Database.Database) => void> = {
   1: (db) => db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)'),
 };
 
+/** Column holding a kind's list summary (see KindDefinition.summary). */
+const SUMMARY_COLUMN = 'summary';
+
 const IDENTIFIER = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 const quote = (name: string): string => {
   if (!IDENTIFIER.test(name)) throw new Error(`bad SQL identifier ${name}`);
@@ -71,10 +74,16 @@ export class SqliteStore implements Store {
       const existing = new Set(
         (this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name),
       );
-      const added = Object.entries(kind.columns).filter(([name]) => !existing.has(name));
+      const added = Object.entries(this.columnsOf(kind)).filter(([name]) => !existing.has(name));
       for (const [name, column] of added) {
         this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${quote(name)} ${column.type}`);
-        this.db.exec(`CREATE INDEX IF NOT EXISTS ${quote(`${kind.name}_${name}`)} ON ${table} (region, ${quote(name)})`);
+        if (name !== SUMMARY_COLUMN) {
+          this.db.exec(`CREATE INDEX IF NOT EXISTS ${quote(`${kind.name}_${name}`)} ON ${table} (region, ${quote(name)})`);
+        }
+      }
+      for (const columns of kind.indexes ?? []) {
+        const name = quote(`${kind.name}_${columns.join('_')}`);
+        this.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${table} (region, ${columns.map(quote).join(', ')}, id)`);
       }
       if (added.length && existing.size) {
         // Backfill the new columns from the stored documents.
@@ -91,13 +100,21 @@ export class SqliteStore implements Store {
     this.knownKinds.add(kind.name);
   }
 
+  /** The kind's indexed columns plus, when it has summaries, the (unindexed) summary column. */
+  private columnsOf(kind: KindDefinition): KindDefinition['columns'] {
+    const summary = kind.summary;
+    if (!summary) return kind.columns;
+    return { ...kind.columns, [SUMMARY_COLUMN]: { type: 'TEXT', value: (entity) => JSON.stringify(summary(entity)) } };
+  }
+
   get<T extends object>(kind: KindDefinition, id: string): Entity<T> | undefined {
     const row = this.statement(`SELECT doc FROM ${quote(kind.name)} WHERE id = ?`).get(id) as { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as Entity<T>) : undefined;
   }
 
   put(kind: KindDefinition, entity: Entity<object>, settleAt: number | null): void {
-    const names = Object.keys(kind.columns);
+    const columns = this.columnsOf(kind);
+    const names = Object.keys(columns);
     const sql =
       `INSERT OR REPLACE INTO ${quote(kind.name)} (id, region, settle_at, doc${names.map((n) => `, ${quote(n)}`).join('')}) ` +
       `VALUES (?, ?, ?, ?${names.map(() => ', ?').join('')})`;
@@ -106,7 +123,7 @@ export class SqliteStore implements Store {
       entity.region,
       settleAt,
       JSON.stringify(entity),
-      ...names.map((n) => kind.columns[n].value(entity)),
+      ...names.map((n) => columns[n].value(entity)),
     );
   }
 
@@ -123,15 +140,27 @@ export class SqliteStore implements Store {
     };
   }
 
-  list<T extends object>(kind: KindDefinition, query: ListQuery): Array<Entity<T>> {
+  private select(kind: KindDefinition, column: 'doc' | typeof SUMMARY_COLUMN, query: ListQuery): unknown[] {
     const where = this.whereClause(query.where);
-    const order = [...(query.orderBy ?? []), { column: 'id', direction: 'ASC' as const }]
+    // Ties break on id, in the direction of the last sort key, so a composite index serves the whole ORDER BY.
+    const orderBy = query.orderBy ?? [];
+    const order = [...orderBy, { column: 'id', direction: orderBy[orderBy.length - 1]?.direction ?? ('ASC' as const) }]
       .map((o) => `${quote(o.column)} ${o.direction === 'DESC' ? 'DESC' : 'ASC'}`)
       .join(', ');
     const sql =
-      `SELECT doc FROM ${quote(kind.name)}${where.sql} ORDER BY ${order}` +
-      (query.limit !== undefined ? ` LIMIT ${Math.trunc(query.limit)} OFFSET ${Math.trunc(query.offset ?? 0)}` : '');
-    return (this.statement(sql).all(...where.params) as Array<{ doc: string }>).map((r) => JSON.parse(r.doc) as Entity<T>);
+      `SELECT ${column} AS json FROM ${quote(kind.name)}${where.sql} ORDER BY ${order}` +
+      (query.limit !== undefined ? ' LIMIT ? OFFSET ?' : '');
+    const params = query.limit !== undefined ? [...where.params, Math.trunc(query.limit), Math.trunc(query.offset ?? 0)] : where.params;
+    return (this.statement(sql).all(...params) as Array<{ json: string }>).map((r) => JSON.parse(r.json));
+  }
+
+  list<T extends object>(kind: KindDefinition, query: ListQuery): Array<Entity<T>> {
+    return this.select(kind, 'doc', query) as Array<Entity<T>>;
+  }
+
+  listSummaries<S extends object>(kind: KindDefinition, query: ListQuery): S[] {
+    if (!kind.summary) throw new Error(`kind ${kind.name} keeps no summaries`);
+    return this.select(kind, SUMMARY_COLUMN, query) as S[];
   }
 
   count(kind: KindDefinition, where?: Record<string, ColumnValue>): number {

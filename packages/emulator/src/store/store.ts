@@ -11,6 +11,16 @@ export interface KindDefinition {
   /** Table name, snake_case. */
   name: string;
   columns: Record<string, { type: 'TEXT' | 'INTEGER'; value: (entity: Entity<any>) => ColumnValue }>;
+  /**
+   * The item a List operation serves for the entity (OCI's *Summary shape). Kept beside the
+   * document when given, so a list page reads small summaries instead of whole documents.
+   */
+  summary?: (entity: Entity<any>) => object;
+  /**
+   * Composite indexes (after `region`) for the kind's common filter + sort pairs, e.g.
+   * `[['drProtectionGroupId', 'timeCreated']]`, so a list page is a range scan, not a sort.
+   */
+  indexes?: string[][];
 }
 
 export interface ListQuery {
@@ -32,6 +42,8 @@ export interface Store {
   put(kind: KindDefinition, entity: Entity<object>, settleAt: number | null): void;
   delete(kind: KindDefinition, id: string): void;
   list<T extends object>(kind: KindDefinition, query: ListQuery): Array<Entity<T>>;
+  /** Like `list`, but returns the kind's stored summaries (the kind must define `summary`). */
+  listSummaries<S extends object>(kind: KindDefinition, query: ListQuery): S[];
   count(kind: KindDefinition, where?: Record<string, ColumnValue>): number;
   /** Entities with a scheduled change due at or before `now`. */
   due<T extends object>(kind: KindDefinition, now: number): Array<Entity<T>>;

@@ -107,6 +107,11 @@ export const planKind: KindDefinition = {
     displayName: { type: 'TEXT', value: (e: Entity<DrPlanBody>) => e.body.displayName },
     timeCreated: { type: 'TEXT', value: (e: Entity<DrPlanBody>) => e.body.timeCreated },
   },
+  summary: (e: Entity<DrPlanBody>) => planSummary(e.body),
+  indexes: [
+    ['drProtectionGroupId', 'timeCreated'],
+    ['drProtectionGroupId', 'displayName'],
+  ],
 };
 
 export interface CreateDrPlanDetails {
@@ -322,7 +327,7 @@ export class DrPlans {
     if (query.drPlanType) where.type = query.drPlanType;
     if (query.displayName) where.displayName = query.displayName;
     return paginate(parsePage(query), (limit, offset) =>
-      this.deps.plans.list({ where, orderBy: listOrder(query), limit, offset }).map((e) => planSummary(e.body)),
+      this.deps.plans.listSummaries<ReturnType<typeof planSummary>>({ where, orderBy: listOrder(query), limit, offset }),
     );
   }
 

@@ -62,6 +62,7 @@ export const protectionGroupKind: KindDefinition = {
     displayName: { type: 'TEXT', value: (e: Entity<DrProtectionGroupBody>) => e.body.displayName },
     timeCreated: { type: 'TEXT', value: (e: Entity<DrProtectionGroupBody>) => e.body.timeCreated },
   },
+  summary: (e: Entity<DrProtectionGroupBody>) => protectionGroupSummary(e.body),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -420,7 +421,7 @@ export class DrProtectionGroups {
     if (query.drProtectionGroupId) where.id = query.drProtectionGroupId;
     if (query.displayName) where.displayName = query.displayName;
     return paginate(parsePage(query), (limit, offset) =>
-      this.deps.groups.list({ where, orderBy: listOrder(query), limit, offset }).map((e) => protectionGroupSummary(e.body)),
+      this.deps.groups.listSummaries<ReturnType<typeof protectionGroupSummary>>({ where, orderBy: listOrder(query), limit, offset }),
     );
   }
 
