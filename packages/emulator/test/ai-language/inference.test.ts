@@ -1,39 +1,26 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AIServiceLanguageClient, models } from 'oci-ailanguage';
-import { ociError, startTestEmulator, type TestEmulator } from '../support/emulator';
-import {
-  createModel,
-  createProject,
-  newCompartmentId,
-  objectStorageDataset,
-  pretrained,
-  PRODUCTS_NER_JSONL,
-  SUPPORT_TICKETS_CSV,
-  uploadObject,
-} from './support';
+import type { models } from 'oci-ailanguage';
+import { ociError } from '../support/emulator';
+import { createModel, createProject, languageSuite, newCompartmentId, objectStorageDataset, pretrained, uploadTrainingData } from './support';
 
 type Routing = { endpointId: string } | { alias: string };
 const docs = (...texts: string[]): models.TextDocument[] => texts.map((text, i) => ({ key: `doc-${i + 1}`, text }));
 
 describe('AI Language inference through endpoints', () => {
-  let t: TestEmulator;
-  let client: AIServiceLanguageClient;
+  const env = languageSuite();
   let compartmentId: string;
   /** Endpoint per capability, each reachable by id and by alias. */
   const endpoints: Record<string, { id: string; alias: string }> = {};
 
   before(async () => {
-    t = await startTestEmulator();
-    client = t.language();
     compartmentId = newCompartmentId();
-    const project = await createProject(client, compartmentId);
-    await uploadObject(t, 'acme', 'language', 'tickets.csv', SUPPORT_TICKETS_CSV);
-    await uploadObject(t, 'acme', 'language', 'products.jsonl', PRODUCTS_NER_JSONL);
+    const project = await createProject(env.client, compartmentId);
+    await uploadTrainingData(env.t, 'acme', 'language');
     const deploy = async (name: string, details: Omit<models.CreateModelDetails, 'compartmentId' | 'projectId'>) => {
-      const model = await createModel(client, { compartmentId, projectId: project.id, ...details });
+      const model = await createModel(env.client, { compartmentId, projectId: project.id, ...details });
       assert.equal(model.lifecycleState, 'ACTIVE', `${name} model`);
-      const { endpoint } = await client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id, alias: `acme-${name}` } });
+      const { endpoint } = await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id, alias: `acme-${name}` } });
       endpoints[name] = { id: endpoint.id, alias: `acme-${name}` };
     };
     await deploy('tickets', { modelDetails: pretrained('TEXT_CLASSIFICATION'), trainingDataset: objectStorageDataset('acme', 'language', 'tickets.csv') });
@@ -42,7 +29,6 @@ describe('AI Language inference through endpoints', () => {
     await deploy('language', { modelDetails: pretrained('PRE_TRAINED_LANGUAGE_DETECTION') });
     await deploy('phrases', { modelDetails: pretrained('PRE_TRAINED_KEYPHRASE_EXTRACTION') });
   });
-  after(() => t.close());
 
   const routes = (name: string): Array<[string, Routing]> => [
     ['endpointId', { endpointId: endpoints[name].id }],
@@ -51,7 +37,7 @@ describe('AI Language inference through endpoints', () => {
 
   it('classifies text with the custom classifier, by endpoint id and by alias', async () => {
     for (const [how, routing] of routes('tickets')) {
-      const { batchDetectLanguageTextClassificationResult: result } = await client.batchDetectLanguageTextClassification({
+      const { batchDetectLanguageTextClassificationResult: result } = await env.client.batchDetectLanguageTextClassification({
         batchDetectLanguageTextClassificationDetails: {
           ...routing,
           documents: docs('I was charged twice on my credit card, please refund me.', 'The app crashes with an error after the update.', 'I cannot log in, my password reset email never arrives.'),
@@ -67,7 +53,7 @@ describe('AI Language inference through endpoints', () => {
   it('finds the product names the custom NER model was trained on, by endpoint id and by alias', async () => {
     for (const [how, routing] of routes('products')) {
       const text = 'The speaker of my new Zephyr Phone stopped working.';
-      const { batchDetectLanguageEntitiesResult: result } = await client.batchDetectLanguageEntities({
+      const { batchDetectLanguageEntitiesResult: result } = await env.client.batchDetectLanguageEntities({
         batchDetectLanguageEntitiesDetails: { ...routing, documents: docs(text) },
       });
       const entities = result.documents[0].entities;
@@ -81,7 +67,7 @@ describe('AI Language inference through endpoints', () => {
 
   it('analyses sentiment per sentence and aspect, by endpoint id and by alias', async () => {
     for (const [how, routing] of routes('sentiment')) {
-      const { batchDetectLanguageSentimentsResult: result } = await client.batchDetectLanguageSentiments({
+      const { batchDetectLanguageSentimentsResult: result } = await env.client.batchDetectLanguageSentiments({
         batchDetectLanguageSentimentsDetails: { ...routing, documents: docs('I love this phone. The battery is great.', 'The food was excellent but the service was terribly slow.') },
         level: ['SENTENCE', 'ASPECT'] as any,
       });
@@ -97,7 +83,7 @@ describe('AI Language inference through endpoints', () => {
 
   it('detects the dominant language, by endpoint id and by alias', async () => {
     for (const [how, routing] of routes('language')) {
-      const { batchDetectDominantLanguageResult: result } = await client.batchDetectDominantLanguage({
+      const { batchDetectDominantLanguageResult: result } = await env.client.batchDetectDominantLanguage({
         batchDetectDominantLanguageDetails: {
           ...routing,
           documents: [
@@ -115,7 +101,7 @@ describe('AI Language inference through endpoints', () => {
   it('extracts key phrases taken from the text, by endpoint id and by alias', async () => {
     const text = 'The new battery technology doubles the range of electric cars.';
     for (const [how, routing] of routes('phrases')) {
-      const { batchDetectLanguageKeyPhrasesResult: result } = await client.batchDetectLanguageKeyPhrases({
+      const { batchDetectLanguageKeyPhrasesResult: result } = await env.client.batchDetectLanguageKeyPhrases({
         batchDetectLanguageKeyPhrasesDetails: { ...routing, documents: docs(text) },
       });
       const phrases = result.documents[0].keyPhrases.map((p) => p.text);
@@ -126,21 +112,21 @@ describe('AI Language inference through endpoints', () => {
 
   it('answers deterministically: the same text gives the same result', async () => {
     const call = () =>
-      client.batchDetectLanguageTextClassification({
+      env.client.batchDetectLanguageTextClassification({
         batchDetectLanguageTextClassificationDetails: { alias: endpoints.tickets.alias, documents: docs('Where is my refund for the double charge?') },
       });
     assert.deepEqual((await call()).batchDetectLanguageTextClassificationResult, (await call()).batchDetectLanguageTextClassificationResult);
   });
 
   it('uses the pre-trained model when the call names no endpoint', async () => {
-    const { batchDetectLanguageEntitiesResult: result } = await client.batchDetectLanguageEntities({
+    const { batchDetectLanguageEntitiesResult: result } = await env.client.batchDetectLanguageEntities({
       batchDetectLanguageEntitiesDetails: { compartmentId, documents: docs('Contact Jane Doe at jane.doe@example.com about the meeting in London.') },
     });
     const types = Object.fromEntries(result.documents[0].entities.map((e) => [e.text, e.type]));
     assert.equal(types['Jane Doe'], 'PERSON');
     assert.equal(types['jane.doe@example.com'], 'EMAIL');
     assert.equal(types.London, 'LOCATION');
-    const { batchDetectLanguageTextClassificationResult: topics } = await client.batchDetectLanguageTextClassification({
+    const { batchDetectLanguageTextClassificationResult: topics } = await env.client.batchDetectLanguageTextClassification({
       batchDetectLanguageTextClassificationDetails: { compartmentId, documents: docs('The striker scored a goal in the final minute of the match.') },
     });
     assert.equal(topics.documents[0].textClassification[0].label, 'Sports');
@@ -148,36 +134,36 @@ describe('AI Language inference through endpoints', () => {
 
   it('refuses an operation the endpoint model cannot serve (400) and unknown endpoints or aliases (404)', async () => {
     const wrongType = await ociError(() =>
-      client.batchDetectLanguageSentiments({ batchDetectLanguageSentimentsDetails: { endpointId: endpoints.tickets.id, documents: docs('Great!') } }),
+      env.client.batchDetectLanguageSentiments({ batchDetectLanguageSentimentsDetails: { endpointId: endpoints.tickets.id, documents: docs('Great!') } }),
     );
     assert.equal(wrongType.statusCode, 400);
     assert.equal(wrongType.serviceCode, 'InvalidParameter');
     const unknownId = await ociError(() =>
-      client.batchDetectLanguageEntities({
+      env.client.batchDetectLanguageEntities({
         batchDetectLanguageEntitiesDetails: { endpointId: 'ocid1.ailanguageendpoint.oc1.iad.amaaaaaanope', documents: docs('x') },
       }),
     );
     assert.equal(unknownId.statusCode, 404);
     assert.equal(unknownId.serviceCode, 'NotAuthorizedOrNotFound');
     const unknownAlias = await ociError(() =>
-      client.batchDetectLanguageEntities({ batchDetectLanguageEntitiesDetails: { alias: 'no-such-alias', documents: docs('x') } }),
+      env.client.batchDetectLanguageEntities({ batchDetectLanguageEntitiesDetails: { alias: 'no-such-alias', documents: docs('x') } }),
     );
     assert.equal(unknownAlias.statusCode, 404);
     const mismatch = await ociError(() =>
-      client.batchDetectLanguageEntities({
+      env.client.batchDetectLanguageEntities({
         batchDetectLanguageEntitiesDetails: { endpointId: endpoints.products.id, alias: endpoints.tickets.alias, documents: docs('x') },
       }),
     );
     assert.equal(mismatch.statusCode, 400);
     const otherRegion = await ociError(() =>
-      t.language('us-phoenix-1').batchDetectLanguageEntities({ batchDetectLanguageEntitiesDetails: { alias: endpoints.products.alias, documents: docs('x') } }),
+      env.t.language('us-phoenix-1').batchDetectLanguageEntities({ batchDetectLanguageEntitiesDetails: { alias: endpoints.products.alias, documents: docs('x') } }),
     );
     assert.equal(otherRegion.statusCode, 404, 'aliases are per region');
   });
 
   it('enforces the document limits with 400: 100 documents, 5,000 characters each', async () => {
     const tooMany = await ociError(() =>
-      client.batchDetectLanguageTextClassification({
+      env.client.batchDetectLanguageTextClassification({
         batchDetectLanguageTextClassificationDetails: { alias: endpoints.tickets.alias, documents: Array.from({ length: 101 }, (_, i) => ({ key: `k${i}`, text: 'refund' })) },
       }),
     );
@@ -185,34 +171,34 @@ describe('AI Language inference through endpoints', () => {
     assert.equal(tooMany.serviceCode, 'InvalidParameter');
     assert.match(tooMany.message, /100/);
     const tooLong = await ociError(() =>
-      client.batchDetectLanguageKeyPhrases({ batchDetectLanguageKeyPhrasesDetails: { alias: endpoints.phrases.alias, documents: [{ key: 'long', text: 'a'.repeat(5001) }] } }),
+      env.client.batchDetectLanguageKeyPhrases({ batchDetectLanguageKeyPhrasesDetails: { alias: endpoints.phrases.alias, documents: [{ key: 'long', text: 'a'.repeat(5001) }] } }),
     );
     assert.equal(tooLong.statusCode, 400);
     assert.equal(tooLong.serviceCode, 'InvalidParameter');
     assert.match(tooLong.message, /5000/);
 
-    const atLimits = await client.batchDetectLanguageTextClassification({
+    const atLimits = await env.client.batchDetectLanguageTextClassification({
       batchDetectLanguageTextClassificationDetails: { alias: endpoints.tickets.alias, documents: Array.from({ length: 100 }, (_, i) => ({ key: `k${i}`, text: 'refund' })) },
     });
     assert.equal(atLimits.batchDetectLanguageTextClassificationResult.documents.length, 100);
-    const longest = await client.batchDetectLanguageKeyPhrases({
+    const longest = await env.client.batchDetectLanguageKeyPhrases({
       batchDetectLanguageKeyPhrasesDetails: { alias: endpoints.phrases.alias, documents: [{ key: 'long', text: 'battery '.repeat(625) }] },
     });
     assert.equal(longest.batchDetectLanguageKeyPhrasesResult.documents.length, 1);
 
-    const noDocuments = await ociError(() => client.batchDetectLanguageKeyPhrases({ batchDetectLanguageKeyPhrasesDetails: { alias: endpoints.phrases.alias } as any }));
+    const noDocuments = await ociError(() => env.client.batchDetectLanguageKeyPhrases({ batchDetectLanguageKeyPhrasesDetails: { alias: endpoints.phrases.alias } as any }));
     assert.equal(noDocuments.statusCode, 400);
     assert.equal(noDocuments.serviceCode, 'MissingParameter');
   });
 
   it('answers 501 MethodNotImplemented for the operations the emulator does not serve', async () => {
     const calls: Array<[string, () => Promise<unknown>]> = [
-      ['BatchDetectLanguagePiiEntities', () => client.batchDetectLanguagePiiEntities({ batchDetectLanguagePiiEntitiesDetails: { documents: docs('x') } })],
-      ['BatchLanguageTranslation', () => client.batchLanguageTranslation({ batchLanguageTranslationDetails: { documents: docs('x'), targetLanguageCode: 'fr' } })],
-      ['BatchDetectHealthEntity', () => client.batchDetectHealthEntity({ batchDetectHealthEntityDetails: { endpointId: endpoints.tickets.id, documents: docs('x') } })],
-      ['DetectDominantLanguage', () => client.detectDominantLanguage({ detectDominantLanguageDetails: { text: 'x' } })],
-      ['GetModelType', () => client.getModelType({ modelType: 'NAMED_ENTITY_RECOGNITION' })],
-      ['ListJobs', () => client.listJobs({ compartmentId })],
+      ['BatchDetectLanguagePiiEntities', () => env.client.batchDetectLanguagePiiEntities({ batchDetectLanguagePiiEntitiesDetails: { documents: docs('x') } })],
+      ['BatchLanguageTranslation', () => env.client.batchLanguageTranslation({ batchLanguageTranslationDetails: { documents: docs('x'), targetLanguageCode: 'fr' } })],
+      ['BatchDetectHealthEntity', () => env.client.batchDetectHealthEntity({ batchDetectHealthEntityDetails: { endpointId: endpoints.tickets.id, documents: docs('x') } })],
+      ['DetectDominantLanguage', () => env.client.detectDominantLanguage({ detectDominantLanguageDetails: { text: 'x' } })],
+      ['GetModelType', () => env.client.getModelType({ modelType: 'NAMED_ENTITY_RECOGNITION' })],
+      ['ListJobs', () => env.client.listJobs({ compartmentId })],
     ];
     for (const [name, call] of calls) {
       const error = await ociError(call);
@@ -224,41 +210,35 @@ describe('AI Language inference through endpoints', () => {
 });
 
 describe('AI Language inference only while the endpoint is ACTIVE', () => {
-  let t: TestEmulator;
-  let client: AIServiceLanguageClient;
-  before(async () => {
-    t = await startTestEmulator({ transitionDelaySeconds: 10 });
-    client = t.language();
-  });
-  after(() => t.close());
+  const env = languageSuite({ transitionDelaySeconds: 10 });
 
   it('refuses inference while CREATING or UPDATING (409 IncorrectState) and once DELETING or DELETED (409 Conflict)', async () => {
     const compartmentId = newCompartmentId();
-    const { project } = await client.createProject({ createProjectDetails: { compartmentId } });
-    await t.advance(10);
-    const { model } = await client.createModel({ createModelDetails: { compartmentId, projectId: project.id, modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') } });
-    await t.advance(10);
-    const { endpoint } = await client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id, alias: 'moods' } });
+    const { project } = await env.client.createProject({ createProjectDetails: { compartmentId } });
+    await env.t.advance(10);
+    const { model } = await env.client.createModel({ createModelDetails: { compartmentId, projectId: project.id, modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') } });
+    await env.t.advance(10);
+    const { endpoint } = await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id, alias: 'moods' } });
     const infer = (routing: Routing) =>
-      client.batchDetectLanguageSentiments({ batchDetectLanguageSentimentsDetails: { ...routing, documents: docs('What a wonderful day.') }, level: ['SENTENCE'] as any });
+      env.client.batchDetectLanguageSentiments({ batchDetectLanguageSentimentsDetails: { ...routing, documents: docs('What a wonderful day.') }, level: ['SENTENCE'] as any });
 
     const creating = await ociError(() => infer({ endpointId: endpoint.id }));
     assert.equal(creating.statusCode, 409);
     assert.equal(creating.serviceCode, 'IncorrectState');
-    await t.advance(10);
+    await env.t.advance(10);
     assert.equal((await infer({ alias: 'moods' })).batchDetectLanguageSentimentsResult.documents[0].documentSentiment, 'Positive');
 
-    await client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { inferenceUnits: 2 } });
+    await env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { inferenceUnits: 2 } });
     const updating = await ociError(() => infer({ alias: 'moods' }));
     assert.equal(updating.serviceCode, 'IncorrectState');
-    await t.advance(10);
+    await env.t.advance(10);
     await infer({ endpointId: endpoint.id });
 
-    await client.deleteEndpoint({ endpointId: endpoint.id });
+    await env.client.deleteEndpoint({ endpointId: endpoint.id });
     const deleting = await ociError(() => infer({ endpointId: endpoint.id }));
     assert.equal(deleting.statusCode, 409);
     assert.equal(deleting.serviceCode, 'Conflict');
-    await t.advance(10);
+    await env.t.advance(10);
     const deleted = await ociError(() => infer({ endpointId: endpoint.id }));
     assert.equal(deleted.statusCode, 409);
     assert.equal(deleted.serviceCode, 'Conflict');

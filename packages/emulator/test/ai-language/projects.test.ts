@@ -1,21 +1,14 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AIServiceLanguageClient } from 'oci-ailanguage';
-import { ociError, startTestEmulator, type TestEmulator } from '../support/emulator';
-import { createProject, newCompartmentId } from './support';
+import { ociError } from '../support/emulator';
+import { allPages, createProject, languageSuite, newCompartmentId } from './support';
 
 describe('AI Language projects through the official SDK', () => {
-  let t: TestEmulator;
-  let client: AIServiceLanguageClient;
-  before(async () => {
-    t = await startTestEmulator();
-    client = t.language();
-  });
-  after(() => t.close());
+  const env = languageSuite();
 
   it('creates a project: CREATING body with etag and work request, then ACTIVE', async () => {
     const compartmentId = newCompartmentId();
-    const created = await client.createProject({
+    const created = await env.client.createProject({
       createProjectDetails: {
         compartmentId,
         displayName: 'reviews',
@@ -33,7 +26,7 @@ describe('AI Language projects through the official SDK', () => {
     assert.match(created.opcWorkRequestId, /^ocid1\.ailanguageworkrequest\./);
     assert.ok(created.opcRequestId);
 
-    const got = await client.getProject({ projectId: created.project.id });
+    const got = await env.client.getProject({ projectId: created.project.id });
     assert.equal(got.project.lifecycleState, 'ACTIVE');
     assert.equal(got.project.description, 'Customer reviews');
     assert.match(String(got.project.timeCreated), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/, 'RFC 3339');
@@ -42,55 +35,55 @@ describe('AI Language projects through the official SDK', () => {
   });
 
   it('names a project without displayName as the console does, and omits absent optional fields', async () => {
-    const { project } = await client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
+    const { project } = await env.client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
     assert.match(project.displayName, /^ailanguageproject\d{14}$/);
-    const raw = (await client.getProject({ projectId: project.id })).project as unknown as Record<string, unknown>;
+    const raw = (await env.client.getProject({ projectId: project.id })).project as unknown as Record<string, unknown>;
     assert.equal('description' in raw, false);
     assert.equal('lifecycleDetails' in raw, false);
     assert.equal(Object.values(raw).includes(null), false);
   });
 
   it('updates name, description and tags through a work request (202 + opc-work-request-id)', async () => {
-    const project = await createProject(client, newCompartmentId(), 'before');
-    const updated = await client.updateProject({
+    const project = await createProject(env.client, newCompartmentId(), 'before');
+    const updated = await env.client.updateProject({
       projectId: project.id,
       updateProjectDetails: { displayName: 'after', description: 'new text', freeformTags: { a: 'b' } },
     });
     assert.match(updated.opcWorkRequestId, /^ocid1\.ailanguageworkrequest\./);
-    const { project: now } = await client.getProject({ projectId: project.id });
+    const { project: now } = await env.client.getProject({ projectId: project.id });
     assert.equal(now.displayName, 'after');
     assert.equal(now.description, 'new text');
     assert.deepEqual(now.freeformTags, { a: 'b' });
     assert.equal(now.lifecycleState, 'ACTIVE');
     assert.ok(now.timeUpdated);
-    const wr = await client.getWorkRequest({ workRequestId: updated.opcWorkRequestId });
+    const wr = await env.client.getWorkRequest({ workRequestId: updated.opcWorkRequestId });
     assert.equal(wr.workRequest.operationType, 'UPDATE_PROJECT');
     assert.equal(wr.workRequest.status, 'SUCCEEDED');
   });
 
   it('refuses a stale if-match with 412 and accepts the current etag', async () => {
-    const project = await createProject(client, newCompartmentId());
-    const { etag } = await client.getProject({ projectId: project.id });
-    await client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'one' }, ifMatch: etag });
-    const error = await ociError(() => client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'two' }, ifMatch: etag }));
+    const project = await createProject(env.client, newCompartmentId());
+    const { etag } = await env.client.getProject({ projectId: project.id });
+    await env.client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'one' }, ifMatch: etag });
+    const error = await ociError(() => env.client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'two' }, ifMatch: etag }));
     assert.equal(error.statusCode, 412);
     assert.equal(error.serviceCode, 'NoEtagMatch');
-    const stale = await ociError(() => client.deleteProject({ projectId: project.id, ifMatch: etag }));
+    const stale = await ociError(() => env.client.deleteProject({ projectId: project.id, ifMatch: etag }));
     assert.equal(stale.statusCode, 412);
-    const current = await client.getProject({ projectId: project.id });
-    await client.deleteProject({ projectId: project.id, ifMatch: current.etag });
+    const current = await env.client.getProject({ projectId: project.id });
+    await env.client.deleteProject({ projectId: project.id, ifMatch: current.etag });
   });
 
   it('replays a create with the same opc-retry-token and refuses the token for a different request', async () => {
     const compartmentId = newCompartmentId();
-    const first = await client.createProject({ createProjectDetails: { compartmentId, displayName: 'once' }, opcRetryToken: 'project-token-1' });
-    const again = await client.createProject({ createProjectDetails: { compartmentId, displayName: 'once' }, opcRetryToken: 'project-token-1' });
+    const first = await env.client.createProject({ createProjectDetails: { compartmentId, displayName: 'once' }, opcRetryToken: 'project-token-1' });
+    const again = await env.client.createProject({ createProjectDetails: { compartmentId, displayName: 'once' }, opcRetryToken: 'project-token-1' });
     assert.equal(again.project.id, first.project.id);
     assert.equal(again.opcWorkRequestId, first.opcWorkRequestId);
-    const listed = await client.listProjects({ compartmentId });
+    const listed = await env.client.listProjects({ compartmentId });
     assert.equal(listed.projectCollection.items.length, 1);
     const error = await ociError(() =>
-      client.createProject({ createProjectDetails: { compartmentId, displayName: 'other' }, opcRetryToken: 'project-token-1' }),
+      env.client.createProject({ createProjectDetails: { compartmentId, displayName: 'other' }, opcRetryToken: 'project-token-1' }),
     );
     assert.equal(error.statusCode, 409);
     assert.equal(error.serviceCode, 'InvalidatedRetryToken');
@@ -98,43 +91,38 @@ describe('AI Language projects through the official SDK', () => {
 
   it('lists with filters, sorting and paging across pages', async () => {
     const compartmentId = newCompartmentId();
-    for (const name of ['delta', 'alpha', 'echo', 'charlie', 'bravo']) await createProject(client, compartmentId, name);
-    await createProject(client, newCompartmentId(), 'alpha'); // another compartment: never listed
+    for (const name of ['delta', 'alpha', 'echo', 'charlie', 'bravo']) await createProject(env.client, compartmentId, name);
+    await createProject(env.client, newCompartmentId(), 'alpha'); // another compartment: never listed
 
-    const byName = await client.listProjects({ compartmentId, sortBy: 'displayName' as any });
+    const byName = await env.client.listProjects({ compartmentId, sortBy: 'displayName' as any });
     assert.deepEqual(byName.projectCollection.items.map((p) => p.displayName), ['alpha', 'bravo', 'charlie', 'delta', 'echo']);
-    const desc = await client.listProjects({ compartmentId, sortBy: 'displayName' as any, sortOrder: 'DESC' as any });
+    const desc = await env.client.listProjects({ compartmentId, sortBy: 'displayName' as any, sortOrder: 'DESC' as any });
     assert.equal(desc.projectCollection.items[0].displayName, 'echo');
-    const newestFirst = await client.listProjects({ compartmentId });
+    const newestFirst = await env.client.listProjects({ compartmentId });
     assert.equal(newestFirst.projectCollection.items[0].displayName, 'bravo', 'default order is timeCreated, newest first');
 
-    const names: string[] = [];
-    let page: string | undefined;
-    let pages = 0;
-    do {
-      const response = await client.listProjects({ compartmentId, sortBy: 'displayName' as any, limit: 2, page });
-      names.push(...response.projectCollection.items.map((p) => p.displayName));
-      page = response.opcNextPage;
-      pages++;
-    } while (page);
-    assert.equal(pages, 3);
-    assert.deepEqual(names, ['alpha', 'bravo', 'charlie', 'delta', 'echo']);
+    const paged = await allPages(async (page) => {
+      const response = await env.client.listProjects({ compartmentId, sortBy: 'displayName' as any, limit: 2, page });
+      return { items: response.projectCollection.items, opcNextPage: response.opcNextPage };
+    });
+    assert.equal(paged.pages, 3);
+    assert.deepEqual(paged.items.map((p) => p.displayName), ['alpha', 'bravo', 'charlie', 'delta', 'echo']);
 
-    const filtered = await client.listProjects({ compartmentId, displayName: 'charlie' });
+    const filtered = await env.client.listProjects({ compartmentId, displayName: 'charlie' });
     assert.equal(filtered.projectCollection.items.length, 1);
-    const byId = await client.listProjects({ compartmentId, projectId: filtered.projectCollection.items[0].id });
+    const byId = await env.client.listProjects({ compartmentId, projectId: filtered.projectCollection.items[0].id });
     assert.equal(byId.projectCollection.items[0].displayName, 'charlie');
-    const creating = await client.listProjects({ compartmentId, lifecycleState: 'CREATING' as any });
+    const creating = await env.client.listProjects({ compartmentId, lifecycleState: 'CREATING' as any });
     assert.equal(creating.projectCollection.items.length, 0);
-    const active = await client.listProjects({ compartmentId, lifecycleState: 'ACTIVE' as any });
+    const active = await env.client.listProjects({ compartmentId, lifecycleState: 'ACTIVE' as any });
     assert.equal(active.projectCollection.items.length, 5);
   });
 
   it('requires compartmentId to list and rejects unknown enum values', async () => {
-    const missing = await ociError(() => client.listProjects({} as any));
+    const missing = await ociError(() => env.client.listProjects({} as any));
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.serviceCode, 'MissingParameter');
-    const bad = await ociError(() => client.listProjects({ compartmentId: newCompartmentId(), lifecycleState: 'SLEEPING' as any }));
+    const bad = await ociError(() => env.client.listProjects({ compartmentId: newCompartmentId(), lifecycleState: 'SLEEPING' as any }));
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.serviceCode, 'InvalidParameter');
   });
@@ -142,68 +130,62 @@ describe('AI Language projects through the official SDK', () => {
   it('moves a project to another compartment at once, without a work request', async () => {
     const from = newCompartmentId();
     const to = newCompartmentId();
-    const project = await createProject(client, from);
-    const moved = await client.changeProjectCompartment({ projectId: project.id, changeProjectCompartmentDetails: { compartmentId: to } });
+    const project = await createProject(env.client, from);
+    const moved = await env.client.changeProjectCompartment({ projectId: project.id, changeProjectCompartmentDetails: { compartmentId: to } });
     assert.ok(moved.opcRequestId);
-    const { project: now } = await client.getProject({ projectId: project.id });
+    const { project: now } = await env.client.getProject({ projectId: project.id });
     assert.equal(now.compartmentId, to);
     assert.equal(now.lifecycleState, 'ACTIVE');
-    assert.equal((await client.listProjects({ compartmentId: from })).projectCollection.items.length, 0);
-    assert.equal((await client.listProjects({ compartmentId: to })).projectCollection.items.length, 1);
+    assert.equal((await env.client.listProjects({ compartmentId: from })).projectCollection.items.length, 0);
+    assert.equal((await env.client.listProjects({ compartmentId: to })).projectCollection.items.length, 1);
   });
 
   it('answers 404 NotAuthorizedOrNotFound for an unknown project', async () => {
-    const error = await ociError(() => client.getProject({ projectId: 'ocid1.ailanguageproject.oc1.iad.amaaaaaanope' }));
+    const error = await ociError(() => env.client.getProject({ projectId: 'ocid1.ailanguageproject.oc1.iad.amaaaaaanope' }));
     assert.equal(error.statusCode, 404);
     assert.equal(error.serviceCode, 'NotAuthorizedOrNotFound');
   });
 
   it('keeps projects per region: one created under /r/us-phoenix-1 is invisible from the home region', async () => {
     const compartmentId = newCompartmentId();
-    const phoenix = t.language('us-phoenix-1');
+    const phoenix = env.t.language('us-phoenix-1');
     const { project } = await phoenix.createProject({ createProjectDetails: { compartmentId } });
     assert.match(project.id, /^ocid1\.ailanguageproject\.oc1\.phx\./);
     assert.equal((await phoenix.getProject({ projectId: project.id })).project.lifecycleState, 'ACTIVE');
-    const error = await ociError(() => client.getProject({ projectId: project.id }));
+    const error = await ociError(() => env.client.getProject({ projectId: project.id }));
     assert.equal(error.statusCode, 404);
-    assert.equal((await client.listProjects({ compartmentId })).projectCollection.items.length, 0);
+    assert.equal((await env.client.listProjects({ compartmentId })).projectCollection.items.length, 0);
     assert.equal((await phoenix.listProjects({ compartmentId })).projectCollection.items.length, 1);
   });
 });
 
 describe('AI Language project deletion lifecycle', () => {
-  let t: TestEmulator;
-  let client: AIServiceLanguageClient;
-  before(async () => {
-    t = await startTestEmulator({ transitionDelaySeconds: 10, deletedRetentionSeconds: 60 });
-    client = t.language();
-  });
-  after(() => t.close());
+  const env = languageSuite({ transitionDelaySeconds: 10, deletedRetentionSeconds: 60 });
 
   it('goes CREATING → ACTIVE, UPDATING → ACTIVE and DELETING → DELETED → 404 on the clock', async () => {
-    const { project } = await client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
-    assert.equal((await client.getProject({ projectId: project.id })).project.lifecycleState, 'CREATING');
-    const busy = await ociError(() => client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'x' } }));
+    const { project } = await env.client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
+    assert.equal((await env.client.getProject({ projectId: project.id })).project.lifecycleState, 'CREATING');
+    const busy = await ociError(() => env.client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'x' } }));
     assert.equal(busy.statusCode, 409);
     assert.equal(busy.serviceCode, 'IncorrectState');
-    await t.advance(10);
-    assert.equal((await client.getProject({ projectId: project.id })).project.lifecycleState, 'ACTIVE');
+    await env.t.advance(10);
+    assert.equal((await env.client.getProject({ projectId: project.id })).project.lifecycleState, 'ACTIVE');
 
-    await client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'renamed' } });
-    const updating = (await client.getProject({ projectId: project.id })).project;
+    await env.client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'renamed' } });
+    const updating = (await env.client.getProject({ projectId: project.id })).project;
     assert.equal(updating.lifecycleState, 'UPDATING');
     assert.equal(updating.displayName, 'renamed');
-    await t.advance(10);
-    assert.equal((await client.getProject({ projectId: project.id })).project.lifecycleState, 'ACTIVE');
+    await env.t.advance(10);
+    assert.equal((await env.client.getProject({ projectId: project.id })).project.lifecycleState, 'ACTIVE');
 
-    await client.deleteProject({ projectId: project.id });
-    assert.equal((await client.getProject({ projectId: project.id })).project.lifecycleState, 'DELETING');
-    await t.advance(10);
-    assert.equal((await client.getProject({ projectId: project.id })).project.lifecycleState, 'DELETED');
-    const again = await ociError(() => client.deleteProject({ projectId: project.id }));
+    await env.client.deleteProject({ projectId: project.id });
+    assert.equal((await env.client.getProject({ projectId: project.id })).project.lifecycleState, 'DELETING');
+    await env.t.advance(10);
+    assert.equal((await env.client.getProject({ projectId: project.id })).project.lifecycleState, 'DELETED');
+    const again = await ociError(() => env.client.deleteProject({ projectId: project.id }));
     assert.equal(again.statusCode, 404);
-    await t.advance(60);
-    const gone = await ociError(() => client.getProject({ projectId: project.id }));
+    await env.t.advance(60);
+    const gone = await ociError(() => env.client.getProject({ projectId: project.id }));
     assert.equal(gone.statusCode, 404);
     assert.equal(gone.serviceCode, 'NotAuthorizedOrNotFound');
   });

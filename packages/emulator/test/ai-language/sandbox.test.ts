@@ -1,18 +1,15 @@
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AIServiceLanguageClient, models } from 'oci-ailanguage';
-import { fastWaiter, startTestEmulator, type TestEmulator } from '../support/emulator';
+import type { models } from 'oci-ailanguage';
+import { fastWaiter } from '../support/emulator';
+import { languageSuite } from './support';
 
 describe('AI Language sandbox seed', () => {
-  let t: TestEmulator;
-  let client: AIServiceLanguageClient;
+  const env = languageSuite({ seed: 'sandbox', trainingDurationSeconds: 60 });
   let sandbox: any;
   before(async () => {
-    t = await startTestEmulator({ seed: 'sandbox', trainingDurationSeconds: 60 });
-    client = t.language();
-    sandbox = await t.admin('GET', '/sandbox');
+    sandbox = await env.t.admin('GET', '/sandbox');
   });
-  after(() => t.close());
 
   it('lists the AI Language ids under aiLanguage at GET /_ocikit/sandbox', async () => {
     const ai = sandbox.aiLanguage;
@@ -27,37 +24,37 @@ describe('AI Language sandbox seed', () => {
       'sentimentAnalysis',
       'textClassification',
     ]);
-    assert.deepEqual(t.emulator.sandbox?.aiLanguage, ai);
+    assert.deepEqual(env.t.emulator.sandbox?.aiLanguage, ai);
   });
 
   it('seeds an ACTIVE project and ACTIVE models at once, custom ones trained with evaluation results', async () => {
     const ai = sandbox.aiLanguage;
-    const { project } = await client.getProject({ projectId: ai.projectId });
+    const { project } = await env.client.getProject({ projectId: ai.projectId });
     assert.equal(project.lifecycleState, 'ACTIVE');
     assert.equal(project.compartmentId, sandbox.compartmentId);
-    const listed = await client.listModels({ compartmentId: sandbox.compartmentId, projectId: ai.projectId });
+    const listed = await env.client.listModels({ compartmentId: sandbox.compartmentId, projectId: ai.projectId });
     assert.equal(listed.modelCollection.items.length, 7);
     assert.ok(listed.modelCollection.items.every((m) => m.lifecycleState === 'ACTIVE'));
 
-    const classifier = (await client.getModel({ modelId: ai.customModelIds.textClassification })).model;
+    const classifier = (await env.client.getModel({ modelId: ai.customModelIds.textClassification })).model;
     assert.equal(classifier.modelDetails.modelType, 'TEXT_CLASSIFICATION');
     assert.deepEqual([...(classifier.evaluationResults as models.TextClassificationEvaluationResults).labels!].sort(), ['account', 'billing', 'technical']);
     assert.ok(classifier.version);
-    const ner = (await client.getModel({ modelId: ai.customModelIds.namedEntityRecognition })).model;
+    const ner = (await env.client.getModel({ modelId: ai.customModelIds.namedEntityRecognition })).model;
     assert.equal(ner.modelDetails.modelType, 'NAMED_ENTITY_RECOGNITION');
     assert.equal(ner.evaluationResults!.modelType, 'NAMED_ENTITY_RECOGNITION');
-    const sentiment = (await client.getModel({ modelId: ai.pretrainedModelIds.sentimentAnalysis })).model;
+    const sentiment = (await env.client.getModel({ modelId: ai.pretrainedModelIds.sentimentAnalysis })).model;
     assert.equal(sentiment.modelDetails.modelType, 'PRE_TRAINED_SENTIMENT_ANALYSIS');
   });
 
   it('deploys the custom classifier to an endpoint that classifies support tickets', async () => {
     const ai = sandbox.aiLanguage;
-    const { endpoint } = await client.createEndpoint({
+    const { endpoint } = await env.client.createEndpoint({
       createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId: ai.customModelIds.textClassification, alias: 'sandbox-tickets' },
     });
     assert.equal(endpoint.projectId, ai.projectId);
-    await client.createWaiters(fastWaiter()).forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as any);
-    const { batchDetectLanguageTextClassificationResult: result } = await client.batchDetectLanguageTextClassification({
+    await env.client.createWaiters(fastWaiter()).forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as any);
+    const { batchDetectLanguageTextClassificationResult: result } = await env.client.batchDetectLanguageTextClassification({
       batchDetectLanguageTextClassificationDetails: {
         alias: 'sandbox-tickets',
         documents: [
@@ -72,11 +69,11 @@ describe('AI Language sandbox seed', () => {
 
   it('deploys the custom NER model, which finds the products it was trained on', async () => {
     const ai = sandbox.aiLanguage;
-    const { endpoint } = await client.createEndpoint({
+    const { endpoint } = await env.client.createEndpoint({
       createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId: ai.customModelIds.namedEntityRecognition },
     });
-    await client.createWaiters(fastWaiter()).forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as any);
-    const { batchDetectLanguageEntitiesResult: result } = await client.batchDetectLanguageEntities({
+    await env.client.createWaiters(fastWaiter()).forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as any);
+    const { batchDetectLanguageEntitiesResult: result } = await env.client.batchDetectLanguageEntities({
       batchDetectLanguageEntitiesDetails: { endpointId: endpoint.id, documents: [{ key: 'a', text: 'The battery of my Nimbus X2 is swollen.' }] },
     });
     const product = result.documents[0].entities.find((e) => e.type === 'PRODUCT');
@@ -86,7 +83,7 @@ describe('AI Language sandbox seed', () => {
   it('leaves the training data in the object store, reusable to train a new model', async () => {
     const ai = sandbox.aiLanguage;
     const { namespaceName, bucketName, objectNames } = ai.trainingData;
-    const { model } = await client.createModel({
+    const { model } = await env.client.createModel({
       createModelDetails: {
         compartmentId: sandbox.compartmentId,
         projectId: ai.projectId,
@@ -97,9 +94,9 @@ describe('AI Language sandbox seed', () => {
         } as models.ObjectStorageDataset,
       },
     });
-    assert.equal((await client.getModel({ modelId: model.id })).model.lifecycleState, 'CREATING', 'it trains for the configured time');
-    await t.advance(60);
-    const trained = (await client.getModel({ modelId: model.id })).model;
+    assert.equal((await env.client.getModel({ modelId: model.id })).model.lifecycleState, 'CREATING', 'it trains for the configured time');
+    await env.t.advance(60);
+    const trained = (await env.client.getModel({ modelId: model.id })).model;
     assert.equal(trained.lifecycleState, 'ACTIVE');
     assert.ok(trained.evaluationResults);
   });

@@ -1,9 +1,60 @@
 import { randomBytes } from 'node:crypto';
-import type { AIServiceLanguageClient, models } from 'oci-ailanguage';
-import type { TestEmulator } from '../support/emulator';
+import { after, before } from 'node:test';
+import { models, type AIServiceLanguageClient } from 'oci-ailanguage';
+import type { EmulatorOptions } from '../../src';
+import { startTestEmulator, type TestEmulator } from '../support/emulator';
+
+/** An emulator and its home-region AI Language client, shared by the tests of one `describe`. */
+export interface LanguageSuite {
+  t: TestEmulator;
+  client: AIServiceLanguageClient;
+}
+
+/**
+ * Starts an emulator before the enclosing `describe`'s tests and closes it after them. The
+ * fields are set once the suite starts, so read them inside hooks and tests.
+ */
+export function languageSuite(options: EmulatorOptions = {}): LanguageSuite {
+  const suite = {} as LanguageSuite;
+  before(async () => {
+    suite.t = await startTestEmulator(options);
+    suite.client = suite.t.language();
+  });
+  after(() => suite.t.close());
+  return suite;
+}
+
+/**
+ * Every `ModelDetails.modelType` the SDK knows, sorted. The SDK has no enum for them: each
+ * `ModelDetails` subclass (and each evaluation result, which reuses the custom ones) carries its
+ * discriminator as a static `modelType`.
+ */
+export function sdkModelTypes(): string[] {
+  const types = Object.values(models).flatMap((m: unknown) => {
+    const modelType = (m as { modelType?: unknown } | undefined)?.modelType;
+    return typeof modelType === 'string' ? [modelType] : [];
+  });
+  return [...new Set(types)].sort();
+}
 
 /** A fresh compartment OCID, so each test lists only what it created. */
 export const newCompartmentId = (): string => `ocid1.compartment.oc1..${randomBytes(20).toString('hex')}`;
+
+/** Follows `opc-next-page` from the first page to the last: every item in order, and how many pages it took. */
+export async function allPages<T>(
+  listPage: (page: string | undefined) => Promise<{ items: T[]; opcNextPage?: string }>,
+): Promise<{ items: T[]; pages: number }> {
+  const items: T[] = [];
+  let page: string | undefined;
+  let pages = 0;
+  do {
+    const response = await listPage(page);
+    items.push(...response.items);
+    page = response.opcNextPage;
+    pages++;
+  } while (page);
+  return { items, pages };
+}
 
 /** Uploads a text object through the admin API, as a user stages training data. */
 export async function uploadObject(t: TestEmulator, namespace: string, bucket: string, name: string, content: string): Promise<void> {
@@ -13,6 +64,12 @@ export async function uploadObject(t: TestEmulator, namespace: string, bucket: s
     body: content,
   });
   if (response.status !== 204) throw new Error(`upload of ${name}: ${response.status} ${await response.text()}`);
+}
+
+/** Uploads SUPPORT_TICKETS_CSV as `tickets.csv` and PRODUCTS_NER_JSONL as `products.jsonl`. */
+export async function uploadTrainingData(t: TestEmulator, namespace: string, bucket: string): Promise<void> {
+  await uploadObject(t, namespace, bucket, 'tickets.csv', SUPPORT_TICKETS_CSV);
+  await uploadObject(t, namespace, bucket, 'products.jsonl', PRODUCTS_NER_JSONL);
 }
 
 export const objectStorageDataset = (namespaceName: string, bucketName: string, ...objectNames: string[]): models.ObjectStorageDataset => ({

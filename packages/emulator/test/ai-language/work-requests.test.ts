@@ -1,31 +1,24 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AIServiceLanguageClient } from 'oci-ailanguage';
-import { fastWaiter, ociError, startTestEmulator, type TestEmulator } from '../support/emulator';
-import { createModel, createProject, newCompartmentId, pretrained } from './support';
+import { fastWaiter, ociError } from '../support/emulator';
+import { createModel, createProject, languageSuite, newCompartmentId, pretrained } from './support';
 
 describe('AI Language work requests', () => {
-  let t: TestEmulator;
-  let client: AIServiceLanguageClient;
-  before(async () => {
-    t = await startTestEmulator();
-    client = t.language();
-  });
-  after(() => t.close());
+  const env = languageSuite();
 
   it('records the nine operation types, each finished with a resource entry naming its action', async () => {
     const compartmentId = newCompartmentId();
-    const project = await createProject(client, compartmentId);
-    await client.updateProject({ projectId: project.id, updateProjectDetails: { description: 'x' } });
-    const model = await createModel(client, { compartmentId, projectId: project.id, modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') });
-    await client.updateModel({ modelId: model.id, updateModelDetails: { description: 'x' } });
-    const { endpoint } = await client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id } });
-    await client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { description: 'x' } });
-    await client.deleteEndpoint({ endpointId: endpoint.id });
-    await client.deleteModel({ modelId: model.id });
-    await client.deleteProject({ projectId: project.id });
+    const project = await createProject(env.client, compartmentId);
+    await env.client.updateProject({ projectId: project.id, updateProjectDetails: { description: 'x' } });
+    const model = await createModel(env.client, { compartmentId, projectId: project.id, modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') });
+    await env.client.updateModel({ modelId: model.id, updateModelDetails: { description: 'x' } });
+    const { endpoint } = await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id } });
+    await env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { description: 'x' } });
+    await env.client.deleteEndpoint({ endpointId: endpoint.id });
+    await env.client.deleteModel({ modelId: model.id });
+    await env.client.deleteProject({ projectId: project.id });
 
-    const { workRequestSummaryCollection } = await client.listWorkRequests({ compartmentId });
+    const { workRequestSummaryCollection } = await env.client.listWorkRequests({ compartmentId });
     const items = workRequestSummaryCollection.items;
     assert.deepEqual(
       items.map((wr) => wr.operationType).sort(),
@@ -64,89 +57,83 @@ describe('AI Language work requests', () => {
       assert.equal(entry.identifier, want.id);
     }
 
-    const forEndpoint = await client.listWorkRequests({ compartmentId, resourceId: endpoint.id });
+    const forEndpoint = await env.client.listWorkRequests({ compartmentId, resourceId: endpoint.id });
     assert.deepEqual(forEndpoint.workRequestSummaryCollection.items.map((wr) => wr.operationType).sort(), [
       'CREATE_ENDPOINT',
       'DELETE_ENDPOINT',
       'UPDATE_ENDPOINT',
     ]);
-    const one = await client.listWorkRequests({ compartmentId, workRequestId: items[0].id });
+    const one = await env.client.listWorkRequests({ compartmentId, workRequestId: items[0].id });
     assert.deepEqual(one.workRequestSummaryCollection.items.map((wr) => wr.id), [items[0].id]);
 
-    const pageOne = await client.listWorkRequests({ compartmentId, limit: 4 });
+    const pageOne = await env.client.listWorkRequests({ compartmentId, limit: 4 });
     assert.equal(pageOne.workRequestSummaryCollection.items.length, 4);
     assert.ok(pageOne.opcNextPage);
-    const pageTwo = await client.listWorkRequests({ compartmentId, limit: 4, page: pageOne.opcNextPage });
+    const pageTwo = await env.client.listWorkRequests({ compartmentId, limit: 4, page: pageOne.opcNextPage });
     assert.equal(pageTwo.workRequestSummaryCollection.items.length, 4);
-    const pageThree = await client.listWorkRequests({ compartmentId, limit: 4, page: pageTwo.opcNextPage });
+    const pageThree = await env.client.listWorkRequests({ compartmentId, limit: 4, page: pageTwo.opcNextPage });
     assert.equal(pageThree.workRequestSummaryCollection.items.length, 1);
     assert.equal(pageThree.opcNextPage, undefined);
   });
 
   it('serves a work request with its etag, logs, and no errors when it succeeded', async () => {
     const compartmentId = newCompartmentId();
-    const { opcWorkRequestId } = await client.createProject({ createProjectDetails: { compartmentId } });
-    const got = await client.getWorkRequest({ workRequestId: opcWorkRequestId });
+    const { opcWorkRequestId } = await env.client.createProject({ createProjectDetails: { compartmentId } });
+    const got = await env.client.getWorkRequest({ workRequestId: opcWorkRequestId });
     assert.ok(got.etag);
     assert.equal(got.workRequest.id, opcWorkRequestId);
-    const logs = await client.listWorkRequestLogs({ workRequestId: opcWorkRequestId });
+    const logs = await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId });
     assert.ok(logs.workRequestLogCollection.items.length >= 2);
     assert.ok(logs.workRequestLogCollection.items.every((l) => l.message && l.timestamp));
-    const errors = await client.listWorkRequestErrors({ workRequestId: opcWorkRequestId });
+    const errors = await env.client.listWorkRequestErrors({ workRequestId: opcWorkRequestId });
     assert.deepEqual(errors.workRequestErrorCollection.items, []);
   });
 
   it('requires compartmentId to list and answers 404 for an unknown work request', async () => {
-    const missing = await ociError(() => client.listWorkRequests({} as any));
+    const missing = await ociError(() => env.client.listWorkRequests({} as any));
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.serviceCode, 'MissingParameter');
-    const unknown = await ociError(() => client.getWorkRequest({ workRequestId: 'ocid1.ailanguageworkrequest.oc1.iad.amaaaaaanope' }));
+    const unknown = await ociError(() => env.client.getWorkRequest({ workRequestId: 'ocid1.ailanguageworkrequest.oc1.iad.amaaaaaanope' }));
     assert.equal(unknown.statusCode, 404);
     assert.equal(unknown.serviceCode, 'NotAuthorizedOrNotFound');
   });
 });
 
 describe('AI Language work request progress on the clock', () => {
-  let t: TestEmulator;
-  let client: AIServiceLanguageClient;
-  before(async () => {
-    t = await startTestEmulator({ transitionDelaySeconds: 10 });
-    client = t.language();
-  });
-  after(() => t.close());
+  const env = languageSuite({ transitionDelaySeconds: 10 });
 
   it('goes ACCEPTED → IN_PROGRESS → SUCCEEDED with timeStarted and timeFinished, and the waiter returns it finished', async () => {
-    const { opcWorkRequestId } = await client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
-    const accepted = (await client.getWorkRequest({ workRequestId: opcWorkRequestId })).workRequest;
+    const { opcWorkRequestId } = await env.client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
+    const accepted = (await env.client.getWorkRequest({ workRequestId: opcWorkRequestId })).workRequest;
     assert.equal(accepted.status, 'ACCEPTED');
     assert.equal(accepted.percentComplete, 0);
     assert.equal(accepted.timeStarted, undefined);
     assert.equal(accepted.timeFinished, undefined);
     assert.equal(accepted.resources![0].actionType, 'IN_PROGRESS');
 
-    await t.advance(5);
-    const running = (await client.getWorkRequest({ workRequestId: opcWorkRequestId })).workRequest;
+    await env.t.advance(5);
+    const running = (await env.client.getWorkRequest({ workRequestId: opcWorkRequestId })).workRequest;
     assert.equal(running.status, 'IN_PROGRESS');
     assert.ok(running.timeStarted);
     assert.equal(running.timeFinished, undefined);
 
-    await t.advance(5);
-    const waited = await client.createWaiters(fastWaiter()).forWorkRequest({ workRequestId: opcWorkRequestId });
+    await env.t.advance(5);
+    const waited = await env.client.createWaiters(fastWaiter()).forWorkRequest({ workRequestId: opcWorkRequestId });
     assert.equal(waited.workRequest.status, 'SUCCEEDED');
     assert.ok(waited.workRequest.timeFinished);
     assert.equal(waited.workRequest.resources![0].actionType, 'CREATED');
   });
 
   it('lists logs newest first with sortOrder=DESC and pages them', async () => {
-    const { opcWorkRequestId } = await client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
-    await t.advance(10);
-    const all = (await client.listWorkRequestLogs({ workRequestId: opcWorkRequestId })).workRequestLogCollection.items;
+    const { opcWorkRequestId } = await env.client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
+    await env.t.advance(10);
+    const all = (await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId })).workRequestLogCollection.items;
     assert.equal(all.length, 3);
-    const desc = (await client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, sortOrder: 'DESC' as any })).workRequestLogCollection.items;
+    const desc = (await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, sortOrder: 'DESC' as any })).workRequestLogCollection.items;
     assert.deepEqual(desc.map((l) => l.message), [...all].reverse().map((l) => l.message));
-    const first = await client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, limit: 2 });
+    const first = await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, limit: 2 });
     assert.equal(first.workRequestLogCollection.items.length, 2);
-    const rest = await client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, limit: 2, page: first.opcNextPage });
+    const rest = await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, limit: 2, page: first.opcNextPage });
     assert.equal(rest.workRequestLogCollection.items.length, 1);
   });
 });

@@ -1,9 +1,12 @@
 import type { Clock } from '../../core/clock';
-import { errors } from '../../core/errors';
+import type { Entity } from '../../core/lifecycle';
 import type { Repository } from '../../core/repository';
 import type { EmulatorSettings } from '../../core/settings';
-import type { ColumnValue } from '../../store/store';
+import type { RequestContext } from '../../http/operation';
+import { paginate, parsePage } from '../../http/pagination';
+import type { ColumnValue, KindDefinition } from '../../store/store';
 import type { ObjectStore } from '../common/objects';
+import { listOrder } from '../common/resources';
 import type { WorkRequests } from '../common/work-requests';
 import type { EndpointBody } from './endpoints';
 import type { LifecycleState } from './enums';
@@ -42,14 +45,72 @@ export interface ResourceBody {
   systemTags: DefinedTags;
 }
 
+/** What every Create* body carries; each kind adds its own fields. */
+export interface CreateResourceDetails {
+  compartmentId: string;
+  displayName?: string;
+  description?: string;
+  freeformTags?: FreeformTags;
+  definedTags?: DefinedTags;
+}
+
+/** What every Update* body may change (an absent field keeps its value); a kind may add more. */
+export type UpdateResourceDetails = Omit<Partial<CreateResourceDetails>, 'compartmentId'>;
+
+/** A resource under its kind's name (`project`, `model`, `endpoint`) and its etag, as Create and Get answer. */
+export type WithEtag<Name extends string, Body> = Record<Name, Body> & { etag: string };
+
 /** Drops `undefined` members: OCI omits absent optional fields instead of sending nulls. */
 export function compact<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** List filters: equality on the given columns; an absent filter matches everything. */
-export function whereOf(filters: Record<string, ColumnValue | undefined>): Record<string, ColumnValue> {
-  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)) as Record<string, ColumnValue>;
+/** The store kind of a resource: the columns every List filters or sorts by, plus the kind's own filters. */
+export function resourceKind<T extends ResourceBody>(name: string, own: KindDefinition['columns'] = {}): KindDefinition {
+  return {
+    name,
+    columns: {
+      compartmentId: { type: 'TEXT', value: (e: Entity<T>) => e.body.compartmentId },
+      lifecycleState: { type: 'TEXT', value: (e: Entity<T>) => e.body.lifecycleState },
+      displayName: { type: 'TEXT', value: (e: Entity<T>) => e.body.displayName },
+      timeCreated: { type: 'TEXT', value: (e: Entity<T>) => e.body.timeCreated },
+      ...own,
+    },
+  };
+}
+
+/** Query parameters every AI Language List operation takes; each kind adds its own filters. */
+export interface ListQuery {
+  compartmentId: string;
+  lifecycleState?: LifecycleState;
+  displayName?: string;
+  limit?: number;
+  page?: string;
+  sortOrder?: 'ASC' | 'DESC';
+  sortBy?: 'timeCreated' | 'displayName';
+}
+
+/**
+ * One page of a kind's resources in the request's region, as `summary` serves them. Filters are
+ * equality on columns, `query`'s common ones plus the kind's `filters`; an absent one matches everything.
+ */
+export function listPage<T extends ResourceBody, S>(
+  repository: Repository<T>,
+  ctx: RequestContext,
+  query: ListQuery,
+  filters: Record<string, ColumnValue | undefined>,
+  summary: (body: T) => S,
+) {
+  const where = compact({
+    region: ctx.region,
+    compartmentId: query.compartmentId,
+    ...filters,
+    lifecycleState: query.lifecycleState,
+    displayName: query.displayName,
+  }) as Record<string, ColumnValue>;
+  return paginate(parsePage(query), (limit, offset) =>
+    repository.list({ where, orderBy: listOrder(query), limit, offset }).map((e) => summary(e.body)),
+  );
 }
 
 /**
@@ -63,51 +124,3 @@ export function generatedDisplayName(resource: 'project' | 'model' | 'endpoint',
 
 /** The URI of a resource, as work request resources and the `location` header name it. */
 export const entityUri = (collection: 'projects' | 'models' | 'endpoints', id: string): string => `${BASE_PATH}/${collection}/${id}`;
-
-/**
- * Refuses to change a resource whose lifecycle state does not allow it.
- *
- * - ACTIVE (and FAILED when `allowFailed`, so a failed resource can be deleted) may change.
- * - CREATING, UPDATING, DELETING: 409 IncorrectState. The state ends by itself, and the SDKs
- *   retry IncorrectState, so a client that does not wait still succeeds.
- * - FAILED (when not allowed): 409 Conflict, which clients do not retry: it never changes.
- * - DELETED: 404 NotAuthorizedOrNotFound; the resource is only kept readable for a while.
- */
-export function assertChangeable(
-  kind: 'Project' | 'Model' | 'Endpoint',
-  body: { id: string; lifecycleState: LifecycleState },
-  operation: string,
-  options: { allowFailed?: boolean } = {},
-): void {
-  const state = body.lifecycleState;
-  if (state === 'ACTIVE' || (state === 'FAILED' && options.allowFailed)) return;
-  if (state === 'DELETED') throw errors.notAuthorizedOrNotFound(`${kind.toLowerCase()} ${body.id} (it is DELETED)`);
-  if (state === 'FAILED') {
-    throw errors.conflict(`${kind} ${body.id} is FAILED; ${operation} is not possible. Delete it and create a new one.`);
-  }
-  throw errors.incorrectState(`${kind} ${body.id} is ${state}; ${operation} is possible once it is ACTIVE.`);
-}
-
-/**
- * Refuses to delete a parent while children remain: 409 Conflict while any child is not being
- * deleted (it needs the caller to act), 409 IncorrectState while the only remaining children
- * are DELETING (they end DELETED by themselves and the SDKs retry IncorrectState). DELETED
- * children do not count, as the API documentation says.
- */
-export function assertNoLiveChildren(
-  parent: string,
-  children: Array<{ what: string; repository: Repository<{ lifecycleState: string }>; where: Record<string, ColumnValue> }>,
-): void {
-  for (const { what, repository, where } of children) {
-    const all = repository.count(where);
-    const deleted = repository.count({ ...where, lifecycleState: 'DELETED' });
-    const deleting = repository.count({ ...where, lifecycleState: 'DELETING' });
-    const live = all - deleted - deleting;
-    if (live > 0) {
-      throw errors.conflict(`${parent} still has ${live} ${what} that ${live === 1 ? 'is' : 'are'} not DELETED; delete ${live === 1 ? 'it' : 'them'} first.`);
-    }
-    if (deleting > 0) {
-      throw errors.incorrectState(`${parent} still has ${deleting} ${what} being deleted; retry once ${deleting === 1 ? 'it is' : 'they are'} DELETED.`);
-    }
-  }
-}

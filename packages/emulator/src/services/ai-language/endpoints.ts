@@ -1,24 +1,12 @@
 import { rfc3339 } from '../../core/clock';
 import { errors } from '../../core/errors';
-import { assertIfMatch, etagOf } from '../../core/etag';
+import { etagOf } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { Entity } from '../../core/lifecycle';
 import type { RequestContext } from '../../http/operation';
-import { paginate, parsePage } from '../../http/pagination';
-import type { KindDefinition } from '../../store/store';
-import { deletionTransitions, listOrder } from '../common/resources';
-import {
-  assertChangeable,
-  compact,
-  whereOf,
-  entityUri,
-  generatedDisplayName,
-  type AiLanguageContext,
-  type DefinedTags,
-  type FreeformTags,
-  type ResourceBody,
-} from './context';
-import { ENTITY_TYPES, type LifecycleState } from './enums';
+import { compact, entityUri, generatedDisplayName, listPage, resourceKind } from './context';
+import type { AiLanguageContext, CreateResourceDetails, ListQuery, ResourceBody, WithEtag } from './context';
+import { activeWhenDone, LifecycleOperations } from './lifecycle-operations';
 import type { ModelBody } from './models';
 
 /** `Endpoint`. */
@@ -37,30 +25,18 @@ interface EndpointInternal extends Record<string, unknown> {
   tenancyId: string;
 }
 
-export interface CreateEndpointDetails {
-  compartmentId: string;
+export interface CreateEndpointDetails extends CreateResourceDetails {
   modelId: string;
-  displayName?: string;
   alias?: string;
-  description?: string;
   inferenceUnits?: number;
-  freeformTags?: FreeformTags;
-  definedTags?: DefinedTags;
 }
 
 export type UpdateEndpointDetails = Omit<Partial<CreateEndpointDetails>, 'compartmentId'>;
 
-export interface ListEndpointsQuery {
-  compartmentId: string;
+export interface ListEndpointsQuery extends ListQuery {
   endpointId?: string;
   projectId?: string;
   modelId?: string;
-  displayName?: string;
-  lifecycleState?: LifecycleState;
-  limit?: number;
-  page?: string;
-  sortOrder?: 'ASC' | 'DESC';
-  sortBy?: 'timeCreated' | 'displayName';
 }
 
 /**
@@ -69,36 +45,30 @@ export interface ListEndpointsQuery {
  */
 export const INFERENCE_UNITS = { min: 1, max: 10, default: 1 } as const;
 
-export const ENDPOINT_KIND: KindDefinition = {
-  name: 'ai_language_endpoints',
-  columns: {
-    compartmentId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.compartmentId },
-    projectId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.projectId },
-    modelId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.modelId },
-    lifecycleState: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.lifecycleState },
-    displayName: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.displayName },
-    timeCreated: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.timeCreated },
-    alias: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.alias ?? null },
-    tenancyId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => (e.internal as EndpointInternal | undefined)?.tenancyId ?? null },
-  },
-};
+export const ENDPOINT_KIND = resourceKind<EndpointBody>('ai_language_endpoints', {
+  projectId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.projectId },
+  modelId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.modelId },
+  alias: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.alias ?? null },
+  tenancyId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => (e.internal as EndpointInternal | undefined)?.tenancyId ?? null },
+});
 
 export function toEndpointSummary(body: EndpointBody): EndpointSummaryBody {
   const { timeUpdated: _timeUpdated, ...summary } = body;
   return summary;
 }
 
-export interface EndpointWithEtag {
-  endpoint: EndpointBody;
-  etag: string;
-}
+export type EndpointWithEtag = WithEtag<'endpoint', EndpointBody>;
 
 /**
  * AI Language endpoints: a model deployed for inference. An endpoint serves only while it is
  * ACTIVE; its project is always its model's project.
  */
 export class Endpoints {
-  constructor(private readonly c: AiLanguageContext) {}
+  private readonly lifecycle: LifecycleOperations<EndpointBody>;
+
+  constructor(private readonly c: AiLanguageContext) {
+    this.lifecycle = new LifecycleOperations(c, 'Endpoint', c.endpoints);
+  }
 
   create(ctx: RequestContext, details: CreateEndpointDetails): EndpointWithEtag & { workRequestId: string; location: string } {
     const model = this.deployableModel(ctx, details.modelId);
@@ -106,12 +76,7 @@ export class Endpoints {
     if (details.alias !== undefined) this.assertAliasFree(ctx, details.alias);
     const now = this.c.clock.now();
     const id = newOcid('ailanguageendpoint', ctx.region);
-    const work = this.c.workRequests.start({
-      region: ctx.region,
-      operationType: 'CREATE_ENDPOINT',
-      compartmentId: details.compartmentId,
-      resources: [{ entityType: ENTITY_TYPES.endpoint, identifier: id, entityUri: entityUri('endpoints', id), action: 'CREATED' }],
-    });
+    const work = this.lifecycle.startWork(ctx, 'CREATED', id, details.compartmentId);
     const body: EndpointBody = compact({
       id,
       alias: details.alias,
@@ -128,23 +93,13 @@ export class Endpoints {
       systemTags: {},
     });
     const internal: EndpointInternal = { tenancyId: ctx.principal.tenancyId };
-    this.c.endpoints.save({
-      id,
-      region: ctx.region,
-      body,
-      internal,
-      transitions: [
-        { at: work.finishesAt, set: { lifecycleState: 'ACTIVE', timeUpdated: rfc3339(work.finishesAt) }, workRequestId: work.id },
-      ],
-    });
+    this.c.endpoints.save({ id, region: ctx.region, body, internal, transitions: [activeWhenDone(work)] });
     return { endpoint: body, etag: etagOf(body), workRequestId: work.id, location: entityUri('endpoints', id) };
   }
 
   /** The endpoint in the request's region, or 404. */
   find(ctx: RequestContext, endpointId: string): Entity<EndpointBody> {
-    const entity = this.c.endpoints.find(endpointId, ctx.region);
-    if (!entity) throw errors.notAuthorizedOrNotFound(`endpoint ${endpointId}`);
-    return entity;
+    return this.lifecycle.find(ctx, endpointId);
   }
 
   /** The endpoint with this alias in the caller's tenancy and the request's region (DELETED ones have given theirs up). */
@@ -160,18 +115,7 @@ export class Endpoints {
   }
 
   list(ctx: RequestContext, query: ListEndpointsQuery) {
-    const where = whereOf({
-      region: ctx.region,
-      compartmentId: query.compartmentId,
-      id: query.endpointId,
-      projectId: query.projectId,
-      modelId: query.modelId,
-      lifecycleState: query.lifecycleState,
-      displayName: query.displayName,
-    });
-    return paginate(parsePage(query), (limit, offset) =>
-      this.c.endpoints.list({ where, orderBy: listOrder(query), limit, offset }).map((e) => toEndpointSummary(e.body)),
-    );
+    return listPage(this.c.endpoints, ctx, query, { id: query.endpointId, projectId: query.projectId, modelId: query.modelId }, toEndpointSummary);
   }
 
   /**
@@ -180,69 +124,27 @@ export class Endpoints {
    * belongs to that model's project.
    */
   update(ctx: RequestContext, endpointId: string, details: UpdateEndpointDetails, ifMatch?: string): { workRequestId: string } {
-    const entity = this.find(ctx, endpointId);
-    assertIfMatch(ifMatch, entity.body);
-    assertChangeable('Endpoint', entity.body, 'UpdateEndpoint');
-    const model = details.modelId !== undefined && details.modelId !== entity.body.modelId ? this.deployableModel(ctx, details.modelId) : undefined;
-    const inferenceUnits = details.inferenceUnits === undefined ? entity.body.inferenceUnits : this.inferenceUnits(details.inferenceUnits);
-    if (details.alias !== undefined && details.alias !== entity.body.alias) this.assertAliasFree(ctx, details.alias, endpointId);
-    const now = this.c.clock.now();
-    const work = this.c.workRequests.start({
-      region: ctx.region,
-      operationType: 'UPDATE_ENDPOINT',
-      compartmentId: entity.body.compartmentId,
-      resources: [{ entityType: ENTITY_TYPES.endpoint, identifier: endpointId, entityUri: entityUri('endpoints', endpointId), action: 'UPDATED' }],
-    });
-    this.c.endpoints.save({
-      ...entity,
-      body: compact({
-        ...entity.body,
-        displayName: details.displayName ?? entity.body.displayName,
-        alias: details.alias ?? entity.body.alias,
-        description: details.description ?? entity.body.description,
-        modelId: model?.id ?? entity.body.modelId,
-        projectId: model?.projectId ?? entity.body.projectId,
+    return this.lifecycle.update(ctx, endpointId, details, ifMatch, (current) => {
+      const model = details.modelId !== undefined && details.modelId !== current.modelId ? this.deployableModel(ctx, details.modelId) : undefined;
+      const inferenceUnits = details.inferenceUnits === undefined ? current.inferenceUnits : this.inferenceUnits(details.inferenceUnits);
+      if (details.alias !== undefined && details.alias !== current.alias) this.assertAliasFree(ctx, details.alias, endpointId);
+      return {
+        alias: details.alias ?? current.alias,
+        modelId: model?.id ?? current.modelId,
+        projectId: model?.projectId ?? current.projectId,
         inferenceUnits,
-        freeformTags: details.freeformTags ?? entity.body.freeformTags,
-        definedTags: details.definedTags ?? entity.body.definedTags,
-        lifecycleState: 'UPDATING' as const,
-        timeUpdated: rfc3339(now),
-      }),
-      transitions: [
-        ...entity.transitions,
-        { at: work.finishesAt, set: { lifecycleState: 'ACTIVE', timeUpdated: rfc3339(work.finishesAt) }, workRequestId: work.id },
-      ],
+      };
     });
-    return { workRequestId: work.id };
   }
 
   /** DELETING → DELETED (readable for the retention period) → gone. */
   delete(ctx: RequestContext, endpointId: string, ifMatch?: string): { workRequestId: string } {
-    const entity = this.find(ctx, endpointId);
-    assertIfMatch(ifMatch, entity.body);
-    assertChangeable('Endpoint', entity.body, 'DeleteEndpoint', { allowFailed: true });
-    const now = this.c.clock.now();
-    const work = this.c.workRequests.start({
-      region: ctx.region,
-      operationType: 'DELETE_ENDPOINT',
-      compartmentId: entity.body.compartmentId,
-      resources: [{ entityType: ENTITY_TYPES.endpoint, identifier: endpointId, entityUri: entityUri('endpoints', endpointId), action: 'DELETED' }],
-    });
-    this.c.endpoints.save({
-      ...entity,
-      body: { ...entity.body, lifecycleState: 'DELETING', timeUpdated: rfc3339(now) },
-      transitions: deletionTransitions(now, this.c.settings, work.id),
-    });
-    return { workRequestId: work.id };
+    return this.lifecycle.delete(ctx, endpointId, ifMatch);
   }
 
   /** Immediate, with no work request (the API declares none); the endpoint stays ACTIVE. */
   changeCompartment(ctx: RequestContext, endpointId: string, compartmentId: string, ifMatch?: string): void {
-    const entity = this.find(ctx, endpointId);
-    assertIfMatch(ifMatch, entity.body);
-    assertChangeable('Endpoint', entity.body, 'ChangeEndpointCompartment');
-    if (entity.body.compartmentId === compartmentId) return;
-    this.c.endpoints.save({ ...entity, body: { ...entity.body, compartmentId, timeUpdated: rfc3339(this.c.clock.now()) } });
+    this.lifecycle.changeCompartment(ctx, endpointId, compartmentId, ifMatch);
   }
 
   /**

@@ -5,6 +5,7 @@
  * (`oci-ailanguage` 2.139.1, `lib/model/*.js`). The SDK-only `UNKNOWN_VALUE` sentinel is left
  * out: it never appears on the wire.
  */
+import { CUSTOM_MODEL_TYPES, type ModelType } from './inference';
 
 /** `true` when `value` is one of `values`; narrows `value` to the list's union type. */
 export function isOneOf<T extends string>(values: readonly T[], value: unknown): value is T {
@@ -12,32 +13,12 @@ export function isOneOf<T extends string>(values: readonly T[], value: unknown):
 }
 
 /**
- * `ModelDetails.modelType` discriminator values (`model-details.js`, one subclass each).
- * `PRE_TRAINED_PHI` existed once and was removed (Go SDK 65.59.0), so it is not accepted.
+ * `ModelDetails.modelType` discriminator values (`model-details.js`, one subclass each). The list
+ * lives with inference, which groups the types by how they are trained and served; the types
+ * trained from the caller's labelled data, which need a `trainingDataset`, are its custom ones.
  */
-export const MODEL_TYPES = [
-  'NAMED_ENTITY_RECOGNITION',
-  'TEXT_CLASSIFICATION',
-  'PII',
-  'HEALTH_NLU',
-  'PRE_TRAINED_NAMED_ENTITY_RECOGNITION',
-  'PRE_TRAINED_TEXT_CLASSIFICATION',
-  'PRE_TRAINED_SENTIMENT_ANALYSIS',
-  'PRE_TRAINED_KEYPHRASE_EXTRACTION',
-  'PRE_TRAINED_LANGUAGE_DETECTION',
-  'PRE_TRAINED_PII',
-  'PRE_TRAINED_TRANSLATION',
-  'PRE_TRAINED_HEALTH_NLU',
-  'PRE_TRAINED_SUMMARIZATION',
-  'PRE_TRAINED_UNIVERSAL',
-] as const;
-export type ModelType = (typeof MODEL_TYPES)[number];
-
-/**
- * Model types whose models are trained from the caller's labelled data and therefore need a
- * `trainingDataset` (every `PRE_TRAINED_*` type is served as is and needs none).
- */
-export const TRAINABLE_MODEL_TYPES = ['NAMED_ENTITY_RECOGNITION', 'TEXT_CLASSIFICATION'] as const satisfies readonly ModelType[];
+export { MODEL_TYPES, type ModelType } from './inference';
+export const TRAINABLE_MODEL_TYPES = CUSTOM_MODEL_TYPES;
 export type TrainableModelType = (typeof TRAINABLE_MODEL_TYPES)[number];
 
 export const isPretrainedModelType = (modelType: ModelType): boolean => modelType.startsWith('PRE_TRAINED_');

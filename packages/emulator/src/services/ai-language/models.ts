@@ -1,26 +1,14 @@
 import { rfc3339 } from '../../core/clock';
 import { errors } from '../../core/errors';
-import { assertIfMatch, etagOf } from '../../core/etag';
+import { etagOf } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { Entity, Transition } from '../../core/lifecycle';
 import type { RequestContext } from '../../http/operation';
-import { paginate, parsePage } from '../../http/pagination';
-import type { KindDefinition } from '../../store/store';
-import { deletionTransitions, listOrder } from '../common/resources';
-import {
-  assertChangeable,
-  assertNoLiveChildren,
-  compact,
-  whereOf,
-  entityUri,
-  generatedDisplayName,
-  type AiLanguageContext,
-  type DefinedTags,
-  type FreeformTags,
-  type ResourceBody,
-} from './context';
-import { ENTITY_TYPES, isOneOf, TRAINABLE_MODEL_TYPES, type LifecycleState, type ModelType, type TrainableModelType } from './enums';
+import { compact, entityUri, generatedDisplayName, listPage, resourceKind } from './context';
+import type { AiLanguageContext, CreateResourceDetails, ListQuery, ResourceBody, UpdateResourceDetails, WithEtag } from './context';
+import { isOneOf, TRAINABLE_MODEL_TYPES, type ModelType, type TrainableModelType } from './enums';
 import { modelVersionFor, parseTrainingData, trainModel, TrainingDataError, type ModelArtifact, type TrainedModel, type TrainingFile } from './inference';
+import { LifecycleOperations } from './lifecycle-operations';
 
 /** `ModelDetails`, discriminated by `modelType`. */
 export interface ModelDetails {
@@ -70,57 +58,31 @@ export interface ModelInternal extends Record<string, unknown> {
   artifact?: ModelArtifact;
 }
 
-export interface CreateModelDetails {
-  compartmentId: string;
+export interface CreateModelDetails extends CreateResourceDetails {
   projectId: string;
   modelDetails: ModelDetails;
-  displayName?: string;
-  description?: string;
   trainingDataset?: DatasetDetails;
   testStrategy?: TestStrategy;
-  freeformTags?: FreeformTags;
-  definedTags?: DefinedTags;
 }
 
-export interface UpdateModelDetails {
-  displayName?: string;
-  description?: string;
-  freeformTags?: FreeformTags;
-  definedTags?: DefinedTags;
-}
+/** Name, description and tags only. */
+export type UpdateModelDetails = UpdateResourceDetails;
 
-export interface ListModelsQuery {
-  compartmentId: string;
+export interface ListModelsQuery extends ListQuery {
   modelId?: string;
   projectId?: string;
-  lifecycleState?: LifecycleState;
-  displayName?: string;
-  limit?: number;
-  page?: string;
-  sortOrder?: 'ASC' | 'DESC';
-  sortBy?: 'timeCreated' | 'displayName';
 }
 
-export const MODEL_KIND: KindDefinition = {
-  name: 'ai_language_models',
-  columns: {
-    compartmentId: { type: 'TEXT', value: (e: Entity<ModelBody>) => e.body.compartmentId },
-    projectId: { type: 'TEXT', value: (e: Entity<ModelBody>) => e.body.projectId },
-    lifecycleState: { type: 'TEXT', value: (e: Entity<ModelBody>) => e.body.lifecycleState },
-    displayName: { type: 'TEXT', value: (e: Entity<ModelBody>) => e.body.displayName },
-    timeCreated: { type: 'TEXT', value: (e: Entity<ModelBody>) => e.body.timeCreated },
-  },
-};
+export const MODEL_KIND = resourceKind<ModelBody>('ai_language_models', {
+  projectId: { type: 'TEXT', value: (e: Entity<ModelBody>) => e.body.projectId },
+});
 
 export function toModelSummary(body: ModelBody): ModelSummaryBody {
   const { timeUpdated: _u, trainingDataset: _d, testStrategy: _t, evaluationResults: _e, ...summary } = body;
   return summary;
 }
 
-export interface ModelWithEtag {
-  model: ModelBody;
-  etag: string;
-}
+export type ModelWithEtag = WithEtag<'model', ModelBody>;
 
 /** Why a custom model cannot be trained; becomes the FAILED model's `lifecycleDetails` and its work request's error. */
 interface TrainingFailure {
@@ -206,7 +168,11 @@ function readDataset(objects: AiLanguageContext['objects'], dataset: DatasetDeta
  * with `lifecycleDetails` saying why, when the data cannot be read or used.
  */
 export class Models {
-  constructor(private readonly c: AiLanguageContext) {}
+  private readonly lifecycle: LifecycleOperations<ModelBody>;
+
+  constructor(private readonly c: AiLanguageContext) {
+    this.lifecycle = new LifecycleOperations(c, 'Model', c.models);
+  }
 
   create(ctx: RequestContext, details: CreateModelDetails): ModelWithEtag & { workRequestId: string; location: string } {
     this.usableProject(ctx, details.projectId);
@@ -229,11 +195,7 @@ export class Models {
         : undefined;
     const failure = outcome && 'failure' in outcome ? outcome.failure : undefined;
     const trained = outcome && 'trained' in outcome ? outcome.trained : undefined;
-    const work = this.c.workRequests.start({
-      region: ctx.region,
-      operationType: 'CREATE_MODEL',
-      compartmentId: details.compartmentId,
-      resources: [{ entityType: ENTITY_TYPES.model, identifier: id, entityUri: entityUri('models', id), action: 'CREATED' }],
+    const work = this.lifecycle.startWork(ctx, 'CREATED', id, details.compartmentId, {
       failure,
       // Training takes the configured training time; a model that cannot be trained fails as
       // soon as its data has been read.
@@ -274,92 +236,30 @@ export class Models {
   }
 
   /** The model in the request's region, or 404. */
-  find(ctx: RequestContext, modelId: string): Entity<ModelBody> {
-    const entity = this.c.models.find(modelId, ctx.region);
-    if (!entity) throw errors.notAuthorizedOrNotFound(`model ${modelId}`);
-    return entity;
-  }
-
   get(ctx: RequestContext, modelId: string): ModelWithEtag {
-    const { body } = this.find(ctx, modelId);
+    const { body } = this.lifecycle.find(ctx, modelId);
     return { model: body, etag: etagOf(body) };
   }
 
   list(ctx: RequestContext, query: ListModelsQuery) {
-    const where = whereOf({
-      region: ctx.region,
-      compartmentId: query.compartmentId,
-      id: query.modelId,
-      projectId: query.projectId,
-      lifecycleState: query.lifecycleState,
-      displayName: query.displayName,
-    });
-    return paginate(parsePage(query), (limit, offset) =>
-      this.c.models.list({ where, orderBy: listOrder(query), limit, offset }).map((e) => toModelSummary(e.body)),
-    );
+    return listPage(this.c.models, ctx, query, { id: query.modelId, projectId: query.projectId }, toModelSummary);
   }
 
   /** Name, description and tags only: what a model is and what it learnt cannot change. */
   update(ctx: RequestContext, modelId: string, details: UpdateModelDetails, ifMatch?: string): { workRequestId: string } {
-    const entity = this.find(ctx, modelId);
-    assertIfMatch(ifMatch, entity.body);
-    assertChangeable('Model', entity.body, 'UpdateModel');
-    const now = this.c.clock.now();
-    const work = this.c.workRequests.start({
-      region: ctx.region,
-      operationType: 'UPDATE_MODEL',
-      compartmentId: entity.body.compartmentId,
-      resources: [{ entityType: ENTITY_TYPES.model, identifier: modelId, entityUri: entityUri('models', modelId), action: 'UPDATED' }],
-    });
-    this.c.models.save({
-      ...entity,
-      body: compact({
-        ...entity.body,
-        displayName: details.displayName ?? entity.body.displayName,
-        description: details.description ?? entity.body.description,
-        freeformTags: details.freeformTags ?? entity.body.freeformTags,
-        definedTags: details.definedTags ?? entity.body.definedTags,
-        lifecycleState: 'UPDATING' as const,
-        timeUpdated: rfc3339(now),
-      }),
-      transitions: [
-        ...entity.transitions,
-        { at: work.finishesAt, set: { lifecycleState: 'ACTIVE', timeUpdated: rfc3339(work.finishesAt) }, workRequestId: work.id },
-      ],
-    });
-    return { workRequestId: work.id };
+    return this.lifecycle.update(ctx, modelId, details, ifMatch);
   }
 
   /** Refused (409) while endpoints serving the model are not DELETED. A FAILED model can be deleted. */
   delete(ctx: RequestContext, modelId: string, ifMatch?: string): { workRequestId: string } {
-    const entity = this.find(ctx, modelId);
-    assertIfMatch(ifMatch, entity.body);
-    assertChangeable('Model', entity.body, 'DeleteModel', { allowFailed: true });
-    assertNoLiveChildren(`Model ${modelId}`, [
+    return this.lifecycle.delete(ctx, modelId, ifMatch, [
       { what: 'endpoint(s)', repository: this.c.endpoints, where: { region: ctx.region, modelId } },
     ]);
-    const now = this.c.clock.now();
-    const work = this.c.workRequests.start({
-      region: ctx.region,
-      operationType: 'DELETE_MODEL',
-      compartmentId: entity.body.compartmentId,
-      resources: [{ entityType: ENTITY_TYPES.model, identifier: modelId, entityUri: entityUri('models', modelId), action: 'DELETED' }],
-    });
-    this.c.models.save({
-      ...entity,
-      body: { ...entity.body, lifecycleState: 'DELETING', timeUpdated: rfc3339(now) },
-      transitions: deletionTransitions(now, this.c.settings, work.id),
-    });
-    return { workRequestId: work.id };
   }
 
   /** Immediate, with no work request (the API declares none); the model stays ACTIVE. */
   changeCompartment(ctx: RequestContext, modelId: string, compartmentId: string, ifMatch?: string): void {
-    const entity = this.find(ctx, modelId);
-    assertIfMatch(ifMatch, entity.body);
-    assertChangeable('Model', entity.body, 'ChangeModelCompartment');
-    if (entity.body.compartmentId === compartmentId) return;
-    this.c.models.save({ ...entity, body: { ...entity.body, compartmentId, timeUpdated: rfc3339(this.c.clock.now()) } });
+    this.lifecycle.changeCompartment(ctx, modelId, compartmentId, ifMatch);
   }
 
   /**

@@ -70,6 +70,10 @@ export const CUSTOM_MODEL_TYPES = ['NAMED_ENTITY_RECOGNITION', 'TEXT_CLASSIFICAT
  */
 export const CUSTOM_MODEL_TYPES_WITHOUT_DATASET = ['PII', 'HEALTH_NLU'] as const;
 
+/**
+ * Every `ModelDetails.modelType`, as the SDK's `ModelDetails` subclasses name them (oci-ailanguage
+ * 2.139.1). `PRE_TRAINED_PHI` existed once and was removed (Go SDK 65.59.0), so it is not accepted.
+ */
 export const MODEL_TYPES = [...CUSTOM_MODEL_TYPES, ...CUSTOM_MODEL_TYPES_WITHOUT_DATASET, ...PRETRAINED_MODEL_TYPES] as const;
 export type ModelType = (typeof MODEL_TYPES)[number];
 
