@@ -65,10 +65,22 @@ export function compact<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** The store kind of a resource: the columns every List filters or sorts by, plus the kind's own filters. */
-export function resourceKind<T extends ResourceBody>(name: string, own: KindDefinition['columns'] = {}): KindDefinition {
+/**
+ * The store kind of a resource: the columns every List filters or sorts by, plus the kind's own
+ * filters, and the summary its List serves (kept stored, so a page never parses whole documents).
+ */
+export function resourceKind<T extends ResourceBody>(
+  name: string,
+  own: KindDefinition['columns'],
+  summary: (body: T) => object,
+): KindDefinition {
   return {
     name,
+    summary: (e: Entity<T>) => summary(e.body),
+    indexes: [
+      ['compartmentId', 'timeCreated'],
+      ['compartmentId', 'displayName'],
+    ],
     columns: {
       compartmentId: { type: 'TEXT', value: (e: Entity<T>) => e.body.compartmentId },
       lifecycleState: { type: 'TEXT', value: (e: Entity<T>) => e.body.lifecycleState },
@@ -91,15 +103,14 @@ export interface ListQuery {
 }
 
 /**
- * One page of a kind's resources in the request's region, as `summary` serves them. Filters are
+ * One page of a kind's resources in the request's region, as the kind's summaries. Filters are
  * equality on columns, `query`'s common ones plus the kind's `filters`; an absent one matches everything.
  */
-export function listPage<T extends ResourceBody, S>(
+export function listPage<T extends ResourceBody, S extends object>(
   repository: Repository<T>,
   ctx: RequestContext,
   query: ListQuery,
   filters: Record<string, ColumnValue | undefined>,
-  summary: (body: T) => S,
 ) {
   const where = compact({
     region: ctx.region,
@@ -109,7 +120,7 @@ export function listPage<T extends ResourceBody, S>(
     displayName: query.displayName,
   }) as Record<string, ColumnValue>;
   return paginate(parsePage(query), (limit, offset) =>
-    repository.list({ where, orderBy: listOrder(query), limit, offset }).map((e) => summary(e.body)),
+    repository.listSummaries<S>({ where, orderBy: listOrder(query), limit, offset }),
   );
 }
 

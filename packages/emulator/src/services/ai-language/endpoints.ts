@@ -50,7 +50,7 @@ export const ENDPOINT_KIND = resourceKind<EndpointBody>('ai_language_endpoints',
   modelId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.modelId },
   alias: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.alias ?? null },
   tenancyId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => (e.internal as EndpointInternal | undefined)?.tenancyId ?? null },
-});
+}, toEndpointSummary);
 
 export function toEndpointSummary(body: EndpointBody): EndpointSummaryBody {
   const { timeUpdated: _timeUpdated, ...summary } = body;
@@ -115,7 +115,7 @@ export class Endpoints {
   }
 
   list(ctx: RequestContext, query: ListEndpointsQuery) {
-    return listPage(this.c.endpoints, ctx, query, { id: query.endpointId, projectId: query.projectId, modelId: query.modelId }, toEndpointSummary);
+    return listPage(this.c.endpoints, ctx, query, { id: query.endpointId, projectId: query.projectId, modelId: query.modelId });
   }
 
   /**

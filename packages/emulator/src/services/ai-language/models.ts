@@ -75,7 +75,7 @@ export interface ListModelsQuery extends ListQuery {
 
 export const MODEL_KIND = resourceKind<ModelBody>('ai_language_models', {
   projectId: { type: 'TEXT', value: (e: Entity<ModelBody>) => e.body.projectId },
-});
+}, toModelSummary);
 
 export function toModelSummary(body: ModelBody): ModelSummaryBody {
   const { timeUpdated: _u, trainingDataset: _d, testStrategy: _t, evaluationResults: _e, ...summary } = body;
@@ -242,7 +242,7 @@ export class Models {
   }
 
   list(ctx: RequestContext, query: ListModelsQuery) {
-    return listPage(this.c.models, ctx, query, { id: query.modelId, projectId: query.projectId }, toModelSummary);
+    return listPage(this.c.models, ctx, query, { id: query.modelId, projectId: query.projectId });
   }
 
   /** Name, description and tags only: what a model is and what it learnt cannot change. */

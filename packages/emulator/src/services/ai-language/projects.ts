@@ -17,7 +17,8 @@ export interface ListProjectsQuery extends ListQuery {
   projectId?: string;
 }
 
-export const PROJECT_KIND = resourceKind<ProjectBody>('ai_language_projects');
+// A project's summary carries every field of the project.
+export const PROJECT_KIND = resourceKind<ProjectBody>('ai_language_projects', {}, (body) => body);
 
 export type ProjectWithEtag = WithEtag<'project', ProjectBody>;
 
@@ -59,7 +60,7 @@ export class Projects {
   }
 
   list(ctx: RequestContext, query: ListProjectsQuery) {
-    return listPage(this.c.projects, ctx, query, { id: query.projectId }, (body) => body);
+    return listPage(this.c.projects, ctx, query, { id: query.projectId });
   }
 
   /** Name, description and tags. */
