@@ -20,6 +20,7 @@ const program = new Command()
   .option('--transition-delay <seconds>', 'how long CREATING/UPDATING/DELETING last', nonNegative('--transition-delay'), 1)
   .option('--training-duration <seconds>', 'how long a custom AI Language model trains', nonNegative('--training-duration'), 5)
   .option('--deleted-retention <seconds>', 'how long deleted resources read as DELETED before 404', nonNegative('--deleted-retention'), 3600)
+  .option('--rate-limit <rps>', 'requests per second per tenancy before 429 TooManyRequests (default: no limit)', nonNegative('--rate-limit'))
   .action(async (opts) => {
     if (opts.seed !== undefined && opts.seed !== 'sandbox') throw new InvalidArgumentError(`unknown seed '${opts.seed}' (known: sandbox)`);
     const emulator = await startEmulator({
@@ -32,6 +33,7 @@ const program = new Command()
       transitionDelaySeconds: opts.transitionDelay,
       trainingDurationSeconds: opts.trainingDuration,
       deletedRetentionSeconds: opts.deletedRetention,
+      rateLimit: opts.rateLimit,
     });
     // The first line is a contract: tools wait for it to learn the URL.
     console.log(`ocikit emulator listening on ${emulator.url}`);

@@ -12,6 +12,7 @@ import { peerRegionFor, type EmulatorSettings } from './core/settings';
 import { principalFrom } from './http/auth';
 import { FaultInjector } from './http/faults';
 import { registerService } from './http/operation';
+import { RateLimiter } from './http/rate-limit';
 import { RetryTokens } from './http/retry-tokens';
 import { toOciError, validatorCompiler } from './http/validation';
 import { createAiLanguageService } from './services/ai-language';
@@ -39,6 +40,8 @@ export interface EmulatorOptions {
   trainingDurationSeconds?: number;
   /** Seconds a deleted resource stays readable as DELETED before it answers 404. Default 3600. */
   deletedRetentionSeconds?: number;
+  /** Requests per second per tenancy before 429 TooManyRequests. Default: no limit. */
+  rateLimit?: number;
 }
 
 export interface RunningEmulator {
@@ -86,7 +89,7 @@ function toServiceError(error: FastifyError | Error): OciServiceError {
   return errors.internal();
 }
 
-function buildApp(): FastifyInstance {
+function buildApp(rateLimiter?: RateLimiter): FastifyInstance {
   const app = fastify({
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -109,7 +112,9 @@ function buildApp(): FastifyInstance {
     const given = request.headers['opc-request-id'];
     request.requestId = (Array.isArray(given) ? given[0] : given) || newRequestId();
     reply.header('opc-request-id', request.requestId);
-    if (!request.url.startsWith('/_ocikit/')) request.principal = principalFrom(request.headers.authorization);
+    if (request.url.startsWith('/_ocikit/')) return;
+    request.principal = principalFrom(request.headers.authorization);
+    rateLimiter?.take(request.principal.tenancyId);
   });
   app.setErrorHandler((error, request, reply) => {
     const serviceError = toServiceError(error as Error);
@@ -167,7 +172,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     });
   };
 
-  const app = buildApp();
+  if (options.rateLimit !== undefined && !(options.rateLimit > 0)) throw new RangeError('rateLimit must be a positive number');
+  const app = buildApp(options.rateLimit ? new RateLimiter(options.rateLimit) : undefined);
   const httpDeps = { store, retryTokens: new RetryTokens(store, clock), faults, homeRegion };
   registerService(app, disasterRecovery.routes, httpDeps);
   registerService(app, aiLanguage.routes, httpDeps);

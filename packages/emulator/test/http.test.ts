@@ -34,3 +34,25 @@ describe('HTTP conventions shared by every service', () => {
     await assert.rejects(t.admin('POST', '/seed', { seed: 'nope' }), /400/);
   });
 });
+
+describe('throttling', () => {
+  it('answers 429 TooManyRequests with retry-after once a tenancy exceeds --rate-limit', async () => {
+    const t = await startTestEmulator({ rateLimit: 5 });
+    try {
+      const signed = { authorization: 'Signature version="1",keyId="tenancy/user/fp",signature="x"' };
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const response = await fetch(`${t.url}/20220125/drProtectionGroups?compartmentId=ocid1.compartment.oc1..x`, { headers: signed });
+        statuses.push(response.status);
+        if (response.status === 429) {
+          assert.equal(response.headers.get('retry-after'), '1');
+          assert.equal(((await response.json()) as { code: string }).code, 'TooManyRequests');
+        } else await response.arrayBuffer();
+      }
+      assert.deepEqual(statuses.slice(0, 5), [200, 200, 200, 200, 200]);
+      assert.ok(statuses.slice(5).every((s) => s === 429), `statuses: ${statuses}`);
+    } finally {
+      await t.close();
+    }
+  });
+});

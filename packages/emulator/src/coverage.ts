@@ -1,0 +1,42 @@
+import { AdjustableClock } from './core/clock';
+import { loadOrCreateCredentials } from './core/credentials';
+import type { ServiceRoutes } from './http/operation';
+import { createAiLanguageService } from './services/ai-language';
+import { ObjectStore } from './services/common/objects';
+import { createDisasterRecoveryService } from './services/disaster-recovery';
+import { SqliteStore } from './store/sqlite-store';
+
+/**
+ * The README's support table, generated from the operations the services declare, so the
+ * table cannot drift from the code (`npm run support-table`; a test compares it with the README).
+ */
+export function supportTable(): string {
+  const store = new SqliteStore(':memory:');
+  try {
+    const clock = new AdjustableClock();
+    const deps = {
+      store,
+      clock,
+      settings: { homeRegion: 'us-ashburn-1', transitionDelayMs: 0, trainingDurationMs: 0, deletedRetentionMs: 0 },
+      credentials: loadOrCreateCredentials(store),
+      objects: new ObjectStore(store, clock),
+    };
+    const services: Array<[string, ServiceRoutes]> = [
+      ['Disaster Recovery', createDisasterRecoveryService(deps).routes],
+      ['AI Language', createAiLanguageService(deps).routes],
+    ];
+    const lines = ['| service | operation | method and path | emulator |', '|---|---|---|---|'];
+    for (const [service, routes] of services) {
+      const operations = [...routes.operations].sort((a, b) => Number(!a.handler) - Number(!b.handler));
+      for (const op of operations) {
+        const path = `${routes.basePath}${op.path}`.replace(/:(\w+)/g, '{$1}');
+        lines.push(`| ${service} | ${op.name} | \`${op.method} ${path}\` | ${op.handler ? 'yes' : '501 MethodNotImplemented'} |`);
+      }
+    }
+    return lines.join('\n');
+  } finally {
+    store.close();
+  }
+}
+
+if (require.main === module) console.log(supportTable());
