@@ -7,3 +7,4 @@
  */
 export { startEmulator, BODY_LIMIT_BYTES } from './server';
 export type { EmulatorOptions, RunningEmulator, SandboxIds } from './server';
+export { AdjustableClock } from './core/clock';

@@ -42,6 +42,11 @@ export interface EmulatorOptions {
   deletedRetentionSeconds?: number;
   /** Requests per second per tenancy before 429 TooManyRequests. Default: no limit. */
   rateLimit?: number;
+  /**
+   * The emulator's time source (default: wall clock plus the offset `POST /_ocikit/clock` adds).
+   * Tests can pass their own `AdjustableClock` and move it forward in-process.
+   */
+  clock?: AdjustableClock;
 }
 
 export interface RunningEmulator {
@@ -144,7 +149,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const dataDir = options.inMemory ? mkdtempSync(join(tmpdir(), 'ocikit-')) : resolve(options.dataDir ?? '.ocikit');
   mkdirSync(dataDir, { recursive: true });
   const store = new SqliteStore(options.inMemory ? ':memory:' : join(dataDir, 'emulator.db'));
-  const clock = new AdjustableClock();
+  const clock = options.clock ?? new AdjustableClock();
   const credentials = loadOrCreateCredentials(store);
   const objects = new ObjectStore(store, clock);
   const deps = { store, clock, settings, credentials, objects };

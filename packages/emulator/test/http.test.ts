@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { AdjustableClock } from '../src';
 import { startTestEmulator, type TestEmulator } from './support/emulator';
 
 describe('HTTP conventions shared by every service', () => {
@@ -51,6 +52,29 @@ describe('throttling', () => {
       }
       assert.deepEqual(statuses.slice(0, 5), [200, 200, 200, 200, 200]);
       assert.ok(statuses.slice(5).every((s) => s === 429), `statuses: ${statuses}`);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('injected clock', () => {
+  it('derives lifecycle states from the clock passed to startEmulator', async () => {
+    const clock = new AdjustableClock();
+    const t = await startTestEmulator({ clock, transitionDelaySeconds: 30 });
+    try {
+      const client = t.dr();
+      const created = await client.createDrProtectionGroup({
+        createDrProtectionGroupDetails: {
+          compartmentId: 'ocid1.compartment.oc1..clock',
+          displayName: 'clocked',
+          logLocation: { namespace: 'ns', bucket: 'logs' },
+        },
+      });
+      const read = () => client.getDrProtectionGroup({ drProtectionGroupId: created.drProtectionGroup.id });
+      assert.equal((await read()).drProtectionGroup.lifecycleState, 'CREATING');
+      clock.advance(30_000);
+      assert.equal((await read()).drProtectionGroup.lifecycleState, 'ACTIVE');
     } finally {
       await t.close();
     }
