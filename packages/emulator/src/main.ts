@@ -8,8 +8,11 @@ const nonNegative = (name: string) => (value: string) => {
   return n;
 };
 
+const { version } = require('../package.json') as { version: string };
+
 const program = new Command()
   .name('ocikit-emulator')
+  .version(version)
   .description('A local OCI control plane for Full Stack Disaster Recovery and AI Language.')
   .option('--port <port>', 'TCP port (0 = any free port)', nonNegative('--port'), 0)
   .option('--host <host>', 'interface to listen on', '127.0.0.1')

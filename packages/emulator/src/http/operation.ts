@@ -110,7 +110,7 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
   const token = operation.retryToken ? header('opc-retry-token') : undefined;
   const fingerprint = token && RetryTokens.fingerprint(ctx.principal.tenancyId, request.method, request.url, request.body);
 
-  return deps.store.transaction(() => {
+  const run = (): RecordedResponse => {
     if (token && fingerprint) {
       const recorded = deps.retryTokens.replay(ctx.principal.tenancyId, token, fingerprint);
       if (recorded) return { ...recorded, headers: { ...recorded.headers, 'opc-request-id': ctx.requestId } };
@@ -131,5 +131,8 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
     };
     if (token && fingerprint) deps.retryTokens.record(ctx.principal.tenancyId, token, fingerprint, response);
     return response;
-  });
+  };
+  // A read changes nothing a client asked for (settling due transitions is atomic on its own),
+  // so only mutating calls pay for a transaction around the whole call.
+  return operation.method === 'GET' ? run() : deps.store.transaction(run);
 }
