@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdjustableClock } from '../src';
-import { startTestEmulator, type TestEmulator } from './support/emulator';
+import { ociError, startTestEmulator, type TestEmulator } from './support/emulator';
 
 describe('HTTP conventions shared by every service', () => {
   let t: TestEmulator;
@@ -75,6 +75,34 @@ describe('injected clock', () => {
       assert.equal((await read()).drProtectionGroup.lifecycleState, 'CREATING');
       clock.advance(30_000);
       assert.equal((await read()).drProtectionGroup.lifecycleState, 'ACTIVE');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('retry tokens', () => {
+  it('replay for 24 hours and are forgotten after that', async () => {
+    const clock = new AdjustableClock();
+    const t = await startTestEmulator({ clock });
+    try {
+      const client = t.dr();
+      const create = (displayName: string) =>
+        client.createDrProtectionGroup({
+          opcRetryToken: 'token-1',
+          createDrProtectionGroupDetails: {
+            compartmentId: 'ocid1.compartment.oc1..tokens',
+            displayName,
+            logLocation: { namespace: 'ns', bucket: 'logs' },
+          },
+        });
+      const first = await create('first');
+      assert.equal((await create('first')).drProtectionGroup.id, first.drProtectionGroup.id);
+      assert.equal((await ociError(() => create('other'))).serviceCode, 'InvalidatedRetryToken');
+      clock.advance(24 * 60 * 60 * 1000 + 1);
+      const later = await create('other');
+      assert.notEqual(later.drProtectionGroup.id, first.drProtectionGroup.id);
+      assert.equal(later.drProtectionGroup.displayName, 'other');
     } finally {
       await t.close();
     }

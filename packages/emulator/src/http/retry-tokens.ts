@@ -58,6 +58,8 @@ export class RetryTokens {
   }
 
   record(tenancyId: string, token: string, fingerprint: string, response: RecordedResponse): void {
+    // Expired tokens are dropped as new ones arrive (an indexed lookup), so the table holds one day of them.
+    this.repository.settleDue();
     this.repository.save({
       id: this.key(tenancyId, token),
       region: 'global',
