@@ -94,6 +94,14 @@ function toServiceError(error: FastifyError | Error): OciServiceError {
   return errors.internal();
 }
 
+/**
+ * JSON.parse reviver: an object member whose value is null is dropped, as OCI treats an explicit
+ * null like an absent optional field (array elements are kept, so `[null]` still fails validation).
+ */
+function withoutNullMembers(this: unknown, _key: string, value: unknown): unknown {
+  return value === null && !Array.isArray(this) ? undefined : value;
+}
+
 function buildApp(rateLimiter?: RateLimiter): FastifyInstance {
   const app = fastify({
     logger: false,
@@ -106,7 +114,7 @@ function buildApp(rateLimiter?: RateLimiter): FastifyInstance {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
     if (text === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(text as string));
+      done(null, JSON.parse(text as string, withoutNullMembers));
     } catch {
       done(errors.cannotParseRequest(), undefined);
     }

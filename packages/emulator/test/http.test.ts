@@ -108,3 +108,35 @@ describe('retry tokens', () => {
     }
   });
 });
+
+describe('request bodies', () => {
+  it('treat an explicit null member like an absent optional field', async () => {
+    const t = await startTestEmulator();
+    try {
+      const response = await fetch(`${t.url}/20220125/drProtectionGroups`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Signature version="1",keyId="t/u/f",signature="x"' },
+        body: JSON.stringify({
+          compartmentId: 'ocid1.compartment.oc1..nulls',
+          displayName: 'with-nulls',
+          logLocation: { namespace: 'ns', bucket: 'logs', object: null },
+          members: null,
+          freeformTags: null,
+        }),
+      });
+      assert.equal(response.status, 200, await response.clone().text());
+      const body = (await response.json()) as { displayName: string; members?: unknown[] };
+      assert.equal(body.displayName, 'with-nulls');
+      // A null required field is still missing.
+      const missing = await fetch(`${t.url}/20220125/drProtectionGroups`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Signature version="1",keyId="t/u/f",signature="x"' },
+        body: JSON.stringify({ compartmentId: 'ocid1.compartment.oc1..nulls', displayName: null, logLocation: { namespace: 'ns', bucket: 'logs' } }),
+      });
+      assert.equal(missing.status, 400);
+      assert.equal(((await missing.json()) as { code: string }).code, 'MissingParameter');
+    } finally {
+      await t.close();
+    }
+  });
+});
