@@ -33,11 +33,25 @@ export class SqliteStore implements Store {
   private readonly knownKinds = new Set<string>();
 
   constructor(filename: string) {
-    this.db = new Database(filename);
-    if (filename !== ':memory:') this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
-    this.migrate();
+    // No busy wait: the only other connection there can be is another emulator (see below).
+    this.db = new Database(filename, { timeout: 100 });
+    try {
+      if (filename !== ':memory:') {
+        this.db.pragma('journal_mode = WAL');
+        // One emulator per data directory: its clock, retry tokens and settlement assume they
+        // are the only writer. The exclusive lock is held until close or the process's death.
+        this.db.pragma('locking_mode = EXCLUSIVE');
+        this.db.exec('BEGIN EXCLUSIVE; COMMIT');
+      }
+      this.db.pragma('synchronous = NORMAL');
+      this.migrate();
+    } catch (error) {
+      this.db.close();
+      if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) {
+        throw new Error(`the database ${filename} is in use by another emulator`);
+      }
+      throw error;
+    }
   }
 
   private migrate(): void {
