@@ -140,3 +140,51 @@ describe('request bodies', () => {
     }
   });
 });
+
+describe('list paging', () => {
+  it('neither repeats nor skips items when resources are created between pages', async () => {
+    const clock = new AdjustableClock();
+    const t = await startTestEmulator({ clock });
+    try {
+      const client = t.dr();
+      const compartmentId = 'ocid1.compartment.oc1..paging';
+      const create = async (displayName: string) => {
+        clock.advance(1000); // distinct timeCreated values, newest first in the default order
+        return (
+          await client.createDrProtectionGroup({
+            createDrProtectionGroupDetails: { compartmentId, displayName, logLocation: { namespace: 'ns', bucket: 'logs' } },
+          })
+        ).drProtectionGroup.id;
+      };
+      const original: string[] = [];
+      for (let i = 0; i < 7; i++) original.push(await create(i % 2 ? 'same-name' : `pg-${i}`));
+
+      for (const sortBy of [undefined, 'displayName'] as const) {
+        const seen: string[] = [];
+        let page: string | undefined;
+        let round = 0;
+        do {
+          const response = await client.listDrProtectionGroups({ compartmentId, limit: 3, page, sortBy: sortBy as any });
+          seen.push(...response.drProtectionGroupCollection.items.map((g) => g.id));
+          page = response.opcNextPage;
+          if (round++ === 0) await create(`zz-created-between-pages-${sortBy ?? 'time'}`);
+        } while (page);
+        assert.equal(new Set(seen).size, seen.length, `no item repeats (${sortBy ?? 'timeCreated'})`);
+        for (const id of original) assert.ok(seen.includes(id), `${id} is listed (${sortBy ?? 'timeCreated'})`);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('rejects a page token it did not issue', async () => {
+    const t = await startTestEmulator();
+    try {
+      const error = await ociError(() => t.dr().listDrProtectionGroups({ compartmentId: 'ocid1.compartment.oc1..x', page: 'bogus' }));
+      assert.equal(error.statusCode, 400);
+      assert.equal(error.serviceCode, 'InvalidParameter');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,17 +1,23 @@
 import { errors } from '../core/errors';
+import type { ColumnValue, ListQuery } from '../store/store';
 
 /**
- * List paging. OCI's `page` is opaque: here it is the offset of the next item, encoded, so a
- * client cannot mistake it for a number it may compute. `opc-next-page` is sent only when more
- * items remain.
+ * List paging. OCI's `page` token is opaque; here it says where the next page starts:
+ * - for stored lists, after the last item's sort key and id (keyset paging), so items created
+ *   or deleted between two calls neither repeat nor vanish from the pages that follow;
+ * - for fixed in-memory lists (work-request logs and errors), at an offset.
+ * `opc-next-page` is sent only when more items remain.
  */
 export interface Page {
   limit: number;
   offset: number;
+  after?: { value: ColumnValue; id: string };
 }
 
 export const DEFAULT_PAGE_LIMIT = 100;
 export const MAX_PAGE_LIMIT = 1000;
+
+const encode = (token: unknown): string => Buffer.from(JSON.stringify(token), 'utf8').toString('base64url');
 
 export function parsePage(query: { limit?: number; page?: string }): Page {
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
@@ -19,22 +25,49 @@ export function parsePage(query: { limit?: number; page?: string }): Page {
     throw errors.invalidParameter(`Invalid query parameter 'limit': must be an integer from 1 to ${MAX_PAGE_LIMIT}.`);
   }
   if (query.page === undefined) return { limit, offset: 0 };
-  const match = /^p1-(\d+)$/.exec(Buffer.from(query.page, 'base64url').toString('utf8'));
-  if (!match) throw errors.invalidParameter(`Invalid query parameter 'page': '${query.page}' is not a page token from opc-next-page.`);
-  return { limit, offset: Number(match[1]) };
+  let token: unknown;
+  try {
+    token = JSON.parse(Buffer.from(query.page, 'base64url').toString('utf8'));
+  } catch {
+    token = undefined;
+  }
+  if (Array.isArray(token) && token[0] === 'o' && Number.isInteger(token[1]) && token[1] >= 0) return { limit, offset: token[1] };
+  if (Array.isArray(token) && token[0] === 'k' && ['string', 'number'].includes(typeof token[1]) && typeof token[2] === 'string') {
+    return { limit, offset: 0, after: { value: token[1], id: token[2] } };
+  }
+  throw errors.invalidParameter(`Invalid query parameter 'page': '${query.page}' is not a page token from opc-next-page.`);
 }
 
-export const pageToken = (offset: number): string => Buffer.from(`p1-${offset}`, 'utf8').toString('base64url');
-
-/**
- * Runs a list with one extra row to learn whether another page exists, and returns the page
- * plus the `opc-next-page` header when it does.
- */
+/** One page of a fixed list, fetching one extra item to learn whether another page exists. */
 export function paginate<T>(page: Page, fetch: (limit: number, offset: number) => T[]): { items: T[]; headers: Record<string, string> } {
   const rows = fetch(page.limit + 1, page.offset);
   const more = rows.length > page.limit;
   return {
     items: more ? rows.slice(0, page.limit) : rows,
-    headers: more ? { 'opc-next-page': pageToken(page.offset + page.limit) } : {},
+    headers: more ? { 'opc-next-page': encode(['o', page.offset + page.limit]) } : {},
+  };
+}
+
+/**
+ * One page of a stored list sorted by `orderBy` (one column, then id): the query continues
+ * after the previous page's last item.
+ */
+export function paginateQuery<T extends { id: string }>(
+  page: Page,
+  orderBy: NonNullable<ListQuery['orderBy']>,
+  fetch: (query: Pick<ListQuery, 'orderBy' | 'limit' | 'after'>) => T[],
+): { items: T[]; headers: Record<string, string> } {
+  const column = orderBy[0].column;
+  const rows = fetch({
+    orderBy,
+    limit: page.limit + 1,
+    ...(page.after ? { after: { values: [page.after.value], id: page.after.id } } : {}),
+  });
+  const more = rows.length > page.limit;
+  const items = more ? rows.slice(0, page.limit) : rows;
+  const last = items[items.length - 1] as (T & Record<string, unknown>) | undefined;
+  return {
+    items,
+    headers: more && last ? { 'opc-next-page': encode(['k', last[column] as ColumnValue, last.id]) } : {},
   };
 }

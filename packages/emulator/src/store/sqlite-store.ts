@@ -156,6 +156,14 @@ export class SqliteStore implements Store {
 
   private select(kind: KindDefinition, column: 'doc' | typeof SUMMARY_COLUMN, query: ListQuery): unknown[] {
     const where = this.whereClause(query.where);
+    if (query.after) {
+      const keys = [...(query.orderBy ?? []).map((o) => o.column), 'id'];
+      const descending = (query.orderBy ?? [])[0]?.direction === 'DESC';
+      if ((query.orderBy ?? []).some((o) => (o.direction === 'DESC') !== descending)) throw new Error('keyset paging needs one sort direction');
+      const condition = `(${keys.map(quote).join(', ')}) ${descending ? '<' : '>'} (${keys.map(() => '?').join(', ')})`;
+      where.sql += where.sql ? ` AND ${condition}` : ` WHERE ${condition}`;
+      where.params.push(...query.after.values, query.after.id);
+    }
     // Ties break on id, in the direction of the last sort key, so a composite index serves the whole ORDER BY.
     const orderBy = query.orderBy ?? [];
     const order = [...orderBy, { column: 'id', direction: orderBy[orderBy.length - 1]?.direction ?? ('ASC' as const) }]

@@ -29,6 +29,11 @@ export interface ListQuery {
   orderBy?: Array<{ column: string; direction: 'ASC' | 'DESC' }>;
   limit?: number;
   offset?: number;
+  /**
+   * Keyset paging: only rows that sort after these `orderBy` values and id. All `orderBy`
+   * columns must share one direction.
+   */
+  after?: { values: ColumnValue[]; id: string };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Entity } from '../../core/lifecycle';
 import type { Repository } from '../../core/repository';
 import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
-import { paginate, parsePage } from '../../http/pagination';
+import { paginateQuery, parsePage } from '../../http/pagination';
 import type { ColumnValue, KindDefinition } from '../../store/store';
 import type { ObjectStore } from '../common/objects';
 import { listOrder } from '../common/resources';
@@ -106,7 +106,7 @@ export interface ListQuery {
  * One page of a kind's resources in the request's region, as the kind's summaries. Filters are
  * equality on columns, `query`'s common ones plus the kind's `filters`; an absent one matches everything.
  */
-export function listPage<T extends ResourceBody, S extends object>(
+export function listPage<T extends ResourceBody, S extends { id: string }>(
   repository: Repository<T>,
   ctx: RequestContext,
   query: ListQuery,
@@ -119,9 +119,7 @@ export function listPage<T extends ResourceBody, S extends object>(
     lifecycleState: query.lifecycleState,
     displayName: query.displayName,
   }) as Record<string, ColumnValue>;
-  return paginate(parsePage(query), (limit, offset) =>
-    repository.listSummaries<S>({ where, orderBy: listOrder(query), limit, offset }),
-  );
+  return paginateQuery(parsePage(query), listOrder(query), (page) => repository.listSummaries<S>({ where, ...page }));
 }
 
 /**

@@ -4,7 +4,7 @@ import { assertIfMatch } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { Entity } from '../../core/lifecycle';
 import { Repository } from '../../core/repository';
-import { paginate, type Page } from '../../http/pagination';
+import { paginateQuery, type Page } from '../../http/pagination';
 import type { Store } from '../../store/store';
 
 export type WorkRequestStatus = 'ACCEPTED' | 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'CANCELING' | 'CANCELED';
@@ -159,10 +159,8 @@ export class WorkRequests {
     if (filters.workRequestId) where.id = filters.workRequestId;
     if (filters.status) where.status = filters.status;
     if (filters.resourceId) where.resourceId = filters.resourceId;
-    return paginate(page, (limit, offset) =>
-      this.repository
-        .list({ where, orderBy: [{ column: 'timeAccepted', direction: filters.sortOrder ?? 'DESC' }], limit, offset })
-        .map((e) => e.body),
+    return paginateQuery(page, [{ column: 'timeAccepted', direction: filters.sortOrder ?? 'DESC' }], (query) =>
+      this.repository.list({ where, ...query }).map((e) => e.body),
     );
   }
 

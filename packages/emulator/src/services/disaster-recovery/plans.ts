@@ -6,7 +6,7 @@ import type { Entity, Transition } from '../../core/lifecycle';
 import type { Repository } from '../../core/repository';
 import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
-import { paginate, parsePage } from '../../http/pagination';
+import { paginateQuery, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
 import { deletionTransitions, listOrder } from '../common/resources';
 import type { CancelPatch, WorkRequests } from '../common/work-requests';
@@ -326,8 +326,8 @@ export class DrPlans {
     if (query.drPlanId) where.id = query.drPlanId;
     if (query.drPlanType) where.type = query.drPlanType;
     if (query.displayName) where.displayName = query.displayName;
-    return paginate(parsePage(query), (limit, offset) =>
-      this.deps.plans.listSummaries<ReturnType<typeof planSummary>>({ where, orderBy: listOrder(query), limit, offset }),
+    return paginateQuery(parsePage(query), listOrder(query), (page) =>
+      this.deps.plans.listSummaries<ReturnType<typeof planSummary>>({ where, ...page }),
     );
   }
 

@@ -7,7 +7,7 @@ import { isKnownRegion } from '../../core/regions';
 import type { Repository } from '../../core/repository';
 import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
-import { paginate, parsePage } from '../../http/pagination';
+import { paginateQuery, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
 import { deletionTransitions, listOrder, ocidSchema } from '../common/resources';
 import type { CancelPatch, FinalAction, WorkRequests } from '../common/work-requests';
@@ -420,8 +420,8 @@ export class DrProtectionGroups {
     if (query.role) where.role = query.role;
     if (query.drProtectionGroupId) where.id = query.drProtectionGroupId;
     if (query.displayName) where.displayName = query.displayName;
-    return paginate(parsePage(query), (limit, offset) =>
-      this.deps.groups.listSummaries<ReturnType<typeof protectionGroupSummary>>({ where, orderBy: listOrder(query), limit, offset }),
+    return paginateQuery(parsePage(query), listOrder(query), (page) =>
+      this.deps.groups.listSummaries<ReturnType<typeof protectionGroupSummary>>({ where, ...page }),
     );
   }
 
