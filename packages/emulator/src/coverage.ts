@@ -10,7 +10,8 @@ import { SqliteStore } from './store/sqlite-store';
  * The README's support table, generated from the operations the services declare, so the
  * table cannot drift from the code (`npm run support-table`; a test compares it with the README).
  */
-export function supportTable(): string {
+/** Every operation the emulator declares, with its service's name and version path. */
+export function declaredOperations(): Array<{ service: string; routes: ServiceRoutes }> {
   const store = new SqliteStore(':memory:');
   try {
     const clock = new AdjustableClock();
@@ -21,22 +22,25 @@ export function supportTable(): string {
       credentials: loadOrCreateCredentials(store),
       objects: new ObjectStore(store, clock),
     };
-    const services: Array<[string, ServiceRoutes]> = [
-      ['Disaster Recovery', createDisasterRecoveryService(deps).routes],
-      ['AI Language', createAiLanguageService(deps).routes],
+    return [
+      { service: 'Disaster Recovery', routes: createDisasterRecoveryService(deps).routes },
+      { service: 'AI Language', routes: createAiLanguageService(deps).routes },
     ];
-    const lines = ['| service | operation | method and path | emulator |', '|---|---|---|---|'];
-    for (const [service, routes] of services) {
-      const operations = [...routes.operations].sort((a, b) => Number(!a.handler) - Number(!b.handler));
-      for (const op of operations) {
-        const path = `${routes.basePath}${op.path}`.replace(/:(\w+)/g, '{$1}');
-        lines.push(`| ${service} | ${op.name} | \`${op.method} ${path}\` | ${op.handler ? 'yes' : '501 MethodNotImplemented'} |`);
-      }
-    }
-    return lines.join('\n');
   } finally {
     store.close();
   }
+}
+
+export function supportTable(): string {
+  const lines = ['| service | operation | method and path | emulator |', '|---|---|---|---|'];
+  for (const { service, routes } of declaredOperations()) {
+    const operations = [...routes.operations].sort((a, b) => Number(!a.handler) - Number(!b.handler));
+    for (const op of operations) {
+      const path = `${routes.basePath}${op.path}`.replace(/:(\w+)/g, '{$1}');
+      lines.push(`| ${service} | ${op.name} | \`${op.method} ${path}\` | ${op.handler ? 'yes' : '501 MethodNotImplemented'} |`);
+    }
+  }
+  return lines.join('\n');
 }
 
 if (require.main === module) console.log(supportTable());

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { registerAdminRoutes } from './admin/routes';
 import { AdjustableClock } from './core/clock';
 import { loadOrCreateCredentials, writeOciConfig } from './core/credentials';
@@ -106,8 +106,17 @@ function buildApp(rateLimiter?: RateLimiter): FastifyInstance {
   const app = fastify({
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
-    routerOptions: { ignoreTrailingSlash: true },
+    // OCIDs run to ~100 characters; longer path parameters are still an id that does not exist.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     return503OnClosing: true,
+    // Errors fastify raises before any hook runs (bad URL encoding, over-long parameters) in OCI's form.
+    frameworkErrors: (error, _request, reply) => {
+      const requestId = newRequestId();
+      (reply as unknown as FastifyReply)
+        .code(400)
+        .header('opc-request-id', requestId)
+        .send(errors.invalidParameter(`The request path is not valid: ${error.message.slice(0, 300)}`).toBody());
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   // OCI SDKs send `content-type: application/json` on GETs and DELETEs too: an empty body is no body.
