@@ -109,6 +109,17 @@ function buildApp(rateLimiter?: RateLimiter): FastifyInstance {
     // OCIDs run to ~100 characters; longer path parameters are still an id that does not exist.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     return503OnClosing: true,
+    // Requests Node's HTTP parser rejects (e.g. headers and URL over 16 KiB) still get OCI's error form.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return socket.destroy(error);
+      const body = JSON.stringify(
+        errors.cannotParseRequest(`The HTTP request could not be read: ${(error as NodeJS.ErrnoException).code ?? error.message}.`).toBody(),
+      );
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `opc-request-id: ${newRequestId()}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
     // Errors fastify raises before any hook runs (bad URL encoding, over-long parameters) in OCI's form.
     frameworkErrors: (error, _request, reply) => {
       const requestId = newRequestId();
