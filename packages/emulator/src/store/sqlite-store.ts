@@ -156,6 +156,10 @@ export class SqliteStore implements Store {
 
   private select(kind: KindDefinition, column: 'doc' | typeof SUMMARY_COLUMN, query: ListQuery): unknown[] {
     const where = this.whereClause(query.where);
+    for (const [name, value] of Object.entries(query.includes ?? {})) {
+      where.sql += `${where.sql ? ' AND' : ' WHERE'} instr(${quote(name)}, ?) > 0`;
+      where.params.push(`|${value}|`);
+    }
     if (query.after) {
       const keys = [...(query.orderBy ?? []).map((o) => o.column), 'id'];
       const descending = (query.orderBy ?? [])[0]?.direction === 'DESC';

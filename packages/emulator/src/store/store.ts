@@ -23,9 +23,17 @@ export interface KindDefinition {
   indexes?: string[][];
 }
 
+/** The stored form of a list-valued column, for `ListQuery.includes`. */
+export const listColumn = (values: string[]): string => `|${values.join('|')}|`;
+
 export interface ListQuery {
   /** Equality filters on `region`, `id` or the kind's columns. */
   where?: Record<string, ColumnValue>;
+  /**
+   * Membership filters on list-valued columns: the column holds its values as `|a|b|` (see
+   * `listColumn`), and a row matches when the given value is one of them.
+   */
+  includes?: Record<string, string>;
   orderBy?: Array<{ column: string; direction: 'ASC' | 'DESC' }>;
   limit?: number;
   offset?: number;

@@ -85,6 +85,15 @@ describe('DR work requests over time', () => {
     assert.deepEqual([elsewhere.statusCode, elsewhere.serviceCode], [404, 'NotAuthorizedOrNotFound']);
   });
 
+  it('lists a work request under every resource it touches (associating names both groups)', async () => {
+    const pair = await createPair(t, { settle: () => settle() });
+    const associations = await pair.home.listWorkRequests({ resourceId: pair.standby.id });
+    const items = associations.workRequestSummaryCollection.items;
+    assert.ok(items.length >= 1, 'the association of the primary is listed under its peer');
+    for (const wr of items) assert.ok(wr.resources.some((r) => r.identifier === pair.standby.id));
+    assert.ok(items.every((wr) => wr.resources.some((r) => r.identifier === pair.primary.id)));
+  });
+
   it('pages through work requests newest first, or oldest first on request', async () => {
     const client = t.dr();
     const compartmentId = newCompartmentId();

@@ -5,7 +5,7 @@ import { newOcid } from '../../core/ids';
 import type { Entity } from '../../core/lifecycle';
 import { Repository } from '../../core/repository';
 import { paginateQuery, type Page } from '../../http/pagination';
-import type { Store } from '../../store/store';
+import { listColumn, type Store } from '../../store/store';
 
 export type WorkRequestStatus = 'ACCEPTED' | 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'CANCELING' | 'CANCELED';
 export type FinalAction = 'CREATED' | 'UPDATED' | 'DELETED';
@@ -85,8 +85,8 @@ export class WorkRequests {
           compartmentId: { type: 'TEXT', value: (e) => e.body.compartmentId },
           status: { type: 'TEXT', value: (e) => e.body.status },
           timeAccepted: { type: 'TEXT', value: (e) => e.body.timeAccepted },
-          // Work requests touch one primary resource; list filtering by resourceId uses it.
-          resourceId: { type: 'TEXT', value: (e) => e.body.resources[0]?.identifier ?? null },
+          // Every resource the work request touches (associating a pair touches both groups).
+          resourceIds: { type: 'TEXT', value: (e) => listColumn(e.body.resources.map((r: WorkRequestResource) => r.identifier)) },
         },
       },
       clock,
@@ -158,9 +158,9 @@ export class WorkRequests {
     if (filters.compartmentId) where.compartmentId = filters.compartmentId;
     if (filters.workRequestId) where.id = filters.workRequestId;
     if (filters.status) where.status = filters.status;
-    if (filters.resourceId) where.resourceId = filters.resourceId;
+    const includes = filters.resourceId ? { resourceIds: filters.resourceId } : undefined;
     return paginateQuery(page, [{ column: 'timeAccepted', direction: filters.sortOrder ?? 'DESC' }], (query) =>
-      this.repository.list({ where, ...query }).map((e) => e.body),
+      this.repository.list({ where, includes, ...query }).map((e) => e.body),
     );
   }
 
