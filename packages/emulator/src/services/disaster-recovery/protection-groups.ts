@@ -354,6 +354,16 @@ export class DrProtectionGroups {
     return wr.id;
   }
 
+  /**
+   * Runs a change of the pair's roles or association: every changed group's plans follow its
+   * new role (INACTIVE unless it is the STANDBY of a pair), undone together on cancel.
+   */
+  private runRoleChange(ctx: RequestContext, operationType: OperationType, changes: GroupChange[]): string {
+    const planChanges: PlanChanges = { onCancel: [] };
+    for (const change of changes) this.deps.plans.roleChanged(change.during, planChanges);
+    return this.run(ctx, operationType, changes, planChanges);
+  }
+
   create(ctx: RequestContext, details: CreateDrProtectionGroupDetails): { group: DrProtectionGroupBody; workRequestId: string } {
     const now = this.now();
     const id = newOcid('drprotectiongroup', ctx.region);
@@ -518,19 +528,11 @@ export class DrProtectionGroups {
       timeUpdated: rfc3339(now),
     };
     const peerDuring = this.associated(peer.body, details.role, id, entity.region, now);
-    const planChanges: PlanChanges = { onCancel: [] };
-    this.deps.plans.roleChanged(during, planChanges);
-    this.deps.plans.roleChanged(peerDuring, planChanges);
     return {
-      workRequestId: this.run(
-        ctx,
-        'ASSOCIATE_DR_PROTECTION_GROUP',
-        [
-          { entity, during, action: 'UPDATED' },
-          { entity: peer, during: peerDuring, action: 'UPDATED' },
-        ],
-        planChanges,
-      ),
+      workRequestId: this.runRoleChange(ctx, 'ASSOCIATE_DR_PROTECTION_GROUP', [
+        { entity, during, action: 'UPDATED' },
+        { entity: peer, during: peerDuring, action: 'UPDATED' },
+      ]),
     };
   }
 
@@ -546,9 +548,7 @@ export class DrProtectionGroups {
     const now = this.now();
     const changes: GroupChange[] = [{ entity, during: this.unassociated(entity.body, now), action: 'UPDATED' }];
     if (peer) changes.push({ entity: peer, during: this.unassociated(peer.body, now), action: 'UPDATED' });
-    const planChanges: PlanChanges = { onCancel: [] };
-    for (const change of changes) this.deps.plans.roleChanged(change.during, planChanges);
-    return { workRequestId: this.run(ctx, 'DISASSOCIATE_DR_PROTECTION_GROUP', changes, planChanges) };
+    return { workRequestId: this.runRoleChange(ctx, 'DISASSOCIATE_DR_PROTECTION_GROUP', changes) };
   }
 
   /**
@@ -580,19 +580,11 @@ export class DrProtectionGroups {
       lifecycleState: 'UPDATING',
       timeUpdated: rfc3339(now),
     };
-    const planChanges: PlanChanges = { onCancel: [] };
-    this.deps.plans.roleChanged(during, planChanges);
-    this.deps.plans.roleChanged(peerDuring, planChanges);
     return {
-      workRequestId: this.run(
-        ctx,
-        'UPDATE_ROLE_DR_PROTECTION_GROUP',
-        [
-          { entity, during, action: 'UPDATED' },
-          { entity: peer, during: peerDuring, action: 'UPDATED' },
-        ],
-        planChanges,
-      ),
+      workRequestId: this.runRoleChange(ctx, 'UPDATE_ROLE_DR_PROTECTION_GROUP', [
+        { entity, during, action: 'UPDATED' },
+        { entity: peer, during: peerDuring, action: 'UPDATED' },
+      ]),
     };
   }
 
