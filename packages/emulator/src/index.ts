@@ -5,6 +5,6 @@
  *   // emulator.url, emulator.configFile, emulator.sandbox …
  *   await emulator.close();
  */
-export { startEmulator, BODY_LIMIT_BYTES } from './server';
+export { startEmulator } from './server';
 export type { EmulatorOptions, RunningEmulator, SandboxIds } from './server';
 export { AdjustableClock } from './core/clock';

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { newOcid } from '../../src/core/ids';
-import { BODY_LIMIT_BYTES } from '../../src';
+import { BODY_LIMIT_BYTES } from '../../src/server';
 import { ociError, startTestEmulator, type TestEmulator } from '../support/emulator';
 import { PEER_REGION, createPair, createPlan, logLocation, newCompartmentId, raw, type Pair } from './fixtures';
 
