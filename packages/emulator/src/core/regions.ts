@@ -55,5 +55,3 @@ export function regionOfOcid(ocid: string): string | undefined {
   const key = ocid.split('.')[3];
   return Object.keys(REGION_KEYS).find((region) => REGION_KEYS[region] === key);
 }
-
-export const knownRegions = (): string[] => Object.keys(REGION_KEYS);

@@ -5,12 +5,9 @@
  * (`oci-ailanguage` 2.139.1, `lib/model/*.js`). The SDK-only `UNKNOWN_VALUE` sentinel is left
  * out: it never appears on the wire.
  */
-import { CUSTOM_MODEL_TYPES, type ModelType } from './inference';
+import { CUSTOM_MODEL_TYPES } from './inference';
 
-/** `true` when `value` is one of `values`; narrows `value` to the list's union type. */
-export function isOneOf<T extends string>(values: readonly T[], value: unknown): value is T {
-  return typeof value === 'string' && (values as readonly string[]).includes(value);
-}
+export { isOneOf } from '../../core/enum';
 
 /**
  * `ModelDetails.modelType` discriminator values (`model-details.js`, one subclass each). The list
@@ -20,8 +17,6 @@ export function isOneOf<T extends string>(values: readonly T[], value: unknown):
 export { MODEL_TYPES, type ModelType } from './inference';
 export const TRAINABLE_MODEL_TYPES = CUSTOM_MODEL_TYPES;
 export type TrainableModelType = (typeof TRAINABLE_MODEL_TYPES)[number];
-
-export const isPretrainedModelType = (modelType: ModelType): boolean => modelType.startsWith('PRE_TRAINED_');
 
 /** Lifecycle states of Project, Model and Endpoint (`project.js`, `model.js`, `endpoint.js`: the same six). */
 export const LIFECYCLE_STATES = ['CREATING', 'ACTIVE', 'UPDATING', 'DELETING', 'DELETED', 'FAILED'] as const;

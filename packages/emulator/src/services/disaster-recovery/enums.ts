@@ -6,10 +6,7 @@
  * `UNKNOWN_VALUE` sentinel is left out: it never appears on the wire.
  */
 
-/** `true` when `value` is one of `values`; narrows `value` to the list's union type. */
-export function isOneOf<T extends string>(values: readonly T[], value: unknown): value is T {
-  return typeof value === 'string' && (values as readonly string[]).includes(value);
-}
+export { isOneOf } from '../../core/enum';
 
 /** `DrPlanType` (`dr-plan-type.js`). */
 export const DR_PLAN_TYPES = [

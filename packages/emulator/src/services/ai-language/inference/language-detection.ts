@@ -186,11 +186,6 @@ export function stopWordsFor(code: string): ReadonlySet<string> | undefined {
   return BUILT.find((language) => language.code === base)?.stopSet;
 }
 
-/** Display name for an ISO code this module knows, e.g. `fr` → `French`. */
-export function languageName(code: string): string | undefined {
-  return [...LATIN_LANGUAGES, ...SCRIPT_LANGUAGES].find((language) => language.code === code)?.name;
-}
-
 /** Detected languages, best first, scores normalised over all candidates. Empty when the text has no letters. */
 export function detectLanguages(text: string): DetectedLanguage[] {
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
