@@ -19,6 +19,7 @@ import {
   DR_PLAN_GROUP_TYPES,
   DR_PLAN_STEP_ERROR_MODES,
   DR_PLAN_STEP_TYPES,
+  DR_PLAN_USER_DEFINED_STEP_TYPES,
   isOneOf,
   type DrPlanGroupRefreshStatus,
   type DrPlanGroupType,
@@ -939,15 +940,13 @@ export interface PlanGroupsUpdateContext {
   region: string;
 }
 
-/** The user-defined step kinds a user may create (the `*_PRECHECK` ones are the service's). */
-const USER_CREATABLE_STEP_TYPES = [
-  'RUN_OBJECTSTORE_SCRIPT',
-  'RUN_LOCAL_SCRIPT',
-  'INVOKE_FUNCTION',
-  'RUN_OBJECTSTORE_SCRIPT_USER_DEFINED_CUSTOM_PRECHECK',
-  'RUN_LOCAL_SCRIPT_USER_DEFINED_CUSTOM_PRECHECK',
-  'INVOKE_FUNCTION_USER_DEFINED_CUSTOM_PRECHECK',
-] as const satisfies readonly DrPlanUserDefinedStepType[];
+/**
+ * The user-defined step kinds a user may create: all but the service's own automatic prechecks
+ * (`*_PRECHECK` without `USER_DEFINED_CUSTOM`).
+ */
+const USER_CREATABLE_STEP_TYPES = DR_PLAN_USER_DEFINED_STEP_TYPES.filter(
+  (type) => !type.endsWith('_PRECHECK') || type.endsWith('_USER_DEFINED_CUSTOM_PRECHECK'),
+);
 
 type JsonObject = Record<string, unknown>;
 
