@@ -9,7 +9,11 @@ export interface LoadResult {
 export const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-export const median = (values: number[]): number => percentile([...values].sort((a, b) => a - b), 50);
+export const median = (values: number[]): number =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 export async function load(options: {
   url: (i: number) => string;

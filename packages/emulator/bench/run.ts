@@ -23,7 +23,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = 8;
 // The emulator checks that requests are signed, not (yet) the signature: a well-formed header
 // keeps the load generator's own cost out of the measurement.
-const SIGNED = { authorization: 'Signature version="1",keyId="bench/bench/00",algorithm="rsa-sha256",headers="x-date",signature="x"' };
+const SIGNED = {
+  authorization: 'Signature version="1",keyId="bench/bench/00",algorithm="rsa-sha256",headers="x-date",signature="x"',
+};
 
 function startChild(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -44,7 +46,10 @@ function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
 }
 
 async function json(url: string, init: RequestInit = {}): Promise<any> {
-  const response = await fetch(url, { ...init, headers: { ...SIGNED, 'content-type': 'application/json', ...init.headers } });
+  const response = await fetch(url, {
+    ...init,
+    headers: { ...SIGNED, 'content-type': 'application/json', ...init.headers },
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -57,7 +62,15 @@ async function benchDisasterRecovery(): Promise<string[]> {
   // File-backed, as users run it (`--data`), in a scratch directory.
   const scratch = mkdtempSync(join(tmpdir(), 'ocikit-bench-'));
   const emulator = await startChild(
-    [join(__dirname, '../src/main.ts'), '--data', join(scratch, 'data'), '--seed', 'sandbox', '--transition-delay', '0'],
+    [
+      join(__dirname, '../src/main.ts'),
+      '--data',
+      join(scratch, 'data'),
+      '--seed',
+      'sandbox',
+      '--transition-delay',
+      '0',
+    ],
     /listening on (http:\S+)/,
   );
   const baselineFile = join(scratch, 'payloads.json');
@@ -76,7 +89,11 @@ async function benchDisasterRecovery(): Promise<string[]> {
           const n = next++;
           const plan = await json(`${api}/drPlans`, {
             method: 'POST',
-            body: JSON.stringify({ displayName: `bench-plan-${String(n).padStart(5, '0')}`, type: 'SWITCHOVER', drProtectionGroupId: standby }),
+            body: JSON.stringify({
+              displayName: `bench-plan-${String(n).padStart(5, '0')}`,
+              type: 'SWITCHOVER',
+              drProtectionGroupId: standby,
+            }),
           });
           ids.push(plan.id);
         }
@@ -91,10 +108,20 @@ async function benchDisasterRecovery(): Promise<string[]> {
     const baseline = await startChild([join(__dirname, 'baseline-server.ts'), baselineFile], /listening on (http:\S+)/);
     try {
       const pick = (i: number) => ids[(i * 7919) % ids.length];
-      const getPlan = await load({ url: (i) => `${api}/drPlans/${pick(i)}`, headers: SIGNED, concurrency: CONCURRENCY, seconds: SECONDS });
-      const getBase = await load({ url: (i) => `${baseline.url}/item/${pick(i)}`, concurrency: CONCURRENCY, seconds: SECONDS });
+      const getPlan = await load({
+        url: (i) => `${api}/drPlans/${pick(i)}`,
+        headers: SIGNED,
+        concurrency: CONCURRENCY,
+        seconds: SECONDS,
+      });
+      const getBase = await load({
+        url: (i) => `${baseline.url}/item/${pick(i)}`,
+        concurrency: CONCURRENCY,
+        seconds: SECONDS,
+      });
       const listPlans = await load({
-        url: (i) => `${api}/drPlans?drProtectionGroupId=${standby}&limit=100&sortBy=${i % 2 ? 'displayName' : 'timeCreated'}`,
+        url: (i) =>
+          `${api}/drPlans?drProtectionGroupId=${standby}&limit=100&sortBy=${i % 2 ? 'displayName' : 'timeCreated'}`,
         headers: SIGNED,
         concurrency: CONCURRENCY,
         seconds: SECONDS,
@@ -127,9 +154,16 @@ async function benchDisasterRecovery(): Promise<string[]> {
 }
 
 async function benchAiLanguage(): Promise<string[]> {
-  const emulator = await startEmulator({ inMemory: true, seed: 'sandbox', transitionDelaySeconds: 0, trainingDurationSeconds: 0 });
+  const emulator = await startEmulator({
+    inMemory: true,
+    seed: 'sandbox',
+    transitionDelaySeconds: 0,
+    trainingDurationSeconds: 0,
+  });
   const client = new AIServiceLanguageClient(
-    { authenticationDetailsProvider: new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT') },
+    {
+      authenticationDetailsProvider: new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT'),
+    },
     { circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as any) },
   );
   client.endpoint = emulator.url;
@@ -142,7 +176,10 @@ async function benchAiLanguage(): Promise<string[]> {
     for (let i = 0; i < 15; i++) {
       const started = performance.now();
       const created = await client.createEndpoint({
-        createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId: ai.pretrainedModelIds.sentimentAnalysis },
+        createEndpointDetails: {
+          compartmentId: sandbox.compartmentId,
+          modelId: ai.pretrainedModelIds.sentimentAnalysis,
+        },
       });
       await waiters.forEndpoint({ endpointId: created.endpoint.id }, 'ACTIVE' as any);
       createToActive.push(performance.now() - started);
@@ -152,18 +189,52 @@ async function benchAiLanguage(): Promise<string[]> {
     }
 
     // ~150 characters a document: 100 of them stay under OCI's 20,000 characters per request.
-    const text = 'The new release is fast and reliable, but the installer was confusing. Overall we are happy with Oracle Cloud in Frankfurt.';
-    const documents = Array.from({ length: 100 }, (_, i) => ({ key: `doc-${i}`, text: `${text} Ticket ${i}.`, languageCode: 'en' }));
+    const text =
+      'The new release is fast and reliable, but the installer was confusing. Overall we are happy with Oracle Cloud in Frankfurt.';
+    const documents = Array.from({ length: 100 }, (_, i) => ({
+      key: `doc-${i}`,
+      text: `${text} Ticket ${i}.`,
+      languageCode: 'en',
+    }));
     const lines: string[] = [];
     const operations: Array<[string, string, (endpointId: string) => Promise<unknown>]> = [
-      ['batchDetectLanguageSentiments', ai.pretrainedModelIds.sentimentAnalysis, (endpointId) => client.batchDetectLanguageSentiments({ batchDetectLanguageSentimentsDetails: { endpointId, documents } })],
-      ['batchDetectLanguageTextClassification', ai.customModelIds.textClassification, (endpointId) => client.batchDetectLanguageTextClassification({ batchDetectLanguageTextClassificationDetails: { endpointId, documents } })],
-      ['batchDetectLanguageEntities', ai.customModelIds.namedEntityRecognition, (endpointId) => client.batchDetectLanguageEntities({ batchDetectLanguageEntitiesDetails: { endpointId, documents } })],
-      ['batchDetectDominantLanguage', ai.pretrainedModelIds.languageDetection, (endpointId) => client.batchDetectDominantLanguage({ batchDetectDominantLanguageDetails: { endpointId, documents } })],
-      ['batchDetectLanguageKeyPhrases', ai.pretrainedModelIds.keyPhraseExtraction, (endpointId) => client.batchDetectLanguageKeyPhrases({ batchDetectLanguageKeyPhrasesDetails: { endpointId, documents } })],
+      [
+        'batchDetectLanguageSentiments',
+        ai.pretrainedModelIds.sentimentAnalysis,
+        (endpointId) =>
+          client.batchDetectLanguageSentiments({ batchDetectLanguageSentimentsDetails: { endpointId, documents } }),
+      ],
+      [
+        'batchDetectLanguageTextClassification',
+        ai.customModelIds.textClassification,
+        (endpointId) =>
+          client.batchDetectLanguageTextClassification({
+            batchDetectLanguageTextClassificationDetails: { endpointId, documents },
+          }),
+      ],
+      [
+        'batchDetectLanguageEntities',
+        ai.customModelIds.namedEntityRecognition,
+        (endpointId) =>
+          client.batchDetectLanguageEntities({ batchDetectLanguageEntitiesDetails: { endpointId, documents } }),
+      ],
+      [
+        'batchDetectDominantLanguage',
+        ai.pretrainedModelIds.languageDetection,
+        (endpointId) =>
+          client.batchDetectDominantLanguage({ batchDetectDominantLanguageDetails: { endpointId, documents } }),
+      ],
+      [
+        'batchDetectLanguageKeyPhrases',
+        ai.pretrainedModelIds.keyPhraseExtraction,
+        (endpointId) =>
+          client.batchDetectLanguageKeyPhrases({ batchDetectLanguageKeyPhrasesDetails: { endpointId, documents } }),
+      ],
     ];
     for (const [name, modelId, call] of operations) {
-      const created = await client.createEndpoint({ createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId } });
+      const created = await client.createEndpoint({
+        createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId },
+      });
       await waiters.forEndpoint({ endpointId: created.endpoint.id }, 'ACTIVE' as any);
       const times: number[] = [];
       for (let i = 0; i < 20; i++) {
@@ -190,7 +261,12 @@ async function benchAiLanguage(): Promise<string[]> {
 }
 
 async function main() {
-  const out = ['## Benchmark results', '', `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, command: \`npm run bench\``, ''];
+  const out = [
+    '## Benchmark results',
+    '',
+    `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, command: \`npm run bench\``,
+    '',
+  ];
   out.push(...(await benchDisasterRecovery()), '');
   out.push(...(await benchAiLanguage()));
   console.log(out.join('\n'));

@@ -37,7 +37,9 @@ export function supportTable(): string {
     const operations = [...routes.operations].sort((a, b) => Number(!a.handler) - Number(!b.handler));
     for (const op of operations) {
       const path = `${routes.basePath}${op.path}`.replace(/:(\w+)/g, '{$1}');
-      lines.push(`| ${service} | ${op.name} | \`${op.method} ${path}\` | ${op.handler ? 'yes' : '501 MethodNotImplemented'} |`);
+      lines.push(
+        `| ${service} | ${op.name} | \`${op.method} ${path}\` | ${op.handler ? 'yes' : '501 MethodNotImplemented'} |`,
+      );
     }
   }
   return lines.join('\n');

@@ -20,12 +20,32 @@ const program = new Command()
   .option('--in-memory', 'keep everything in memory; nothing is written but the config file')
   .option('--region <region>', 'home region of unprefixed requests', 'us-ashburn-1')
   .option('--seed <seed>', 'seed on start: sandbox')
-  .option('--transition-delay <seconds>', 'how long CREATING/UPDATING/DELETING last', nonNegative('--transition-delay'), 1)
-  .option('--training-duration <seconds>', 'how long a custom AI Language model trains', nonNegative('--training-duration'), 5)
-  .option('--deleted-retention <seconds>', 'how long deleted resources read as DELETED before 404', nonNegative('--deleted-retention'), 3600)
-  .option('--rate-limit <rps>', 'requests per second per tenancy before 429 TooManyRequests (default: no limit)', nonNegative('--rate-limit'))
+  .option(
+    '--transition-delay <seconds>',
+    'how long CREATING/UPDATING/DELETING last',
+    nonNegative('--transition-delay'),
+    1,
+  )
+  .option(
+    '--training-duration <seconds>',
+    'how long a custom AI Language model trains',
+    nonNegative('--training-duration'),
+    5,
+  )
+  .option(
+    '--deleted-retention <seconds>',
+    'how long deleted resources read as DELETED before 404',
+    nonNegative('--deleted-retention'),
+    3600,
+  )
+  .option(
+    '--rate-limit <rps>',
+    'requests per second per tenancy before 429 TooManyRequests (default: no limit)',
+    nonNegative('--rate-limit'),
+  )
   .action(async (opts) => {
-    if (opts.seed !== undefined && opts.seed !== 'sandbox') throw new InvalidArgumentError(`unknown seed '${opts.seed}' (known: sandbox)`);
+    if (opts.seed !== undefined && opts.seed !== 'sandbox')
+      throw new InvalidArgumentError(`unknown seed '${opts.seed}' (known: sandbox)`);
     const emulator = await startEmulator({
       port: opts.port,
       host: opts.host,

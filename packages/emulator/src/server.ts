@@ -113,7 +113,11 @@ function buildApp(rateLimiter?: RateLimiter): FastifyInstance {
     clientErrorHandler: (error, socket) => {
       if (!socket.writable) return socket.destroy(error);
       const body = JSON.stringify(
-        errors.cannotParseRequest(`The HTTP request could not be read: ${(error as NodeJS.ErrnoException).code ?? error.message}.`).toBody(),
+        errors
+          .cannotParseRequest(
+            `The HTTP request could not be read: ${(error as NodeJS.ErrnoException).code ?? error.message}.`,
+          )
+          .toBody(),
       );
       socket.end(
         `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
@@ -139,7 +143,9 @@ function buildApp(rateLimiter?: RateLimiter): FastifyInstance {
       done(errors.cannotParseRequest(), undefined);
     }
   });
-  app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer' }, (_r, body, done) => done(null, body));
+  app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer' }, (_r, body, done) =>
+    done(null, body),
+  );
   app.decorateRequest('requestId', '');
   app.addHook('onRequest', async (request, reply) => {
     const given = request.headers['opc-request-id'];
@@ -151,12 +157,15 @@ function buildApp(rateLimiter?: RateLimiter): FastifyInstance {
   });
   app.setErrorHandler((error, request, reply) => {
     const serviceError = toServiceError(error as Error);
-    if (serviceError.status >= 500 && !isOciServiceError(error)) console.error('ocikit emulator: internal error:', error);
+    if (serviceError.status >= 500 && !isOciServiceError(error))
+      console.error('ocikit emulator: internal error:', error);
     if (serviceError.code === 'TooManyRequests') reply.header('retry-after', '1');
     reply.code(serviceError.status).header('opc-request-id', request.requestId).send(serviceError.toBody());
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errors.notFound(`No such operation: ${request.method} ${request.url.split('?')[0]}.`).toBody());
+    reply
+      .code(404)
+      .send(errors.notFound(`No such operation: ${request.method} ${request.url.split('?')[0]}.`).toBody());
   });
   return app;
 }
@@ -205,7 +214,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     });
   };
 
-  if (options.rateLimit !== undefined && !(options.rateLimit > 0)) throw new RangeError('rateLimit must be a positive number');
+  if (options.rateLimit !== undefined && !(options.rateLimit > 0))
+    throw new RangeError('rateLimit must be a positive number');
   const app = buildApp(options.rateLimit ? new RateLimiter(options.rateLimit) : undefined);
   const httpDeps = { store, retryTokens: new RetryTokens(store, clock), faults, homeRegion };
   registerService(app, disasterRecovery.routes, httpDeps);

@@ -13,7 +13,9 @@ import { startTestEmulator, type TestEmulator } from './support/emulator';
  */
 
 const ITERATIONS_PER_OPERATION = Number(process.env.FUZZ_ITERATIONS ?? 40);
-const SIGNED = { authorization: 'Signature version="1",keyId="fuzz/fuzz/00",algorithm="rsa-sha256",headers="x-date",signature="x"' };
+const SIGNED = {
+  authorization: 'Signature version="1",keyId="fuzz/fuzz/00",algorithm="rsa-sha256",headers="x-date",signature="x"',
+};
 
 /** mulberry32: a small seeded PRNG, so a failure can be replayed. */
 function prng(seed: number) {
@@ -34,10 +36,34 @@ function prng(seed: number) {
 }
 type Random = ReturnType<typeof prng>;
 
-const ODD_STRINGS = ['', ' ', 'x'.repeat(10_000), '💥\u0000\u202e', '../../etc/passwd', '%00', 'null', '{"a":1}', 'ocid1.', 'ocid1.drplan.oc1..'];
+const ODD_STRINGS = [
+  '',
+  ' ',
+  'x'.repeat(10_000),
+  '💥\u0000\u202e',
+  '../../etc/passwd',
+  '%00',
+  'null',
+  '{"a":1}',
+  'ocid1.',
+  'ocid1.drplan.oc1..',
+];
 
 function corrupt(random: Random): unknown {
-  return random.pick([null, -1, 0, 2 ** 53, 1.5, true, 'text', [], {}, [null], { nested: [1, 'two'] }, random.pick(ODD_STRINGS)]);
+  return random.pick([
+    null,
+    -1,
+    0,
+    2 ** 53,
+    1.5,
+    true,
+    'text',
+    [],
+    {},
+    [null],
+    { nested: [1, 'two'] },
+    random.pick(ODD_STRINGS),
+  ]);
 }
 
 /**
@@ -64,7 +90,8 @@ function generate(schema: any, random: Random, pool: string[], depth = 0, name =
       const out: Record<string, unknown> = {};
       const required = new Set<string>(schema.required ?? []);
       for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
-        if (required.has(name) ? random.chance(0.95) : random.chance(0.5)) out[name] = generate(property, random, pool, depth + 1, name);
+        if (required.has(name) ? random.chance(0.95) : random.chance(0.5))
+          out[name] = generate(property, random, pool, depth + 1, name);
       }
       if (schema.additionalProperties && typeof schema.additionalProperties === 'object' && random.chance(0.3)) {
         out[`key${random.int(0, 9)}`] = generate(schema.additionalProperties, random, pool, depth + 1);
@@ -77,13 +104,17 @@ function generate(schema: any, random: Random, pool: string[], depth = 0, name =
     case 'number': {
       const min = schema.minimum ?? -5;
       const max = schema.maximum ?? 5000;
-      return random.chance(0.85) ? random.int(min, Math.min(max, min + 20)) : random.pick([min - 1, max + 1, 0.5, -(2 ** 31)]);
+      return random.chance(0.85)
+        ? random.int(min, Math.min(max, min + 20))
+        : random.pick([min - 1, max + 1, 0.5, -(2 ** 31)]);
     }
     case 'boolean':
       return random.chance(0.5);
     case 'string':
       if (schema.pattern?.includes('ocid1') || /Ids?$/.test(name) || random.chance(0.3)) {
-        return random.chance(0.85) && pool.length ? random.pick(idsFor(name, pool)) : `ocid1.thing.oc1..${random.int(0, 1e6)}`;
+        return random.chance(0.85) && pool.length
+          ? random.pick(idsFor(name, pool))
+          : `ocid1.thing.oc1..${random.int(0, 1e6)}`;
       }
       return random.chance(0.85) ? `name-${random.int(0, 999)}` : random.pick(ODD_STRINGS);
     default:
@@ -114,34 +145,60 @@ describe('fuzzing every operation with schema-guided requests', () => {
     const plan = await fetch(`${t.url}/r/${dr.standbyRegion}/20220125/drPlans`, {
       method: 'POST',
       headers: signedJson,
-      body: JSON.stringify({ displayName: 'fuzz-plan', type: 'SWITCHOVER', drProtectionGroupId: dr.standbyProtectionGroupId }),
+      body: JSON.stringify({
+        displayName: 'fuzz-plan',
+        type: 'SWITCHOVER',
+        drProtectionGroupId: dr.standbyProtectionGroupId,
+      }),
     });
     const endpoint = await fetch(`${t.url}/20221001/endpoints`, {
       method: 'POST',
       headers: signedJson,
-      body: JSON.stringify({ compartmentId: sandbox.compartmentId, modelId: sandbox.aiLanguage.customModelIds.textClassification }),
+      body: JSON.stringify({
+        compartmentId: sandbox.compartmentId,
+        modelId: sandbox.aiLanguage.customModelIds.textClassification,
+      }),
     });
     assert.equal(plan.status, 200);
     assert.equal(endpoint.status, 200);
     ids = new Set();
-    collectOcids([sandbox, await plan.json(), await endpoint.json(), plan.headers.get('opc-work-request-id'), endpoint.headers.get('opc-work-request-id')], ids);
+    collectOcids(
+      [
+        sandbox,
+        await plan.json(),
+        await endpoint.json(),
+        plan.headers.get('opc-work-request-id'),
+        endpoint.headers.get('opc-work-request-id'),
+      ],
+      ids,
+    );
   }
 
   for (const { service, routes } of declaredOperations()) {
     for (const operation of routes.operations.filter((op) => op.handler)) {
       it(`${service} ${operation.name} never answers 500`, async () => {
         await freshWorld();
-        const random = prng([...operation.name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, Number(process.env.FUZZ_SEED ?? 7)));
+        const random = prng(
+          [...operation.name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, Number(process.env.FUZZ_SEED ?? 7)),
+        );
         for (let i = 0; i < ITERATIONS_PER_OPERATION; i++) {
           const pool = [...ids];
           const path = operation.path.replace(/:(\w+)/g, (_, param: string) =>
-            encodeURIComponent(random.chance(0.85) && pool.length ? random.pick(idsFor(param, pool)) : String(random.pick(ODD_STRINGS) || 'x')),
+            encodeURIComponent(
+              random.chance(0.85) && pool.length
+                ? random.pick(idsFor(param, pool))
+                : String(random.pick(ODD_STRINGS) || 'x'),
+            ),
           );
-          const query = generate(operation.schema?.querystring ?? { type: 'object' }, random, pool) as Record<string, unknown>;
+          const query = generate(operation.schema?.querystring ?? { type: 'object' }, random, pool) as Record<
+            string,
+            unknown
+          >;
           const search = new URLSearchParams();
           if (query && typeof query === 'object' && !Array.isArray(query)) {
             for (const [name, value] of Object.entries(query)) {
-              for (const v of Array.isArray(value) ? value : [value]) search.append(name, typeof v === 'string' ? v : JSON.stringify(v));
+              for (const v of Array.isArray(value) ? value : [value])
+                search.append(name, typeof v === 'string' ? v : JSON.stringify(v));
             }
           }
           const hasBody = operation.method === 'POST' || operation.method === 'PUT';
@@ -152,7 +209,9 @@ describe('fuzzing every operation with schema-guided requests', () => {
             : undefined;
           // Mostly the region of the first regional id in the request (where it can be found).
           const home = t.emulator.region;
-          const idRegion = regionOfOcid(/ocid1\.[a-z]+\.oc1\.[a-z]+\.[a-z0-9]+/.exec(`${decodeURIComponent(path)} ${body ?? ''}`)?.[0] ?? '');
+          const idRegion = regionOfOcid(
+            /ocid1\.[a-z]+\.oc1\.[a-z]+\.[a-z0-9]+/.exec(`${decodeURIComponent(path)} ${body ?? ''}`)?.[0] ?? '',
+          );
           const target = random.chance(0.85) ? idRegion : random.pick(['us-phoenix-1', 'eu-frankfurt-1', 'nowhere-1']);
           const region = target && target !== home ? `/r/${target}` : '';
           const url = `${t.url}${region}${routes.basePath}${path}${search.size ? `?${search}` : ''}`;

@@ -44,7 +44,9 @@ describe('throttling', () => {
       const signed = { authorization: 'Signature version="1",keyId="tenancy/user/fp",signature="x"' };
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const response = await fetch(`${t.url}/20220125/drProtectionGroups?compartmentId=ocid1.compartment.oc1..x`, { headers: signed });
+        const response = await fetch(`${t.url}/20220125/drProtectionGroups?compartmentId=ocid1.compartment.oc1..x`, {
+          headers: signed,
+        });
         statuses.push(response.status);
         if (response.status === 429) {
           assert.equal(response.headers.get('retry-after'), '1');
@@ -52,7 +54,10 @@ describe('throttling', () => {
         } else await response.arrayBuffer();
       }
       assert.deepEqual(statuses.slice(0, 2), [200, 200]);
-      assert.ok(statuses.slice(2).every((s) => s === 429), `statuses: ${statuses}`);
+      assert.ok(
+        statuses.slice(2).every((s) => s === 429),
+        `statuses: ${statuses}`,
+      );
     } finally {
       await t.close();
     }
@@ -116,7 +121,10 @@ describe('request bodies', () => {
     try {
       const response = await fetch(`${t.url}/20220125/drProtectionGroups`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Signature version="1",keyId="t/u/f",signature="x"' },
+        headers: {
+          'content-type': 'application/json',
+          authorization: 'Signature version="1",keyId="t/u/f",signature="x"',
+        },
         body: JSON.stringify({
           compartmentId: 'ocid1.compartment.oc1..nulls',
           displayName: 'with-nulls',
@@ -131,8 +139,15 @@ describe('request bodies', () => {
       // A null required field is still missing.
       const missing = await fetch(`${t.url}/20220125/drProtectionGroups`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Signature version="1",keyId="t/u/f",signature="x"' },
-        body: JSON.stringify({ compartmentId: 'ocid1.compartment.oc1..nulls', displayName: null, logLocation: { namespace: 'ns', bucket: 'logs' } }),
+        headers: {
+          'content-type': 'application/json',
+          authorization: 'Signature version="1",keyId="t/u/f",signature="x"',
+        },
+        body: JSON.stringify({
+          compartmentId: 'ocid1.compartment.oc1..nulls',
+          displayName: null,
+          logLocation: { namespace: 'ns', bucket: 'logs' },
+        }),
       });
       assert.equal(missing.status, 400);
       assert.equal(((await missing.json()) as { code: string }).code, 'MissingParameter');
@@ -153,7 +168,11 @@ describe('list paging', () => {
         clock.advance(1000); // distinct timeCreated values, newest first in the default order
         return (
           await client.createDrProtectionGroup({
-            createDrProtectionGroupDetails: { compartmentId, displayName, logLocation: { namespace: 'ns', bucket: 'logs' } },
+            createDrProtectionGroupDetails: {
+              compartmentId,
+              displayName,
+              logLocation: { namespace: 'ns', bucket: 'logs' },
+            },
           })
         ).drProtectionGroup.id;
       };
@@ -165,7 +184,12 @@ describe('list paging', () => {
         let page: string | undefined;
         let round = 0;
         do {
-          const response = await client.listDrProtectionGroups({ compartmentId, limit: 3, page, sortBy: sortBy as any });
+          const response = await client.listDrProtectionGroups({
+            compartmentId,
+            limit: 3,
+            page,
+            sortBy: sortBy as any,
+          });
           seen.push(...response.drProtectionGroupCollection.items.map((g) => g.id));
           page = response.opcNextPage;
           if (round++ === 0) await create(`zz-created-between-pages-${sortBy ?? 'time'}`);
@@ -181,7 +205,9 @@ describe('list paging', () => {
   it('rejects a page token it did not issue', async () => {
     const t = await startTestEmulator();
     try {
-      const error = await ociError(() => t.dr().listDrProtectionGroups({ compartmentId: 'ocid1.compartment.oc1..x', page: 'bogus' }));
+      const error = await ociError(() =>
+        t.dr().listDrProtectionGroups({ compartmentId: 'ocid1.compartment.oc1..x', page: 'bogus' }),
+      );
       assert.equal(error.statusCode, 400);
       assert.equal(error.serviceCode, 'InvalidParameter');
     } finally {

@@ -18,7 +18,10 @@ const createPg = (client: DisasterRecoveryClient, compartmentId: string, display
 function clientFor(url: string, configFile: string): DisasterRecoveryClient {
   const client = new DisasterRecoveryClient(
     { authenticationDetailsProvider: new common.ConfigFileAuthenticationDetailsProvider(configFile, 'DEFAULT') },
-    { retryConfiguration: fastRetry, circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as any) },
+    {
+      retryConfiguration: fastRetry,
+      circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as any),
+    },
   );
   client.endpoint = url;
   return client;
@@ -26,9 +29,13 @@ function clientFor(url: string, configFile: string): DisasterRecoveryClient {
 
 /** Starts `ocikit-emulator` as a child process and resolves with its URL (the first line it prints). */
 function spawnEmulator(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../src/main.ts'), '--data', dataDir, '--transition-delay', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(__dirname, '../src/main.ts'), '--data', dataDir, '--transition-delay', '0'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`emulator exited early with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => {

@@ -8,9 +8,19 @@ import { declaredOperations, supportTable } from '../src/coverage';
 
 /** The operations an official SDK client offers: its methods, less lifecycle and waiter helpers. */
 function sdkOperations(client: { prototype: object }): string[] {
-  const helpers = new Set(['constructor', 'shutdownCircuitBreaker', 'closeProvider', 'close', 'createWaiters', 'getWaiters']);
+  const helpers = new Set([
+    'constructor',
+    'shutdownCircuitBreaker',
+    'closeProvider',
+    'close',
+    'createWaiters',
+    'getWaiters',
+  ]);
   return Object.getOwnPropertyNames(client.prototype)
-    .filter((name) => !helpers.has(name) && typeof Object.getOwnPropertyDescriptor(client.prototype, name)?.value === 'function')
+    .filter(
+      (name) =>
+        !helpers.has(name) && typeof Object.getOwnPropertyDescriptor(client.prototype, name)?.value === 'function',
+    )
     .map((name) => name[0].toUpperCase() + name.slice(1))
     .sort();
 }
@@ -24,7 +34,9 @@ describe('README', () => {
   });
 
   it('lists every operation of the official SDK clients, so the table covers both APIs whole', () => {
-    const declared = Object.fromEntries(declaredOperations().map(({ service, routes }) => [service, routes.operations.map((op) => op.name).sort()]));
+    const declared = Object.fromEntries(
+      declaredOperations().map(({ service, routes }) => [service, routes.operations.map((op) => op.name).sort()]),
+    );
     assert.deepEqual(declared['Disaster Recovery'], sdkOperations(DisasterRecoveryClient));
     assert.deepEqual(declared['AI Language'], sdkOperations(AIServiceLanguageClient));
   });

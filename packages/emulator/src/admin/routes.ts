@@ -20,13 +20,16 @@ export interface AdminDependencies {
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDependencies): void {
   app.get('/_ocikit/health', async () => ({ status: 'ok' }));
 
-  app.post('/_ocikit/seed', { schema: { body: { type: 'object', properties: { seed: { enum: ['sandbox'] } } } } }, async () =>
-    deps.seedSandbox(),
+  app.post(
+    '/_ocikit/seed',
+    { schema: { body: { type: 'object', properties: { seed: { enum: ['sandbox'] } } } } },
+    async () => deps.seedSandbox(),
   );
 
   app.get('/_ocikit/sandbox', async () => {
     const ids = deps.sandbox();
-    if (!ids) throw errors.notFound('The sandbox has not been seeded: start with --seed sandbox or POST /_ocikit/seed.');
+    if (!ids)
+      throw errors.notFound('The sandbox has not been seeded: start with --seed sandbox or POST /_ocikit/seed.');
     return ids;
   });
 
@@ -39,7 +42,11 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDependencie
     '/_ocikit/clock',
     {
       schema: {
-        body: { type: 'object', required: ['advanceSeconds'], properties: { advanceSeconds: { type: 'number', minimum: 0 } } },
+        body: {
+          type: 'object',
+          required: ['advanceSeconds'],
+          properties: { advanceSeconds: { type: 'number', minimum: 0 } },
+        },
       },
     },
     async (request) => {
@@ -67,7 +74,13 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDependencie
       },
     },
     async (request, reply) => {
-      const body = request.body as { operation?: string; status: number; code: string; message?: string; count?: number };
+      const body = request.body as {
+        operation?: string;
+        status: number;
+        code: string;
+        message?: string;
+        count?: number;
+      };
       deps.faults.add({ ...body, count: body.count ?? 1 });
       return reply.code(204).send();
     },
@@ -81,7 +94,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDependencie
     const { namespace, bucket, '*': name } = request.params as { namespace: string; bucket: string; '*': string };
     const body = request.body;
     const content = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
-    if (!name || content === undefined) throw errors.invalidParameter('Send the object as a text/plain or application/octet-stream body.');
+    if (!name || content === undefined)
+      throw errors.invalidParameter('Send the object as a text/plain or application/octet-stream body.');
     deps.objects.put(namespace, bucket, name, content);
     return reply.code(204).send();
   });

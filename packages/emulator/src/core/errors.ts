@@ -40,8 +40,9 @@ export const errors = {
   /** 400: a service limit would be exceeded. */
   limitExceeded: (message: string) => new OciServiceError(400, 'LimitExceeded', message),
   /** 401: the request is not signed, or its signature cannot be accepted. */
-  notAuthenticated: (message = 'The required information to complete authentication was not provided or was incorrect.') =>
-    new OciServiceError(401, 'NotAuthenticated', message),
+  notAuthenticated: (
+    message = 'The required information to complete authentication was not provided or was incorrect.',
+  ) => new OciServiceError(401, 'NotAuthenticated', message),
   /** 404: the id in the path does not exist (OCI does not tell "missing" from "forbidden"). */
   notAuthorizedOrNotFound: (what?: string) =>
     new OciServiceError(
@@ -61,15 +62,24 @@ export const errors = {
   invalidatedRetryToken: (message: string) => new OciServiceError(409, 'InvalidatedRetryToken', message),
   /** 412: `if-match` does not match the resource's current etag. */
   noEtagMatch: () =>
-    new OciServiceError(412, 'NoEtagMatch', 'The resource has been modified: the if-match etag does not match its current etag.'),
+    new OciServiceError(
+      412,
+      'NoEtagMatch',
+      'The resource has been modified: the if-match etag does not match its current etag.',
+    ),
   /** 413: the request body is larger than the service accepts. */
   payloadTooLarge: (limitBytes: number) =>
     new OciServiceError(413, 'PayloadTooLarge', `The request body exceeds the limit of ${limitBytes} bytes.`),
   /** 429: throttled. */
-  tooManyRequests: (message = 'Too many requests for the tenancy.') => new OciServiceError(429, 'TooManyRequests', message),
+  tooManyRequests: (message = 'Too many requests for the tenancy.') =>
+    new OciServiceError(429, 'TooManyRequests', message),
   /** 501: an OCI operation this emulator does not implement. */
   methodNotImplemented: (operation: string) =>
-    new OciServiceError(501, 'MethodNotImplemented', `The operation ${operation} is not implemented by the ocikit emulator.`),
+    new OciServiceError(
+      501,
+      'MethodNotImplemented',
+      `The operation ${operation} is not implemented by the ocikit emulator.`,
+    ),
   /** 500: a bug in the emulator; never used for a client's mistake. */
   internal: (message = 'An internal error occurred.') => new OciServiceError(500, 'InternalServerError', message),
 };

@@ -11,4 +11,5 @@ export interface EmulatorSettings {
 }
 
 /** The other region the sandbox puts its standby protection group in. */
-export const peerRegionFor = (homeRegion: string): string => (homeRegion === 'us-phoenix-1' ? 'us-ashburn-1' : 'us-phoenix-1');
+export const peerRegionFor = (homeRegion: string): string =>
+  homeRegion === 'us-phoenix-1' ? 'us-ashburn-1' : 'us-phoenix-1';

@@ -108,7 +108,8 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
     return Array.isArray(value) ? value[0] : value;
   };
   const token = operation.retryToken ? header('opc-retry-token') : undefined;
-  const fingerprint = token && RetryTokens.fingerprint(ctx.principal.tenancyId, request.method, request.url, request.body);
+  const fingerprint =
+    token && RetryTokens.fingerprint(ctx.principal.tenancyId, request.method, request.url, request.body);
 
   const run = (): RecordedResponse => {
     if (token && fingerprint) {

@@ -31,15 +31,26 @@ export function parsePage(query: { limit?: number; page?: string }): Page {
   } catch {
     token = undefined;
   }
-  if (Array.isArray(token) && token[0] === 'o' && Number.isInteger(token[1]) && token[1] >= 0) return { limit, offset: token[1] };
-  if (Array.isArray(token) && token[0] === 'k' && ['string', 'number'].includes(typeof token[1]) && typeof token[2] === 'string') {
+  if (Array.isArray(token) && token[0] === 'o' && Number.isInteger(token[1]) && token[1] >= 0)
+    return { limit, offset: token[1] };
+  if (
+    Array.isArray(token) &&
+    token[0] === 'k' &&
+    ['string', 'number'].includes(typeof token[1]) &&
+    typeof token[2] === 'string'
+  ) {
     return { limit, offset: 0, after: { value: token[1], id: token[2] } };
   }
-  throw errors.invalidParameter(`Invalid query parameter 'page': '${query.page}' is not a page token from opc-next-page.`);
+  throw errors.invalidParameter(
+    `Invalid query parameter 'page': '${query.page}' is not a page token from opc-next-page.`,
+  );
 }
 
 /** One page of a fixed list, fetching one extra item to learn whether another page exists. */
-export function paginate<T>(page: Page, fetch: (limit: number, offset: number) => T[]): { items: T[]; headers: Record<string, string> } {
+export function paginate<T>(
+  page: Page,
+  fetch: (limit: number, offset: number) => T[],
+): { items: T[]; headers: Record<string, string> } {
   const rows = fetch(page.limit + 1, page.offset);
   const more = rows.length > page.limit;
   return {

@@ -7,10 +7,16 @@ describe('RateLimiter', () => {
     let now = 0;
     const limiter = new RateLimiter(3, () => now);
     for (let i = 0; i < 3; i++) limiter.take('t1');
-    assert.throws(() => limiter.take('t1'), (e: any) => e.status === 429 && e.code === 'TooManyRequests');
+    assert.throws(
+      () => limiter.take('t1'),
+      (e: any) => e.status === 429 && e.code === 'TooManyRequests',
+    );
     limiter.take('t2'); // another tenancy has its own bucket
     now += 1000 / 3; // one token back
     limiter.take('t1');
-    assert.throws(() => limiter.take('t1'), (e: any) => e.status === 429);
+    assert.throws(
+      () => limiter.take('t1'),
+      (e: any) => e.status === 429,
+    );
   });
 });

@@ -16,11 +16,16 @@ export class RateLimiter {
   take(tenancyId: string): void {
     const now = this.now();
     const bucket = this.buckets.get(tenancyId) ?? { tokens: this.requestsPerSecond, at: now };
-    bucket.tokens = Math.min(this.requestsPerSecond, bucket.tokens + ((now - bucket.at) / 1000) * this.requestsPerSecond);
+    bucket.tokens = Math.min(
+      this.requestsPerSecond,
+      bucket.tokens + ((now - bucket.at) / 1000) * this.requestsPerSecond,
+    );
     bucket.at = now;
     this.buckets.set(tenancyId, bucket);
     if (bucket.tokens < 1) {
-      throw errors.tooManyRequests(`Too many requests for tenancy ${tenancyId}: the limit is ${this.requestsPerSecond} requests per second.`);
+      throw errors.tooManyRequests(
+        `Too many requests for tenancy ${tenancyId}: the limit is ${this.requestsPerSecond} requests per second.`,
+      );
     }
     bucket.tokens -= 1;
   }

@@ -53,6 +53,6 @@ export function toOciError(validation: ErrorObject[], part: string): OciServiceE
   const detail =
     first.keyword === 'enum'
       ? `must be one of ${(first.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
-      : first.message ?? 'is not valid';
+      : (first.message ?? 'is not valid');
   return errors.invalidParameter(`Invalid ${where} '${path}': ${detail}.`);
 }

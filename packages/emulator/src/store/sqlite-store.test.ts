@@ -35,13 +35,24 @@ describe('SqliteStore', () => {
     store.put(kind, thing('b', 'x', 1), null);
     store.put(kind, thing('c', 'y', 3), null);
     store.put(kind, thing('d', 'x', 9, 'r2'), null);
-    const page = store.list<Thing>(kind, { where: { region: 'r1', name: 'x' }, orderBy: [{ column: 'rank', direction: 'ASC' }], limit: 1, offset: 1 });
-    assert.deepEqual(page.map((e) => e.id), ['a']);
-    assert.deepEqual(store.listSummaries(kind, { where: { region: 'r1' }, orderBy: [{ column: 'rank', direction: 'DESC' }] }), [
-      { id: 'c', name: 'y' },
-      { id: 'a', name: 'x' },
-      { id: 'b', name: 'x' },
-    ]);
+    const page = store.list<Thing>(kind, {
+      where: { region: 'r1', name: 'x' },
+      orderBy: [{ column: 'rank', direction: 'ASC' }],
+      limit: 1,
+      offset: 1,
+    });
+    assert.deepEqual(
+      page.map((e) => e.id),
+      ['a'],
+    );
+    assert.deepEqual(
+      store.listSummaries(kind, { where: { region: 'r1' }, orderBy: [{ column: 'rank', direction: 'DESC' }] }),
+      [
+        { id: 'c', name: 'y' },
+        { id: 'a', name: 'x' },
+        { id: 'b', name: 'x' },
+      ],
+    );
     assert.equal(store.count(kind, { region: 'r2' }), 1);
     store.close();
   });
@@ -52,7 +63,10 @@ describe('SqliteStore', () => {
     store.put(kind, thing('a', 'x', 1), 100);
     store.put(kind, thing('b', 'x', 1), 200);
     store.put(kind, thing('c', 'x', 1), null);
-    assert.deepEqual(store.due(kind, 150).map((e) => e.id), ['a']);
+    assert.deepEqual(
+      store.due(kind, 150).map((e) => e.id),
+      ['a'],
+    );
     store.close();
   });
 
@@ -78,7 +92,10 @@ describe('SqliteStore', () => {
     first.close();
     const second = new SqliteStore(file);
     second.ensureKind(kind);
-    assert.deepEqual(second.list<Thing>(kind, { where: { rank: 7 } }).map((e) => e.id), ['a']);
+    assert.deepEqual(
+      second.list<Thing>(kind, { where: { rank: 7 } }).map((e) => e.id),
+      ['a'],
+    );
     assert.deepEqual(second.listSummaries(kind, {}), [{ id: 'a', name: 'x' }]);
     second.close();
   });

@@ -58,7 +58,9 @@ export class SqliteStore implements Store {
     this.db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
     const current = Number(this.getMeta('schema_version') ?? 0);
     if (current > SCHEMA_VERSION) {
-      throw new Error(`database schema version ${current} is newer than this emulator (${SCHEMA_VERSION}); upgrade ocikit`);
+      throw new Error(
+        `database schema version ${current} is newer than this emulator (${SCHEMA_VERSION}); upgrade ocikit`,
+      );
     }
     for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
       this.db.transaction(() => {
@@ -84,7 +86,9 @@ export class SqliteStore implements Store {
       this.db.exec(
         `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, region TEXT NOT NULL, settle_at INTEGER, doc TEXT NOT NULL)`,
       );
-      this.db.exec(`CREATE INDEX IF NOT EXISTS ${quote(`${kind.name}_settle_at`)} ON ${table} (settle_at) WHERE settle_at IS NOT NULL`);
+      this.db.exec(
+        `CREATE INDEX IF NOT EXISTS ${quote(`${kind.name}_settle_at`)} ON ${table} (settle_at) WHERE settle_at IS NOT NULL`,
+      );
       const existing = new Set(
         (this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name),
       );
@@ -92,7 +96,9 @@ export class SqliteStore implements Store {
       for (const [name, column] of added) {
         this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${quote(name)} ${column.type}`);
         if (name !== SUMMARY_COLUMN) {
-          this.db.exec(`CREATE INDEX IF NOT EXISTS ${quote(`${kind.name}_${name}`)} ON ${table} (region, ${quote(name)})`);
+          this.db.exec(
+            `CREATE INDEX IF NOT EXISTS ${quote(`${kind.name}_${name}`)} ON ${table} (region, ${quote(name)})`,
+          );
         }
       }
       for (const columns of kind.indexes ?? []) {
@@ -122,7 +128,8 @@ export class SqliteStore implements Store {
   }
 
   get<T extends object>(kind: KindDefinition, id: string): Entity<T> | undefined {
-    const row = this.statement(`SELECT doc FROM ${quote(kind.name)} WHERE id = ?`).get(id) as { doc: string } | undefined;
+    const row = this.statement(`SELECT doc FROM ${quote(kind.name)} WHERE id = ?`).get(id) as
+      { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as Entity<T>) : undefined;
   }
 
@@ -149,7 +156,11 @@ export class SqliteStore implements Store {
     const entries = Object.entries(where);
     if (!entries.length) return { sql: '', params: [] };
     return {
-      sql: ' WHERE ' + entries.map(([name, value]) => (value === null ? `${quote(name)} IS NULL` : `${quote(name)} = ?`)).join(' AND '),
+      sql:
+        ' WHERE ' +
+        entries
+          .map(([name, value]) => (value === null ? `${quote(name)} IS NULL` : `${quote(name)} = ?`))
+          .join(' AND '),
       params: entries.filter(([, value]) => value !== null).map(([, value]) => value),
     };
   }
@@ -163,7 +174,8 @@ export class SqliteStore implements Store {
     if (query.after) {
       const keys = [...(query.orderBy ?? []).map((o) => o.column), 'id'];
       const descending = (query.orderBy ?? [])[0]?.direction === 'DESC';
-      if ((query.orderBy ?? []).some((o) => (o.direction === 'DESC') !== descending)) throw new Error('keyset paging needs one sort direction');
+      if ((query.orderBy ?? []).some((o) => (o.direction === 'DESC') !== descending))
+        throw new Error('keyset paging needs one sort direction');
       const condition = `(${keys.map(quote).join(', ')}) ${descending ? '<' : '>'} (${keys.map(() => '?').join(', ')})`;
       where.sql += where.sql ? ` AND ${condition}` : ` WHERE ${condition}`;
       where.params.push(...query.after.values, query.after.id);
@@ -176,7 +188,10 @@ export class SqliteStore implements Store {
     const sql =
       `SELECT ${column} AS json FROM ${quote(kind.name)}${where.sql} ORDER BY ${order}` +
       (query.limit !== undefined ? ' LIMIT ? OFFSET ?' : '');
-    const params = query.limit !== undefined ? [...where.params, Math.trunc(query.limit), Math.trunc(query.offset ?? 0)] : where.params;
+    const params =
+      query.limit !== undefined
+        ? [...where.params, Math.trunc(query.limit), Math.trunc(query.offset ?? 0)]
+        : where.params;
     return (this.statement(sql).all(...params) as Array<{ json: string }>).map((r) => JSON.parse(r.json));
   }
 
@@ -191,12 +206,18 @@ export class SqliteStore implements Store {
 
   count(kind: KindDefinition, where?: Record<string, ColumnValue>): number {
     const clause = this.whereClause(where);
-    return (this.statement(`SELECT COUNT(*) AS n FROM ${quote(kind.name)}${clause.sql}`).get(...clause.params) as { n: number }).n;
+    return (
+      this.statement(`SELECT COUNT(*) AS n FROM ${quote(kind.name)}${clause.sql}`).get(...clause.params) as {
+        n: number;
+      }
+    ).n;
   }
 
   due<T extends object>(kind: KindDefinition, now: number): Array<Entity<T>> {
     return (
-      this.statement(`SELECT doc FROM ${quote(kind.name)} WHERE settle_at IS NOT NULL AND settle_at <= ?`).all(now) as Array<{ doc: string }>
+      this.statement(`SELECT doc FROM ${quote(kind.name)} WHERE settle_at IS NOT NULL AND settle_at <= ?`).all(
+        now,
+      ) as Array<{ doc: string }>
     ).map((r) => JSON.parse(r.doc) as Entity<T>);
   }
 

@@ -12,12 +12,18 @@ describe('AI Language endpoints through the official SDK', () => {
   before(async () => {
     compartmentId = newCompartmentId();
     project = await createProject(env.client, compartmentId);
-    model = await createModel(env.client, { compartmentId, projectId: project.id, modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') });
+    model = await createModel(env.client, {
+      compartmentId,
+      projectId: project.id,
+      modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS'),
+    });
   });
 
   it('creates an endpoint: projectId from the model, one inference unit, generated name, location, etag and work request', async () => {
     const elsewhere = newCompartmentId();
-    const created = await env.client.createEndpoint({ createEndpointDetails: { compartmentId: elsewhere, modelId: model.id } });
+    const created = await env.client.createEndpoint({
+      createEndpointDetails: { compartmentId: elsewhere, modelId: model.id },
+    });
     const endpoint = created.endpoint;
     assert.match(endpoint.id, /^ocid1\.ailanguageendpoint\.oc1\.iad\./);
     assert.equal(endpoint.lifecycleState, 'CREATING');
@@ -31,7 +37,9 @@ describe('AI Language endpoints through the official SDK', () => {
     assert.ok(created.etag);
     assert.match(created.opcWorkRequestId, /^ocid1\.ailanguageworkrequest\./);
 
-    const waited = await env.client.createWaiters(fastWaiter()).forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as any);
+    const waited = await env.client
+      .createWaiters(fastWaiter())
+      .forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as any);
     assert.equal(waited!.endpoint.lifecycleState, 'ACTIVE');
     const got = await env.client.getEndpoint({ endpointId: endpoint.id });
     assert.ok(got.etag);
@@ -65,34 +73,56 @@ describe('AI Language endpoints through the official SDK', () => {
 
   it('refuses inference units outside 1..10 with a 400 naming the field and the bounds', async () => {
     for (const inferenceUnits of [0, 11, -1]) {
-      const error = await ociError(() => env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id, inferenceUnits } }));
+      const error = await ociError(() =>
+        env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id, inferenceUnits } }),
+      );
       assert.equal(error.statusCode, 400);
       assert.equal(error.serviceCode, 'InvalidParameter');
       assert.match(error.message, /inferenceUnits/);
       assert.match(error.message, /1 to 10/);
     }
-    const { endpoint } = await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id, inferenceUnits: 10 } });
-    const error = await ociError(() => env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { inferenceUnits: 12 } }));
+    const { endpoint } = await env.client.createEndpoint({
+      createEndpointDetails: { compartmentId, modelId: model.id, inferenceUnits: 10 },
+    });
+    const error = await ociError(() =>
+      env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { inferenceUnits: 12 } }),
+    );
     assert.equal(error.serviceCode, 'InvalidParameter');
     assert.match(error.message, /inferenceUnits/);
   });
 
   it('requires an existing model: 400 RelatedResourceNotAuthorizedOrNotFound', async () => {
     const error = await ociError(() =>
-      env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: 'ocid1.ailanguagemodel.oc1.iad.amaaaaaanope' } }),
+      env.client.createEndpoint({
+        createEndpointDetails: { compartmentId, modelId: 'ocid1.ailanguagemodel.oc1.iad.amaaaaaanope' },
+      }),
     );
     assert.equal(error.statusCode, 400);
     assert.equal(error.serviceCode, 'RelatedResourceNotAuthorizedOrNotFound');
-    const missing = await ociError(() => env.client.createEndpoint({ createEndpointDetails: { compartmentId } as any }));
+    const missing = await ociError(() =>
+      env.client.createEndpoint({ createEndpointDetails: { compartmentId } as any }),
+    );
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.serviceCode, 'MissingParameter');
   });
 
   it('keeps aliases unique per tenancy and region; an update with unchanged values succeeds', async () => {
     const first = (
-      await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id, alias: 'unique-alias', displayName: 'first', inferenceUnits: 2 } })
+      await env.client.createEndpoint({
+        createEndpointDetails: {
+          compartmentId,
+          modelId: model.id,
+          alias: 'unique-alias',
+          displayName: 'first',
+          inferenceUnits: 2,
+        },
+      })
     ).endpoint;
-    const taken = await ociError(() => env.client.createEndpoint({ createEndpointDetails: { compartmentId: newCompartmentId(), modelId: model.id, alias: 'unique-alias' } }));
+    const taken = await ociError(() =>
+      env.client.createEndpoint({
+        createEndpointDetails: { compartmentId: newCompartmentId(), modelId: model.id, alias: 'unique-alias' },
+      }),
+    );
     assert.equal(taken.statusCode, 409);
     assert.equal(taken.serviceCode, 'Conflict');
     assert.match(taken.message, /unique-alias/);
@@ -115,15 +145,27 @@ describe('AI Language endpoints through the official SDK', () => {
     assert.equal(afterSame.lifecycleState, 'ACTIVE');
     assert.equal(afterSame.alias, 'unique-alias');
 
-    const second = (await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id, alias: 'other-alias' } })).endpoint;
-    const steal = await ociError(() => env.client.updateEndpoint({ endpointId: second.id, updateEndpointDetails: { alias: 'unique-alias' } }));
+    const second = (
+      await env.client.createEndpoint({
+        createEndpointDetails: { compartmentId, modelId: model.id, alias: 'other-alias' },
+      })
+    ).endpoint;
+    const steal = await ociError(() =>
+      env.client.updateEndpoint({ endpointId: second.id, updateEndpointDetails: { alias: 'unique-alias' } }),
+    );
     assert.equal(steal.serviceCode, 'Conflict');
 
     // Another region has its own aliases.
     const phoenix = env.t.language('us-phoenix-1');
     const phxProject = await createProject(phoenix, compartmentId);
-    const phxModel = await createModel(phoenix, { compartmentId, projectId: phxProject.id, modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') });
-    const phx = await phoenix.createEndpoint({ createEndpointDetails: { compartmentId, modelId: phxModel.id, alias: 'unique-alias' } });
+    const phxModel = await createModel(phoenix, {
+      compartmentId,
+      projectId: phxProject.id,
+      modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS'),
+    });
+    const phx = await phoenix.createEndpoint({
+      createEndpointDetails: { compartmentId, modelId: phxModel.id, alias: 'unique-alias' },
+    });
     assert.equal(phx.endpoint.alias, 'unique-alias');
 
     // A DELETED endpoint gives its alias up.
@@ -134,11 +176,23 @@ describe('AI Language endpoints through the official SDK', () => {
 
   it('updates the model (and with it the project), name, description, units and tags', async () => {
     const otherProject = await createProject(env.client, compartmentId);
-    const otherModel = await createModel(env.client, { compartmentId, projectId: otherProject.id, modelDetails: pretrained('PRE_TRAINED_KEYPHRASE_EXTRACTION') });
-    const { endpoint } = await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id } });
+    const otherModel = await createModel(env.client, {
+      compartmentId,
+      projectId: otherProject.id,
+      modelDetails: pretrained('PRE_TRAINED_KEYPHRASE_EXTRACTION'),
+    });
+    const { endpoint } = await env.client.createEndpoint({
+      createEndpointDetails: { compartmentId, modelId: model.id },
+    });
     const updated = await env.client.updateEndpoint({
       endpointId: endpoint.id,
-      updateEndpointDetails: { modelId: otherModel.id, displayName: 'moved', description: 'd', inferenceUnits: 4, freeformTags: { x: 'y' } },
+      updateEndpointDetails: {
+        modelId: otherModel.id,
+        displayName: 'moved',
+        description: 'd',
+        inferenceUnits: 4,
+        freeformTags: { x: 'y' },
+      },
     });
     const wr = (await env.client.getWorkRequest({ workRequestId: updated.opcWorkRequestId })).workRequest;
     assert.equal(wr.operationType, 'UPDATE_ENDPOINT');
@@ -150,36 +204,68 @@ describe('AI Language endpoints through the official SDK', () => {
     assert.equal(now.inferenceUnits, 4);
     assert.deepEqual(now.freeformTags, { x: 'y' });
     const noModel = await ociError(() =>
-      env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { modelId: 'ocid1.ailanguagemodel.oc1.iad.amaaaaaanope' } }),
+      env.client.updateEndpoint({
+        endpointId: endpoint.id,
+        updateEndpointDetails: { modelId: 'ocid1.ailanguagemodel.oc1.iad.amaaaaaanope' },
+      }),
     );
     assert.equal(noModel.serviceCode, 'RelatedResourceNotAuthorizedOrNotFound');
   });
 
   it('refuses a stale if-match with 412 NoEtagMatch', async () => {
-    const { endpoint, etag } = await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id } });
-    const error = await ociError(() => env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { displayName: 'x' }, ifMatch: etag }));
+    const { endpoint, etag } = await env.client.createEndpoint({
+      createEndpointDetails: { compartmentId, modelId: model.id },
+    });
+    const error = await ociError(() =>
+      env.client.updateEndpoint({
+        endpointId: endpoint.id,
+        updateEndpointDetails: { displayName: 'x' },
+        ifMatch: etag,
+      }),
+    );
     assert.equal(error.statusCode, 412, 'the create etag was for CREATING; the endpoint is ACTIVE now');
     assert.equal(error.serviceCode, 'NoEtagMatch');
     const current = await env.client.getEndpoint({ endpointId: endpoint.id });
-    await env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { displayName: 'x' }, ifMatch: current.etag });
+    await env.client.updateEndpoint({
+      endpointId: endpoint.id,
+      updateEndpointDetails: { displayName: 'x' },
+      ifMatch: current.etag,
+    });
     const moved = await ociError(() =>
-      env.client.changeEndpointCompartment({ endpointId: endpoint.id, changeEndpointCompartmentDetails: { compartmentId: newCompartmentId() }, ifMatch: current.etag }),
+      env.client.changeEndpointCompartment({
+        endpointId: endpoint.id,
+        changeEndpointCompartmentDetails: { compartmentId: newCompartmentId() },
+        ifMatch: current.etag,
+      }),
     );
     assert.equal(moved.statusCode, 412);
   });
 
   it('replays a create with the same opc-retry-token', async () => {
     const details = { compartmentId: newCompartmentId(), modelId: model.id, displayName: 'idempotent' };
-    const first = await env.client.createEndpoint({ createEndpointDetails: details, opcRetryToken: 'endpoint-token-1' });
-    const again = await env.client.createEndpoint({ createEndpointDetails: details, opcRetryToken: 'endpoint-token-1' });
+    const first = await env.client.createEndpoint({
+      createEndpointDetails: details,
+      opcRetryToken: 'endpoint-token-1',
+    });
+    const again = await env.client.createEndpoint({
+      createEndpointDetails: details,
+      opcRetryToken: 'endpoint-token-1',
+    });
     assert.equal(again.endpoint.id, first.endpoint.id);
-    assert.equal((await env.client.listEndpoints({ compartmentId: details.compartmentId })).endpointCollection.items.length, 1);
+    assert.equal(
+      (await env.client.listEndpoints({ compartmentId: details.compartmentId })).endpointCollection.items.length,
+      1,
+    );
   });
 
   it('lists with every filter, sorting and paging; summaries have no timeUpdated', async () => {
     const listCompartment = newCompartmentId();
     const otherProject = await createProject(env.client, compartmentId);
-    const otherModel = await createModel(env.client, { compartmentId, projectId: otherProject.id, modelDetails: pretrained('PRE_TRAINED_LANGUAGE_DETECTION') });
+    const otherModel = await createModel(env.client, {
+      compartmentId,
+      projectId: otherProject.id,
+      modelDetails: pretrained('PRE_TRAINED_LANGUAGE_DETECTION'),
+    });
     const ids: Record<string, string> = {};
     for (const [name, modelId] of [
       ['c', model.id],
@@ -188,18 +274,54 @@ describe('AI Language endpoints through the official SDK', () => {
       ['b', model.id],
       ['d', otherModel.id],
     ] as const) {
-      ids[name] = (await env.client.createEndpoint({ createEndpointDetails: { compartmentId: listCompartment, modelId, displayName: name } })).endpoint.id;
+      ids[name] = (
+        await env.client.createEndpoint({
+          createEndpointDetails: { compartmentId: listCompartment, modelId, displayName: name },
+        })
+      ).endpoint.id;
     }
-    const all = (await env.client.listEndpoints({ compartmentId: listCompartment, sortBy: 'displayName' as any })).endpointCollection.items;
-    assert.deepEqual(all.map((e) => e.displayName), ['a', 'b', 'c', 'd', 'e']);
+    const all = (await env.client.listEndpoints({ compartmentId: listCompartment, sortBy: 'displayName' as any }))
+      .endpointCollection.items;
+    assert.deepEqual(
+      all.map((e) => e.displayName),
+      ['a', 'b', 'c', 'd', 'e'],
+    );
     assert.equal('timeUpdated' in (all[0] as object), false);
-    const desc = (await env.client.listEndpoints({ compartmentId: listCompartment, sortBy: 'displayName' as any, sortOrder: 'DESC' as any })).endpointCollection.items;
-    assert.deepEqual(desc.map((e) => e.displayName), ['e', 'd', 'c', 'b', 'a']);
-    const byTime = (await env.client.listEndpoints({ compartmentId: listCompartment, sortBy: 'timeCreated' as any, sortOrder: 'ASC' as any })).endpointCollection.items;
-    assert.deepEqual(byTime.map((e) => e.displayName), ['c', 'a', 'e', 'b', 'd']);
+    const desc = (
+      await env.client.listEndpoints({
+        compartmentId: listCompartment,
+        sortBy: 'displayName' as any,
+        sortOrder: 'DESC' as any,
+      })
+    ).endpointCollection.items;
+    assert.deepEqual(
+      desc.map((e) => e.displayName),
+      ['e', 'd', 'c', 'b', 'a'],
+    );
+    const byTime = (
+      await env.client.listEndpoints({
+        compartmentId: listCompartment,
+        sortBy: 'timeCreated' as any,
+        sortOrder: 'ASC' as any,
+      })
+    ).endpointCollection.items;
+    assert.deepEqual(
+      byTime.map((e) => e.displayName),
+      ['c', 'a', 'e', 'b', 'd'],
+    );
 
-    const names = async (filters: Partial<{ endpointId: string; projectId: string; modelId: string; displayName: string; lifecycleState: any }>) =>
-      (await env.client.listEndpoints({ compartmentId: listCompartment, sortBy: 'displayName' as any, ...filters })).endpointCollection.items.map((e) => e.displayName);
+    const names = async (
+      filters: Partial<{
+        endpointId: string;
+        projectId: string;
+        modelId: string;
+        displayName: string;
+        lifecycleState: any;
+      }>,
+    ) =>
+      (
+        await env.client.listEndpoints({ compartmentId: listCompartment, sortBy: 'displayName' as any, ...filters })
+      ).endpointCollection.items.map((e) => e.displayName);
     assert.deepEqual(await names({ modelId: otherModel.id }), ['a', 'd']);
     assert.deepEqual(await names({ projectId: project.id }), ['b', 'c', 'e']);
     assert.deepEqual(await names({ endpointId: ids.e }), ['e']);
@@ -209,11 +331,19 @@ describe('AI Language endpoints through the official SDK', () => {
     assert.deepEqual(await names({ lifecycleState: 'DELETED' }), ['c']);
 
     const paged = await allPages(async (page) => {
-      const response = await env.client.listEndpoints({ compartmentId: listCompartment, sortBy: 'displayName' as any, limit: 2, page });
+      const response = await env.client.listEndpoints({
+        compartmentId: listCompartment,
+        sortBy: 'displayName' as any,
+        limit: 2,
+        page,
+      });
       return { items: response.endpointCollection.items, opcNextPage: response.opcNextPage };
     });
     assert.equal(paged.pages, 3);
-    assert.deepEqual(paged.items.map((e) => e.displayName), ['a', 'b', 'c', 'd', 'e']);
+    assert.deepEqual(
+      paged.items.map((e) => e.displayName),
+      ['a', 'b', 'c', 'd', 'e'],
+    );
 
     const missing = await ociError(() => env.client.listEndpoints({ modelId: model.id } as any));
     assert.equal(missing.statusCode, 400);
@@ -221,7 +351,9 @@ describe('AI Language endpoints through the official SDK', () => {
   });
 
   it('moves an endpoint to another compartment at once, without a work request', async () => {
-    const { endpoint } = await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id } });
+    const { endpoint } = await env.client.createEndpoint({
+      createEndpointDetails: { compartmentId, modelId: model.id },
+    });
     const to = newCompartmentId();
     const response = await fetchChangeCompartment(env.t, endpoint.id, to);
     assert.equal(response.status, 202);
@@ -230,14 +362,23 @@ describe('AI Language endpoints through the official SDK', () => {
     const moved = (await env.client.getEndpoint({ endpointId: endpoint.id })).endpoint;
     assert.equal(moved.compartmentId, to);
     assert.equal(moved.lifecycleState, 'ACTIVE');
-    await env.client.changeEndpointCompartment({ endpointId: endpoint.id, changeEndpointCompartmentDetails: { compartmentId } });
+    await env.client.changeEndpointCompartment({
+      endpointId: endpoint.id,
+      changeEndpointCompartmentDetails: { compartmentId },
+    });
     assert.equal((await env.client.getEndpoint({ endpointId: endpoint.id })).endpoint.compartmentId, compartmentId);
   });
 
   it('refuses to delete a model while endpoints serve it and a project while models or endpoints remain (409 Conflict)', async () => {
     const own = await createProject(env.client, compartmentId);
-    const ownModel = await createModel(env.client, { compartmentId, projectId: own.id, modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') });
-    const { endpoint } = await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: ownModel.id } });
+    const ownModel = await createModel(env.client, {
+      compartmentId,
+      projectId: own.id,
+      modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS'),
+    });
+    const { endpoint } = await env.client.createEndpoint({
+      createEndpointDetails: { compartmentId, modelId: ownModel.id },
+    });
 
     const modelBusy = await ociError(() => env.client.deleteModel({ modelId: ownModel.id }));
     assert.equal(modelBusy.statusCode, 409);
@@ -257,16 +398,31 @@ describe('AI Language endpoints through the official SDK', () => {
     const phoenix = env.t.language('us-phoenix-1');
     const phxCompartment = newCompartmentId();
     const phxProject = await createProject(phoenix, phxCompartment);
-    const phxModel = await createModel(phoenix, { compartmentId: phxCompartment, projectId: phxProject.id, modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') });
-    const { endpoint } = await phoenix.createEndpoint({ createEndpointDetails: { compartmentId: phxCompartment, modelId: phxModel.id } });
+    const phxModel = await createModel(phoenix, {
+      compartmentId: phxCompartment,
+      projectId: phxProject.id,
+      modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS'),
+    });
+    const { endpoint } = await phoenix.createEndpoint({
+      createEndpointDetails: { compartmentId: phxCompartment, modelId: phxModel.id },
+    });
     assert.match(endpoint.id, /^ocid1\.ailanguageendpoint\.oc1\.phx\./);
     assert.equal((await phoenix.getEndpoint({ endpointId: endpoint.id })).endpoint.lifecycleState, 'ACTIVE');
     const error = await ociError(() => env.client.getEndpoint({ endpointId: endpoint.id }));
     assert.equal(error.statusCode, 404);
-    assert.equal((await env.client.listEndpoints({ compartmentId: phxCompartment })).endpointCollection.items.length, 0);
+    assert.equal(
+      (await env.client.listEndpoints({ compartmentId: phxCompartment })).endpointCollection.items.length,
+      0,
+    );
     assert.equal((await phoenix.listEndpoints({ compartmentId: phxCompartment })).endpointCollection.items.length, 1);
-    const crossRegion = await ociError(() => env.client.createEndpoint({ createEndpointDetails: { compartmentId: phxCompartment, modelId: phxModel.id } }));
-    assert.equal(crossRegion.serviceCode, 'RelatedResourceNotAuthorizedOrNotFound', 'a model serves only in its own region');
+    const crossRegion = await ociError(() =>
+      env.client.createEndpoint({ createEndpointDetails: { compartmentId: phxCompartment, modelId: phxModel.id } }),
+    );
+    assert.equal(
+      crossRegion.serviceCode,
+      'RelatedResourceNotAuthorizedOrNotFound',
+      'a model serves only in its own region',
+    );
   });
 });
 
@@ -293,16 +449,32 @@ describe('AI Language endpoint lifecycle on the clock', () => {
     const compartmentId = newCompartmentId();
     const { project } = await env.client.createProject({ createProjectDetails: { compartmentId } });
     const early = await ociError(() =>
-      env.client.createModel({ createModelDetails: { compartmentId, projectId: project.id, modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') } }),
+      env.client.createModel({
+        createModelDetails: {
+          compartmentId,
+          projectId: project.id,
+          modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS'),
+        },
+      }),
     );
     assert.equal(early.serviceCode, 'IncorrectState', 'a CREATING project takes models once ACTIVE');
     await env.t.advance(10);
-    const { model } = await env.client.createModel({ createModelDetails: { compartmentId, projectId: project.id, modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') } });
+    const { model } = await env.client.createModel({
+      createModelDetails: {
+        compartmentId,
+        projectId: project.id,
+        modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS'),
+      },
+    });
     await env.t.advance(10);
 
-    const { endpoint } = await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id } });
+    const { endpoint } = await env.client.createEndpoint({
+      createEndpointDetails: { compartmentId, modelId: model.id },
+    });
     assert.equal((await env.client.getEndpoint({ endpointId: endpoint.id })).endpoint.lifecycleState, 'CREATING');
-    const creating = await ociError(() => env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { displayName: 'x' } }));
+    const creating = await ociError(() =>
+      env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { displayName: 'x' } }),
+    );
     assert.equal(creating.statusCode, 409);
     assert.equal(creating.serviceCode, 'IncorrectState');
     await env.t.advance(10);
@@ -320,14 +492,22 @@ describe('AI Language endpoint lifecycle on the clock', () => {
     const deleted = await env.client.deleteEndpoint({ endpointId: endpoint.id });
     assert.equal((await env.client.getEndpoint({ endpointId: endpoint.id })).endpoint.lifecycleState, 'DELETING');
     const blocked = await ociError(() => env.client.deleteModel({ modelId: model.id }));
-    assert.equal(blocked.serviceCode, 'IncorrectState', 'only DELETING endpoints remain: they end DELETED by themselves');
+    assert.equal(
+      blocked.serviceCode,
+      'IncorrectState',
+      'only DELETING endpoints remain: they end DELETED by themselves',
+    );
     await env.t.advance(10);
     const wr = await env.client.getWorkRequest({ workRequestId: deleted.opcWorkRequestId });
     assert.equal(wr.workRequest.status, 'SUCCEEDED');
     assert.equal(wr.workRequest.resources![0].actionType, 'DELETED');
-    const gone = await env.client.createWaiters(fastWaiter()).forEndpoint({ endpointId: endpoint.id }, 'DELETED' as any);
+    const gone = await env.client
+      .createWaiters(fastWaiter())
+      .forEndpoint({ endpointId: endpoint.id }, 'DELETED' as any);
     assert.equal(gone!.endpoint.lifecycleState, 'DELETED');
-    const update = await ociError(() => env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { displayName: 'y' } }));
+    const update = await ociError(() =>
+      env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { displayName: 'y' } }),
+    );
     assert.equal(update.statusCode, 404);
 
     await env.client.deleteModel({ modelId: model.id });

@@ -47,7 +47,9 @@ describe('AI Language models through the official SDK', () => {
 
   it('creates a model of every pre-trained type without a dataset; each becomes ACTIVE with a version', async () => {
     for (const modelType of PRETRAINED_TYPES) {
-      const created = await env.client.createModel({ createModelDetails: { compartmentId, projectId, modelDetails: pretrained(modelType) } });
+      const created = await env.client.createModel({
+        createModelDetails: { compartmentId, projectId, modelDetails: pretrained(modelType) },
+      });
       assert.equal(created.model.lifecycleState, 'CREATING', modelType);
       assert.equal(created.model.projectId, projectId);
       assert.equal(created.model.modelDetails.modelType, modelType);
@@ -74,12 +76,17 @@ describe('AI Language models through the official SDK', () => {
       compartmentId,
       projectId,
       displayName: 'tickets',
-      modelDetails: { modelType: 'TEXT_CLASSIFICATION', classificationMode: { classificationMode: 'MULTI_CLASS' } } as models.TextClassificationModelDetails,
+      modelDetails: {
+        modelType: 'TEXT_CLASSIFICATION',
+        classificationMode: { classificationMode: 'MULTI_CLASS' },
+      } as models.TextClassificationModelDetails,
       trainingDataset: objectStorageDataset('ns', 'training', 'tickets.csv'),
     };
     const created = await env.client.createModel({ createModelDetails: details });
     assert.deepEqual(created.model.trainingDataset, details.trainingDataset);
-    const model = (await env.client.createWaiters(fastWaiter()).forModel({ modelId: created.model.id }, 'ACTIVE' as any))!.model;
+    const model = (await env.client
+      .createWaiters(fastWaiter())
+      .forModel({ modelId: created.model.id }, 'ACTIVE' as any))!.model;
     assert.equal(model.version, 'ai-lang::TXT_CLS_V1::CUSTOM-V0');
     const results = model.evaluationResults as models.TextClassificationEvaluationResults;
     assert.equal(results.modelType, 'TEXT_CLASSIFICATION');
@@ -112,7 +119,11 @@ describe('AI Language models through the official SDK', () => {
 
   it('requires a training dataset for custom NER and TEXT_CLASSIFICATION (400 MissingParameter)', async () => {
     for (const modelType of ['NAMED_ENTITY_RECOGNITION', 'TEXT_CLASSIFICATION']) {
-      const error = await ociError(() => env.client.createModel({ createModelDetails: { compartmentId, projectId, modelDetails: pretrained(modelType) } }));
+      const error = await ociError(() =>
+        env.client.createModel({
+          createModelDetails: { compartmentId, projectId, modelDetails: pretrained(modelType) },
+        }),
+      );
       assert.equal(error.statusCode, 400, modelType);
       assert.equal(error.serviceCode, 'MissingParameter');
       assert.match(error.message, /trainingDataset/);
@@ -120,13 +131,21 @@ describe('AI Language models through the official SDK', () => {
   });
 
   it('rejects an unknown model type and an unknown project with 400', async () => {
-    const badType = await ociError(() => env.client.createModel({ createModelDetails: { compartmentId, projectId, modelDetails: pretrained('PRE_TRAINED_MAGIC') } }));
+    const badType = await ociError(() =>
+      env.client.createModel({
+        createModelDetails: { compartmentId, projectId, modelDetails: pretrained('PRE_TRAINED_MAGIC') },
+      }),
+    );
     assert.equal(badType.statusCode, 400);
     assert.equal(badType.serviceCode, 'InvalidParameter');
     assert.match(badType.message, /modelType/);
     const noProject = await ociError(() =>
       env.client.createModel({
-        createModelDetails: { compartmentId, projectId: 'ocid1.ailanguageproject.oc1.iad.amaaaaaanope', modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') },
+        createModelDetails: {
+          compartmentId,
+          projectId: 'ocid1.ailanguageproject.oc1.iad.amaaaaaanope',
+          modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS'),
+        },
       }),
     );
     assert.equal(noProject.statusCode, 400);
@@ -160,7 +179,9 @@ describe('AI Language models through the official SDK', () => {
     assert.match(model.lifecycleDetails!, /nowhere\.csv/);
     assert.equal(model.evaluationResults, undefined);
 
-    const wr = (await env.client.createWaiters(fastWaiter()).forWorkRequest({ workRequestId: created.opcWorkRequestId })).workRequest;
+    const wr = (
+      await env.client.createWaiters(fastWaiter()).forWorkRequest({ workRequestId: created.opcWorkRequestId })
+    ).workRequest;
     assert.equal(wr.status, 'FAILED');
     assert.ok(wr.timeFinished);
     const entry = wr.resources!.find((r) => r.entityType.toLowerCase().includes('model'));
@@ -171,7 +192,9 @@ describe('AI Language models through the official SDK', () => {
     assert.equal(errors[0].code, 'TrainingDataNotFound');
     assert.match(errors[0].message, /nowhere\.csv/);
 
-    const deploy = await ociError(() => env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id } }));
+    const deploy = await ociError(() =>
+      env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id } }),
+    );
     assert.equal(deploy.statusCode, 409);
     assert.equal(deploy.serviceCode, 'Conflict', 'a FAILED model never becomes ACTIVE: no retry helps');
 
@@ -188,8 +211,10 @@ describe('AI Language models through the official SDK', () => {
     const noHeader = await trainClassifier('no-header.csv');
     assert.equal(noHeader.lifecycleState, 'FAILED');
     assert.match(noHeader.lifecycleDetails!, /no-header\.csv/);
-    const wrs = (await env.client.listWorkRequests({ compartmentId, resourceId: noHeader.id })).workRequestSummaryCollection.items;
-    const errors = (await env.client.listWorkRequestErrors({ workRequestId: wrs[0].id })).workRequestErrorCollection.items;
+    const wrs = (await env.client.listWorkRequests({ compartmentId, resourceId: noHeader.id }))
+      .workRequestSummaryCollection.items;
+    const errors = (await env.client.listWorkRequestErrors({ workRequestId: wrs[0].id })).workRequestErrorCollection
+      .items;
     assert.equal(errors[0].code, 'InvalidTrainingData');
   });
 
@@ -198,7 +223,10 @@ describe('AI Language models through the official SDK', () => {
       compartmentId,
       projectId,
       modelDetails: pretrained('NAMED_ENTITY_RECOGNITION'),
-      trainingDataset: { datasetType: 'DATA_SCIENCE_LABELING', datasetId: 'ocid1.datalabelingdataset.oc1.iad.amaaaaaax' } as models.DataScienceLabelingDataset,
+      trainingDataset: {
+        datasetType: 'DATA_SCIENCE_LABELING',
+        datasetId: 'ocid1.datalabelingdataset.oc1.iad.amaaaaaax',
+      } as models.DataScienceLabelingDataset,
     });
     assert.equal(model.lifecycleState, 'FAILED');
     assert.match(model.lifecycleDetails!, /Data Labeling/);
@@ -208,7 +236,12 @@ describe('AI Language models through the official SDK', () => {
     const model = await trainClassifier('tickets.csv');
     const updated = await env.client.updateModel({
       modelId: model.id,
-      updateModelDetails: { displayName: 'renamed', description: 'd', freeformTags: { k: 'v' }, definedTags: { ns: { key: 'v' } } },
+      updateModelDetails: {
+        displayName: 'renamed',
+        description: 'd',
+        freeformTags: { k: 'v' },
+        definedTags: { ns: { key: 'v' } },
+      },
     });
     assert.ok(updated.opcWorkRequestId);
     const { model: now } = await env.client.getModel({ modelId: model.id });
@@ -225,11 +258,18 @@ describe('AI Language models through the official SDK', () => {
     const other = await createProject(env.client, compartmentId, 'other');
     const named = await trainClassifier('tickets.csv', { projectId: other.id, displayName: 'only-one' });
     const inProject = await env.client.listModels({ compartmentId, projectId: other.id });
-    assert.deepEqual(inProject.modelCollection.items.map((m) => m.id), [named.id]);
+    assert.deepEqual(
+      inProject.modelCollection.items.map((m) => m.id),
+      [named.id],
+    );
     const summary = inProject.modelCollection.items[0] as unknown as Record<string, unknown>;
-    for (const field of ['evaluationResults', 'trainingDataset', 'testStrategy', 'timeUpdated']) assert.equal(field in summary, false, field);
+    for (const field of ['evaluationResults', 'trainingDataset', 'testStrategy', 'timeUpdated'])
+      assert.equal(field in summary, false, field);
     assert.equal(summary.version, named.version);
-    assert.equal((await env.client.listModels({ compartmentId, displayName: 'only-one' })).modelCollection.items.length, 1);
+    assert.equal(
+      (await env.client.listModels({ compartmentId, displayName: 'only-one' })).modelCollection.items.length,
+      1,
+    );
     assert.equal((await env.client.listModels({ compartmentId, modelId: named.id })).modelCollection.items.length, 1);
     const failed = await env.client.listModels({ compartmentId, lifecycleState: 'FAILED' as any });
     assert.ok(failed.modelCollection.items.every((m) => m.lifecycleState === 'FAILED'));
@@ -238,9 +278,16 @@ describe('AI Language models through the official SDK', () => {
   });
 
   it('moves a model to another compartment without a work request', async () => {
-    const model = await createModel(env.client, { compartmentId, projectId, modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') });
+    const model = await createModel(env.client, {
+      compartmentId,
+      projectId,
+      modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS'),
+    });
     const to = newCompartmentId();
-    await env.client.changeModelCompartment({ modelId: model.id, changeModelCompartmentDetails: { compartmentId: to } });
+    await env.client.changeModelCompartment({
+      modelId: model.id,
+      changeModelCompartmentDetails: { compartmentId: to },
+    });
     const { model: moved } = await env.client.getModel({ modelId: model.id });
     assert.equal(moved.compartmentId, to);
     assert.equal(moved.projectId, projectId);
@@ -269,10 +316,14 @@ describe('AI Language custom model training time', () => {
     assert.equal(training.version, undefined);
     assert.match(training.lifecycleDetails!, /Training on \d+ examples/);
 
-    const early = await ociError(() => env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: training.id } }));
+    const early = await ociError(() =>
+      env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: training.id } }),
+    );
     assert.equal(early.statusCode, 409);
     assert.equal(early.serviceCode, 'IncorrectState', 'a training model becomes ACTIVE by itself, so SDKs retry');
-    const busy = await ociError(() => env.client.updateModel({ modelId: training.id, updateModelDetails: { displayName: 'x' } }));
+    const busy = await ociError(() =>
+      env.client.updateModel({ modelId: training.id, updateModelDetails: { displayName: 'x' } }),
+    );
     assert.equal(busy.serviceCode, 'IncorrectState');
     const wr = (await env.client.getWorkRequest({ workRequestId: created.opcWorkRequestId })).workRequest;
     assert.equal(wr.timeFinished, undefined);
@@ -285,9 +336,14 @@ describe('AI Language custom model training time', () => {
     assert.equal(trained.lifecycleDetails, undefined);
     assert.ok(trained.version);
     assert.equal(trained.evaluationResults!.modelType, 'TEXT_CLASSIFICATION');
-    assert.equal((await env.client.getWorkRequest({ workRequestId: created.opcWorkRequestId })).workRequest.status, 'SUCCEEDED');
+    assert.equal(
+      (await env.client.getWorkRequest({ workRequestId: created.opcWorkRequestId })).workRequest.status,
+      'SUCCEEDED',
+    );
 
-    const { endpoint } = await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: trained.id } });
+    const { endpoint } = await env.client.createEndpoint({
+      createEndpointDetails: { compartmentId, modelId: trained.id },
+    });
     assert.equal(endpoint.modelId, trained.id);
   });
 
@@ -306,7 +362,11 @@ describe('AI Language custom model training time', () => {
   it('serves pre-trained models without the training time', async () => {
     const compartmentId = newCompartmentId();
     const project = await createProject(env.client, compartmentId);
-    const model = await createModel(env.client, { compartmentId, projectId: project.id, modelDetails: pretrained('PRE_TRAINED_LANGUAGE_DETECTION') });
+    const model = await createModel(env.client, {
+      compartmentId,
+      projectId: project.id,
+      modelDetails: pretrained('PRE_TRAINED_LANGUAGE_DETECTION'),
+    });
     assert.equal(model.lifecycleState, 'ACTIVE');
   });
 });

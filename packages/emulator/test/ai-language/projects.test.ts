@@ -64,8 +64,14 @@ describe('AI Language projects through the official SDK', () => {
   it('refuses a stale if-match with 412 and accepts the current etag', async () => {
     const project = await createProject(env.client, newCompartmentId());
     const { etag } = await env.client.getProject({ projectId: project.id });
-    await env.client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'one' }, ifMatch: etag });
-    const error = await ociError(() => env.client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'two' }, ifMatch: etag }));
+    await env.client.updateProject({
+      projectId: project.id,
+      updateProjectDetails: { displayName: 'one' },
+      ifMatch: etag,
+    });
+    const error = await ociError(() =>
+      env.client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'two' }, ifMatch: etag }),
+    );
     assert.equal(error.statusCode, 412);
     assert.equal(error.serviceCode, 'NoEtagMatch');
     const stale = await ociError(() => env.client.deleteProject({ projectId: project.id, ifMatch: etag }));
@@ -76,14 +82,23 @@ describe('AI Language projects through the official SDK', () => {
 
   it('replays a create with the same opc-retry-token and refuses the token for a different request', async () => {
     const compartmentId = newCompartmentId();
-    const first = await env.client.createProject({ createProjectDetails: { compartmentId, displayName: 'once' }, opcRetryToken: 'project-token-1' });
-    const again = await env.client.createProject({ createProjectDetails: { compartmentId, displayName: 'once' }, opcRetryToken: 'project-token-1' });
+    const first = await env.client.createProject({
+      createProjectDetails: { compartmentId, displayName: 'once' },
+      opcRetryToken: 'project-token-1',
+    });
+    const again = await env.client.createProject({
+      createProjectDetails: { compartmentId, displayName: 'once' },
+      opcRetryToken: 'project-token-1',
+    });
     assert.equal(again.project.id, first.project.id);
     assert.equal(again.opcWorkRequestId, first.opcWorkRequestId);
     const listed = await env.client.listProjects({ compartmentId });
     assert.equal(listed.projectCollection.items.length, 1);
     const error = await ociError(() =>
-      env.client.createProject({ createProjectDetails: { compartmentId, displayName: 'other' }, opcRetryToken: 'project-token-1' }),
+      env.client.createProject({
+        createProjectDetails: { compartmentId, displayName: 'other' },
+        opcRetryToken: 'project-token-1',
+      }),
     );
     assert.equal(error.statusCode, 409);
     assert.equal(error.serviceCode, 'InvalidatedRetryToken');
@@ -91,22 +106,37 @@ describe('AI Language projects through the official SDK', () => {
 
   it('lists with filters, sorting and paging across pages', async () => {
     const compartmentId = newCompartmentId();
-    for (const name of ['delta', 'alpha', 'echo', 'charlie', 'bravo']) await createProject(env.client, compartmentId, name);
+    for (const name of ['delta', 'alpha', 'echo', 'charlie', 'bravo'])
+      await createProject(env.client, compartmentId, name);
     await createProject(env.client, newCompartmentId(), 'alpha'); // another compartment: never listed
 
     const byName = await env.client.listProjects({ compartmentId, sortBy: 'displayName' as any });
-    assert.deepEqual(byName.projectCollection.items.map((p) => p.displayName), ['alpha', 'bravo', 'charlie', 'delta', 'echo']);
-    const desc = await env.client.listProjects({ compartmentId, sortBy: 'displayName' as any, sortOrder: 'DESC' as any });
+    assert.deepEqual(
+      byName.projectCollection.items.map((p) => p.displayName),
+      ['alpha', 'bravo', 'charlie', 'delta', 'echo'],
+    );
+    const desc = await env.client.listProjects({
+      compartmentId,
+      sortBy: 'displayName' as any,
+      sortOrder: 'DESC' as any,
+    });
     assert.equal(desc.projectCollection.items[0].displayName, 'echo');
     const newestFirst = await env.client.listProjects({ compartmentId });
-    assert.equal(newestFirst.projectCollection.items[0].displayName, 'bravo', 'default order is timeCreated, newest first');
+    assert.equal(
+      newestFirst.projectCollection.items[0].displayName,
+      'bravo',
+      'default order is timeCreated, newest first',
+    );
 
     const paged = await allPages(async (page) => {
       const response = await env.client.listProjects({ compartmentId, sortBy: 'displayName' as any, limit: 2, page });
       return { items: response.projectCollection.items, opcNextPage: response.opcNextPage };
     });
     assert.equal(paged.pages, 3);
-    assert.deepEqual(paged.items.map((p) => p.displayName), ['alpha', 'bravo', 'charlie', 'delta', 'echo']);
+    assert.deepEqual(
+      paged.items.map((p) => p.displayName),
+      ['alpha', 'bravo', 'charlie', 'delta', 'echo'],
+    );
 
     const filtered = await env.client.listProjects({ compartmentId, displayName: 'charlie' });
     assert.equal(filtered.projectCollection.items.length, 1);
@@ -122,7 +152,9 @@ describe('AI Language projects through the official SDK', () => {
     const missing = await ociError(() => env.client.listProjects({} as any));
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.serviceCode, 'MissingParameter');
-    const bad = await ociError(() => env.client.listProjects({ compartmentId: newCompartmentId(), lifecycleState: 'SLEEPING' as any }));
+    const bad = await ociError(() =>
+      env.client.listProjects({ compartmentId: newCompartmentId(), lifecycleState: 'SLEEPING' as any }),
+    );
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.serviceCode, 'InvalidParameter');
   });
@@ -131,7 +163,10 @@ describe('AI Language projects through the official SDK', () => {
     const from = newCompartmentId();
     const to = newCompartmentId();
     const project = await createProject(env.client, from);
-    const moved = await env.client.changeProjectCompartment({ projectId: project.id, changeProjectCompartmentDetails: { compartmentId: to } });
+    const moved = await env.client.changeProjectCompartment({
+      projectId: project.id,
+      changeProjectCompartmentDetails: { compartmentId: to },
+    });
     assert.ok(moved.opcRequestId);
     const { project: now } = await env.client.getProject({ projectId: project.id });
     assert.equal(now.compartmentId, to);
@@ -141,7 +176,9 @@ describe('AI Language projects through the official SDK', () => {
   });
 
   it('answers 404 NotAuthorizedOrNotFound for an unknown project', async () => {
-    const error = await ociError(() => env.client.getProject({ projectId: 'ocid1.ailanguageproject.oc1.iad.amaaaaaanope' }));
+    const error = await ociError(() =>
+      env.client.getProject({ projectId: 'ocid1.ailanguageproject.oc1.iad.amaaaaaanope' }),
+    );
     assert.equal(error.statusCode, 404);
     assert.equal(error.serviceCode, 'NotAuthorizedOrNotFound');
   });
@@ -165,7 +202,9 @@ describe('AI Language project deletion lifecycle', () => {
   it('goes CREATING → ACTIVE, UPDATING → ACTIVE and DELETING → DELETED → 404 on the clock', async () => {
     const { project } = await env.client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
     assert.equal((await env.client.getProject({ projectId: project.id })).project.lifecycleState, 'CREATING');
-    const busy = await ociError(() => env.client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'x' } }));
+    const busy = await ociError(() =>
+      env.client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'x' } }),
+    );
     assert.equal(busy.statusCode, 409);
     assert.equal(busy.serviceCode, 'IncorrectState');
     await env.t.advance(10);

@@ -38,7 +38,11 @@ describe('AI Language sandbox seed', () => {
 
     const classifier = (await env.client.getModel({ modelId: ai.customModelIds.textClassification })).model;
     assert.equal(classifier.modelDetails.modelType, 'TEXT_CLASSIFICATION');
-    assert.deepEqual([...(classifier.evaluationResults as models.TextClassificationEvaluationResults).labels!].sort(), ['account', 'billing', 'technical']);
+    assert.deepEqual([...(classifier.evaluationResults as models.TextClassificationEvaluationResults).labels!].sort(), [
+      'account',
+      'billing',
+      'technical',
+    ]);
     assert.ok(classifier.version);
     const ner = (await env.client.getModel({ modelId: ai.customModelIds.namedEntityRecognition })).model;
     assert.equal(ner.modelDetails.modelType, 'NAMED_ENTITY_RECOGNITION');
@@ -50,31 +54,45 @@ describe('AI Language sandbox seed', () => {
   it('deploys the custom classifier to an endpoint that classifies support tickets', async () => {
     const ai = sandbox.aiLanguage;
     const { endpoint } = await env.client.createEndpoint({
-      createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId: ai.customModelIds.textClassification, alias: 'sandbox-tickets' },
+      createEndpointDetails: {
+        compartmentId: sandbox.compartmentId,
+        modelId: ai.customModelIds.textClassification,
+        alias: 'sandbox-tickets',
+      },
     });
     assert.equal(endpoint.projectId, ai.projectId);
     await env.client.createWaiters(fastWaiter()).forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as any);
-    const { batchDetectLanguageTextClassificationResult: result } = await env.client.batchDetectLanguageTextClassification({
-      batchDetectLanguageTextClassificationDetails: {
-        alias: 'sandbox-tickets',
-        documents: [
-          { key: 'a', text: 'I was charged twice for my subscription, please refund the extra payment.' },
-          { key: 'b', text: 'The app crashes every time I open the settings page.' },
-          { key: 'c', text: 'I forgot my password and cannot log in to my account.' },
-        ],
-      },
-    });
-    assert.deepEqual(result.documents.map((d) => d.textClassification[0].label), ['billing', 'technical', 'account']);
+    const { batchDetectLanguageTextClassificationResult: result } =
+      await env.client.batchDetectLanguageTextClassification({
+        batchDetectLanguageTextClassificationDetails: {
+          alias: 'sandbox-tickets',
+          documents: [
+            { key: 'a', text: 'I was charged twice for my subscription, please refund the extra payment.' },
+            { key: 'b', text: 'The app crashes every time I open the settings page.' },
+            { key: 'c', text: 'I forgot my password and cannot log in to my account.' },
+          ],
+        },
+      });
+    assert.deepEqual(
+      result.documents.map((d) => d.textClassification[0].label),
+      ['billing', 'technical', 'account'],
+    );
   });
 
   it('deploys the custom NER model, which finds the products it was trained on', async () => {
     const ai = sandbox.aiLanguage;
     const { endpoint } = await env.client.createEndpoint({
-      createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId: ai.customModelIds.namedEntityRecognition },
+      createEndpointDetails: {
+        compartmentId: sandbox.compartmentId,
+        modelId: ai.customModelIds.namedEntityRecognition,
+      },
     });
     await env.client.createWaiters(fastWaiter()).forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as any);
     const { batchDetectLanguageEntitiesResult: result } = await env.client.batchDetectLanguageEntities({
-      batchDetectLanguageEntitiesDetails: { endpointId: endpoint.id, documents: [{ key: 'a', text: 'The battery of my Nimbus X2 is swollen.' }] },
+      batchDetectLanguageEntitiesDetails: {
+        endpointId: endpoint.id,
+        documents: [{ key: 'a', text: 'The battery of my Nimbus X2 is swollen.' }],
+      },
     });
     const product = result.documents[0].entities.find((e) => e.type === 'PRODUCT');
     assert.equal(product?.text, 'Nimbus X2');
@@ -90,11 +108,20 @@ describe('AI Language sandbox seed', () => {
         modelDetails: { modelType: 'TEXT_CLASSIFICATION' } as models.TextClassificationModelDetails,
         trainingDataset: {
           datasetType: 'OBJECT_STORAGE',
-          locationDetails: { locationType: 'OBJECT_LIST', namespaceName, bucketName, objectNames: [objectNames.textClassification] },
+          locationDetails: {
+            locationType: 'OBJECT_LIST',
+            namespaceName,
+            bucketName,
+            objectNames: [objectNames.textClassification],
+          },
         } as models.ObjectStorageDataset,
       },
     });
-    assert.equal((await env.client.getModel({ modelId: model.id })).model.lifecycleState, 'CREATING', 'it trains for the configured time');
+    assert.equal(
+      (await env.client.getModel({ modelId: model.id })).model.lifecycleState,
+      'CREATING',
+      'it trains for the configured time',
+    );
     await env.t.advance(60);
     const trained = (await env.client.getModel({ modelId: model.id })).model;
     assert.equal(trained.lifecycleState, 'ACTIVE');

@@ -57,7 +57,13 @@ export async function allPages<T>(
 }
 
 /** Uploads a text object through the admin API, as a user stages training data. */
-export async function uploadObject(t: TestEmulator, namespace: string, bucket: string, name: string, content: string): Promise<void> {
+export async function uploadObject(
+  t: TestEmulator,
+  namespace: string,
+  bucket: string,
+  name: string,
+  content: string,
+): Promise<void> {
   const response = await fetch(`${t.url}/_ocikit/objects/${namespace}/${bucket}/${name}`, {
     method: 'PUT',
     headers: { 'content-type': 'text/plain' },
@@ -72,7 +78,11 @@ export async function uploadTrainingData(t: TestEmulator, namespace: string, buc
   await uploadObject(t, namespace, bucket, 'products.jsonl', PRODUCTS_NER_JSONL);
 }
 
-export const objectStorageDataset = (namespaceName: string, bucketName: string, ...objectNames: string[]): models.ObjectStorageDataset => ({
+export const objectStorageDataset = (
+  namespaceName: string,
+  bucketName: string,
+  ...objectNames: string[]
+): models.ObjectStorageDataset => ({
   datasetType: 'OBJECT_STORAGE',
   locationDetails: { locationType: 'OBJECT_LIST', namespaceName, bucketName, objectNames } as models.ObjectListDataset,
 });
@@ -97,24 +107,56 @@ export const SUPPORT_TICKETS_CSV = [
 ].join('\n');
 
 export const PRODUCTS_NER_JSONL = [
-  { text: 'The battery of my Zephyr Phone drains fast.', entities: [{ offset: 4, length: 7, type: 'COMPONENT' }, { offset: 18, length: 12, type: 'PRODUCT' }] },
-  { text: 'My Orbit Watch screen is cracked.', entities: [{ offset: 3, length: 11, type: 'PRODUCT' }, { offset: 15, length: 6, type: 'COMPONENT' }] },
-  { text: 'The Zephyr Phone speaker crackles.', entities: [{ offset: 4, length: 12, type: 'PRODUCT' }, { offset: 17, length: 7, type: 'COMPONENT' }] },
-  { text: 'I dropped the Orbit Watch and the battery swelled.', entities: [{ offset: 14, length: 11, type: 'PRODUCT' }, { offset: 34, length: 7, type: 'COMPONENT' }] },
+  {
+    text: 'The battery of my Zephyr Phone drains fast.',
+    entities: [
+      { offset: 4, length: 7, type: 'COMPONENT' },
+      { offset: 18, length: 12, type: 'PRODUCT' },
+    ],
+  },
+  {
+    text: 'My Orbit Watch screen is cracked.',
+    entities: [
+      { offset: 3, length: 11, type: 'PRODUCT' },
+      { offset: 15, length: 6, type: 'COMPONENT' },
+    ],
+  },
+  {
+    text: 'The Zephyr Phone speaker crackles.',
+    entities: [
+      { offset: 4, length: 12, type: 'PRODUCT' },
+      { offset: 17, length: 7, type: 'COMPONENT' },
+    ],
+  },
+  {
+    text: 'I dropped the Orbit Watch and the battery swelled.',
+    entities: [
+      { offset: 14, length: 11, type: 'PRODUCT' },
+      { offset: 34, length: 7, type: 'COMPONENT' },
+    ],
+  },
   { text: 'Nothing else to report today.', entities: [] },
 ]
   .map((line) => JSON.stringify(line))
   .join('\n');
 
 /** Creates a project and returns it once ACTIVE (the harness's transition delay is 0). */
-export async function createProject(client: AIServiceLanguageClient, compartmentId: string, displayName?: string): Promise<models.Project> {
+export async function createProject(
+  client: AIServiceLanguageClient,
+  compartmentId: string,
+  displayName?: string,
+): Promise<models.Project> {
   const { project } = await client.createProject({ createProjectDetails: { compartmentId, displayName } });
   return (await client.getProject({ projectId: project.id })).project;
 }
 
-export async function createModel(client: AIServiceLanguageClient, details: models.CreateModelDetails): Promise<models.Model> {
+export async function createModel(
+  client: AIServiceLanguageClient,
+  details: models.CreateModelDetails,
+): Promise<models.Model> {
   const { model } = await client.createModel({ createModelDetails: details });
   return (await client.getModel({ modelId: model.id })).model;
 }
 
-export const pretrained = (modelType: string, languageCode?: string) => ({ modelType, ...(languageCode ? { languageCode } : {}) }) as models.ModelDetails as any;
+export const pretrained = (modelType: string, languageCode?: string) =>
+  ({ modelType, ...(languageCode ? { languageCode } : {}) }) as models.ModelDetails as any;

@@ -10,9 +10,15 @@ describe('AI Language work requests', () => {
     const compartmentId = newCompartmentId();
     const project = await createProject(env.client, compartmentId);
     await env.client.updateProject({ projectId: project.id, updateProjectDetails: { description: 'x' } });
-    const model = await createModel(env.client, { compartmentId, projectId: project.id, modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS') });
+    const model = await createModel(env.client, {
+      compartmentId,
+      projectId: project.id,
+      modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS'),
+    });
     await env.client.updateModel({ modelId: model.id, updateModelDetails: { description: 'x' } });
-    const { endpoint } = await env.client.createEndpoint({ createEndpointDetails: { compartmentId, modelId: model.id } });
+    const { endpoint } = await env.client.createEndpoint({
+      createEndpointDetails: { compartmentId, modelId: model.id },
+    });
     await env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { description: 'x' } });
     await env.client.deleteEndpoint({ endpointId: endpoint.id });
     await env.client.deleteModel({ modelId: model.id });
@@ -20,20 +26,17 @@ describe('AI Language work requests', () => {
 
     const { workRequestSummaryCollection } = await env.client.listWorkRequests({ compartmentId });
     const items = workRequestSummaryCollection.items;
-    assert.deepEqual(
-      items.map((wr) => wr.operationType).sort(),
-      [
-        'CREATE_ENDPOINT',
-        'CREATE_MODEL',
-        'CREATE_PROJECT',
-        'DELETE_ENDPOINT',
-        'DELETE_MODEL',
-        'DELETE_PROJECT',
-        'UPDATE_ENDPOINT',
-        'UPDATE_MODEL',
-        'UPDATE_PROJECT',
-      ],
-    );
+    assert.deepEqual(items.map((wr) => wr.operationType).sort(), [
+      'CREATE_ENDPOINT',
+      'CREATE_MODEL',
+      'CREATE_PROJECT',
+      'DELETE_ENDPOINT',
+      'DELETE_MODEL',
+      'DELETE_PROJECT',
+      'UPDATE_ENDPOINT',
+      'UPDATE_MODEL',
+      'UPDATE_PROJECT',
+    ]);
     const expected: Record<string, { word: string; action: string; id: string }> = {
       CREATE_PROJECT: { word: 'project', action: 'CREATED', id: project.id },
       UPDATE_PROJECT: { word: 'project', action: 'UPDATED', id: project.id },
@@ -64,7 +67,10 @@ describe('AI Language work requests', () => {
       'UPDATE_ENDPOINT',
     ]);
     const one = await env.client.listWorkRequests({ compartmentId, workRequestId: items[0].id });
-    assert.deepEqual(one.workRequestSummaryCollection.items.map((wr) => wr.id), [items[0].id]);
+    assert.deepEqual(
+      one.workRequestSummaryCollection.items.map((wr) => wr.id),
+      [items[0].id],
+    );
 
     const pageOne = await env.client.listWorkRequests({ compartmentId, limit: 4 });
     assert.equal(pageOne.workRequestSummaryCollection.items.length, 4);
@@ -93,7 +99,9 @@ describe('AI Language work requests', () => {
     const missing = await ociError(() => env.client.listWorkRequests({} as any));
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.serviceCode, 'MissingParameter');
-    const unknown = await ociError(() => env.client.getWorkRequest({ workRequestId: 'ocid1.ailanguageworkrequest.oc1.iad.amaaaaaanope' }));
+    const unknown = await ociError(() =>
+      env.client.getWorkRequest({ workRequestId: 'ocid1.ailanguageworkrequest.oc1.iad.amaaaaaanope' }),
+    );
     assert.equal(unknown.statusCode, 404);
     assert.equal(unknown.serviceCode, 'NotAuthorizedOrNotFound');
   });
@@ -103,7 +111,9 @@ describe('AI Language work request progress on the clock', () => {
   const env = languageSuite({ transitionDelaySeconds: 10 });
 
   it('goes ACCEPTED → IN_PROGRESS → SUCCEEDED with timeStarted and timeFinished, and the waiter returns it finished', async () => {
-    const { opcWorkRequestId } = await env.client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
+    const { opcWorkRequestId } = await env.client.createProject({
+      createProjectDetails: { compartmentId: newCompartmentId() },
+    });
     const accepted = (await env.client.getWorkRequest({ workRequestId: opcWorkRequestId })).workRequest;
     assert.equal(accepted.status, 'ACCEPTED');
     assert.equal(accepted.percentComplete, 0);
@@ -125,15 +135,26 @@ describe('AI Language work request progress on the clock', () => {
   });
 
   it('lists logs newest first with sortOrder=DESC and pages them', async () => {
-    const { opcWorkRequestId } = await env.client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
+    const { opcWorkRequestId } = await env.client.createProject({
+      createProjectDetails: { compartmentId: newCompartmentId() },
+    });
     await env.t.advance(10);
-    const all = (await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId })).workRequestLogCollection.items;
+    const all = (await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId })).workRequestLogCollection
+      .items;
     assert.equal(all.length, 3);
-    const desc = (await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, sortOrder: 'DESC' as any })).workRequestLogCollection.items;
-    assert.deepEqual(desc.map((l) => l.message), [...all].reverse().map((l) => l.message));
+    const desc = (await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, sortOrder: 'DESC' as any }))
+      .workRequestLogCollection.items;
+    assert.deepEqual(
+      desc.map((l) => l.message),
+      [...all].reverse().map((l) => l.message),
+    );
     const first = await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, limit: 2 });
     assert.equal(first.workRequestLogCollection.items.length, 2);
-    const rest = await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, limit: 2, page: first.opcNextPage });
+    const rest = await env.client.listWorkRequestLogs({
+      workRequestId: opcWorkRequestId,
+      limit: 2,
+      page: first.opcNextPage,
+    });
     assert.equal(rest.workRequestLogCollection.items.length, 1);
   });
 });

@@ -23,7 +23,8 @@ describe('DR error answers', () => {
   after(() => t.close());
 
   const peerPath = (path: string) => `/r/${PEER_REGION}/20220125${path}`;
-  const post = (path: string, body: unknown) => raw(t.url, 'POST', peerPath(path), typeof body === 'string' ? body : JSON.stringify(body));
+  const post = (path: string, body: unknown) =>
+    raw(t.url, 'POST', peerPath(path), typeof body === 'string' ? body : JSON.stringify(body));
 
   it('answers 501 MethodNotImplemented for plan executions and automatic DR configurations', async () => {
     const client = t.dr();
@@ -32,11 +33,16 @@ describe('DR error answers', () => {
     assert.match(list.message, /ListDrPlanExecutions/);
     const create = await ociError(() =>
       client.createDrPlanExecution({
-        createDrPlanExecutionDetails: { planId: newOcid('drplan'), executionOptions: { planExecutionType: 'SWITCHOVER' } as any },
+        createDrPlanExecutionDetails: {
+          planId: newOcid('drplan'),
+          executionOptions: { planExecutionType: 'SWITCHOVER' } as any,
+        },
       }),
     );
     assert.deepEqual([create.statusCode, create.serviceCode], [501, 'MethodNotImplemented']);
-    const automatic = await ociError(() => client.listAutomaticDrConfigurations({ drProtectionGroupId: pair.standby.id }));
+    const automatic = await ociError(() =>
+      client.listAutomaticDrConfigurations({ drProtectionGroupId: pair.standby.id }),
+    );
     assert.deepEqual([automatic.statusCode, automatic.serviceCode], [501, 'MethodNotImplemented']);
   });
 
@@ -64,7 +70,10 @@ describe('DR error answers', () => {
     const missing = await post('/drPlans', { type: 'SWITCHOVER', drProtectionGroupId: pair.standby.id });
     assertOciError(missing, 400, 'MissingParameter');
     assert.match(missing.body.message, /displayName/);
-    const unknownGroup = await post('/drPlans', { ...base, drProtectionGroupId: newOcid('drprotectiongroup', PEER_REGION) });
+    const unknownGroup = await post('/drPlans', {
+      ...base,
+      drProtectionGroupId: newOcid('drprotectiongroup', PEER_REGION),
+    });
     assertOciError(unknownGroup, 400, 'RelatedResourceNotAuthorizedOrNotFound');
 
     const group = { compartmentId: newCompartmentId(), displayName: 'g', logLocation };
@@ -79,10 +88,22 @@ describe('DR error answers', () => {
     });
     assertOciError(bucket, 400, 'MissingParameter');
     assert.match(bucket.body.message, /bucketName/);
-    const wrongFlag = { memberId: newOcid('instance'), memberType: 'COMPUTE_INSTANCE_NON_MOVABLE', isStartStopEnabled: 'yes' };
+    const wrongFlag = {
+      memberId: newOcid('instance'),
+      memberType: 'COMPUTE_INSTANCE_NON_MOVABLE',
+      isStartStopEnabled: 'yes',
+    };
     assertOciError(await post('/drProtectionGroups', { ...group, members: [wrongFlag] }), 400, 'InvalidParameter');
-    assertOciError(await post('/drProtectionGroups', { ...group, logLocation: { namespace: 'ns' } }), 400, 'MissingParameter');
-    assertOciError(await post('/drProtectionGroups', { ...group, association: { role: 'BOSS' } }), 400, 'InvalidParameter');
+    assertOciError(
+      await post('/drProtectionGroups', { ...group, logLocation: { namespace: 'ns' } }),
+      400,
+      'MissingParameter',
+    );
+    assertOciError(
+      await post('/drProtectionGroups', { ...group, association: { role: 'BOSS' } }),
+      400,
+      'InvalidParameter',
+    );
 
     const plan = await createPlan(pair);
     assertOciError(await post(`/drPlans/${plan.id}/actions/refresh`, { type: 'FULL' }), 400, 'InvalidParameter');
@@ -97,14 +118,26 @@ describe('DR error answers', () => {
     const query = (path: string) => raw(t.url, 'GET', peerPath(path));
     assertOciError(await query(`/drPlans?drProtectionGroupId=${pair.standby.id}&limit=0`), 400, 'InvalidParameter');
     assertOciError(await query(`/drPlans?drProtectionGroupId=${pair.standby.id}&limit=abc`), 400, 'InvalidParameter');
-    assertOciError(await query(`/drPlans?drProtectionGroupId=${pair.standby.id}&page=garbage`), 400, 'InvalidParameter');
-    assertOciError(await query(`/drPlans?drProtectionGroupId=${pair.standby.id}&lifecycleState=SLEEPING`), 400, 'InvalidParameter');
+    assertOciError(
+      await query(`/drPlans?drProtectionGroupId=${pair.standby.id}&page=garbage`),
+      400,
+      'InvalidParameter',
+    );
+    assertOciError(
+      await query(`/drPlans?drProtectionGroupId=${pair.standby.id}&lifecycleState=SLEEPING`),
+      400,
+      'InvalidParameter',
+    );
     assertOciError(await query(`/drPlans?drProtectionGroupId=${pair.standby.id}&sortBy=size`), 400, 'InvalidParameter');
     assertOciError(await query('/workRequests?status=DONE'), 400, 'InvalidParameter');
   });
 
   it('refuses bodies over 5 MiB with 413 before parsing them', async () => {
-    const huge = JSON.stringify({ displayName: 'x'.repeat(BODY_LIMIT_BYTES + 1), type: 'SWITCHOVER', drProtectionGroupId: pair.standby.id });
+    const huge = JSON.stringify({
+      displayName: 'x'.repeat(BODY_LIMIT_BYTES + 1),
+      type: 'SWITCHOVER',
+      drProtectionGroupId: pair.standby.id,
+    });
     assertOciError(await post('/drPlans', huge), 413, 'PayloadTooLarge');
   });
 

@@ -12,13 +12,21 @@ export const logLocation = { namespace: 'ns', bucket: 'dr-logs' };
 /** Members of a small application stack in `region`, as CreateDrProtectionGroupDetails lists them. */
 export function primaryMembers(region = HOME_REGION): models.CreateDrProtectionGroupMemberDetails[] {
   return [
-    { memberId: newOcid('instance', region), memberType: 'COMPUTE_INSTANCE_MOVABLE' } as models.CreateDrProtectionGroupMemberDetails,
-    { memberId: newOcid('volumegroup', region), memberType: 'VOLUME_GROUP' } as models.CreateDrProtectionGroupMemberDetails,
+    {
+      memberId: newOcid('instance', region),
+      memberType: 'COMPUTE_INSTANCE_MOVABLE',
+    } as models.CreateDrProtectionGroupMemberDetails,
+    {
+      memberId: newOcid('volumegroup', region),
+      memberType: 'VOLUME_GROUP',
+    } as models.CreateDrProtectionGroupMemberDetails,
   ];
 }
 
 export function standbyMembers(region = PEER_REGION): models.CreateDrProtectionGroupMemberDetails[] {
-  return [{ memberId: newOcid('database', region), memberType: 'DATABASE' } as models.CreateDrProtectionGroupMemberDetails];
+  return [
+    { memberId: newOcid('database', region), memberType: 'DATABASE' } as models.CreateDrProtectionGroupMemberDetails,
+  ];
 }
 
 export interface Pair {
@@ -68,13 +76,18 @@ export async function createPair(
     },
   });
   await settle(home, primaryCreated.opcWorkRequestId);
-  const primary = (await home.getDrProtectionGroup({ drProtectionGroupId: primaryCreated.drProtectionGroup.id })).drProtectionGroup;
-  const standby = (await peer.getDrProtectionGroup({ drProtectionGroupId: standbyCreated.drProtectionGroup.id })).drProtectionGroup;
+  const primary = (await home.getDrProtectionGroup({ drProtectionGroupId: primaryCreated.drProtectionGroup.id }))
+    .drProtectionGroup;
+  const standby = (await peer.getDrProtectionGroup({ drProtectionGroupId: standbyCreated.drProtectionGroup.id }))
+    .drProtectionGroup;
   return { compartmentId, home, peer, primary, standby };
 }
 
 /** Creates a plan in the pair's STANDBY group and waits until it is ACTIVE (or NEEDS_ATTENTION). */
-export async function createPlan(pair: Pair, details: Partial<models.CreateDrPlanDetails> = {}): Promise<models.DrPlan> {
+export async function createPlan(
+  pair: Pair,
+  details: Partial<models.CreateDrPlanDetails> = {},
+): Promise<models.DrPlan> {
   const created = await pair.peer.createDrPlan({
     createDrPlanDetails: {
       displayName: 'plan',
@@ -83,12 +96,17 @@ export async function createPlan(pair: Pair, details: Partial<models.CreateDrPla
       ...details,
     },
   });
-  const waited = await pair.peer.createWaiters(fastWaiter()).forDrPlan({ drPlanId: created.drPlan.id }, 'ACTIVE' as any, 'NEEDS_ATTENTION' as any);
+  const waited = await pair.peer
+    .createWaiters(fastWaiter())
+    .forDrPlan({ drPlanId: created.drPlan.id }, 'ACTIVE' as any, 'NEEDS_ATTENTION' as any);
   return waited!.drPlan;
 }
 
 /** Waits for a work request to finish and returns it. */
-export async function finished(client: DisasterRecoveryClient, workRequestId: string | undefined): Promise<models.WorkRequest> {
+export async function finished(
+  client: DisasterRecoveryClient,
+  workRequestId: string | undefined,
+): Promise<models.WorkRequest> {
   if (!workRequestId) throw new Error('no opc-work-request-id');
   return (await client.createWaiters(fastWaiter()).forWorkRequest({ workRequestId })).workRequest;
 }

@@ -71,15 +71,30 @@ describe('DR plans', () => {
     assert.deepEqual(json(got.drPlan.planGroups), json(plan.planGroups), 'the groups are generated once, at creation');
 
     // On the wire: OCI's field names (lifeCycleDetails with a capital C) and no null values.
-    for (const path of [`/drPlans/${plan.id}`, `/drPlans?drProtectionGroupId=${pair.standby.id}`, `/drProtectionGroups/${pair.standby.id}`]) {
+    for (const path of [
+      `/drPlans/${plan.id}`,
+      `/drPlans?drProtectionGroupId=${pair.standby.id}`,
+      `/drProtectionGroups/${pair.standby.id}`,
+    ]) {
       const response = await raw(t.url, 'GET', `/r/${PEER_REGION}/20220125${path}`);
       assert.equal(response.status, 200);
       assert.ok(!JSON.stringify(response.body).includes('null'), `${path} has no null values`);
     }
     const wire = (await raw(t.url, 'GET', `/r/${PEER_REGION}/20220125/drPlans/${plan.id}`)).body;
     assert.deepEqual(Object.keys(wire).sort(), [
-      'compartmentId', 'definedTags', 'displayName', 'drProtectionGroupId', 'freeformTags', 'id', 'lifecycleState',
-      'peerDrProtectionGroupId', 'peerRegion', 'planGroups', 'timeCreated', 'timeUpdated', 'type',
+      'compartmentId',
+      'definedTags',
+      'displayName',
+      'drProtectionGroupId',
+      'freeformTags',
+      'id',
+      'lifecycleState',
+      'peerDrProtectionGroupId',
+      'peerRegion',
+      'planGroups',
+      'timeCreated',
+      'timeUpdated',
+      'type',
     ]);
   });
 
@@ -90,13 +105,25 @@ describe('DR plans', () => {
     assert.equal(names[0], 'Prechecks - Built In');
     assert.equal(switchover.planGroups[0].type, 'BUILT_IN_PRECHECK');
     // Documented default order: stop at the primary before switching storage and databases over, launch after.
-    const order = ['Compute Instances - Stop', 'Volume Groups - Switchover', 'Databases - Switchover', 'Compute Instances - Launch'];
+    const order = [
+      'Compute Instances - Stop',
+      'Volume Groups - Switchover',
+      'Databases - Switchover',
+      'Compute Instances - Launch',
+    ];
     const positions = order.map((name) => names.indexOf(name));
-    assert.ok(positions.every((p) => p > 0), `expected ${order.join(', ')} in ${names.join(' | ')}`);
-    assert.deepEqual([...positions].sort((a, b) => a - b), positions);
+    assert.ok(
+      positions.every((p) => p > 0),
+      `expected ${order.join(', ')} in ${names.join(' | ')}`,
+    );
+    assert.deepEqual(
+      [...positions].sort((a, b) => a - b),
+      positions,
+    );
     // Steps act on the members of both groups.
     const memberIds = new Set(switchover.planGroups.flatMap((g) => g.steps.map((s) => s.memberId)));
-    for (const m of [...pair.primary.members!, ...pair.standby.members!]) assert.ok(memberIds.has(m.memberId), m.memberId);
+    for (const m of [...pair.primary.members!, ...pair.standby.members!])
+      assert.ok(memberIds.has(m.memberId), m.memberId);
     const dbStep = switchover.planGroups.find((g) => g.displayName === 'Databases - Switchover')!.steps[0];
     assert.equal(dbStep.type, 'DATABASE_SWITCHOVER');
     assert.equal(dbStep.errorMode, 'STOP_ON_ERROR');
@@ -123,29 +150,46 @@ describe('DR plans', () => {
     await finished(pair.home, lonely.opcWorkRequestId);
     const unassociated = await ociError(() =>
       pair.home.createDrPlan({
-        createDrPlanDetails: { displayName: 'p', type: 'SWITCHOVER' as any, drProtectionGroupId: lonely.drProtectionGroup.id },
+        createDrPlanDetails: {
+          displayName: 'p',
+          type: 'SWITCHOVER' as any,
+          drProtectionGroupId: lonely.drProtectionGroup.id,
+        },
       }),
     );
     assert.deepEqual([unassociated.statusCode, unassociated.serviceCode], [400, 'InvalidParameter']);
 
     const unknown = await ociError(() =>
       pair.peer.createDrPlan({
-        createDrPlanDetails: { displayName: 'p', type: 'SWITCHOVER' as any, drProtectionGroupId: newOcid('drprotectiongroup', PEER_REGION) },
+        createDrPlanDetails: {
+          displayName: 'p',
+          type: 'SWITCHOVER' as any,
+          drProtectionGroupId: newOcid('drprotectiongroup', PEER_REGION),
+        },
       }),
     );
     assert.deepEqual([unknown.statusCode, unknown.serviceCode], [400, 'RelatedResourceNotAuthorizedOrNotFound']);
     // The group lives in the peer region: from the home region it does not exist.
     const otherRegion = await ociError(() =>
-      pair.home.createDrPlan({ createDrPlanDetails: { displayName: 'p', type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id } }),
+      pair.home.createDrPlan({
+        createDrPlanDetails: { displayName: 'p', type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id },
+      }),
     );
-    assert.deepEqual([otherRegion.statusCode, otherRegion.serviceCode], [400, 'RelatedResourceNotAuthorizedOrNotFound']);
+    assert.deepEqual(
+      [otherRegion.statusCode, otherRegion.serviceCode],
+      [400, 'RelatedResourceNotAuthorizedOrNotFound'],
+    );
 
     const badType = await ociError(() =>
-      pair.peer.createDrPlan({ createDrPlanDetails: { displayName: 'p', type: 'SIDEWAYS' as any, drProtectionGroupId: pair.standby.id } }),
+      pair.peer.createDrPlan({
+        createDrPlanDetails: { displayName: 'p', type: 'SIDEWAYS' as any, drProtectionGroupId: pair.standby.id },
+      }),
     );
     assert.deepEqual([badType.statusCode, badType.serviceCode], [400, 'InvalidParameter']);
     const noName = await ociError(() =>
-      pair.peer.createDrPlan({ createDrPlanDetails: { type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id } as any }),
+      pair.peer.createDrPlan({
+        createDrPlanDetails: { type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id } as any,
+      }),
     );
     assert.deepEqual([noName.statusCode, noName.serviceCode], [400, 'MissingParameter']);
     assert.match(noName.message, /displayName/);
@@ -158,10 +202,15 @@ describe('DR plans', () => {
     assert.equal(clone.lifecycleState, 'ACTIVE');
     assertWellFormed(clone);
     const shape = (plan: models.DrPlan) =>
-      plan.planGroups.map((g) => [g.type, g.displayName, g.steps.map((s) => [s.type, s.memberId, s.displayName, s.timeout])]);
+      plan.planGroups.map((g) => [
+        g.type,
+        g.displayName,
+        g.steps.map((s) => [s.type, s.memberId, s.displayName, s.timeout]),
+      ]);
     assert.deepEqual(shape(clone), shape(source));
     const sourceIds = new Set(source.planGroups.flatMap((g) => [g.id, ...g.steps.map((s) => s.id)]));
-    for (const id of clone.planGroups.flatMap((g) => [g.id, ...g.steps.map((s) => s.id)])) assert.ok(!sourceIds.has(id), `reused id ${id}`);
+    for (const id of clone.planGroups.flatMap((g) => [g.id, ...g.steps.map((s) => s.id)]))
+      assert.ok(!sourceIds.has(id), `reused id ${id}`);
 
     const missing = await ociError(() =>
       pair.peer.createDrPlan({
@@ -176,7 +225,12 @@ describe('DR plans', () => {
     assert.deepEqual([missing.statusCode, missing.serviceCode], [400, 'RelatedResourceNotAuthorizedOrNotFound']);
     const otherType = await ociError(() =>
       pair.peer.createDrPlan({
-        createDrPlanDetails: { displayName: 'c', type: 'FAILOVER' as any, drProtectionGroupId: pair.standby.id, sourcePlanId: source.id },
+        createDrPlanDetails: {
+          displayName: 'c',
+          type: 'FAILOVER' as any,
+          drProtectionGroupId: pair.standby.id,
+          sourcePlanId: source.id,
+        },
       }),
     );
     assert.deepEqual([otherType.statusCode, otherType.serviceCode], [400, 'InvalidParameter']);
@@ -192,7 +246,8 @@ describe('DR plans', () => {
       ['bravo', 'STOP_DRILL'],
     ];
     const ids: string[] = [];
-    for (const [displayName, type] of specs) ids.push((await createPlan(own, { displayName, type: type as models.DrPlanType })).id);
+    for (const [displayName, type] of specs)
+      ids.push((await createPlan(own, { displayName, type: type as models.DrPlanType })).id);
 
     const seen: string[] = [];
     let page: string | undefined;
@@ -212,7 +267,10 @@ describe('DR plans', () => {
 
     const list = (query: Record<string, unknown>) =>
       own.peer.listDrPlans({ drProtectionGroupId: own.standby.id, ...query }).then((r) => r.drPlanCollection.items);
-    assert.deepEqual((await list({ sortBy: 'displayName' })).map((p) => p.displayName), ['alpha', 'bravo', 'charlie', 'delta', 'echo']);
+    assert.deepEqual(
+      (await list({ sortBy: 'displayName' })).map((p) => p.displayName),
+      ['alpha', 'bravo', 'charlie', 'delta', 'echo'],
+    );
     assert.deepEqual(
       (await list({ sortBy: 'displayName', sortOrder: 'DESC' })).map((p) => p.displayName),
       ['echo', 'delta', 'charlie', 'bravo', 'alpha'],
@@ -222,9 +280,18 @@ describe('DR plans', () => {
     const oldestFirst = (await list({ sortOrder: 'ASC' })).map((p) => String(p.timeCreated));
     assert.deepEqual(oldestFirst, [...oldestFirst].sort());
 
-    assert.deepEqual((await list({ drPlanType: 'SWITCHOVER', sortBy: 'displayName' })).map((p) => p.displayName), ['delta', 'echo']);
-    assert.deepEqual((await list({ displayName: 'charlie' })).map((p) => p.id), [ids[3]]);
-    assert.deepEqual((await list({ drPlanId: ids[1] })).map((p) => p.displayName), ['alpha']);
+    assert.deepEqual(
+      (await list({ drPlanType: 'SWITCHOVER', sortBy: 'displayName' })).map((p) => p.displayName),
+      ['delta', 'echo'],
+    );
+    assert.deepEqual(
+      (await list({ displayName: 'charlie' })).map((p) => p.id),
+      [ids[3]],
+    );
+    assert.deepEqual(
+      (await list({ drPlanId: ids[1] })).map((p) => p.displayName),
+      ['alpha'],
+    );
     assert.equal((await list({ lifecycleState: 'ACTIVE' })).length, 5);
     assert.equal((await list({ lifecycleState: 'DELETED' })).length, 0);
     assert.equal((await list({ lifecycleSubState: 'NEEDS_REFRESH' })).length, 0);
@@ -249,7 +316,10 @@ describe('DR plans', () => {
     assert.ok(roundTrip.opcWorkRequestId);
     const wr = await finished(pair.peer, roundTrip.opcWorkRequestId);
     assert.equal(wr.operationType, 'UPDATE_DR_PLAN');
-    assert.deepEqual(json(wr.resources).map((r: any) => [r.entityType, r.actionType, r.identifier]), [['DrPlan', 'UPDATED', plan.id]]);
+    assert.deepEqual(
+      json(wr.resources).map((r: any) => [r.entityType, r.actionType, r.identifier]),
+      [['DrPlan', 'UPDATED', plan.id]],
+    );
     const updated = (await pair.peer.getDrPlan({ drPlanId: plan.id })).drPlan;
     assert.equal(updated.displayName, 'after');
     assert.equal(updated.lifecycleState, 'ACTIVE');
@@ -265,7 +335,11 @@ describe('DR plans', () => {
       steps: [
         {
           displayName: 'warm',
-          userDefinedStep: { stepType: 'RUN_LOCAL_SCRIPT', runOnInstanceId: newOcid('instance', PEER_REGION), scriptCommand: '/opt/warm.sh' },
+          userDefinedStep: {
+            stepType: 'RUN_LOCAL_SCRIPT',
+            runOnInstanceId: newOcid('instance', PEER_REGION),
+            scriptCommand: '/opt/warm.sh',
+          },
         },
       ],
     };
@@ -290,20 +364,32 @@ describe('DR plans', () => {
 
     // Removing a built-in group is refused and changes nothing.
     const dropped = await ociError(() =>
-      pair.peer.updateDrPlan({ drPlanId: plan.id, updateDrPlanDetails: { planGroups: now.planGroups.slice(1) as any } }),
+      pair.peer.updateDrPlan({
+        drPlanId: plan.id,
+        updateDrPlanDetails: { planGroups: now.planGroups.slice(1) as any },
+      }),
     );
     assert.deepEqual([dropped.statusCode, dropped.serviceCode], [400, 'InvalidParameter']);
     assert.equal((await pair.peer.getDrPlan({ drPlanId: plan.id })).drPlan.planGroups.length, now.planGroups.length);
 
     // An empty update (the SDK then sends no body) is accepted.
-    await finished(pair.peer, (await pair.peer.updateDrPlan({ drPlanId: plan.id, updateDrPlanDetails: {} })).opcWorkRequestId);
+    await finished(
+      pair.peer,
+      (await pair.peer.updateDrPlan({ drPlanId: plan.id, updateDrPlanDetails: {} })).opcWorkRequestId,
+    );
 
-    const stale = await ociError(() => pair.peer.updateDrPlan({ drPlanId: plan.id, ifMatch: etag, updateDrPlanDetails: { displayName: 'x' } }));
+    const stale = await ociError(() =>
+      pair.peer.updateDrPlan({ drPlanId: plan.id, ifMatch: etag, updateDrPlanDetails: { displayName: 'x' } }),
+    );
     assert.deepEqual([stale.statusCode, stale.serviceCode], [412, 'NoEtagMatch']);
   });
 
   it('replays a create with the same opc-retry-token, and refuses the token for a different request', async () => {
-    const details = { displayName: 'idempotent', type: 'SWITCHOVER' as models.DrPlanType, drProtectionGroupId: pair.standby.id };
+    const details = {
+      displayName: 'idempotent',
+      type: 'SWITCHOVER' as models.DrPlanType,
+      drProtectionGroupId: pair.standby.id,
+    };
     const first = await pair.peer.createDrPlan({ createDrPlanDetails: details, opcRetryToken: 'token-1' });
     const second = await pair.peer.createDrPlan({ createDrPlanDetails: details, opcRetryToken: 'token-1' });
     assert.equal(second.drPlan.id, first.drPlan.id);
@@ -372,16 +458,28 @@ describe('DR plan deletion over time', () => {
 
     await t.advance(5);
     assert.equal((await pair.peer.getDrPlan({ drPlanId: planId })).drPlan.lifecycleState, 'DELETED');
-    const listed = await pair.peer.listDrPlans({ drProtectionGroupId: pair.standby.id, lifecycleState: 'DELETED' as any });
-    assert.deepEqual(listed.drPlanCollection.items.map((p) => p.id), [planId]);
+    const listed = await pair.peer.listDrPlans({
+      drProtectionGroupId: pair.standby.id,
+      lifecycleState: 'DELETED' as any,
+    });
+    assert.deepEqual(
+      listed.drPlanCollection.items.map((p) => p.id),
+      [planId],
+    );
     const wr = (await pair.peer.getWorkRequest({ workRequestId: deletion!.id })).workRequest;
     assert.equal(wr.status, 'SUCCEEDED');
-    assert.deepEqual(json(wr.resources).map((r: any) => [r.entityType, r.actionType]), [['DrPlan', 'DELETED']]);
+    assert.deepEqual(
+      json(wr.resources).map((r: any) => [r.entityType, r.actionType]),
+      [['DrPlan', 'DELETED']],
+    );
 
     await t.advance(60);
     const gone = await ociError(() => pair.peer.getDrPlan({ drPlanId: planId }));
     assert.deepEqual([gone.statusCode, gone.serviceCode], [404, 'NotAuthorizedOrNotFound']);
-    assert.equal((await pair.peer.listDrPlans({ drProtectionGroupId: pair.standby.id })).drPlanCollection.items.length, 0);
+    assert.equal(
+      (await pair.peer.listDrPlans({ drProtectionGroupId: pair.standby.id })).drPlanCollection.items.length,
+      0,
+    );
   });
 
   it('serves the SDK waiter forDrPlan(DELETED) through DELETING', async () => {
@@ -391,7 +489,9 @@ describe('DR plan deletion over time', () => {
     });
     await t.advance(5);
     await pair.peer.deleteDrPlan({ drPlanId: created.drPlan.id });
-    const waiting = pair.peer.createWaiters(fastWaiter(500)).forDrPlan({ drPlanId: created.drPlan.id }, 'DELETED' as any);
+    const waiting = pair.peer
+      .createWaiters(fastWaiter(500))
+      .forDrPlan({ drPlanId: created.drPlan.id }, 'DELETED' as any);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await t.advance(5);
     const result = await waiting;

@@ -50,7 +50,12 @@ describe('DR protection groups', () => {
           member({ memberId: instanceId, memberType: 'COMPUTE_INSTANCE_NON_MOVABLE', isStartStopEnabled: true }),
           // A field of another member type is not part of a DATABASE member and is dropped.
           member({ memberId: newOcid('database', 'us-ashburn-1'), memberType: 'DATABASE', isStartStopEnabled: true }),
-          member({ memberId: newOcid('bucket', 'us-ashburn-1'), memberType: 'OBJECT_STORAGE_BUCKET', namespaceName: 'ns', bucketName: 'b' }),
+          member({
+            memberId: newOcid('bucket', 'us-ashburn-1'),
+            memberType: 'OBJECT_STORAGE_BUCKET',
+            namespaceName: 'ns',
+            bucketName: 'b',
+          }),
         ],
       },
     });
@@ -82,7 +87,12 @@ describe('DR protection groups', () => {
     assert.deepEqual(JSON.parse(JSON.stringify(body.members)), [
       { memberId: instanceId, memberType: 'COMPUTE_INSTANCE_NON_MOVABLE', isStartStopEnabled: true },
       { memberId: (body.members![1] as any).memberId, memberType: 'DATABASE' },
-      { memberId: (body.members![2] as any).memberId, memberType: 'OBJECT_STORAGE_BUCKET', namespaceName: 'ns', bucketName: 'b' },
+      {
+        memberId: (body.members![2] as any).memberId,
+        memberType: 'OBJECT_STORAGE_BUCKET',
+        namespaceName: 'ns',
+        bucketName: 'b',
+      },
     ]);
   });
 
@@ -117,8 +127,14 @@ describe('DR protection groups', () => {
     assert.deepEqual(new Set(wr.resources.map((r) => r.identifier)), new Set([a.id, b.id]));
     let aNow = (await home.getDrProtectionGroup({ drProtectionGroupId: a.id })).drProtectionGroup;
     let bNow = (await peer.getDrProtectionGroup({ drProtectionGroupId: b.id })).drProtectionGroup;
-    assert.deepEqual([aNow.role, aNow.peerId, aNow.peerRegion, aNow.lifecycleState], ['STANDBY', b.id, PEER_REGION, 'ACTIVE']);
-    assert.deepEqual([bNow.role, bNow.peerId, bNow.peerRegion, bNow.lifecycleState], ['PRIMARY', a.id, 'us-ashburn-1', 'ACTIVE']);
+    assert.deepEqual(
+      [aNow.role, aNow.peerId, aNow.peerRegion, aNow.lifecycleState],
+      ['STANDBY', b.id, PEER_REGION, 'ACTIVE'],
+    );
+    assert.deepEqual(
+      [bNow.role, bNow.peerId, bNow.peerRegion, bNow.lifecycleState],
+      ['PRIMARY', a.id, 'us-ashburn-1', 'ACTIVE'],
+    );
 
     const flipped = await peer.updateDrProtectionGroupRole({
       drProtectionGroupId: b.id,
@@ -130,7 +146,10 @@ describe('DR protection groups', () => {
     assert.deepEqual([aNow.role, bNow.role], ['PRIMARY', 'STANDBY']);
 
     const roleErr = await ociError(() =>
-      peer.updateDrProtectionGroupRole({ drProtectionGroupId: b.id, updateDrProtectionGroupRoleDetails: { role: 'UNCONFIGURED' as any } }),
+      peer.updateDrProtectionGroupRole({
+        drProtectionGroupId: b.id,
+        updateDrProtectionGroupRoleDetails: { role: 'UNCONFIGURED' as any },
+      }),
     );
     assert.deepEqual([roleErr.statusCode, roleErr.serviceCode], [400, 'InvalidParameter']);
 
@@ -147,11 +166,17 @@ describe('DR protection groups', () => {
       assert.equal(g.peerRegion, undefined);
     }
     const again = await ociError(() =>
-      home.disassociateDrProtectionGroup({ drProtectionGroupId: a.id, disassociateDrProtectionGroupDetails: { type: 'DEFAULT' } }),
+      home.disassociateDrProtectionGroup({
+        drProtectionGroupId: a.id,
+        disassociateDrProtectionGroupDetails: { type: 'DEFAULT' },
+      }),
     );
     assert.deepEqual([again.statusCode, again.serviceCode], [409, 'Conflict']);
     const notAssociated = await ociError(() =>
-      home.updateDrProtectionGroupRole({ drProtectionGroupId: a.id, updateDrProtectionGroupRoleDetails: { role: 'PRIMARY' as any } }),
+      home.updateDrProtectionGroupRole({
+        drProtectionGroupId: a.id,
+        updateDrProtectionGroupRoleDetails: { role: 'PRIMARY' as any },
+      }),
     );
     assert.deepEqual([notAssociated.statusCode, notAssociated.serviceCode], [409, 'Conflict']);
   });
@@ -163,13 +188,25 @@ describe('DR protection groups', () => {
     const a = await createGroup(home, compartmentId, 'a');
     const b = await createGroup(peer, compartmentId, 'b');
     const associate = (details: Record<string, unknown>) =>
-      ociError(() => home.associateDrProtectionGroup({ drProtectionGroupId: a.id, associateDrProtectionGroupDetails: details as any }));
+      ociError(() =>
+        home.associateDrProtectionGroup({
+          drProtectionGroupId: a.id,
+          associateDrProtectionGroupDetails: details as any,
+        }),
+      );
 
     const wrongRegion = await associate({ role: 'PRIMARY', peerId: b.id, peerRegion: 'us-ashburn-1' });
     assert.deepEqual([wrongRegion.statusCode, wrongRegion.serviceCode], [400, 'InvalidParameter']);
     assert.match(wrongRegion.message, /us-phoenix-1/);
-    const unknownPeer = await associate({ role: 'PRIMARY', peerId: newOcid('drprotectiongroup', PEER_REGION), peerRegion: PEER_REGION });
-    assert.deepEqual([unknownPeer.statusCode, unknownPeer.serviceCode], [400, 'RelatedResourceNotAuthorizedOrNotFound']);
+    const unknownPeer = await associate({
+      role: 'PRIMARY',
+      peerId: newOcid('drprotectiongroup', PEER_REGION),
+      peerRegion: PEER_REGION,
+    });
+    assert.deepEqual(
+      [unknownPeer.statusCode, unknownPeer.serviceCode],
+      [400, 'RelatedResourceNotAuthorizedOrNotFound'],
+    );
     const unconfigured = await associate({ role: 'UNCONFIGURED', peerId: b.id, peerRegion: PEER_REGION });
     assert.deepEqual([unconfigured.statusCode, unconfigured.serviceCode], [400, 'InvalidParameter']);
     const self = await associate({ role: 'PRIMARY', peerId: a.id, peerRegion: 'us-ashburn-1' });
@@ -198,7 +235,11 @@ describe('DR protection groups', () => {
     const client = t.dr();
     const initial = primaryMembers();
     const group = await createGroup(client, newCompartmentId(), 'before', { members: initial });
-    const added = member({ memberId: newOcid('filesystem', 'us-ashburn-1'), memberType: 'FILE_SYSTEM', destinationAvailabilityDomain: 'AD-1' });
+    const added = member({
+      memberId: newOcid('filesystem', 'us-ashburn-1'),
+      memberType: 'FILE_SYSTEM',
+      destinationAvailabilityDomain: 'AD-1',
+    });
     const updated = await client.updateDrProtectionGroup({
       drProtectionGroupId: group.id,
       updateDrProtectionGroupDetails: {
@@ -211,7 +252,10 @@ describe('DR protection groups', () => {
     assert.ok(updated.opcWorkRequestId);
     const wr = await finished(client, updated.opcWorkRequestId);
     assert.equal(wr.operationType, 'UPDATE_DR_PROTECTION_GROUP');
-    assert.deepEqual(wr.resources.map((r) => r.actionType), ['UPDATED']);
+    assert.deepEqual(
+      wr.resources.map((r) => r.actionType),
+      ['UPDATED'],
+    );
     const got = (await client.getDrProtectionGroup({ drProtectionGroupId: group.id })).drProtectionGroup;
     assert.equal(got.displayName, 'after');
     assert.deepEqual(got.logLocation, { namespace: 'ns2', bucket: 'logs2' });
@@ -226,12 +270,21 @@ describe('DR protection groups', () => {
     const update = (details: models.UpdateDrProtectionGroupDetails) =>
       client.updateDrProtectionGroup({ drProtectionGroupId: group.id, updateDrProtectionGroupDetails: details });
     await finished(client, (await update({ displayName: 'x' })).opcWorkRequestId);
-    assert.equal((await client.getDrProtectionGroup({ drProtectionGroupId: group.id })).drProtectionGroup.members!.length, 2);
+    assert.equal(
+      (await client.getDrProtectionGroup({ drProtectionGroupId: group.id })).drProtectionGroup.members!.length,
+      2,
+    );
     await finished(client, (await update({ members: [] })).opcWorkRequestId);
-    assert.deepEqual((await client.getDrProtectionGroup({ drProtectionGroupId: group.id })).drProtectionGroup.members, []);
+    assert.deepEqual(
+      (await client.getDrProtectionGroup({ drProtectionGroupId: group.id })).drProtectionGroup.members,
+      [],
+    );
 
     const duplicate = await ociError(() =>
-      client.updateDrProtectionGroup({ drProtectionGroupId: group.id, updateDrProtectionGroupDetails: { members: [initial[0], initial[0]] } }),
+      client.updateDrProtectionGroup({
+        drProtectionGroupId: group.id,
+        updateDrProtectionGroupDetails: { members: [initial[0], initial[0]] },
+      }),
     );
     assert.deepEqual([duplicate.statusCode, duplicate.serviceCode], [400, 'InvalidParameter']);
   });
@@ -245,10 +298,16 @@ describe('DR protection groups', () => {
       changeDrProtectionGroupCompartmentDetails: { compartmentId: target },
     });
     assert.equal((await finished(pair.peer, moved.opcWorkRequestId)).operationType, 'MOVE_DR_PROTECTION_GROUP');
-    assert.equal((await pair.peer.getDrProtectionGroup({ drProtectionGroupId: pair.standby.id })).drProtectionGroup.compartmentId, target);
+    assert.equal(
+      (await pair.peer.getDrProtectionGroup({ drProtectionGroupId: pair.standby.id })).drProtectionGroup.compartmentId,
+      target,
+    );
     assert.equal((await pair.peer.getDrPlan({ drPlanId: plan.id })).drPlan.compartmentId, target);
     const listed = await pair.peer.listDrProtectionGroups({ compartmentId: target });
-    assert.deepEqual(listed.drProtectionGroupCollection.items.map((g) => g.id), [pair.standby.id]);
+    assert.deepEqual(
+      listed.drProtectionGroupCollection.items.map((g) => g.id),
+      [pair.standby.id],
+    );
   });
 
   it('lists the groups of a compartment with filters, both sort orders and pages', async () => {
@@ -273,9 +332,19 @@ describe('DR protection groups', () => {
     assert.equal(seen.length, 5);
 
     const byName = await client.listDrProtectionGroups({ compartmentId, sortBy: 'displayName' as any });
-    assert.deepEqual(byName.drProtectionGroupCollection.items.map((g) => g.displayName), ['alpha', 'bravo', 'charlie', 'delta', 'echo']);
-    const byNameDesc = await client.listDrProtectionGroups({ compartmentId, sortBy: 'displayName' as any, sortOrder: 'DESC' as any });
-    assert.deepEqual(byNameDesc.drProtectionGroupCollection.items.map((g) => g.displayName), ['echo', 'delta', 'charlie', 'bravo', 'alpha']);
+    assert.deepEqual(
+      byName.drProtectionGroupCollection.items.map((g) => g.displayName),
+      ['alpha', 'bravo', 'charlie', 'delta', 'echo'],
+    );
+    const byNameDesc = await client.listDrProtectionGroups({
+      compartmentId,
+      sortBy: 'displayName' as any,
+      sortOrder: 'DESC' as any,
+    });
+    assert.deepEqual(
+      byNameDesc.drProtectionGroupCollection.items.map((g) => g.displayName),
+      ['echo', 'delta', 'charlie', 'bravo', 'alpha'],
+    );
     const newestFirst = await client.listDrProtectionGroups({ compartmentId });
     const times = newestFirst.drProtectionGroupCollection.items.map((g) => String(g.timeCreated));
     assert.deepEqual(times, [...times].sort().reverse());
@@ -284,10 +353,20 @@ describe('DR protection groups', () => {
     assert.ok(!('members' in summary) && !('logLocation' in summary), 'list items are DrProtectionGroupSummary');
 
     const one = await client.listDrProtectionGroups({ compartmentId, displayName: 'charlie' });
-    assert.deepEqual(one.drProtectionGroupCollection.items.map((g) => g.id), [ids[3]]);
+    assert.deepEqual(
+      one.drProtectionGroupCollection.items.map((g) => g.id),
+      [ids[3]],
+    );
     const byId = await client.listDrProtectionGroups({ compartmentId, drProtectionGroupId: ids[0] });
-    assert.deepEqual(byId.drProtectionGroupCollection.items.map((g) => g.id), [ids[0]]);
-    const active = await client.listDrProtectionGroups({ compartmentId, lifecycleState: 'ACTIVE' as any, role: 'UNCONFIGURED' as any });
+    assert.deepEqual(
+      byId.drProtectionGroupCollection.items.map((g) => g.id),
+      [ids[0]],
+    );
+    const active = await client.listDrProtectionGroups({
+      compartmentId,
+      lifecycleState: 'ACTIVE' as any,
+      role: 'UNCONFIGURED' as any,
+    });
     assert.equal(active.drProtectionGroupCollection.items.length, 5);
     const primaries = await client.listDrProtectionGroups({ compartmentId, role: 'PRIMARY' as any });
     assert.equal(primaries.drProtectionGroupCollection.items.length, 0);
@@ -316,7 +395,10 @@ describe('DR protection groups', () => {
         [pair.primary.id, 'UPDATED'],
       ],
     );
-    assert.equal((await pair.peer.getDrProtectionGroup({ drProtectionGroupId: pair.standby.id })).drProtectionGroup.lifecycleState, 'DELETED');
+    assert.equal(
+      (await pair.peer.getDrProtectionGroup({ drProtectionGroupId: pair.standby.id })).drProtectionGroup.lifecycleState,
+      'DELETED',
+    );
     // The peer is left unassociated.
     const primary = (await pair.home.getDrProtectionGroup({ drProtectionGroupId: pair.primary.id })).drProtectionGroup;
     assert.equal(primary.role, 'UNCONFIGURED');
@@ -331,7 +413,11 @@ describe('DR protection groups', () => {
     const group = await createGroup(client, newCompartmentId(), 'etag');
     const { etag } = await client.getDrProtectionGroup({ drProtectionGroupId: group.id });
     const stale = await ociError(() =>
-      client.updateDrProtectionGroup({ drProtectionGroupId: group.id, ifMatch: 'not-the-etag', updateDrProtectionGroupDetails: { displayName: 'x' } }),
+      client.updateDrProtectionGroup({
+        drProtectionGroupId: group.id,
+        ifMatch: 'not-the-etag',
+        updateDrProtectionGroupDetails: { displayName: 'x' },
+      }),
     );
     assert.deepEqual([stale.statusCode, stale.serviceCode], [412, 'NoEtagMatch']);
     const ok = await client.updateDrProtectionGroup({
@@ -341,7 +427,9 @@ describe('DR protection groups', () => {
     });
     await finished(client, ok.opcWorkRequestId);
     // The update changed the group, so the old etag no longer matches.
-    const after = await ociError(() => client.deleteDrProtectionGroup({ drProtectionGroupId: group.id, ifMatch: etag }));
+    const after = await ociError(() =>
+      client.deleteDrProtectionGroup({ drProtectionGroupId: group.id, ifMatch: etag }),
+    );
     assert.equal(after.statusCode, 412);
 
     const unknown = newOcid('drprotectiongroup', 'us-ashburn-1');

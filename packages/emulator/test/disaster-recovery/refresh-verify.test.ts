@@ -7,18 +7,29 @@ import { HOME_REGION, PEER_REGION, createPair, createPlan, finished, type Pair }
 
 const member = (fields: Record<string, unknown>) => fields as unknown as models.CreateDrProtectionGroupMemberDetails;
 
-async function setMembers(client: DisasterRecoveryClient, groupId: string, members: models.CreateDrProtectionGroupMemberDetails[]) {
-  const updated = await client.updateDrProtectionGroup({ drProtectionGroupId: groupId, updateDrProtectionGroupDetails: { members } });
+async function setMembers(
+  client: DisasterRecoveryClient,
+  groupId: string,
+  members: models.CreateDrProtectionGroupMemberDetails[],
+) {
+  const updated = await client.updateDrProtectionGroup({
+    drProtectionGroupId: groupId,
+    updateDrProtectionGroupDetails: { members },
+  });
   await finished(client, updated.opcWorkRequestId);
 }
 
 const getPlan = async (client: DisasterRecoveryClient, id: string) => (await client.getDrPlan({ drPlanId: id })).drPlan;
 const state = (plan: models.DrPlan) => [plan.lifecycleState, plan.lifecycleSubState];
-const refresh = (client: DisasterRecoveryClient, id: string) => client.refreshDrPlan({ drPlanId: id, refreshDrPlanDetails: { type: 'DEFAULT' } });
-const verify = (client: DisasterRecoveryClient, id: string) => client.verifyDrPlan({ drPlanId: id, verifyDrPlanDetails: { type: 'DEFAULT' } });
+const refresh = (client: DisasterRecoveryClient, id: string) =>
+  client.refreshDrPlan({ drPlanId: id, refreshDrPlanDetails: { type: 'DEFAULT' } });
+const verify = (client: DisasterRecoveryClient, id: string) =>
+  client.verifyDrPlan({ drPlanId: id, verifyDrPlanDetails: { type: 'DEFAULT' } });
 const labels = (plan: models.DrPlan) => ({
   groups: plan.planGroups.filter((g) => g.refreshStatus).map((g) => `${g.refreshStatus}:${g.displayName}`),
-  steps: plan.planGroups.flatMap((g) => g.steps.filter((s) => s.refreshStatus).map((s) => `${s.refreshStatus}:${s.type}`)),
+  steps: plan.planGroups.flatMap((g) =>
+    g.steps.filter((s) => s.refreshStatus).map((s) => `${s.refreshStatus}:${s.type}`),
+  ),
 });
 
 describe('DR plan refresh and verify', () => {
@@ -49,10 +60,17 @@ describe('DR plan refresh and verify', () => {
     assert.deepEqual(state(afterPrimary), ['NEEDS_ATTENTION', 'NEEDS_REFRESH']);
     assert.ok(afterPrimary.lifeCycleDetails);
     assert.deepEqual(afterPrimary.planGroups, plan.planGroups, 'a member change alone does not touch the groups');
-    const standbyInstance = member({ memberId: newOcid('instance', PEER_REGION), memberType: 'COMPUTE_INSTANCE_NON_MOVABLE', isStartStopEnabled: true });
+    const standbyInstance = member({
+      memberId: newOcid('instance', PEER_REGION),
+      memberType: 'COMPUTE_INSTANCE_NON_MOVABLE',
+      isStartStopEnabled: true,
+    });
     await setMembers(pair.peer, pair.standby.id, [database, standbyInstance]);
 
-    const needing = await pair.peer.listDrPlans({ drProtectionGroupId: pair.standby.id, lifecycleSubState: 'NEEDS_REFRESH' as any });
+    const needing = await pair.peer.listDrPlans({
+      drProtectionGroupId: pair.standby.id,
+      lifecycleSubState: 'NEEDS_REFRESH' as any,
+    });
     assert.deepEqual(new Set(needing.drPlanCollection.items.map((p) => p.id)), new Set([plan.id, other.id]));
     const early = await ociError(() => verify(pair.peer, plan.id));
     assert.deepEqual([early.statusCode, early.serviceCode], [409, 'Conflict']);
@@ -60,7 +78,10 @@ describe('DR plan refresh and verify', () => {
     const refreshed = await refresh(pair.peer, plan.id);
     const refreshWr = await finished(pair.peer, refreshed.opcWorkRequestId);
     assert.equal(refreshWr.operationType, 'REFRESH_DR_PLAN');
-    assert.deepEqual(refreshWr.resources.map((r) => [r.entityType, r.actionType, r.identifier]), [['DrPlan', 'UPDATED', plan.id]]);
+    assert.deepEqual(
+      refreshWr.resources.map((r) => [r.entityType, r.actionType, r.identifier]),
+      [['DrPlan', 'UPDATED', plan.id]],
+    );
     const labelled = await getPlan(pair.peer, plan.id);
     assert.deepEqual(state(labelled), ['NEEDS_ATTENTION', 'NEEDS_VERIFICATION']);
     const seen = labels(labelled);
@@ -128,13 +149,21 @@ describe('DR plan refresh and verify', () => {
     const refused = await ociError(() => refresh(pair.peer, plan.id));
     assert.deepEqual([refused.statusCode, refused.serviceCode], [409, 'Conflict']);
     const inNewPrimary = await ociError(() =>
-      pair.peer.createDrPlan({ createDrPlanDetails: { displayName: 'x', type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id } }),
+      pair.peer.createDrPlan({
+        createDrPlanDetails: { displayName: 'x', type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id },
+      }),
     );
     assert.deepEqual([inNewPrimary.statusCode, inNewPrimary.serviceCode], [400, 'InvalidParameter']);
 
     // The former primary is now the STANDBY: plans go there.
     const homePlan = (
-      await pair.home.createDrPlan({ createDrPlanDetails: { displayName: 'reverse', type: 'SWITCHOVER' as any, drProtectionGroupId: pair.primary.id } })
+      await pair.home.createDrPlan({
+        createDrPlanDetails: {
+          displayName: 'reverse',
+          type: 'SWITCHOVER' as any,
+          drProtectionGroupId: pair.primary.id,
+        },
+      })
     ).drPlan;
     assert.equal(homePlan.peerDrProtectionGroupId, pair.standby.id);
     assert.equal(homePlan.peerRegion, PEER_REGION);
@@ -157,7 +186,10 @@ describe('DR plan refresh and verify', () => {
     await finished(pair.peer, (await verify(pair.peer, plan.id)).opcWorkRequestId);
     const active = await getPlan(pair.peer, plan.id);
     assert.deepEqual(state(active), ['ACTIVE', undefined]);
-    assert.ok(!active.planGroups.some((g) => g.displayName === 'Compute Instances - Launch'), 'the primary has no members left');
+    assert.ok(
+      !active.planGroups.some((g) => g.displayName === 'Compute Instances - Launch'),
+      'the primary has no members left',
+    );
   });
 
   it('disassociation makes the plans INACTIVE; associating the same pair again makes them ACTIVE', async () => {

@@ -16,30 +16,50 @@ describe('DR sandbox seed', () => {
     assert.equal(ids.primaryRegion, t.emulator.region);
     assert.notEqual(ids.standbyRegion, ids.primaryRegion);
 
-    const primary = (await t.dr().getDrProtectionGroup({ drProtectionGroupId: ids.primaryProtectionGroupId })).drProtectionGroup;
-    const standby = (await t.dr(ids.standbyRegion).getDrProtectionGroup({ drProtectionGroupId: ids.standbyProtectionGroupId })).drProtectionGroup;
-    assert.deepEqual([primary.role, primary.lifecycleState, primary.peerId, primary.peerRegion], ['PRIMARY', 'ACTIVE', standby.id, ids.standbyRegion]);
-    assert.deepEqual([standby.role, standby.lifecycleState, standby.peerId, standby.peerRegion], ['STANDBY', 'ACTIVE', primary.id, ids.primaryRegion]);
+    const primary = (await t.dr().getDrProtectionGroup({ drProtectionGroupId: ids.primaryProtectionGroupId }))
+      .drProtectionGroup;
+    const standby = (
+      await t.dr(ids.standbyRegion).getDrProtectionGroup({ drProtectionGroupId: ids.standbyProtectionGroupId })
+    ).drProtectionGroup;
+    assert.deepEqual(
+      [primary.role, primary.lifecycleState, primary.peerId, primary.peerRegion],
+      ['PRIMARY', 'ACTIVE', standby.id, ids.standbyRegion],
+    );
+    assert.deepEqual(
+      [standby.role, standby.lifecycleState, standby.peerId, standby.peerRegion],
+      ['STANDBY', 'ACTIVE', primary.id, ids.primaryRegion],
+    );
     assert.equal(primary.compartmentId, t.emulator.sandbox!.compartmentId);
     assert.deepEqual(primary.logLocation, { namespace: ids.logNamespace, bucket: ids.logBucket });
-    assert.deepEqual(
-      primary.members!.map((m) => m.memberType).sort(),
-      ['COMPUTE_INSTANCE_MOVABLE', 'COMPUTE_INSTANCE_NON_MOVABLE', 'DATABASE', 'FILE_SYSTEM', 'LOAD_BALANCER', 'VOLUME_GROUP'],
-    );
-    assert.deepEqual(primary.members!.map((m) => m.memberId), [
-      ids.members.primary.movableInstanceId,
-      ids.members.primary.nonMovableInstanceId,
-      ids.members.primary.volumeGroupId,
-      ids.members.primary.databaseId,
-      ids.members.primary.loadBalancerId,
-      ids.members.primary.fileSystemId,
+    assert.deepEqual(primary.members!.map((m) => m.memberType).sort(), [
+      'COMPUTE_INSTANCE_MOVABLE',
+      'COMPUTE_INSTANCE_NON_MOVABLE',
+      'DATABASE',
+      'FILE_SYSTEM',
+      'LOAD_BALANCER',
+      'VOLUME_GROUP',
     ]);
+    assert.deepEqual(
+      primary.members!.map((m) => m.memberId),
+      [
+        ids.members.primary.movableInstanceId,
+        ids.members.primary.nonMovableInstanceId,
+        ids.members.primary.volumeGroupId,
+        ids.members.primary.databaseId,
+        ids.members.primary.loadBalancerId,
+        ids.members.primary.fileSystemId,
+      ],
+    );
     assert.match(ids.members.primary.volumeGroupId, /^ocid1\.volumegroup\.oc1\.iad\./);
     assert.match(ids.members.standby.databaseId, /^ocid1\.database\.oc1\.phx\./);
-    assert.deepEqual(standby.members!.map((m) => m.memberType).sort(), ['COMPUTE_INSTANCE_NON_MOVABLE', 'DATABASE', 'LOAD_BALANCER']);
+    assert.deepEqual(standby.members!.map((m) => m.memberType).sort(), [
+      'COMPUTE_INSTANCE_NON_MOVABLE',
+      'DATABASE',
+      'LOAD_BALANCER',
+    ]);
   });
 
-  it('takes a DR plan in the STANDBY group straight away, with groups generated from both groups\' members', async () => {
+  it("takes a DR plan in the STANDBY group straight away, with groups generated from both groups' members", async () => {
     const ids = t.emulator.sandbox!.disasterRecovery;
     const client = t.dr(ids.standbyRegion);
     const created = await client.createDrPlan({
@@ -49,7 +69,8 @@ describe('DR sandbox seed', () => {
         drProtectionGroupId: ids.standbyProtectionGroupId,
       },
     });
-    const plan = (await client.createWaiters(fastWaiter()).forDrPlan({ drPlanId: created.drPlan.id }, 'ACTIVE' as any))!.drPlan;
+    const plan = (await client.createWaiters(fastWaiter()).forDrPlan({ drPlanId: created.drPlan.id }, 'ACTIVE' as any))!
+      .drPlan;
     assert.equal(plan.lifecycleState, 'ACTIVE');
     assert.equal(plan.peerDrProtectionGroupId, ids.primaryProtectionGroupId);
     assert.equal(plan.peerRegion, ids.primaryRegion);
@@ -74,9 +95,15 @@ describe('DR sandbox seed', () => {
 
     for (const type of ['FAILOVER', 'START_DRILL', 'STOP_DRILL']) {
       const other = await client.createDrPlan({
-        createDrPlanDetails: { displayName: type, type: type as models.DrPlanType, drProtectionGroupId: ids.standbyProtectionGroupId },
+        createDrPlanDetails: {
+          displayName: type,
+          type: type as models.DrPlanType,
+          drProtectionGroupId: ids.standbyProtectionGroupId,
+        },
       });
-      const ready = (await client.createWaiters(fastWaiter()).forDrPlan({ drPlanId: other.drPlan.id }, 'ACTIVE' as any))!.drPlan;
+      const ready = (await client
+        .createWaiters(fastWaiter())
+        .forDrPlan({ drPlanId: other.drPlan.id }, 'ACTIVE' as any))!.drPlan;
       assert.ok(ready.planGroups.length > 1, `${type} plan has generated groups`);
     }
   });

@@ -31,11 +31,20 @@ describe('DR work requests over time', () => {
     assert.equal(wr.compartmentId, compartmentId);
     assert.equal(wr.timeStarted, undefined);
     assert.equal(wr.timeFinished, undefined);
-    assert.deepEqual(json(wr.resources).map((r: any) => [r.entityType, r.actionType, r.identifier]), [['DrProtectionGroup', 'IN_PROGRESS', groupId]]);
-    assert.equal((await client.getDrProtectionGroup({ drProtectionGroupId: groupId })).drProtectionGroup.lifecycleState, 'CREATING');
+    assert.deepEqual(
+      json(wr.resources).map((r: any) => [r.entityType, r.actionType, r.identifier]),
+      [['DrProtectionGroup', 'IN_PROGRESS', groupId]],
+    );
+    assert.equal(
+      (await client.getDrProtectionGroup({ drProtectionGroupId: groupId })).drProtectionGroup.lifecycleState,
+      'CREATING',
+    );
     // A group being created cannot be changed yet; the state ends by itself, so the code is the retryable one.
     const busy = await ociError(() =>
-      client.updateDrProtectionGroup({ drProtectionGroupId: groupId, updateDrProtectionGroupDetails: { displayName: 'x' } }),
+      client.updateDrProtectionGroup({
+        drProtectionGroupId: groupId,
+        updateDrProtectionGroupDetails: { displayName: 'x' },
+      }),
     );
     assert.deepEqual([busy.statusCode, busy.serviceCode], [409, 'IncorrectState']);
 
@@ -54,11 +63,18 @@ describe('DR work requests over time', () => {
     assert.equal(wr.percentComplete, 100);
     assert.ok(wr.timeFinished);
     assert.ok(new Date(wr.timeFinished!).getTime() >= new Date(wr.timeStarted!).getTime());
-    assert.deepEqual(json(wr.resources).map((r: any) => r.actionType), ['CREATED']);
-    assert.equal((await client.getDrProtectionGroup({ drProtectionGroupId: groupId })).drProtectionGroup.lifecycleState, 'ACTIVE');
+    assert.deepEqual(
+      json(wr.resources).map((r: any) => r.actionType),
+      ['CREATED'],
+    );
+    assert.equal(
+      (await client.getDrProtectionGroup({ drProtectionGroupId: groupId })).drProtectionGroup.lifecycleState,
+      'ACTIVE',
+    );
 
     // Logs follow the progress; errors are empty for work that succeeded.
-    const logs = (await client.listWorkRequestLogs({ workRequestId, sortOrder: 'ASC' as any })).workRequestLogEntryCollection.items;
+    const logs = (await client.listWorkRequestLogs({ workRequestId, sortOrder: 'ASC' as any }))
+      .workRequestLogEntryCollection.items;
     assert.deepEqual(
       logs.map((l) => l.message.split(' ')[0]),
       ['Accepted', 'Started', 'Succeeded:'],
@@ -76,11 +92,24 @@ describe('DR work requests over time', () => {
 
     // Listing: by resource, by status, by compartment; other regions do not see it.
     const byResource = await client.listWorkRequests({ resourceId: groupId });
-    assert.deepEqual(byResource.workRequestSummaryCollection.items.map((w) => w.id), [workRequestId]);
+    assert.deepEqual(
+      byResource.workRequestSummaryCollection.items.map((w) => w.id),
+      [workRequestId],
+    );
     const succeeded = await client.listWorkRequests({ compartmentId, status: 'SUCCEEDED' as any });
-    assert.deepEqual(succeeded.workRequestSummaryCollection.items.map((w) => w.id), [workRequestId]);
-    assert.equal((await client.listWorkRequests({ compartmentId, status: 'ACCEPTED' as any })).workRequestSummaryCollection.items.length, 0);
-    assert.equal((await t.dr(PEER_REGION).listWorkRequests({ resourceId: groupId })).workRequestSummaryCollection.items.length, 0);
+    assert.deepEqual(
+      succeeded.workRequestSummaryCollection.items.map((w) => w.id),
+      [workRequestId],
+    );
+    assert.equal(
+      (await client.listWorkRequests({ compartmentId, status: 'ACCEPTED' as any })).workRequestSummaryCollection.items
+        .length,
+      0,
+    );
+    assert.equal(
+      (await t.dr(PEER_REGION).listWorkRequests({ resourceId: groupId })).workRequestSummaryCollection.items.length,
+      0,
+    );
     const elsewhere = await ociError(() => t.dr(PEER_REGION).getWorkRequest({ workRequestId }));
     assert.deepEqual([elsewhere.statusCode, elsewhere.serviceCode], [404, 'NotAuthorizedOrNotFound']);
   });
@@ -99,18 +128,33 @@ describe('DR work requests over time', () => {
     const compartmentId = newCompartmentId();
     const ids: string[] = [];
     for (const name of ['one', 'two', 'three']) {
-      const created = await client.createDrProtectionGroup({ createDrProtectionGroupDetails: { compartmentId, displayName: name, logLocation } });
+      const created = await client.createDrProtectionGroup({
+        createDrProtectionGroupDetails: { compartmentId, displayName: name, logLocation },
+      });
       ids.push(created.opcWorkRequestId);
       await t.advance(1);
     }
     const first = await client.listWorkRequests({ compartmentId, limit: 2 });
-    assert.deepEqual(first.workRequestSummaryCollection.items.map((w) => w.id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      first.workRequestSummaryCollection.items.map((w) => w.id),
+      [ids[2], ids[1]],
+    );
     assert.ok(first.opcNextPage);
     const second = await client.listWorkRequests({ compartmentId, limit: 2, page: first.opcNextPage });
-    assert.deepEqual(second.workRequestSummaryCollection.items.map((w) => w.id), [ids[0]]);
+    assert.deepEqual(
+      second.workRequestSummaryCollection.items.map((w) => w.id),
+      [ids[0]],
+    );
     assert.equal(second.opcNextPage, undefined);
-    const oldest = await client.listWorkRequests({ compartmentId, sortOrder: 'ASC' as any, sortBy: 'timeAccepted' as any });
-    assert.deepEqual(oldest.workRequestSummaryCollection.items.map((w) => w.id), ids);
+    const oldest = await client.listWorkRequests({
+      compartmentId,
+      sortOrder: 'ASC' as any,
+      sortBy: 'timeAccepted' as any,
+    });
+    assert.deepEqual(
+      oldest.workRequestSummaryCollection.items.map((w) => w.id),
+      ids,
+    );
     await settle();
   });
 
@@ -130,14 +174,20 @@ describe('DR work requests over time', () => {
     assert.ok(wr.timeFinished);
 
     await settle();
-    assert.equal((await pair.peer.getWorkRequest({ workRequestId })).workRequest.status, 'CANCELED', 'the scheduled end was dropped');
+    assert.equal(
+      (await pair.peer.getWorkRequest({ workRequestId })).workRequest.status,
+      'CANCELED',
+      'the scheduled end was dropped',
+    );
     const plan = (await pair.peer.getDrPlan({ drPlanId: created.drPlan.id })).drPlan;
     assert.equal(plan.lifecycleState, 'FAILED');
     assert.ok(plan.lifeCycleDetails);
 
     const again = await ociError(() => pair.peer.cancelWorkRequest({ workRequestId }));
     assert.deepEqual([again.statusCode, again.serviceCode], [409, 'Conflict']);
-    const unknown = await ociError(() => pair.peer.cancelWorkRequest({ workRequestId: newOcid('drworkrequest', PEER_REGION) }));
+    const unknown = await ociError(() =>
+      pair.peer.cancelWorkRequest({ workRequestId: newOcid('drworkrequest', PEER_REGION) }),
+    );
     assert.deepEqual([unknown.statusCode, unknown.serviceCode], [404, 'NotAuthorizedOrNotFound']);
   });
 
@@ -156,7 +206,10 @@ describe('DR work requests over time', () => {
     const during = (await pair.home.getDrProtectionGroup({ drProtectionGroupId: pair.primary.id })).drProtectionGroup;
     assert.equal(during.lifecycleState, 'UPDATING');
     assert.equal(during.displayName, 'renamed');
-    assert.deepEqual((await pair.peer.getDrPlan({ drPlanId: plan.drPlan.id })).drPlan.lifecycleSubState, 'NEEDS_REFRESH');
+    assert.deepEqual(
+      (await pair.peer.getDrPlan({ drPlanId: plan.drPlan.id })).drPlan.lifecycleSubState,
+      'NEEDS_REFRESH',
+    );
 
     await pair.home.cancelWorkRequest({ workRequestId: updated.opcWorkRequestId });
     const restored = (await pair.home.getDrProtectionGroup({ drProtectionGroupId: pair.primary.id })).drProtectionGroup;
@@ -166,7 +219,10 @@ describe('DR work requests over time', () => {
     const planNow = (await pair.peer.getDrPlan({ drPlanId: plan.drPlan.id })).drPlan;
     assert.deepEqual([planNow.lifecycleState, planNow.lifecycleSubState], ['ACTIVE', undefined]);
     await settle();
-    assert.equal((await pair.home.getDrProtectionGroup({ drProtectionGroupId: pair.primary.id })).drProtectionGroup.displayName, before.displayName);
+    assert.equal(
+      (await pair.home.getDrProtectionGroup({ drProtectionGroupId: pair.primary.id })).drProtectionGroup.displayName,
+      before.displayName,
+    );
   });
 
   it('refuses changes while a plan or its group is busy, with the retryable 409 IncorrectState', async () => {
@@ -177,7 +233,10 @@ describe('DR work requests over time', () => {
     const planId = created.drPlan.id;
     // While the plan is CREATING, its groups' members cannot change (the plan would miss it).
     const groupBusy = await ociError(() =>
-      pair.peer.updateDrProtectionGroup({ drProtectionGroupId: pair.standby.id, updateDrProtectionGroupDetails: { members: [] } }),
+      pair.peer.updateDrProtectionGroup({
+        drProtectionGroupId: pair.standby.id,
+        updateDrProtectionGroupDetails: { members: [] },
+      }),
     );
     assert.deepEqual([groupBusy.statusCode, groupBusy.serviceCode], [409, 'IncorrectState']);
     await settle();
@@ -195,14 +254,21 @@ describe('DR work requests over time', () => {
       const err = await ociError(call);
       assert.equal(err.statusCode, 409);
     }
-    const refreshing = await ociError(() => pair.peer.refreshDrPlan({ drPlanId: planId, refreshDrPlanDetails: { type: 'DEFAULT' } }));
+    const refreshing = await ociError(() =>
+      pair.peer.refreshDrPlan({ drPlanId: planId, refreshDrPlanDetails: { type: 'DEFAULT' } }),
+    );
     assert.equal(refreshing.serviceCode, 'IncorrectState');
     await settle();
     assert.equal((await pair.peer.getDrPlan({ drPlanId: planId })).drPlan.lifecycleState, 'ACTIVE');
 
     // A refresh runs as UPDATING/REFRESHING, then settles to NEEDS_ATTENTION/NEEDS_VERIFICATION.
-    const update = await pair.peer.updateDrProtectionGroup({ drProtectionGroupId: pair.standby.id, updateDrProtectionGroupDetails: { members: [] } });
-    const planBusy = await ociError(() => pair.peer.refreshDrPlan({ drPlanId: planId, refreshDrPlanDetails: { type: 'DEFAULT' } }));
+    const update = await pair.peer.updateDrProtectionGroup({
+      drProtectionGroupId: pair.standby.id,
+      updateDrProtectionGroupDetails: { members: [] },
+    });
+    const planBusy = await ociError(() =>
+      pair.peer.refreshDrPlan({ drPlanId: planId, refreshDrPlanDetails: { type: 'DEFAULT' } }),
+    );
     assert.deepEqual([planBusy.statusCode, planBusy.serviceCode], [409, 'IncorrectState'], 'its group is UPDATING');
     assert.ok(update.opcWorkRequestId);
     await settle();

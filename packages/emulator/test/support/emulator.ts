@@ -35,7 +35,12 @@ export const fastWaiter = (attempts = 200): common.WaiterConfiguration => ({
 });
 
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
-  const emulator = await startEmulator({ inMemory: true, transitionDelaySeconds: 0, trainingDurationSeconds: 0, ...options });
+  const emulator = await startEmulator({
+    inMemory: true,
+    transitionDelaySeconds: 0,
+    trainingDurationSeconds: 0,
+    ...options,
+  });
   const provider = new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT');
   const clientConfiguration = {
     retryConfiguration: fastRetry,
@@ -61,12 +66,16 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     emulator,
     url: emulator.url,
     dr(region) {
-      const client = track(new DisasterRecoveryClient({ authenticationDetailsProvider: provider }, clientConfiguration));
+      const client = track(
+        new DisasterRecoveryClient({ authenticationDetailsProvider: provider }, clientConfiguration),
+      );
       client.endpoint = endpoint(region);
       return client;
     },
     language(region) {
-      const client = track(new AIServiceLanguageClient({ authenticationDetailsProvider: provider }, clientConfiguration));
+      const client = track(
+        new AIServiceLanguageClient({ authenticationDetailsProvider: provider }, clientConfiguration),
+      );
       client.endpoint = endpoint(region);
       return client;
     },

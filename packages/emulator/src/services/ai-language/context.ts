@@ -132,4 +132,5 @@ export function generatedDisplayName(resource: 'project' | 'model' | 'endpoint',
 }
 
 /** The URI of a resource, as work request resources and the `location` header name it. */
-export const entityUri = (collection: 'projects' | 'models' | 'endpoints', id: string): string => `${BASE_PATH}/${collection}/${id}`;
+export const entityUri = (collection: 'projects' | 'models' | 'endpoints', id: string): string =>
+  `${BASE_PATH}/${collection}/${id}`;

@@ -45,12 +45,19 @@ export interface ListEndpointsQuery extends ListQuery {
  */
 export const INFERENCE_UNITS = { min: 1, max: 10, default: 1 } as const;
 
-export const ENDPOINT_KIND = resourceKind<EndpointBody>('ai_language_endpoints', {
-  projectId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.projectId },
-  modelId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.modelId },
-  alias: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.alias ?? null },
-  tenancyId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => (e.internal as EndpointInternal | undefined)?.tenancyId ?? null },
-}, toEndpointSummary);
+export const ENDPOINT_KIND = resourceKind<EndpointBody>(
+  'ai_language_endpoints',
+  {
+    projectId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.projectId },
+    modelId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.modelId },
+    alias: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.alias ?? null },
+    tenancyId: {
+      type: 'TEXT',
+      value: (e: Entity<EndpointBody>) => (e.internal as EndpointInternal | undefined)?.tenancyId ?? null,
+    },
+  },
+  toEndpointSummary,
+);
 
 export function toEndpointSummary(body: EndpointBody): EndpointSummaryBody {
   const { timeUpdated: _timeUpdated, ...summary } = body;
@@ -70,7 +77,10 @@ export class Endpoints {
     this.lifecycle = new LifecycleOperations(c, 'Endpoint', c.endpoints);
   }
 
-  create(ctx: RequestContext, details: CreateEndpointDetails): EndpointWithEtag & { workRequestId: string; location: string } {
+  create(
+    ctx: RequestContext,
+    details: CreateEndpointDetails,
+  ): EndpointWithEtag & { workRequestId: string; location: string } {
     const model = this.deployableModel(ctx, details.modelId);
     const inferenceUnits = this.inferenceUnits(details.inferenceUnits);
     if (details.alias !== undefined) this.assertAliasFree(ctx, details.alias);
@@ -115,7 +125,11 @@ export class Endpoints {
   }
 
   list(ctx: RequestContext, query: ListEndpointsQuery) {
-    return listPage(this.c.endpoints, ctx, query, { id: query.endpointId, projectId: query.projectId, modelId: query.modelId });
+    return listPage(this.c.endpoints, ctx, query, {
+      id: query.endpointId,
+      projectId: query.projectId,
+      modelId: query.modelId,
+    });
   }
 
   /**
@@ -123,11 +137,21 @@ export class Endpoints {
    * goes UPDATING → ACTIVE. A new `modelId` must name an ACTIVE model; the endpoint then
    * belongs to that model's project.
    */
-  update(ctx: RequestContext, endpointId: string, details: UpdateEndpointDetails, ifMatch?: string): { workRequestId: string } {
+  update(
+    ctx: RequestContext,
+    endpointId: string,
+    details: UpdateEndpointDetails,
+    ifMatch?: string,
+  ): { workRequestId: string } {
     return this.lifecycle.update(ctx, endpointId, details, ifMatch, (current) => {
-      const model = details.modelId !== undefined && details.modelId !== current.modelId ? this.deployableModel(ctx, details.modelId) : undefined;
-      const inferenceUnits = details.inferenceUnits === undefined ? current.inferenceUnits : this.inferenceUnits(details.inferenceUnits);
-      if (details.alias !== undefined && details.alias !== current.alias) this.assertAliasFree(ctx, details.alias, endpointId);
+      const model =
+        details.modelId !== undefined && details.modelId !== current.modelId
+          ? this.deployableModel(ctx, details.modelId)
+          : undefined;
+      const inferenceUnits =
+        details.inferenceUnits === undefined ? current.inferenceUnits : this.inferenceUnits(details.inferenceUnits);
+      if (details.alias !== undefined && details.alias !== current.alias)
+        this.assertAliasFree(ctx, details.alias, endpointId);
       return {
         alias: details.alias ?? current.alias,
         modelId: model?.id ?? current.modelId,
@@ -168,7 +192,9 @@ export class Endpoints {
           `Model ${modelId} is ${model.lifecycleState}; an endpoint can be created for it once it is ACTIVE.`,
         );
       default:
-        throw errors.conflict(`Model ${modelId} is ${model.lifecycleState}; only an ACTIVE model can be deployed to an endpoint.`);
+        throw errors.conflict(
+          `Model ${modelId} is ${model.lifecycleState}; only an ACTIVE model can be deployed to an endpoint.`,
+        );
     }
   }
 
@@ -190,7 +216,9 @@ export class Endpoints {
   private assertAliasFree(ctx: RequestContext, alias: string, self?: string): void {
     const holder = this.findByAlias(ctx, alias);
     if (holder && holder.id !== self) {
-      throw errors.conflict(`The alias '${alias}' is already used by endpoint ${holder.id} in ${ctx.region}; aliases are unique per tenancy and region.`);
+      throw errors.conflict(
+        `The alias '${alias}' is already used by endpoint ${holder.id} in ${ctx.region}; aliases are unique per tenancy and region.`,
+      );
     }
   }
 }

@@ -39,7 +39,8 @@ export class InferenceActions {
   }
 
   private modelFor(ctx: RequestContext, operation: InferenceOperation, details: InferenceRouting): InferenceModel {
-    if (details.endpointId === undefined && details.alias === undefined) return { modelType: DEFAULT_PRETRAINED[operation] };
+    if (details.endpointId === undefined && details.alias === undefined)
+      return { modelType: DEFAULT_PRETRAINED[operation] };
     const endpoint = this.servingEndpoint(ctx, details);
     const model = this.c.models.find(endpoint.modelId, ctx.region);
     if (!model || model.body.lifecycleState === 'DELETED') {
@@ -78,9 +79,13 @@ export class InferenceActions {
         return endpoint;
       case 'CREATING':
       case 'UPDATING':
-        throw errors.incorrectState(`Endpoint ${endpoint.id} is ${endpoint.lifecycleState}; it serves inference requests once it is ACTIVE.`);
+        throw errors.incorrectState(
+          `Endpoint ${endpoint.id} is ${endpoint.lifecycleState}; it serves inference requests once it is ACTIVE.`,
+        );
       default:
-        throw errors.conflict(`Endpoint ${endpoint.id} is ${endpoint.lifecycleState} and does not serve inference requests.`);
+        throw errors.conflict(
+          `Endpoint ${endpoint.id} is ${endpoint.lifecycleState} and does not serve inference requests.`,
+        );
     }
   }
 }

@@ -15,17 +15,40 @@ export type ResourceKind = 'Project' | 'Model' | 'Endpoint';
 
 /** How work requests and URIs name each kind. */
 const NAMES = {
-  Project: { entityType: ENTITY_TYPES.project, collection: 'projects', operations: { CREATED: 'CREATE_PROJECT', UPDATED: 'UPDATE_PROJECT', DELETED: 'DELETE_PROJECT' } },
-  Model: { entityType: ENTITY_TYPES.model, collection: 'models', operations: { CREATED: 'CREATE_MODEL', UPDATED: 'UPDATE_MODEL', DELETED: 'DELETE_MODEL' } },
-  Endpoint: { entityType: ENTITY_TYPES.endpoint, collection: 'endpoints', operations: { CREATED: 'CREATE_ENDPOINT', UPDATED: 'UPDATE_ENDPOINT', DELETED: 'DELETE_ENDPOINT' } },
-} as const satisfies Record<ResourceKind, { entityType: string; collection: Parameters<typeof entityUri>[0]; operations: Record<FinalAction, OperationType> }>;
+  Project: {
+    entityType: ENTITY_TYPES.project,
+    collection: 'projects',
+    operations: { CREATED: 'CREATE_PROJECT', UPDATED: 'UPDATE_PROJECT', DELETED: 'DELETE_PROJECT' },
+  },
+  Model: {
+    entityType: ENTITY_TYPES.model,
+    collection: 'models',
+    operations: { CREATED: 'CREATE_MODEL', UPDATED: 'UPDATE_MODEL', DELETED: 'DELETE_MODEL' },
+  },
+  Endpoint: {
+    entityType: ENTITY_TYPES.endpoint,
+    collection: 'endpoints',
+    operations: { CREATED: 'CREATE_ENDPOINT', UPDATED: 'UPDATE_ENDPOINT', DELETED: 'DELETE_ENDPOINT' },
+  },
+} as const satisfies Record<
+  ResourceKind,
+  { entityType: string; collection: Parameters<typeof entityUri>[0]; operations: Record<FinalAction, OperationType> }
+>;
 
 /** Children that keep a parent from being deleted: the `where` rows of `repository`, named `what` in the error. */
-export type Children = Array<{ what: string; repository: Repository<{ lifecycleState: string }>; where: Record<string, ColumnValue> }>;
+export type Children = Array<{
+  what: string;
+  repository: Repository<{ lifecycleState: string }>;
+  where: Record<string, ColumnValue>;
+}>;
 
 /** How a create or update ends: ACTIVE when its work request finishes (tagged with it, so cancelling it drops the change). */
 export function activeWhenDone(work: StartedWorkRequest): Transition {
-  return { at: work.finishesAt, set: { lifecycleState: 'ACTIVE', timeUpdated: rfc3339(work.finishesAt) }, workRequestId: work.id };
+  return {
+    at: work.finishesAt,
+    set: { lifecycleState: 'ACTIVE', timeUpdated: rfc3339(work.finishesAt) },
+    workRequestId: work.id,
+  };
 }
 
 /**
@@ -63,7 +86,9 @@ export class LifecycleOperations<T extends ResourceBody> {
       region: ctx.region,
       operationType: this.names.operations[action],
       compartmentId,
-      resources: [{ entityType: this.names.entityType, identifier: id, entityUri: entityUri(this.names.collection, id), action }],
+      resources: [
+        { entityType: this.names.entityType, identifier: id, entityUri: entityUri(this.names.collection, id), action },
+      ],
       ...options,
     });
   }
@@ -104,7 +129,12 @@ export class LifecycleOperations<T extends ResourceBody> {
   }
 
   /** DELETING → DELETED (readable for the retention period) → gone. A FAILED resource can be deleted. */
-  delete(ctx: RequestContext, id: string, ifMatch: string | undefined, children: Children = []): { workRequestId: string } {
+  delete(
+    ctx: RequestContext,
+    id: string,
+    ifMatch: string | undefined,
+    children: Children = [],
+  ): { workRequestId: string } {
     const entity = this.find(ctx, id);
     assertIfMatch(ifMatch, entity.body);
     assertChangeable(this.kind, entity.body, `Delete${this.kind}`, { allowFailed: true });
@@ -128,7 +158,10 @@ export class LifecycleOperations<T extends ResourceBody> {
     assertIfMatch(ifMatch, entity.body);
     assertChangeable(this.kind, entity.body, `Change${this.kind}Compartment`);
     if (entity.body.compartmentId === compartmentId) return;
-    this.repository.save({ ...entity, body: { ...entity.body, compartmentId, timeUpdated: rfc3339(this.c.clock.now()) } });
+    this.repository.save({
+      ...entity,
+      body: { ...entity.body, compartmentId, timeUpdated: rfc3339(this.c.clock.now()) },
+    });
   }
 }
 
@@ -151,7 +184,9 @@ function assertChangeable(
   if (state === 'ACTIVE' || (state === 'FAILED' && options.allowFailed)) return;
   if (state === 'DELETED') throw errors.notAuthorizedOrNotFound(`${kind.toLowerCase()} ${body.id} (it is DELETED)`);
   if (state === 'FAILED') {
-    throw errors.conflict(`${kind} ${body.id} is FAILED; ${operation} is not possible. Delete it and create a new one.`);
+    throw errors.conflict(
+      `${kind} ${body.id} is FAILED; ${operation} is not possible. Delete it and create a new one.`,
+    );
   }
   throw errors.incorrectState(`${kind} ${body.id} is ${state}; ${operation} is possible once it is ACTIVE.`);
 }
@@ -169,10 +204,14 @@ function assertNoLiveChildren(parent: string, children: Children): void {
     const deleting = repository.count({ ...where, lifecycleState: 'DELETING' });
     const live = all - deleted - deleting;
     if (live > 0) {
-      throw errors.conflict(`${parent} still has ${live} ${what} that ${live === 1 ? 'is' : 'are'} not DELETED; delete ${live === 1 ? 'it' : 'them'} first.`);
+      throw errors.conflict(
+        `${parent} still has ${live} ${what} that ${live === 1 ? 'is' : 'are'} not DELETED; delete ${live === 1 ? 'it' : 'them'} first.`,
+      );
     }
     if (deleting > 0) {
-      throw errors.incorrectState(`${parent} still has ${deleting} ${what} being deleted; retry once ${deleting === 1 ? 'it is' : 'they are'} DELETED.`);
+      throw errors.incorrectState(
+        `${parent} still has ${deleting} ${what} being deleted; retry once ${deleting === 1 ? 'it is' : 'they are'} DELETED.`,
+      );
     }
   }
 }

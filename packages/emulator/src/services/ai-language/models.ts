@@ -5,9 +5,24 @@ import { newOcid } from '../../core/ids';
 import type { Entity, Transition } from '../../core/lifecycle';
 import type { RequestContext } from '../../http/operation';
 import { compact, entityUri, generatedDisplayName, listPage, resourceKind } from './context';
-import type { AiLanguageContext, CreateResourceDetails, ListQuery, ResourceBody, UpdateResourceDetails, WithEtag } from './context';
+import type {
+  AiLanguageContext,
+  CreateResourceDetails,
+  ListQuery,
+  ResourceBody,
+  UpdateResourceDetails,
+  WithEtag,
+} from './context';
 import { isOneOf, TRAINABLE_MODEL_TYPES, type ModelType, type TrainableModelType } from './enums';
-import { modelVersionFor, parseTrainingData, trainModel, TrainingDataError, type ModelArtifact, type TrainedModel, type TrainingFile } from './inference';
+import {
+  modelVersionFor,
+  parseTrainingData,
+  trainModel,
+  TrainingDataError,
+  type ModelArtifact,
+  type TrainedModel,
+  type TrainingFile,
+} from './inference';
 import { LifecycleOperations } from './lifecycle-operations';
 
 /** `ModelDetails`, discriminated by `modelType`. */
@@ -50,7 +65,10 @@ export interface ModelBody extends ResourceBody {
 }
 
 /** `ModelSummary`: no `timeUpdated`, datasets, test strategy or evaluation results. */
-export type ModelSummaryBody = Omit<ModelBody, 'timeUpdated' | 'trainingDataset' | 'testStrategy' | 'evaluationResults'>;
+export type ModelSummaryBody = Omit<
+  ModelBody,
+  'timeUpdated' | 'trainingDataset' | 'testStrategy' | 'evaluationResults'
+>;
 
 /** What inference needs from a model, never served. */
 export interface ModelInternal extends Record<string, unknown> {
@@ -73,9 +91,13 @@ export interface ListModelsQuery extends ListQuery {
   projectId?: string;
 }
 
-export const MODEL_KIND = resourceKind<ModelBody>('ai_language_models', {
-  projectId: { type: 'TEXT', value: (e: Entity<ModelBody>) => e.body.projectId },
-}, toModelSummary);
+export const MODEL_KIND = resourceKind<ModelBody>(
+  'ai_language_models',
+  {
+    projectId: { type: 'TEXT', value: (e: Entity<ModelBody>) => e.body.projectId },
+  },
+  toModelSummary,
+);
 
 export function toModelSummary(body: ModelBody): ModelSummaryBody {
   const { timeUpdated: _u, trainingDataset: _d, testStrategy: _t, evaluationResults: _e, ...summary } = body;
@@ -106,18 +128,32 @@ class DatasetError extends Error {
 /** Reads and trains the datasets of a custom model (pure apart from reading objects). */
 export function trainFromDatasets(
   objects: AiLanguageContext['objects'],
-  options: { modelType: TrainableModelType; modelDetails: ModelDetails; trainingDataset: DatasetDetails; testStrategy?: TestStrategy },
+  options: {
+    modelType: TrainableModelType;
+    modelDetails: ModelDetails;
+    trainingDataset: DatasetDetails;
+    testStrategy?: TestStrategy;
+  },
 ): TrainingOutcome {
   try {
-    const examples = parseTrainingData(options.modelType, readDataset(objects, options.trainingDataset, 'trainingDataset'));
+    const examples = parseTrainingData(
+      options.modelType,
+      readDataset(objects, options.trainingDataset, 'trainingDataset'),
+    );
     const testing = options.testStrategy;
     const testExamples = testing
-      ? parseTrainingData(options.modelType, readDataset(objects, testing.testingDataset, 'testStrategy.testingDataset'))
+      ? parseTrainingData(
+          options.modelType,
+          readDataset(objects, testing.testingDataset, 'testStrategy.testingDataset'),
+        )
       : undefined;
     // The validation dataset is checked like the others, but the emulator's models have no
     // hyper-parameters to tune with it.
     if (testing?.validationDataset) {
-      parseTrainingData(options.modelType, readDataset(objects, testing.validationDataset, 'testStrategy.validationDataset'));
+      parseTrainingData(
+        options.modelType,
+        readDataset(objects, testing.validationDataset, 'testStrategy.validationDataset'),
+      );
     }
     return {
       trained: trainModel({
@@ -174,7 +210,10 @@ export class Models {
     this.lifecycle = new LifecycleOperations(c, 'Model', c.models);
   }
 
-  create(ctx: RequestContext, details: CreateModelDetails): ModelWithEtag & { workRequestId: string; location: string } {
+  create(
+    ctx: RequestContext,
+    details: CreateModelDetails,
+  ): ModelWithEtag & { workRequestId: string; location: string } {
     this.usableProject(ctx, details.projectId);
     const { modelType } = details.modelDetails;
     const trainable = isOneOf(TRAINABLE_MODEL_TYPES, modelType) ? modelType : undefined;
@@ -204,15 +243,26 @@ export class Models {
     const done = rfc3339(work.finishesAt);
     let ending: Transition;
     if (failure) {
-      ending = { at: work.finishesAt, set: { lifecycleState: 'FAILED', lifecycleDetails: failure.message, timeUpdated: done } };
+      ending = {
+        at: work.finishesAt,
+        set: { lifecycleState: 'FAILED', lifecycleDetails: failure.message, timeUpdated: done },
+      };
     } else if (trained) {
       ending = {
         at: work.finishesAt,
-        set: { lifecycleState: 'ACTIVE', evaluationResults: trained.evaluationResults, version: modelVersionFor(modelType), timeUpdated: done },
+        set: {
+          lifecycleState: 'ACTIVE',
+          evaluationResults: trained.evaluationResults,
+          version: modelVersionFor(modelType),
+          timeUpdated: done,
+        },
         unset: ['lifecycleDetails'],
       };
     } else {
-      ending = { at: work.finishesAt, set: { lifecycleState: 'ACTIVE', version: modelVersionFor(modelType), timeUpdated: done } };
+      ending = {
+        at: work.finishesAt,
+        set: { lifecycleState: 'ACTIVE', version: modelVersionFor(modelType), timeUpdated: done },
+      };
     }
     const body: ModelBody = compact({
       id,
@@ -231,7 +281,13 @@ export class Models {
       systemTags: {},
     });
     const internal: ModelInternal = trained ? { artifact: trained.artifact } : {};
-    this.c.models.save({ id, region: ctx.region, body, internal, transitions: [{ ...ending, workRequestId: work.id }] });
+    this.c.models.save({
+      id,
+      region: ctx.region,
+      body,
+      internal,
+      transitions: [{ ...ending, workRequestId: work.id }],
+    });
     return { model: body, etag: etagOf(body), workRequestId: work.id, location: entityUri('models', id) };
   }
 
@@ -246,7 +302,12 @@ export class Models {
   }
 
   /** Name, description and tags only: what a model is and what it learnt cannot change. */
-  update(ctx: RequestContext, modelId: string, details: UpdateModelDetails, ifMatch?: string): { workRequestId: string } {
+  update(
+    ctx: RequestContext,
+    modelId: string,
+    details: UpdateModelDetails,
+    ifMatch?: string,
+  ): { workRequestId: string } {
     return this.lifecycle.update(ctx, modelId, details, ifMatch);
   }
 
@@ -272,9 +333,13 @@ export class Models {
     if (!project) throw errors.relatedResourceNotFound('projectId', projectId);
     if (project.lifecycleState === 'ACTIVE') return;
     if (project.lifecycleState === 'CREATING' || project.lifecycleState === 'UPDATING') {
-      throw errors.incorrectState(`Project ${projectId} is ${project.lifecycleState}; models can be created in it once it is ACTIVE.`);
+      throw errors.incorrectState(
+        `Project ${projectId} is ${project.lifecycleState}; models can be created in it once it is ACTIVE.`,
+      );
     }
-    throw errors.conflict(`Project ${projectId} is ${project.lifecycleState}; models can only be created in an ACTIVE project.`);
+    throw errors.conflict(
+      `Project ${projectId} is ${project.lifecycleState}; models can only be created in an ACTIVE project.`,
+    );
   }
 }
 

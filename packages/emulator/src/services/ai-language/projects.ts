@@ -3,7 +3,14 @@ import { etagOf } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { RequestContext } from '../../http/operation';
 import { compact, generatedDisplayName, listPage, resourceKind } from './context';
-import type { AiLanguageContext, CreateResourceDetails, ListQuery, ResourceBody, UpdateResourceDetails, WithEtag } from './context';
+import type {
+  AiLanguageContext,
+  CreateResourceDetails,
+  ListQuery,
+  ResourceBody,
+  UpdateResourceDetails,
+  WithEtag,
+} from './context';
 import { activeWhenDone, LifecycleOperations } from './lifecycle-operations';
 
 /** `Project`; `ProjectSummary` has the same fields. */
@@ -64,7 +71,12 @@ export class Projects {
   }
 
   /** Name, description and tags. */
-  update(ctx: RequestContext, projectId: string, details: UpdateProjectDetails, ifMatch?: string): { workRequestId: string } {
+  update(
+    ctx: RequestContext,
+    projectId: string,
+    details: UpdateProjectDetails,
+    ifMatch?: string,
+  ): { workRequestId: string } {
     return this.lifecycle.update(ctx, projectId, details, ifMatch);
   }
 

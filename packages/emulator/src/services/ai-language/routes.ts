@@ -1,5 +1,11 @@
 import type { OperationDefinition, ServiceRoutes } from '../../http/operation';
-import { definedTagsSchema, displayNameSchema, freeformTagsSchema, listQuerySchema, ocidSchema } from '../common/resources';
+import {
+  definedTagsSchema,
+  displayNameSchema,
+  freeformTagsSchema,
+  listQuerySchema,
+  ocidSchema,
+} from '../common/resources';
 import { BASE_PATH } from './context';
 import type { Endpoints, ListEndpointsQuery } from './endpoints';
 import {
@@ -32,7 +38,11 @@ const text = { type: 'string' } as const;
 const nonEmpty = { type: 'string', minLength: 1 } as const;
 const lifecycleState = { type: 'string', enum: LIFECYCLE_STATES } as const;
 
-const changeCompartmentBody = { type: 'object', required: ['compartmentId'], properties: { compartmentId: ocidSchema } };
+const changeCompartmentBody = {
+  type: 'object',
+  required: ['compartmentId'],
+  properties: { compartmentId: ocidSchema },
+};
 
 const datasetSchema = {
   type: 'object',
@@ -63,7 +73,10 @@ const createProjectBody = {
   properties: { compartmentId: ocidSchema, displayName: displayNameSchema, description: text, ...tags },
 };
 
-const updateProjectBody = { type: 'object', properties: { displayName: displayNameSchema, description: text, ...tags } };
+const updateProjectBody = {
+  type: 'object',
+  properties: { displayName: displayNameSchema, description: text, ...tags },
+};
 
 const createModelBody = {
   type: 'object',
@@ -131,7 +144,13 @@ const documents = (withLanguageCode: boolean) => ({
 const inferenceBody = (extra: Record<string, object> = {}, withLanguageCode = true) => ({
   type: 'object',
   required: ['documents'],
-  properties: { endpointId: nonEmpty, alias: nonEmpty, compartmentId: nonEmpty, documents: documents(withLanguageCode), ...extra },
+  properties: {
+    endpointId: nonEmpty,
+    alias: nonEmpty,
+    compartmentId: nonEmpty,
+    documents: documents(withLanguageCode),
+    ...extra,
+  },
 });
 
 const listProjectsQuery = listQuerySchema(
@@ -143,7 +162,14 @@ const listModelsQuery = listQuerySchema(
   ['compartmentId'],
 );
 const listEndpointsQuery = listQuerySchema(
-  { compartmentId: nonEmpty, endpointId: nonEmpty, projectId: nonEmpty, modelId: nonEmpty, lifecycleState, displayName: text },
+  {
+    compartmentId: nonEmpty,
+    endpointId: nonEmpty,
+    projectId: nonEmpty,
+    modelId: nonEmpty,
+    lifecycleState,
+    displayName: text,
+  },
   ['compartmentId'],
 );
 const listWorkRequestsQuery = listQuerySchema(
@@ -224,7 +250,8 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       method: 'PUT',
       path: '/projects/:projectId',
       schema: { body: updateProjectBody },
-      handler: ({ ctx, params, body, ifMatch }) => accepted(s.projects.update(ctx, params.projectId, body, ifMatch).workRequestId),
+      handler: ({ ctx, params, body, ifMatch }) =>
+        accepted(s.projects.update(ctx, params.projectId, body, ifMatch).workRequestId),
     },
     {
       name: 'DeleteProject',
@@ -253,7 +280,10 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       retryToken: true,
       handler: ({ ctx, body }) => {
         const r = s.models.create(ctx, body);
-        return { body: r.model, headers: { etag: r.etag, location: r.location, 'opc-work-request-id': r.workRequestId } };
+        return {
+          body: r.model,
+          headers: { etag: r.etag, location: r.location, 'opc-work-request-id': r.workRequestId },
+        };
       },
     },
     {
@@ -280,7 +310,8 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       method: 'PUT',
       path: '/models/:modelId',
       schema: { body: updateModelBody },
-      handler: ({ ctx, params, body, ifMatch }) => accepted(s.models.update(ctx, params.modelId, body, ifMatch).workRequestId),
+      handler: ({ ctx, params, body, ifMatch }) =>
+        accepted(s.models.update(ctx, params.modelId, body, ifMatch).workRequestId),
     },
     {
       name: 'DeleteModel',
@@ -309,7 +340,10 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       retryToken: true,
       handler: ({ ctx, body }) => {
         const r = s.endpoints.create(ctx, body);
-        return { body: r.endpoint, headers: { etag: r.etag, location: r.location, 'opc-work-request-id': r.workRequestId } };
+        return {
+          body: r.endpoint,
+          headers: { etag: r.etag, location: r.location, 'opc-work-request-id': r.workRequestId },
+        };
       },
     },
     {
@@ -336,13 +370,15 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       method: 'PUT',
       path: '/endpoints/:endpointId',
       schema: { body: updateEndpointBody },
-      handler: ({ ctx, params, body, ifMatch }) => accepted(s.endpoints.update(ctx, params.endpointId, body, ifMatch).workRequestId),
+      handler: ({ ctx, params, body, ifMatch }) =>
+        accepted(s.endpoints.update(ctx, params.endpointId, body, ifMatch).workRequestId),
     },
     {
       name: 'DeleteEndpoint',
       method: 'DELETE',
       path: '/endpoints/:endpointId',
-      handler: ({ ctx, params, ifMatch }) => accepted(s.endpoints.delete(ctx, params.endpointId, ifMatch).workRequestId),
+      handler: ({ ctx, params, ifMatch }) =>
+        accepted(s.endpoints.delete(ctx, params.endpointId, ifMatch).workRequestId),
     },
     {
       name: 'ChangeEndpointCompartment',
@@ -429,7 +465,10 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       method: 'POST',
       path: '/actions/batchDetectDominantLanguage',
       schema: {
-        body: inferenceBody({ shouldIgnoreTransliteration: { type: 'boolean' }, charsToConsider: { type: 'integer' } }, false),
+        body: inferenceBody(
+          { shouldIgnoreTransliteration: { type: 'boolean' }, charsToConsider: { type: 'integer' } },
+          false,
+        ),
       },
       handler: ({ ctx, body }) => ({ body: s.inference.run(ctx, 'batchDetectDominantLanguage', body) }),
     },

@@ -65,7 +65,13 @@ export function seedAiLanguageSandbox(c: AiLanguageContext, sandbox: SandboxCont
   };
   c.projects.save({ id: projectId, region, body: project, transitions: [] });
 
-  const saveModel = (displayName: string, description: string, modelType: ModelType, extra: Partial<ModelBody> = {}, internal: ModelInternal = {}) => {
+  const saveModel = (
+    displayName: string,
+    description: string,
+    modelType: ModelType,
+    extra: Partial<ModelBody> = {},
+    internal: ModelInternal = {},
+  ) => {
     const id = newOcid('ailanguagemodel', region);
     const body: ModelBody = {
       id,
@@ -81,18 +87,30 @@ export function seedAiLanguageSandbox(c: AiLanguageContext, sandbox: SandboxCont
     return id;
   };
 
-  const trainCustom = (modelType: TrainableModelType, objectName: string, content: string, displayName: string, description: string) => {
+  const trainCustom = (
+    modelType: TrainableModelType,
+    objectName: string,
+    content: string,
+    displayName: string,
+    description: string,
+  ) => {
     c.objects.put(NAMESPACE, BUCKET, objectName, content);
     const trainingDataset: DatasetDetails = {
       datasetType: 'OBJECT_STORAGE',
-      locationDetails: { locationType: 'OBJECT_LIST', namespaceName: NAMESPACE, bucketName: BUCKET, objectNames: [objectName] },
+      locationDetails: {
+        locationType: 'OBJECT_LIST',
+        namespaceName: NAMESPACE,
+        bucketName: BUCKET,
+        objectNames: [objectName],
+      },
     };
     const modelDetails =
       modelType === 'TEXT_CLASSIFICATION'
         ? { modelType, languageCode: 'en', classificationMode: { classificationMode: 'MULTI_CLASS' as const } }
         : { modelType, languageCode: 'en' };
     const outcome = trainFromDatasets(c.objects, { modelType, modelDetails, trainingDataset });
-    if ('failure' in outcome) throw new Error(`ocikit: the sandbox ${modelType} dataset does not train: ${outcome.failure.message}`);
+    if ('failure' in outcome)
+      throw new Error(`ocikit: the sandbox ${modelType} dataset does not train: ${outcome.failure.message}`);
     return saveModel(
       displayName,
       description,
@@ -105,11 +123,31 @@ export function seedAiLanguageSandbox(c: AiLanguageContext, sandbox: SandboxCont
   return {
     projectId,
     pretrainedModelIds: {
-      sentimentAnalysis: saveModel('sandbox-sentiment', 'Pre-trained sentiment analysis.', 'PRE_TRAINED_SENTIMENT_ANALYSIS'),
-      languageDetection: saveModel('sandbox-language-detection', 'Pre-trained language detection.', 'PRE_TRAINED_LANGUAGE_DETECTION'),
-      keyPhraseExtraction: saveModel('sandbox-key-phrases', 'Pre-trained key phrase extraction.', 'PRE_TRAINED_KEYPHRASE_EXTRACTION'),
-      namedEntityRecognition: saveModel('sandbox-entities', 'Pre-trained named entity recognition.', 'PRE_TRAINED_NAMED_ENTITY_RECOGNITION'),
-      textClassification: saveModel('sandbox-text-classification', 'Pre-trained text classification.', 'PRE_TRAINED_TEXT_CLASSIFICATION'),
+      sentimentAnalysis: saveModel(
+        'sandbox-sentiment',
+        'Pre-trained sentiment analysis.',
+        'PRE_TRAINED_SENTIMENT_ANALYSIS',
+      ),
+      languageDetection: saveModel(
+        'sandbox-language-detection',
+        'Pre-trained language detection.',
+        'PRE_TRAINED_LANGUAGE_DETECTION',
+      ),
+      keyPhraseExtraction: saveModel(
+        'sandbox-key-phrases',
+        'Pre-trained key phrase extraction.',
+        'PRE_TRAINED_KEYPHRASE_EXTRACTION',
+      ),
+      namedEntityRecognition: saveModel(
+        'sandbox-entities',
+        'Pre-trained named entity recognition.',
+        'PRE_TRAINED_NAMED_ENTITY_RECOGNITION',
+      ),
+      textClassification: saveModel(
+        'sandbox-text-classification',
+        'Pre-trained text classification.',
+        'PRE_TRAINED_TEXT_CLASSIFICATION',
+      ),
     },
     customModelIds: {
       textClassification: trainCustom(

@@ -40,7 +40,12 @@ export class LanguageWorkRequests {
   list(ctx: RequestContext, query: ListWorkRequestsQuery) {
     return this.workRequests.list(
       ctx.region,
-      { compartmentId: query.compartmentId, workRequestId: query.workRequestId, resourceId: query.resourceId, sortOrder: query.sortOrder },
+      {
+        compartmentId: query.compartmentId,
+        workRequestId: query.workRequestId,
+        resourceId: query.resourceId,
+        sortOrder: query.sortOrder,
+      },
       parsePage(query),
     );
   }

@@ -16,7 +16,10 @@ export const definedTagsSchema = {
 } as const;
 
 /** An OCID-valued field (loose syntax check; existence is the service's business). */
-export const ocidSchema = { type: 'string', pattern: '^ocid1\\.[a-z0-9]+\\.[a-z0-9-]+\\.[a-z0-9-]*\\.[a-zA-Z0-9._-]+$' } as const;
+export const ocidSchema = {
+  type: 'string',
+  pattern: '^ocid1\\.[a-z0-9]+\\.[a-z0-9-]+\\.[a-z0-9-]*\\.[a-zA-Z0-9._-]+$',
+} as const;
 
 export const displayNameSchema = { type: 'string', minLength: 1, maxLength: 255 } as const;
 

@@ -86,7 +86,10 @@ export class WorkRequests {
           status: { type: 'TEXT', value: (e) => e.body.status },
           timeAccepted: { type: 'TEXT', value: (e) => e.body.timeAccepted },
           // Every resource the work request touches (associating a pair touches both groups).
-          resourceIds: { type: 'TEXT', value: (e) => listColumn(e.body.resources.map((r: WorkRequestResource) => r.identifier)) },
+          resourceIds: {
+            type: 'TEXT',
+            value: (e) => listColumn(e.body.resources.map((r: WorkRequestResource) => r.identifier)),
+          },
         },
       },
       clock,
@@ -151,7 +154,13 @@ export class WorkRequests {
 
   list(
     region: string,
-    filters: { compartmentId?: string; workRequestId?: string; status?: string; resourceId?: string; sortOrder?: 'ASC' | 'DESC' },
+    filters: {
+      compartmentId?: string;
+      workRequestId?: string;
+      status?: string;
+      resourceId?: string;
+      sortOrder?: 'ASC' | 'DESC';
+    },
     page: Page,
   ) {
     const where: Record<string, string> = { region };
@@ -179,7 +188,8 @@ export class WorkRequests {
     const logs = [{ message: `Accepted ${subject}.`, timestamp: wr.timeAccepted }];
     if (wr.timeStarted) logs.push({ message: `Started ${subject}.`, timestamp: wr.timeStarted });
     if (wr.timeFinished) {
-      const ending = { SUCCEEDED: 'Succeeded', FAILED: 'Failed', CANCELED: 'Canceled' }[wr.status as 'SUCCEEDED'] ?? wr.status;
+      const ending =
+        { SUCCEEDED: 'Succeeded', FAILED: 'Failed', CANCELED: 'Canceled' }[wr.status as 'SUCCEEDED'] ?? wr.status;
       logs.push({ message: `${ending}: ${subject}.`, timestamp: wr.timeFinished });
     }
     return logs;
@@ -194,7 +204,9 @@ export class WorkRequests {
     const entity = this.get(id, region);
     assertIfMatch(ifMatch, entity.body);
     if (entity.body.timeFinished) {
-      throw errors.conflict(`Work request ${id} has already finished with status ${entity.body.status} and cannot be canceled.`);
+      throw errors.conflict(
+        `Work request ${id} has already finished with status ${entity.body.status} and cannot be canceled.`,
+      );
     }
     const now = rfc3339(this.clock.now());
     const internal = (entity.internal ?? {}) as WorkRequestInternal;

@@ -9,12 +9,7 @@
 export { isOneOf } from '../../core/enum';
 
 /** `DrPlanType` (`dr-plan-type.js`). */
-export const DR_PLAN_TYPES = [
-  'SWITCHOVER',
-  'FAILOVER',
-  'START_DRILL',
-  'STOP_DRILL',
-] as const;
+export const DR_PLAN_TYPES = ['SWITCHOVER', 'FAILOVER', 'START_DRILL', 'STOP_DRILL'] as const;
 export type DrPlanType = (typeof DR_PLAN_TYPES)[number];
 
 /** `DrPlanLifecycleState` (`dr-plan-lifecycle-state.js`). */
@@ -31,21 +26,11 @@ export const DR_PLAN_LIFECYCLE_STATES = [
 export type DrPlanLifecycleState = (typeof DR_PLAN_LIFECYCLE_STATES)[number];
 
 /** `DrPlanLifecycleSubState` (`dr-plan-lifecycle-sub-state.js`). */
-export const DR_PLAN_LIFECYCLE_SUB_STATES = [
-  'NEEDS_REFRESH',
-  'NEEDS_VERIFICATION',
-  'REFRESHING',
-  'VERIFYING',
-] as const;
+export const DR_PLAN_LIFECYCLE_SUB_STATES = ['NEEDS_REFRESH', 'NEEDS_VERIFICATION', 'REFRESHING', 'VERIFYING'] as const;
 export type DrPlanLifecycleSubState = (typeof DR_PLAN_LIFECYCLE_SUB_STATES)[number];
 
 /** `DrPlanGroupType` (`dr-plan-group-type.js`). */
-export const DR_PLAN_GROUP_TYPES = [
-  'USER_DEFINED',
-  'BUILT_IN',
-  'BUILT_IN_PRECHECK',
-  'USER_DEFINED_PAUSE',
-] as const;
+export const DR_PLAN_GROUP_TYPES = ['USER_DEFINED', 'BUILT_IN', 'BUILT_IN_PRECHECK', 'USER_DEFINED_PAUSE'] as const;
 export type DrPlanGroupType = (typeof DR_PLAN_GROUP_TYPES)[number];
 
 /** `DrPlanStepType` (`dr-plan-step-type.js`): 126 values. */
@@ -180,25 +165,15 @@ export const DR_PLAN_STEP_TYPES = [
 export type DrPlanStepType = (typeof DR_PLAN_STEP_TYPES)[number];
 
 /** `DrPlanStepErrorMode` (`dr-plan-step-error-mode.js`). */
-export const DR_PLAN_STEP_ERROR_MODES = [
-  'STOP_ON_ERROR',
-  'CONTINUE_ON_ERROR',
-] as const;
+export const DR_PLAN_STEP_ERROR_MODES = ['STOP_ON_ERROR', 'CONTINUE_ON_ERROR'] as const;
 export type DrPlanStepErrorMode = (typeof DR_PLAN_STEP_ERROR_MODES)[number];
 
 /** `DrPlanGroupRefreshStatus` (`dr-plan-group-refresh-status.js`). */
-export const DR_PLAN_GROUP_REFRESH_STATUSES = [
-  'GROUP_ADDED',
-  'GROUP_DELETED',
-  'GROUP_MODIFIED',
-] as const;
+export const DR_PLAN_GROUP_REFRESH_STATUSES = ['GROUP_ADDED', 'GROUP_DELETED', 'GROUP_MODIFIED'] as const;
 export type DrPlanGroupRefreshStatus = (typeof DR_PLAN_GROUP_REFRESH_STATUSES)[number];
 
 /** `DrPlanStepRefreshStatus` (`dr-plan-step-refresh-status.js`). */
-export const DR_PLAN_STEP_REFRESH_STATUSES = [
-  'STEP_ADDED',
-  'STEP_DELETED',
-] as const;
+export const DR_PLAN_STEP_REFRESH_STATUSES = ['STEP_ADDED', 'STEP_DELETED'] as const;
 export type DrPlanStepRefreshStatus = (typeof DR_PLAN_STEP_REFRESH_STATUSES)[number];
 
 /**
@@ -220,11 +195,7 @@ export const DR_PLAN_USER_DEFINED_STEP_TYPES = [
 export type DrPlanUserDefinedStepType = (typeof DR_PLAN_USER_DEFINED_STEP_TYPES)[number];
 
 /** `DrProtectionGroupRole` (`dr-protection-group-role.js`). */
-export const DR_PROTECTION_GROUP_ROLES = [
-  'PRIMARY',
-  'STANDBY',
-  'UNCONFIGURED',
-] as const;
+export const DR_PROTECTION_GROUP_ROLES = ['PRIMARY', 'STANDBY', 'UNCONFIGURED'] as const;
 export type DrProtectionGroupRole = (typeof DR_PROTECTION_GROUP_ROLES)[number];
 
 /** `DrProtectionGroupLifecycleState` (`dr-protection-group-lifecycle-state.js`). */
@@ -309,19 +280,9 @@ export const OPERATION_STATUSES = [
 export type OperationStatus = (typeof OPERATION_STATUSES)[number];
 
 /** `ActionType` of a work request's resources (`action-type.js`). */
-export const ACTION_TYPES = [
-  'CREATED',
-  'UPDATED',
-  'DELETED',
-  'IN_PROGRESS',
-  'RELATED',
-  'FAILED',
-] as const;
+export const ACTION_TYPES = ['CREATED', 'UPDATED', 'DELETED', 'IN_PROGRESS', 'RELATED', 'FAILED'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 /** `SortOrder` (`sort-order.js`). */
-export const SORT_ORDERS = [
-  'ASC',
-  'DESC',
-] as const;
+export const SORT_ORDERS = ['ASC', 'DESC'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];

@@ -303,7 +303,12 @@ const NONE: readonly PlanStepRule[] = [];
 const MOVABLE_INSTANCE_RULES: RulesByPlanType = {
   SWITCHOVER: [
     { group: 'PRECHECK', stepType: 'COMPUTE_CAPACITY_AVAILABILITY_SWITCHOVER_PRECHECK', side: 'primary' },
-    { group: 'PRECHECK', stepType: 'COMPUTE_CAPACITY_RESERVATION_SWITCHOVER_PRECHECK', side: 'primary', when: ['hasCapacityReservation'] },
+    {
+      group: 'PRECHECK',
+      stepType: 'COMPUTE_CAPACITY_RESERVATION_SWITCHOVER_PRECHECK',
+      side: 'primary',
+      when: ['hasCapacityReservation'],
+    },
     { group: 'FS_UNMOUNT', stepType: 'FILE_SYSTEM_UNMOUNT', side: 'primary', when: ['hasFileSystemOperations'] },
     { group: 'CI_STOP', stepType: 'COMPUTE_INSTANCE_STOP', side: 'primary' },
     { group: 'CI_LAUNCH', stepType: 'COMPUTE_INSTANCE_LAUNCH', side: 'primary' },
@@ -313,14 +318,24 @@ const MOVABLE_INSTANCE_RULES: RulesByPlanType = {
   ],
   FAILOVER: [
     { group: 'PRECHECK', stepType: 'COMPUTE_CAPACITY_AVAILABILITY_FAILOVER_PRECHECK', side: 'primary' },
-    { group: 'PRECHECK', stepType: 'COMPUTE_CAPACITY_RESERVATION_FAILOVER_PRECHECK', side: 'primary', when: ['hasCapacityReservation'] },
+    {
+      group: 'PRECHECK',
+      stepType: 'COMPUTE_CAPACITY_RESERVATION_FAILOVER_PRECHECK',
+      side: 'primary',
+      when: ['hasCapacityReservation'],
+    },
     { group: 'CI_LAUNCH', stepType: 'COMPUTE_INSTANCE_LAUNCH', side: 'primary' },
     { group: 'FS_MOUNT', stepType: 'FILE_SYSTEM_MOUNT', side: 'primary', when: ['hasFileSystemOperations'] },
     { group: 'CI_REMOVE', stepType: 'COMPUTE_INSTANCE_REMOVE', side: 'primary' },
   ],
   START_DRILL: [
     { group: 'PRECHECK', stepType: 'COMPUTE_CAPACITY_AVAILABILITY_START_DRILL_PRECHECK', side: 'primary' },
-    { group: 'PRECHECK', stepType: 'COMPUTE_CAPACITY_RESERVATION_START_DRILL_PRECHECK', side: 'primary', when: ['hasCapacityReservation'] },
+    {
+      group: 'PRECHECK',
+      stepType: 'COMPUTE_CAPACITY_RESERVATION_START_DRILL_PRECHECK',
+      side: 'primary',
+      when: ['hasCapacityReservation'],
+    },
     { group: 'CI_LAUNCH', stepType: 'COMPUTE_INSTANCE_LAUNCH', side: 'primary' },
     { group: 'FS_MOUNT', stepType: 'FILE_SYSTEM_MOUNT', side: 'primary', when: ['hasFileSystemOperations'] },
   ],
@@ -336,19 +351,34 @@ const MOVABLE_INSTANCE_RULES: RulesByPlanType = {
  */
 const LEGACY_INSTANCE_RULES: RulesByPlanType = {
   SWITCHOVER: [
-    { group: 'PRECHECK', stepType: 'COMPUTE_CAPACITY_AVAILABILITY_SWITCHOVER_PRECHECK', side: 'primary', when: ['isMovable'] },
+    {
+      group: 'PRECHECK',
+      stepType: 'COMPUTE_CAPACITY_AVAILABILITY_SWITCHOVER_PRECHECK',
+      side: 'primary',
+      when: ['isMovable'],
+    },
     { group: 'CI_STOP', stepType: 'COMPUTE_INSTANCE_STOP', side: 'primary', when: ['isMovable'] },
     { group: 'CI_LAUNCH', stepType: 'COMPUTE_INSTANCE_LAUNCH', side: 'primary', when: ['isMovable'] },
     { group: 'CI_TERMINATE', stepType: 'COMPUTE_INSTANCE_TERMINATE', side: 'primary', when: ['isMovable'] },
     { group: 'CI_REMOVE', stepType: 'COMPUTE_INSTANCE_REMOVE', side: 'primary', when: ['isMovable'] },
   ],
   FAILOVER: [
-    { group: 'PRECHECK', stepType: 'COMPUTE_CAPACITY_AVAILABILITY_FAILOVER_PRECHECK', side: 'primary', when: ['isMovable'] },
+    {
+      group: 'PRECHECK',
+      stepType: 'COMPUTE_CAPACITY_AVAILABILITY_FAILOVER_PRECHECK',
+      side: 'primary',
+      when: ['isMovable'],
+    },
     { group: 'CI_LAUNCH', stepType: 'COMPUTE_INSTANCE_LAUNCH', side: 'primary', when: ['isMovable'] },
     { group: 'CI_REMOVE', stepType: 'COMPUTE_INSTANCE_REMOVE', side: 'primary', when: ['isMovable'] },
   ],
   START_DRILL: [
-    { group: 'PRECHECK', stepType: 'COMPUTE_CAPACITY_AVAILABILITY_START_DRILL_PRECHECK', side: 'primary', when: ['isMovable'] },
+    {
+      group: 'PRECHECK',
+      stepType: 'COMPUTE_CAPACITY_AVAILABILITY_START_DRILL_PRECHECK',
+      side: 'primary',
+      when: ['isMovable'],
+    },
     { group: 'CI_LAUNCH', stepType: 'COMPUTE_INSTANCE_LAUNCH', side: 'primary', when: ['isMovable'] },
   ],
   STOP_DRILL: [{ group: 'CI_TERMINATE', stepType: 'COMPUTE_INSTANCE_TERMINATE', side: 'primary', when: ['isMovable'] }],
@@ -361,25 +391,50 @@ const LEGACY_INSTANCE_RULES: RulesByPlanType = {
 const NON_MOVABLE_INSTANCE_RULES: RulesByPlanType = {
   SWITCHOVER: [
     { group: 'FS_UNMOUNT', stepType: 'FILE_SYSTEM_UNMOUNT', side: 'primary', when: ['hasFileSystemOperations'] },
-    { group: 'CI_DETACH_BLOCK_VOLUMES', stepType: 'COMPUTE_INSTANCE_DETACH_BLOCK_VOLUMES', side: 'primary', when: ['hasBlockVolumeOperations'] },
+    {
+      group: 'CI_DETACH_BLOCK_VOLUMES',
+      stepType: 'COMPUTE_INSTANCE_DETACH_BLOCK_VOLUMES',
+      side: 'primary',
+      when: ['hasBlockVolumeOperations'],
+    },
     { group: 'CI_STOP', stepType: 'COMPUTE_INSTANCE_STOP', side: 'primary', when: ['isStartStopEnabled'] },
     { group: 'CI_START', stepType: 'COMPUTE_INSTANCE_START', side: 'standby', when: ['isStartStopEnabled'] },
-    { group: 'CI_ATTACH_BLOCK_VOLUMES', stepType: 'COMPUTE_INSTANCE_ATTACH_BLOCK_VOLUMES', side: 'standby', when: ['hasBlockVolumeOperations'] },
+    {
+      group: 'CI_ATTACH_BLOCK_VOLUMES',
+      stepType: 'COMPUTE_INSTANCE_ATTACH_BLOCK_VOLUMES',
+      side: 'standby',
+      when: ['hasBlockVolumeOperations'],
+    },
     { group: 'FS_MOUNT', stepType: 'FILE_SYSTEM_MOUNT', side: 'standby', when: ['hasFileSystemOperations'] },
   ],
   FAILOVER: [
     { group: 'CI_START', stepType: 'COMPUTE_INSTANCE_START', side: 'standby', when: ['isStartStopEnabled'] },
-    { group: 'CI_ATTACH_BLOCK_VOLUMES', stepType: 'COMPUTE_INSTANCE_ATTACH_BLOCK_VOLUMES', side: 'standby', when: ['hasBlockVolumeOperations'] },
+    {
+      group: 'CI_ATTACH_BLOCK_VOLUMES',
+      stepType: 'COMPUTE_INSTANCE_ATTACH_BLOCK_VOLUMES',
+      side: 'standby',
+      when: ['hasBlockVolumeOperations'],
+    },
     { group: 'FS_MOUNT', stepType: 'FILE_SYSTEM_MOUNT', side: 'standby', when: ['hasFileSystemOperations'] },
   ],
   START_DRILL: [
     { group: 'CI_START', stepType: 'COMPUTE_INSTANCE_START', side: 'standby', when: ['isStartStopEnabled'] },
-    { group: 'CI_ATTACH_BLOCK_VOLUMES', stepType: 'COMPUTE_INSTANCE_ATTACH_BLOCK_VOLUMES', side: 'standby', when: ['hasBlockVolumeOperations'] },
+    {
+      group: 'CI_ATTACH_BLOCK_VOLUMES',
+      stepType: 'COMPUTE_INSTANCE_ATTACH_BLOCK_VOLUMES',
+      side: 'standby',
+      when: ['hasBlockVolumeOperations'],
+    },
     { group: 'FS_MOUNT', stepType: 'FILE_SYSTEM_MOUNT', side: 'standby', when: ['hasFileSystemOperations'] },
   ],
   STOP_DRILL: [
     { group: 'FS_UNMOUNT', stepType: 'FILE_SYSTEM_UNMOUNT', side: 'standby', when: ['hasFileSystemOperations'] },
-    { group: 'CI_DETACH_BLOCK_VOLUMES', stepType: 'COMPUTE_INSTANCE_DETACH_BLOCK_VOLUMES', side: 'standby', when: ['hasBlockVolumeOperations'] },
+    {
+      group: 'CI_DETACH_BLOCK_VOLUMES',
+      stepType: 'COMPUTE_INSTANCE_DETACH_BLOCK_VOLUMES',
+      side: 'standby',
+      when: ['hasBlockVolumeOperations'],
+    },
     { group: 'CI_STOP', stepType: 'COMPUTE_INSTANCE_STOP', side: 'standby', when: ['isStartStopEnabled'] },
   ],
 };
@@ -395,8 +450,12 @@ const LOAD_BALANCER_RULES: RulesByPlanType = {
     { group: 'LB_UPDATE_DESTINATION', stepType: 'LOAD_BALANCER_UPDATE_STANDBY_BACKEND_SET', side: 'primary' },
   ],
   FAILOVER: [{ group: 'LB_UPDATE_DESTINATION', stepType: 'LOAD_BALANCER_UPDATE_STANDBY_BACKEND_SET', side: 'primary' }],
-  START_DRILL: [{ group: 'LB_UPDATE_DESTINATION', stepType: 'LOAD_BALANCER_UPDATE_STANDBY_BACKEND_SET', side: 'primary' }],
-  STOP_DRILL: [{ group: 'LB_UPDATE_DESTINATION', stepType: 'LOAD_BALANCER_UPDATE_STANDBY_BACKEND_SET', side: 'primary' }],
+  START_DRILL: [
+    { group: 'LB_UPDATE_DESTINATION', stepType: 'LOAD_BALANCER_UPDATE_STANDBY_BACKEND_SET', side: 'primary' },
+  ],
+  STOP_DRILL: [
+    { group: 'LB_UPDATE_DESTINATION', stepType: 'LOAD_BALANCER_UPDATE_STANDBY_BACKEND_SET', side: 'primary' },
+  ],
 };
 
 /**
@@ -426,26 +485,62 @@ export const PLAN_STEP_RULES: Readonly<Record<DrProtectionGroupMemberType, Rules
   DATABASE: {
     SWITCHOVER: [{ group: 'DB_SWITCHOVER', stepType: 'DATABASE_SWITCHOVER', side: 'standby' }],
     FAILOVER: [{ group: 'DB_FAILOVER', stepType: 'DATABASE_FAILOVER', side: 'standby' }],
-    START_DRILL: [{ group: 'DB_SNAPSHOT_STANDBY', stepType: 'DATABASE_START_DRILL_CONVERT_TO_SNAPSHOT_STANDBY', side: 'standby' }],
-    STOP_DRILL: [{ group: 'DB_PHYSICAL_STANDBY', stepType: 'DATABASE_STOP_DRILL_CONVERT_TO_PHYSICAL_STANDBY', side: 'standby' }],
+    START_DRILL: [
+      { group: 'DB_SNAPSHOT_STANDBY', stepType: 'DATABASE_START_DRILL_CONVERT_TO_SNAPSHOT_STANDBY', side: 'standby' },
+    ],
+    STOP_DRILL: [
+      { group: 'DB_PHYSICAL_STANDBY', stepType: 'DATABASE_STOP_DRILL_CONVERT_TO_PHYSICAL_STANDBY', side: 'standby' },
+    ],
   },
   AUTONOMOUS_DATABASE: {
     SWITCHOVER: [{ group: 'ADB_SWITCHOVER', stepType: 'AUTONOMOUS_DATABASE_SWITCHOVER', side: 'standby' }],
     FAILOVER: [{ group: 'ADB_FAILOVER', stepType: 'AUTONOMOUS_DATABASE_FAILOVER', side: 'standby' }],
     START_DRILL: [
-      { group: 'ADB_CREATE_CLONE_STANDBY', stepType: 'AUTONOMOUS_DATABASE_START_DRILL_CREATE_CLONE_STANDBY', side: 'standby', when: ['drillsWithClone'] },
-      { group: 'ADB_SNAPSHOT_STANDBY', stepType: 'AUTONOMOUS_DATABASE_START_DRILL_CONVERT_TO_SNAPSHOT_STANDBY', side: 'standby', when: ['drillsWithSnapshotStandby'] },
+      {
+        group: 'ADB_CREATE_CLONE_STANDBY',
+        stepType: 'AUTONOMOUS_DATABASE_START_DRILL_CREATE_CLONE_STANDBY',
+        side: 'standby',
+        when: ['drillsWithClone'],
+      },
+      {
+        group: 'ADB_SNAPSHOT_STANDBY',
+        stepType: 'AUTONOMOUS_DATABASE_START_DRILL_CONVERT_TO_SNAPSHOT_STANDBY',
+        side: 'standby',
+        when: ['drillsWithSnapshotStandby'],
+      },
     ],
     STOP_DRILL: [
-      { group: 'ADB_DELETE_CLONE_STANDBY', stepType: 'AUTONOMOUS_DATABASE_STOP_DRILL_DELETE_CLONE_STANDBY', side: 'standby', when: ['drillsWithClone'] },
-      { group: 'ADB_PHYSICAL_STANDBY', stepType: 'AUTONOMOUS_DATABASE_STOP_DRILL_CONVERT_TO_PHYSICAL_STANDBY', side: 'standby', when: ['drillsWithSnapshotStandby'] },
+      {
+        group: 'ADB_DELETE_CLONE_STANDBY',
+        stepType: 'AUTONOMOUS_DATABASE_STOP_DRILL_DELETE_CLONE_STANDBY',
+        side: 'standby',
+        when: ['drillsWithClone'],
+      },
+      {
+        group: 'ADB_PHYSICAL_STANDBY',
+        stepType: 'AUTONOMOUS_DATABASE_STOP_DRILL_CONVERT_TO_PHYSICAL_STANDBY',
+        side: 'standby',
+        when: ['drillsWithSnapshotStandby'],
+      },
     ],
   },
   AUTONOMOUS_CONTAINER_DATABASE: {
     SWITCHOVER: [{ group: 'ACD_SWITCHOVER', stepType: 'AUTONOMOUS_CONTAINER_DATABASE_SWITCHOVER', side: 'standby' }],
     FAILOVER: [{ group: 'ACD_FAILOVER', stepType: 'AUTONOMOUS_CONTAINER_DATABASE_FAILOVER', side: 'standby' }],
-    START_DRILL: [{ group: 'ACD_SNAPSHOT_STANDBY', stepType: 'AUTONOMOUS_CONTAINER_DATABASE_START_DRILL_CONVERT_TO_SNAPSHOT_STANDBY', side: 'standby' }],
-    STOP_DRILL: [{ group: 'ACD_PHYSICAL_STANDBY', stepType: 'AUTONOMOUS_CONTAINER_DATABASE_STOP_DRILL_CONVERT_TO_PHYSICAL_STANDBY', side: 'standby' }],
+    START_DRILL: [
+      {
+        group: 'ACD_SNAPSHOT_STANDBY',
+        stepType: 'AUTONOMOUS_CONTAINER_DATABASE_START_DRILL_CONVERT_TO_SNAPSHOT_STANDBY',
+        side: 'standby',
+      },
+    ],
+    STOP_DRILL: [
+      {
+        group: 'ACD_PHYSICAL_STANDBY',
+        stepType: 'AUTONOMOUS_CONTAINER_DATABASE_STOP_DRILL_CONVERT_TO_PHYSICAL_STANDBY',
+        side: 'standby',
+      },
+    ],
   },
   LOAD_BALANCER: LOAD_BALANCER_RULES,
   NETWORK_LOAD_BALANCER: LOAD_BALANCER_RULES,
@@ -468,7 +563,11 @@ export const PLAN_STEP_RULES: Readonly<Record<DrProtectionGroupMemberType, Rules
       { group: 'OKE_CLEANUP_PRIMARY', stepType: 'OKE_CLUSTER_SWITCHOVER_CLEANUP_PRIMARY', side: 'primary' },
       { group: 'OKE_SCALE_UP_STANDBY', stepType: 'OKE_CLUSTER_SWITCHOVER_SCALE_UP_STANDBY', side: 'standby' },
       { group: 'OKE_RESTORE_STANDBY', stepType: 'OKE_CLUSTER_SWITCHOVER_RESTORE_STANDBY', side: 'standby' },
-      { group: 'OKE_REVERSE_BACKUP_STANDBY', stepType: 'OKE_CLUSTER_SWITCHOVER_REVERSE_BACKUP_STANDBY', side: 'standby' },
+      {
+        group: 'OKE_REVERSE_BACKUP_STANDBY',
+        stepType: 'OKE_CLUSTER_SWITCHOVER_REVERSE_BACKUP_STANDBY',
+        side: 'standby',
+      },
       { group: 'OKE_SCALE_DOWN_PRIMARY', stepType: 'OKE_CLUSTER_SWITCHOVER_SCALE_DOWN_PRIMARY', side: 'primary' },
     ],
     FAILOVER: [
@@ -486,12 +585,28 @@ export const PLAN_STEP_RULES: Readonly<Record<DrProtectionGroupMemberType, Rules
   },
   OBJECT_STORAGE_BUCKET: {
     SWITCHOVER: [
-      { group: 'BUCKET_DELETE_REPLICATION_PRIMARY', stepType: 'OBJECT_STORAGE_BUCKET_SWITCHOVER_DELETE_REPLICATION_PRIMARY', side: 'primary' },
-      { group: 'BUCKET_SETUP_REVERSE_REPLICATION', stepType: 'OBJECT_STORAGE_BUCKET_SWITCHOVER_SETUP_REVERSE_REPLICATION_STANDBY', side: 'standby' },
+      {
+        group: 'BUCKET_DELETE_REPLICATION_PRIMARY',
+        stepType: 'OBJECT_STORAGE_BUCKET_SWITCHOVER_DELETE_REPLICATION_PRIMARY',
+        side: 'primary',
+      },
+      {
+        group: 'BUCKET_SETUP_REVERSE_REPLICATION',
+        stepType: 'OBJECT_STORAGE_BUCKET_SWITCHOVER_SETUP_REVERSE_REPLICATION_STANDBY',
+        side: 'standby',
+      },
     ],
     FAILOVER: [
-      { group: 'BUCKET_DELETE_REPLICATION_STANDBY', stepType: 'OBJECT_STORAGE_BUCKET_FAILOVER_DELETE_REPLICATION_STANDBY', side: 'standby' },
-      { group: 'BUCKET_SETUP_REVERSE_REPLICATION', stepType: 'OBJECT_STORAGE_BUCKET_FAILOVER_SETUP_REVERSE_REPLICATION_STANDBY', side: 'standby' },
+      {
+        group: 'BUCKET_DELETE_REPLICATION_STANDBY',
+        stepType: 'OBJECT_STORAGE_BUCKET_FAILOVER_DELETE_REPLICATION_STANDBY',
+        side: 'standby',
+      },
+      {
+        group: 'BUCKET_SETUP_REVERSE_REPLICATION',
+        stepType: 'OBJECT_STORAGE_BUCKET_FAILOVER_SETUP_REVERSE_REPLICATION_STANDBY',
+        side: 'standby',
+      },
     ],
     START_DRILL: NONE,
     STOP_DRILL: NONE,
@@ -517,7 +632,8 @@ const MEMBER_CONDITIONS: Readonly<Record<MemberCondition, (member: ProtectionGro
   isStartStopEnabled: (m) => m.isStartStopEnabled === true,
   hasFileSystemOperations: (m) => nonEmptyArray(m.fileSystemOperations),
   hasBlockVolumeOperations: (m) => {
-    const attachAndMount = m.blockVolumeAttachAndMountOperations as { attachments?: unknown; mounts?: unknown } | undefined;
+    const attachAndMount = m.blockVolumeAttachAndMountOperations as
+      { attachments?: unknown; mounts?: unknown } | undefined;
     return (
       nonEmptyArray(m.blockVolumeOperations) ||
       (typeof attachAndMount === 'object' &&
@@ -525,7 +641,8 @@ const MEMBER_CONDITIONS: Readonly<Record<MemberCondition, (member: ProtectionGro
         (nonEmptyArray(attachAndMount.attachments) || nonEmptyArray(attachAndMount.mounts)))
     );
   },
-  hasCapacityReservation: (m) => typeof m.destinationCapacityReservationId === 'string' && m.destinationCapacityReservationId !== '',
+  hasCapacityReservation: (m) =>
+    typeof m.destinationCapacityReservationId === 'string' && m.destinationCapacityReservationId !== '',
   drillsWithClone: (m) => m.autonomousDatabaseStandbyTypeForDrDrills !== 'SNAPSHOT_STANDBY',
   drillsWithSnapshotStandby: (m) => m.autonomousDatabaseStandbyTypeForDrDrills === 'SNAPSHOT_STANDBY',
 };
@@ -637,7 +754,10 @@ export function generatePlanGroups(args: GeneratePlanGroupsArgs): PlanGroup[] {
   for (const p of stepsByGroup.get('PRECHECK') ?? []) prechecks.push(builtInStep(precheckId, p.type, p.memberId));
 
   if (prechecks.length === 0) return builtIn;
-  return [{ id: precheckId, type: 'BUILT_IN_PRECHECK', displayName: PRECHECK_GROUP_DISPLAY_NAME, steps: prechecks }, ...builtIn];
+  return [
+    { id: precheckId, type: 'BUILT_IN_PRECHECK', displayName: PRECHECK_GROUP_DISPLAY_NAME, steps: prechecks },
+    ...builtIn,
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -737,7 +857,9 @@ export function clonePlanGroups(groups: readonly PlanGroup[]): PlanGroup[] {
       type: group.type,
       displayName: group.displayName,
       isPauseEnabled: group.isPauseEnabled,
-      steps: group.steps.map((step) => copyStep(step, { id: newPlanElementId('step'), groupId: id, refreshStatus: null })),
+      steps: group.steps.map((step) =>
+        copyStep(step, { id: newPlanElementId('step'), groupId: id, refreshStatus: null }),
+      ),
     });
   });
 }
@@ -752,7 +874,9 @@ export function verifyPlanGroups(groups: readonly PlanGroup[]): PlanGroup[] {
         type: group.type,
         displayName: group.displayName,
         isPauseEnabled: group.isPauseEnabled,
-        steps: group.steps.filter((step) => step.refreshStatus !== 'STEP_DELETED').map((step) => copyStep(step, { refreshStatus: null })),
+        steps: group.steps
+          .filter((step) => step.refreshStatus !== 'STEP_DELETED')
+          .map((step) => copyStep(step, { refreshStatus: null })),
       }),
     );
 }
@@ -802,7 +926,8 @@ export function refreshPlanGroups(
   const formerMemberIds = new Set<string>();
   for (const group of current) for (const step of group.steps) if (step.memberId) formerMemberIds.add(step.memberId);
   const memberIds =
-    ctx.memberIds ?? new Set(regenerated.flatMap((group) => group.steps.flatMap((step) => (step.memberId ? [step.memberId] : []))));
+    ctx.memberIds ??
+    new Set(regenerated.flatMap((group) => group.steps.flatMap((step) => (step.memberId ? [step.memberId] : []))));
 
   const regeneratedByKey = new Map(regenerated.filter((g) => isBuiltInGroupType(g.type)).map((g) => [groupKey(g), g]));
   const matched = new Map<string, PlanGroup>(); // groupKey → group in the result
@@ -896,7 +1021,11 @@ function refreshBuiltInGroup(group: PlanGroup, fresh: PlanGroup | undefined): Pl
   return makeGroup({ id: group.id, type: group.type, displayName: group.displayName, steps, refreshStatus });
 }
 
-function refreshUserGroup(group: PlanGroup, formerMemberIds: ReadonlySet<string>, memberIds: ReadonlySet<string>): PlanGroup {
+function refreshUserGroup(
+  group: PlanGroup,
+  formerMemberIds: ReadonlySet<string>,
+  memberIds: ReadonlySet<string>,
+): PlanGroup {
   let changed = false;
   const steps = group.steps.map((step) => {
     const instanceId = step.userDefinedStep?.runOnInstanceId;
@@ -953,7 +1082,8 @@ type JsonObject = Record<string, unknown>;
 const invalid = (message: string) => errors.invalidParameter(message);
 
 function asObject(value: unknown, path: string): JsonObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(`${path} must be a JSON object.`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalid(`${path} must be a JSON object.`);
   return value as JsonObject;
 }
 
@@ -1052,7 +1182,12 @@ function withScalars(step: PlanStep, scalars: StepScalars): PlanStep {
  * it was when the instance or function is unchanged, and is otherwise taken from the OCID
  * (or the emulator's region when the OCID carries none).
  */
-function parseUserDefinedStep(raw: unknown, path: string, previous: UserDefinedStep | undefined, ctx: PlanGroupsUpdateContext): UserDefinedStep {
+function parseUserDefinedStep(
+  raw: unknown,
+  path: string,
+  previous: UserDefinedStep | undefined,
+  ctx: PlanGroupsUpdateContext,
+): UserDefinedStep {
   const obj = asObject(raw, path);
   const stepType = field(obj, 'stepType');
   if (stepType === undefined || stepType === '') throw errors.missingParameter(`${path}.stepType`);
@@ -1065,7 +1200,9 @@ function parseUserDefinedStep(raw: unknown, path: string, previous: UserDefinedS
       stepType,
       functionId,
       functionRegion:
-        previous?.functionId === functionId && previous.functionRegion ? previous.functionRegion : (regionOfOcid(functionId) ?? ctx.region),
+        previous?.functionId === functionId && previous.functionRegion
+          ? previous.functionRegion
+          : (regionOfOcid(functionId) ?? ctx.region),
     };
     const requestBody = optionalText(obj, 'requestBody', path);
     if (requestBody !== undefined) uds.requestBody = requestBody;
@@ -1126,9 +1263,12 @@ function updateBuiltInSteps(group: PlanGroup, rawSteps: unknown[] | undefined, p
   const updates = new Map<string, PlanStep>();
   for (const entry of readStepEntries(rawSteps, path)) {
     if (entry.id === undefined)
-      throw invalid(`${entry.path}.id is required: steps cannot be added to a ${group.type} group (only to USER_DEFINED groups).`);
+      throw invalid(
+        `${entry.path}.id is required: steps cannot be added to a ${group.type} group (only to USER_DEFINED groups).`,
+      );
     const existing = byId.get(entry.id);
-    if (!existing) throw invalid(`${entry.path}.id '${entry.id}' does not match any step of group '${group.displayName}'.`);
+    if (!existing)
+      throw invalid(`${entry.path}.id '${entry.id}' does not match any step of group '${group.displayName}'.`);
     const rawUds = field(entry.obj, 'userDefinedStep');
     if (rawUds !== undefined) {
       const requestedType = asObject(rawUds, `${entry.path}.userDefinedStep`).stepType;
@@ -1186,25 +1326,29 @@ function updateUserDefinedSteps(
 function readPauseFlag(obj: JsonObject, path: string, type: DrPlanGroupType): boolean | undefined {
   const value = field(obj, 'isPauseEnabled');
   if (value === undefined) return undefined;
-  if (type !== 'USER_DEFINED_PAUSE') throw invalid(`${path}.isPauseEnabled is only allowed on USER_DEFINED_PAUSE groups.`);
+  if (type !== 'USER_DEFINED_PAUSE')
+    throw invalid(`${path}.isPauseEnabled is only allowed on USER_DEFINED_PAUSE groups.`);
   if (typeof value !== 'boolean') throw invalid(`${path}.isPauseEnabled must be a boolean.`);
   return value;
 }
 
 function checkPauseSteps(rawSteps: unknown[] | undefined, path: string): void {
-  if (rawSteps !== undefined && rawSteps.length > 0) throw invalid(`${path}.steps must be empty for a USER_DEFINED_PAUSE group.`);
+  if (rawSteps !== undefined && rawSteps.length > 0)
+    throw invalid(`${path}.steps must be empty for a USER_DEFINED_PAUSE group.`);
 }
 
 function readGroupType(obj: JsonObject, path: string): DrPlanGroupType | undefined {
   const type = field(obj, 'type');
   if (type === undefined) return undefined;
-  if (!isOneOf(DR_PLAN_GROUP_TYPES, type)) throw invalid(`${path}.type must be one of ${DR_PLAN_GROUP_TYPES.join(', ')}.`);
+  if (!isOneOf(DR_PLAN_GROUP_TYPES, type))
+    throw invalid(`${path}.type must be one of ${DR_PLAN_GROUP_TYPES.join(', ')}.`);
   return type;
 }
 
 function updateExistingGroup(group: PlanGroup, obj: JsonObject, path: string, ctx: PlanGroupsUpdateContext): PlanGroup {
   const type = readGroupType(obj, path);
-  if (type !== undefined && type !== group.type) throw invalid(`${path}.type cannot be changed (from ${group.type} to ${type}).`);
+  if (type !== undefined && type !== group.type)
+    throw invalid(`${path}.type cannot be changed (from ${group.type} to ${type}).`);
   const displayName = optionalDisplayName(obj, path);
   if (displayName !== undefined && displayName !== group.displayName && isBuiltInGroupType(group.type))
     throw invalid(`${path}.displayName of a ${group.type} group cannot be changed.`);
@@ -1233,7 +1377,9 @@ function createGroup(obj: JsonObject, path: string, ctx: PlanGroupsUpdateContext
   const type = readGroupType(obj, path);
   if (type === undefined) throw errors.missingParameter(`${path}.type`);
   if (isBuiltInGroupType(type))
-    throw invalid(`${path}.type ${type} cannot be created: new groups must be USER_DEFINED or USER_DEFINED_PAUSE (an entry without an id is a new group).`);
+    throw invalid(
+      `${path}.type ${type} cannot be created: new groups must be USER_DEFINED or USER_DEFINED_PAUSE (an entry without an id is a new group).`,
+    );
   const displayName = optionalDisplayName(obj, path);
   if (displayName === undefined) throw errors.missingParameter(`${path}.displayName`);
   const isPauseEnabled = readPauseFlag(obj, path, type);
@@ -1243,7 +1389,12 @@ function createGroup(obj: JsonObject, path: string, ctx: PlanGroupsUpdateContext
     checkPauseSteps(rawSteps, path);
     return makeGroup({ id, type, displayName, steps: [], isPauseEnabled: isPauseEnabled ?? true });
   }
-  return makeGroup({ id, type, displayName, steps: updateUserDefinedSteps(id, displayName, [], rawSteps ?? [], path, ctx) });
+  return makeGroup({
+    id,
+    type,
+    displayName,
+    steps: updateUserDefinedSteps(id, displayName, [], rawSteps ?? [], path, ctx),
+  });
 }
 
 /**
@@ -1264,7 +1415,11 @@ function createGroup(obj: JsonObject, path: string, ctx: PlanGroupsUpdateContext
  *   user-defined step's regions) are ignored, so the plan's own `planGroups` as GET returns
  *   them, or as Terraform sends them back, apply as a no-op.
  */
-export function applyPlanGroupsUpdate(current: readonly PlanGroup[], requested: unknown, ctx: PlanGroupsUpdateContext): PlanGroup[] {
+export function applyPlanGroupsUpdate(
+  current: readonly PlanGroup[],
+  requested: unknown,
+  ctx: PlanGroupsUpdateContext,
+): PlanGroup[] {
   if (!Array.isArray(requested)) throw invalid('planGroups must be an array of plan groups.');
   const byId = new Map(current.map((group) => [group.id, group]));
   const listed = new Set<string>();
@@ -1281,7 +1436,9 @@ export function applyPlanGroupsUpdate(current: readonly PlanGroup[], requested: 
   });
   for (const group of current) {
     if (isBuiltInGroupType(group.type) && !listed.has(group.id))
-      throw invalid(`planGroups must list the ${group.type} group '${group.displayName}' (id ${group.id}): built-in groups cannot be removed.`);
+      throw invalid(
+        `planGroups must list the ${group.type} group '${group.displayName}' (id ${group.id}): built-in groups cannot be removed.`,
+      );
   }
   return result;
 }

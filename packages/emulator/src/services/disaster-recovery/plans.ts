@@ -10,12 +10,7 @@ import { paginateQuery, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
 import { deletionTransitions, listOrder } from '../common/resources';
 import type { CancelPatch, WorkRequests } from '../common/work-requests';
-import type {
-  DrPlanLifecycleState,
-  DrPlanLifecycleSubState,
-  DrPlanType,
-  SortOrder,
-} from './enums';
+import type { DrPlanLifecycleState, DrPlanLifecycleSubState, DrPlanType, SortOrder } from './enums';
 import {
   applyPlanGroupsUpdate,
   clonePlanGroups,
@@ -207,7 +202,9 @@ export class DrPlans {
   /** Rejects changes to a plan that is busy (transient, retryable) or finished (lasting). */
   private assertChangeable(plan: DrPlanBody, operation: string): void {
     if (TRANSIENT_STATES.has(plan.lifecycleState)) {
-      throw errors.incorrectState(`DR plan ${plan.id} is ${plan.lifecycleState}; ${operation} is possible once it is done.`);
+      throw errors.incorrectState(
+        `DR plan ${plan.id} is ${plan.lifecycleState}; ${operation} is possible once it is done.`,
+      );
     }
     if (GONE_STATES.has(plan.lifecycleState) || plan.lifecycleState === 'FAILED') {
       throw errors.conflict(`DR plan ${plan.id} is ${plan.lifecycleState}; ${operation} is not possible.`);
@@ -246,10 +243,14 @@ export class DrPlans {
     }
     const group = groupEntity.body;
     if (TRANSIENT_STATES.has(group.lifecycleState)) {
-      throw errors.incorrectState(`DR protection group ${group.id} is ${group.lifecycleState}; plans can be created once it is ACTIVE.`);
+      throw errors.incorrectState(
+        `DR protection group ${group.id} is ${group.lifecycleState}; plans can be created once it is ACTIVE.`,
+      );
     }
     if (group.lifecycleState !== 'ACTIVE') {
-      throw errors.conflict(`DR protection group ${group.id} is ${group.lifecycleState}; plans can only be created in an ACTIVE group.`);
+      throw errors.conflict(
+        `DR protection group ${group.id} is ${group.lifecycleState}; plans can only be created in an ACTIVE group.`,
+      );
     }
     if (group.role !== 'STANDBY' || !group.peerId || !group.peerRegion) {
       throw errors.invalidParameter(
@@ -268,7 +269,9 @@ export class DrPlans {
       // [INFERRED] a clone stays within its protection group and plan type: its steps act on
       // that pair's members and are the step types of that plan type.
       if (source.drProtectionGroupId !== group.id) {
-        throw errors.invalidParameter(`sourcePlanId ${source.id} belongs to another DR protection group than ${group.id}.`);
+        throw errors.invalidParameter(
+          `sourcePlanId ${source.id} belongs to another DR protection group than ${group.id}.`,
+        );
       }
       if (source.type !== details.type) {
         throw errors.invalidParameter(
@@ -309,9 +312,19 @@ export class DrPlans {
     });
     const done = rfc3339(wr.finishesAt);
     const ready: Record<string, unknown> = needsRefresh
-      ? { lifecycleState: 'NEEDS_ATTENTION', lifecycleSubState: 'NEEDS_REFRESH', lifeCycleDetails: DETAILS.needsRefresh, timeUpdated: done }
+      ? {
+          lifecycleState: 'NEEDS_ATTENTION',
+          lifecycleSubState: 'NEEDS_REFRESH',
+          lifeCycleDetails: DETAILS.needsRefresh,
+          timeUpdated: done,
+        }
       : { lifecycleState: 'ACTIVE', timeUpdated: done };
-    this.deps.plans.save({ id, region: ctx.region, body: plan, transitions: partOf(wr.id, [{ at: wr.finishesAt, set: ready }]) });
+    this.deps.plans.save({
+      id,
+      region: ctx.region,
+      body: plan,
+      transitions: partOf(wr.id, [{ at: wr.finishesAt, set: ready }]),
+    });
     return { plan, workRequestId: wr.id };
   }
 
@@ -349,7 +362,11 @@ export class DrPlans {
       resources: [{ entityType: 'DrPlan', identifier: plan.id, entityUri: this.entityUri(plan.id), action: 'UPDATED' }],
       onCancel: [revertPatch(this.kind, plan.body, during)],
     });
-    const end: Transition = { at: wr.finishesAt, ...settled, set: { ...settled.set, timeUpdated: rfc3339(wr.finishesAt) } };
+    const end: Transition = {
+      at: wr.finishesAt,
+      ...settled,
+      set: { ...settled.set, timeUpdated: rfc3339(wr.finishesAt) },
+    };
     this.deps.plans.save({ ...plan, body: during, transitions: [...plan.transitions, ...partOf(wr.id, [end])] });
     return wr.id;
   }
@@ -372,7 +389,11 @@ export class DrPlans {
       lifecycleState: 'UPDATING' as const,
       timeUpdated: rfc3339(this.now()),
     });
-    return { workRequestId: this.change(ctx, plan, 'UPDATE_DR_PLAN', during, { set: { lifecycleState: plan.body.lifecycleState } }) };
+    return {
+      workRequestId: this.change(ctx, plan, 'UPDATE_DR_PLAN', during, {
+        set: { lifecycleState: plan.body.lifecycleState },
+      }),
+    };
   }
 
   /**
@@ -429,7 +450,11 @@ export class DrPlans {
       timeUpdated: rfc3339(this.now()),
     };
     const settled = {
-      set: { lifecycleState: 'NEEDS_ATTENTION', lifecycleSubState: 'NEEDS_VERIFICATION', lifeCycleDetails: DETAILS.needsVerification },
+      set: {
+        lifecycleState: 'NEEDS_ATTENTION',
+        lifecycleSubState: 'NEEDS_VERIFICATION',
+        lifeCycleDetails: DETAILS.needsVerification,
+      },
     };
     return { workRequestId: this.change(ctx, plan, 'REFRESH_DR_PLAN', during, settled) };
   }
@@ -471,7 +496,9 @@ export class DrPlans {
 
   /** The plans of a protection group that still exist (not DELETED), in every region. */
   plansOf(groupId: string): Array<Entity<DrPlanBody>> {
-    return this.deps.plans.list({ where: { drProtectionGroupId: groupId } }).filter((p) => p.body.lifecycleState !== 'DELETED');
+    return this.deps.plans
+      .list({ where: { drProtectionGroupId: groupId } })
+      .filter((p) => p.body.lifecycleState !== 'DELETED');
   }
 
   /**
@@ -542,7 +569,11 @@ export class DrPlans {
       if (GONE_STATES.has(body.lifecycleState) || body.lifecycleState === 'FAILED') continue;
       if (!usable) {
         if (body.lifecycleState === 'INACTIVE') continue;
-        this.rewrite(plan, { ...body, lifecycleState: 'INACTIVE', lifeCycleDetails: DETAILS.inactive, timeUpdated: now }, changes);
+        this.rewrite(
+          plan,
+          { ...body, lifecycleState: 'INACTIVE', lifeCycleDetails: DETAILS.inactive, timeUpdated: now },
+          changes,
+        );
         continue;
       }
       const peerChanged = body.peerDrProtectionGroupId !== group.peerId;
@@ -557,7 +588,11 @@ export class DrPlans {
           lifecycleState: subState ? ('NEEDS_ATTENTION' as const) : ('ACTIVE' as const),
           lifecycleSubState: subState,
           lifeCycleDetails:
-            subState === undefined ? undefined : subState === 'NEEDS_VERIFICATION' ? DETAILS.needsVerification : DETAILS.needsRefresh,
+            subState === undefined
+              ? undefined
+              : subState === 'NEEDS_VERIFICATION'
+                ? DETAILS.needsVerification
+                : DETAILS.needsRefresh,
           timeUpdated: now,
         }),
         changes,

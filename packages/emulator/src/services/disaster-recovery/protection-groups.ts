@@ -46,7 +46,9 @@ export interface DrProtectionGroupBody {
 }
 
 /** `DrProtectionGroupSummary`: the List item, without `logLocation` and `members`. */
-export function protectionGroupSummary(group: DrProtectionGroupBody): Omit<DrProtectionGroupBody, 'logLocation' | 'members'> {
+export function protectionGroupSummary(
+  group: DrProtectionGroupBody,
+): Omit<DrProtectionGroupBody, 'logLocation' | 'members'> {
   const { logLocation: _log, members: _members, ...summary } = group;
   return summary;
 }
@@ -109,11 +111,16 @@ export const MEMBER_PROPERTIES: Readonly<Record<DrProtectionGroupMemberType, Rea
   },
   DATABASE: { passwordVaultSecretId: ocidSchema },
   AUTONOMOUS_DATABASE: {
-    autonomousDatabaseStandbyTypeForDrDrills: { type: 'string', enum: ['FULL_CLONE', 'REFRESHABLE_CLONE', 'SNAPSHOT_STANDBY'] },
+    autonomousDatabaseStandbyTypeForDrDrills: {
+      type: 'string',
+      enum: ['FULL_CLONE', 'REFRESHABLE_CLONE', 'SNAPSHOT_STANDBY'],
+    },
     passwordVaultSecretId: ocidSchema,
     destinationEncryptionKey: objectValue,
   },
-  AUTONOMOUS_CONTAINER_DATABASE: { connectionStringType: { type: 'string', enum: ['SNAPSHOT_SERVICE', 'PRIMARY_SERVICE'] } },
+  AUTONOMOUS_CONTAINER_DATABASE: {
+    connectionStringType: { type: 'string', enum: ['SNAPSHOT_SERVICE', 'PRIMARY_SERVICE'] },
+  },
   LOAD_BALANCER: { destinationLoadBalancerId: ocidSchema, backendSetMappings: listOfObjects },
   NETWORK_LOAD_BALANCER: { destinationNetworkLoadBalancerId: ocidSchema, backendSetMappings: listOfObjects },
   FILE_SYSTEM: {
@@ -135,7 +142,10 @@ export const MEMBER_PROPERTIES: Readonly<Record<DrProtectionGroupMemberType, Rea
     virtualNodePoolConfigs: listOfObjects,
     resourceModifierMappings: listOfObjects,
   },
-  OBJECT_STORAGE_BUCKET: { namespaceName: { type: 'string', minLength: 1 }, bucketName: { type: 'string', minLength: 1 } },
+  OBJECT_STORAGE_BUCKET: {
+    namespaceName: { type: 'string', minLength: 1 },
+    bucketName: { type: 'string', minLength: 1 },
+  },
   MYSQL_DB_SYSTEM: {
     peerDbSystemId: ocidSchema,
     gtidReconciliationTimeout: { type: 'integer', minimum: 0 },
@@ -161,7 +171,8 @@ function normalizeMembers(members: ProtectionGroupMember[]): ProtectionGroupMemb
     seen.add(member.memberId);
     const properties = MEMBER_PROPERTIES[member.memberType as DrProtectionGroupMemberType] ?? {};
     const out: ProtectionGroupMember = { memberId: member.memberId, memberType: member.memberType };
-    for (const key of Object.keys(properties)) if (member[key] !== undefined && member[key] !== null) out[key] = member[key];
+    for (const key of Object.keys(properties))
+      if (member[key] !== undefined && member[key] !== null) out[key] = member[key];
     return out;
   });
 }
@@ -223,7 +234,8 @@ export interface DrProtectionGroupDependencies {
 }
 
 /** Associated groups have opposite roles. */
-const oppositeRole = (role: DrProtectionGroupRole): DrProtectionGroupRole => (role === 'PRIMARY' ? 'STANDBY' : 'PRIMARY');
+const oppositeRole = (role: DrProtectionGroupRole): DrProtectionGroupRole =>
+  role === 'PRIMARY' ? 'STANDBY' : 'PRIMARY';
 
 const TRANSIENT_STATES: ReadonlySet<string> = new Set(['CREATING', 'UPDATING']);
 const GONE_STATES: ReadonlySet<string> = new Set(['DELETING', 'DELETED']);
@@ -306,9 +318,11 @@ export class DrProtectionGroups {
     if (!isKnownRegion(peerRegion)) {
       throw errors.invalidParameter(`Invalid field '${field('peerRegion')}': '${peerRegion}' is not a known region.`);
     }
-    if (details.peerId === selfId) throw errors.invalidParameter('A DR protection group cannot be associated with itself.');
+    if (details.peerId === selfId)
+      throw errors.invalidParameter('A DR protection group cannot be associated with itself.');
     const peer = this.deps.groups.find(details.peerId);
-    if (!peer || GONE_STATES.has(peer.body.lifecycleState)) throw errors.relatedResourceNotFound(field('peerId'), details.peerId);
+    if (!peer || GONE_STATES.has(peer.body.lifecycleState))
+      throw errors.relatedResourceNotFound(field('peerId'), details.peerId);
     if (peer.region !== peerRegion) {
       throw errors.invalidParameter(
         `Invalid field '${field('peerRegion')}': DR protection group ${details.peerId} is in region ${peer.region}, not ${peerRegion}.`,
@@ -316,7 +330,9 @@ export class DrProtectionGroups {
     }
     this.assertActive(peer.body, 'an association');
     if (peer.body.peerId || peer.body.role !== 'UNCONFIGURED') {
-      throw errors.conflict(`DR protection group ${details.peerId} is already associated (role ${peer.body.role}); disassociate it first.`);
+      throw errors.conflict(
+        `DR protection group ${details.peerId} is already associated (role ${peer.body.role}); disassociate it first.`,
+      );
     }
     return peer;
   }
@@ -344,12 +360,20 @@ export class DrProtectionGroups {
         entityUri: this.entityUri(c.entity.id),
         action: c.action,
       })),
-      onCancel: [...changes.map((c) => revertPatch(this.kind, c.entity.body, c.during)), ...plans.onCancel, ...onCancel],
+      onCancel: [
+        ...changes.map((c) => revertPatch(this.kind, c.entity.body, c.during)),
+        ...plans.onCancel,
+        ...onCancel,
+      ],
     });
     const done = rfc3339(wr.finishesAt);
     for (const change of changes) {
       const end = change.transitions ?? [{ at: wr.finishesAt, set: { lifecycleState: 'ACTIVE', timeUpdated: done } }];
-      this.deps.groups.save({ ...change.entity, body: change.during, transitions: [...change.entity.transitions, ...partOf(wr.id, end)] });
+      this.deps.groups.save({
+        ...change.entity,
+        body: change.during,
+        transitions: [...change.entity.transitions, ...partOf(wr.id, end)],
+      });
     }
     return wr.id;
   }
@@ -364,7 +388,10 @@ export class DrProtectionGroups {
     return this.run(ctx, operationType, changes, planChanges);
   }
 
-  create(ctx: RequestContext, details: CreateDrProtectionGroupDetails): { group: DrProtectionGroupBody; workRequestId: string } {
+  create(
+    ctx: RequestContext,
+    details: CreateDrProtectionGroupDetails,
+  ): { group: DrProtectionGroupBody; workRequestId: string } {
     const now = this.now();
     const id = newOcid('drprotectiongroup', ctx.region);
     const peer = details.association && this.requirePeerForAssociation(ctx, id, details.association, 'association.');
@@ -396,13 +423,23 @@ export class DrProtectionGroups {
       changes.push({ entity: peer, during: peerDuring, action: 'UPDATED' });
     }
     const workRequestId = this.run(ctx, 'CREATE_DR_PROTECTION_GROUP', changes, planChanges, [
-      { kind: this.kind, id, set: { lifecycleState: 'FAILED', lifeCycleDetails: 'The creation of the DR protection group was canceled.' } },
+      {
+        kind: this.kind,
+        id,
+        set: { lifecycleState: 'FAILED', lifeCycleDetails: 'The creation of the DR protection group was canceled.' },
+      },
     ]);
     return { group, workRequestId };
   }
 
   /** The peer side of an association with `selfId`, which takes `selfRole`. */
-  private associated(peer: DrProtectionGroupBody, selfRole: DrProtectionGroupRole, selfId: string, selfRegion: string, now: number) {
+  private associated(
+    peer: DrProtectionGroupBody,
+    selfRole: DrProtectionGroupRole,
+    selfId: string,
+    selfRegion: string,
+    now: number,
+  ) {
     return {
       ...peer,
       role: oppositeRole(selfRole),
@@ -439,7 +476,12 @@ export class DrProtectionGroups {
    * UpdateDrProtectionGroup: `members`, when given, is the full list (reference 4.1). A change
    * of members puts the plans of both groups of the pair in need of a refresh.
    */
-  update(ctx: RequestContext, id: string, details: UpdateDrProtectionGroupDetails, ifMatch?: string): { workRequestId: string } {
+  update(
+    ctx: RequestContext,
+    id: string,
+    details: UpdateDrProtectionGroupDetails,
+    ifMatch?: string,
+  ): { workRequestId: string } {
     const entity = this.require(ctx, id);
     assertIfMatch(ifMatch, entity.body);
     this.assertActive(entity.body, 'an update');
@@ -461,7 +503,9 @@ export class DrProtectionGroups {
     });
     const planChanges: PlanChanges = { onCancel: [] };
     if (membersChanged) this.deps.plans.membersChanged([id, peer?.id], planChanges);
-    return { workRequestId: this.run(ctx, 'UPDATE_DR_PROTECTION_GROUP', [{ entity, during, action: 'UPDATED' }], planChanges) };
+    return {
+      workRequestId: this.run(ctx, 'UPDATE_DR_PROTECTION_GROUP', [{ entity, during, action: 'UPDATED' }], planChanges),
+    };
   }
 
   /**
@@ -476,7 +520,9 @@ export class DrProtectionGroups {
       throw errors.conflict(`DR protection group ${id} is already ${entity.body.lifecycleState}.`);
     }
     if (TRANSIENT_STATES.has(entity.body.lifecycleState)) {
-      throw errors.incorrectState(`DR protection group ${id} is ${entity.body.lifecycleState}; it can be deleted once that is done.`);
+      throw errors.incorrectState(
+        `DR protection group ${id} is ${entity.body.lifecycleState}; it can be deleted once that is done.`,
+      );
     }
     const plans = this.deps.plans.plansOf(id);
     const remaining = plans.filter((p) => p.body.lifecycleState !== 'DELETING');
@@ -485,7 +531,8 @@ export class DrProtectionGroups {
         `DR protection group ${id} still has ${remaining.length} DR plan(s) (${remaining.map((p) => p.id).join(', ')}); delete them first.`,
       );
     }
-    if (plans.length) throw errors.incorrectState(`The DR plans of DR protection group ${id} are being deleted; try again shortly.`);
+    if (plans.length)
+      throw errors.incorrectState(`The DR plans of DR protection group ${id} are being deleted; try again shortly.`);
 
     const now = this.now();
     const peer = this.peerOf(entity.body);
@@ -493,7 +540,12 @@ export class DrProtectionGroups {
     const planChanges: PlanChanges = { onCancel: [] };
     const { lifeCycleDetails: _details, ...rest } = entity.body;
     const deleting: DrProtectionGroupBody = { ...rest, lifecycleState: 'DELETING', timeUpdated: rfc3339(now) };
-    changes.push({ entity, during: deleting, action: 'DELETED', transitions: deletionTransitions(now, this.deps.settings) });
+    changes.push({
+      entity,
+      during: deleting,
+      action: 'DELETED',
+      transitions: deletionTransitions(now, this.deps.settings),
+    });
     if (peer) {
       this.assertActive(peer.body, 'deleting its peer');
       this.deps.plans.assertPlansAtRest([peer.id]);
@@ -514,7 +566,9 @@ export class DrProtectionGroups {
     assertIfMatch(ifMatch, entity.body);
     this.assertActive(entity.body, 'an association');
     if (entity.body.peerId) {
-      throw errors.conflict(`DR protection group ${id} is already associated with ${entity.body.peerId}; disassociate it first.`);
+      throw errors.conflict(
+        `DR protection group ${id} is already associated with ${entity.body.peerId}; disassociate it first.`,
+      );
     }
     const peer = this.requirePeerForAssociation(ctx, id, details);
     this.deps.plans.assertPlansAtRest([id, peer.id]);
@@ -557,7 +611,12 @@ export class DrProtectionGroups {
    * become INACTIVE; INACTIVE plans of the new STANDBY become usable again, ACTIVE unless they
    * still carried a NEEDS_REFRESH/NEEDS_VERIFICATION sub-state (members changed meanwhile).
    */
-  updateRole(ctx: RequestContext, id: string, role: DrProtectionGroupRole, ifMatch?: string): { workRequestId: string } {
+  updateRole(
+    ctx: RequestContext,
+    id: string,
+    role: DrProtectionGroupRole,
+    ifMatch?: string,
+  ): { workRequestId: string } {
     const entity = this.require(ctx, id);
     assertIfMatch(ifMatch, entity.body);
     if (role !== 'PRIMARY' && role !== 'STANDBY') {
@@ -568,12 +627,19 @@ export class DrProtectionGroups {
     this.assertActive(entity.body, 'a role change');
     const peer = this.peerOf(entity.body);
     if (!entity.body.peerId || !peer) {
-      throw errors.conflict(`DR protection group ${id} is not associated with a peer; only associated groups have a role to change.`);
+      throw errors.conflict(
+        `DR protection group ${id} is not associated with a peer; only associated groups have a role to change.`,
+      );
     }
     this.assertActive(peer.body, 'a role change of its peer');
     this.deps.plans.assertPlansAtRest([id, peer.id]);
     const now = this.now();
-    const during: DrProtectionGroupBody = { ...entity.body, role, lifecycleState: 'UPDATING', timeUpdated: rfc3339(now) };
+    const during: DrProtectionGroupBody = {
+      ...entity.body,
+      role,
+      lifecycleState: 'UPDATING',
+      timeUpdated: rfc3339(now),
+    };
     const peerDuring: DrProtectionGroupBody = {
       ...peer.body,
       role: oppositeRole(role),
@@ -589,14 +655,26 @@ export class DrProtectionGroups {
   }
 
   /** ChangeDrProtectionGroupCompartment: the group moves, and its plans with it. */
-  changeCompartment(ctx: RequestContext, id: string, compartmentId: string, ifMatch?: string): { workRequestId: string } {
+  changeCompartment(
+    ctx: RequestContext,
+    id: string,
+    compartmentId: string,
+    ifMatch?: string,
+  ): { workRequestId: string } {
     const entity = this.require(ctx, id);
     assertIfMatch(ifMatch, entity.body);
     this.assertActive(entity.body, 'a compartment change');
-    const during: DrProtectionGroupBody = { ...entity.body, compartmentId, lifecycleState: 'UPDATING', timeUpdated: rfc3339(this.now()) };
+    const during: DrProtectionGroupBody = {
+      ...entity.body,
+      compartmentId,
+      lifecycleState: 'UPDATING',
+      timeUpdated: rfc3339(this.now()),
+    };
     const planChanges: PlanChanges = { onCancel: [] };
     this.deps.plans.compartmentChanged(id, compartmentId, planChanges);
-    return { workRequestId: this.run(ctx, 'MOVE_DR_PROTECTION_GROUP', [{ entity, during, action: 'UPDATED' }], planChanges) };
+    return {
+      workRequestId: this.run(ctx, 'MOVE_DR_PROTECTION_GROUP', [{ entity, during, action: 'UPDATED' }], planChanges),
+    };
   }
 
   /**
@@ -612,7 +690,13 @@ export class DrProtectionGroups {
     const now = rfc3339(this.now());
     const primaryId = newOcid('drprotectiongroup', pair.primary.region);
     const standbyId = newOcid('drprotectiongroup', pair.standby.region);
-    const body = (side: typeof pair.primary, id: string, role: DrProtectionGroupRole, peerId: string, peerRegion: string) => ({
+    const body = (
+      side: typeof pair.primary,
+      id: string,
+      role: DrProtectionGroupRole,
+      peerId: string,
+      peerRegion: string,
+    ) => ({
       id,
       region: side.region,
       transitions: [],

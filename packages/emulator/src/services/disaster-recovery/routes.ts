@@ -235,10 +235,19 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
     `${ctx.region === deps.homeRegion ? '' : `/r/${ctx.region}`}${DR_BASE_PATH}${path}`;
 
   /** Create: 200 with the new resource, its etag and location, and the work request. */
-  const created = (ctx: RequestContext, path: string, body: { id: string }, workRequestId: string): OperationResult => ({
+  const created = (
+    ctx: RequestContext,
+    path: string,
+    body: { id: string },
+    workRequestId: string,
+  ): OperationResult => ({
     status: 200,
     body,
-    headers: { etag: etagOf(body), location: location(ctx, `${path}/${body.id}`), 'opc-work-request-id': workRequestId },
+    headers: {
+      etag: etagOf(body),
+      location: location(ctx, `${path}/${body.id}`),
+      'opc-work-request-id': workRequestId,
+    },
   });
 
   const operations: OperationDefinition[] = [
@@ -272,7 +281,8 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       method: 'PUT',
       path: '/drProtectionGroups/:drProtectionGroupId',
       schema: { body: updateProtectionGroupSchema },
-      handler: ({ ctx, params, body, ifMatch }) => accepted(groups.update(ctx, params.drProtectionGroupId, body ?? {}, ifMatch)),
+      handler: ({ ctx, params, body, ifMatch }) =>
+        accepted(groups.update(ctx, params.drProtectionGroupId, body ?? {}, ifMatch)),
     },
     {
       name: 'DeleteDrProtectionGroup',
@@ -286,7 +296,8 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       path: '/drProtectionGroups/:drProtectionGroupId/actions/associate',
       schema: { body: associationSchema },
       retryToken: true,
-      handler: ({ ctx, params, body, ifMatch }) => accepted(groups.associate(ctx, params.drProtectionGroupId, body, ifMatch)),
+      handler: ({ ctx, params, body, ifMatch }) =>
+        accepted(groups.associate(ctx, params.drProtectionGroupId, body, ifMatch)),
     },
     {
       name: 'DisassociateDrProtectionGroup',
@@ -302,7 +313,8 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       path: '/drProtectionGroups/:drProtectionGroupId/actions/updateRole',
       schema: { body: { type: 'object', required: ['role'], properties: { role: enumOf(DR_PROTECTION_GROUP_ROLES) } } },
       retryToken: true,
-      handler: ({ ctx, params, body, ifMatch }) => accepted(groups.updateRole(ctx, params.drProtectionGroupId, body.role, ifMatch)),
+      handler: ({ ctx, params, body, ifMatch }) =>
+        accepted(groups.updateRole(ctx, params.drProtectionGroupId, body.role, ifMatch)),
     },
     {
       name: 'ChangeDrProtectionGroupCompartment',
@@ -424,9 +436,21 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
     { name: 'IgnoreDrPlanExecution', method: 'POST', path: '/drPlanExecutions/:drPlanExecutionId/actions/ignore' },
     { name: 'CreateAutomaticDrConfiguration', method: 'POST', path: '/automaticDrConfigurations' },
     { name: 'ListAutomaticDrConfigurations', method: 'GET', path: '/automaticDrConfigurations' },
-    { name: 'GetAutomaticDrConfiguration', method: 'GET', path: '/automaticDrConfigurations/:automaticDrConfigurationId' },
-    { name: 'UpdateAutomaticDrConfiguration', method: 'PUT', path: '/automaticDrConfigurations/:automaticDrConfigurationId' },
-    { name: 'DeleteAutomaticDrConfiguration', method: 'DELETE', path: '/automaticDrConfigurations/:automaticDrConfigurationId' },
+    {
+      name: 'GetAutomaticDrConfiguration',
+      method: 'GET',
+      path: '/automaticDrConfigurations/:automaticDrConfigurationId',
+    },
+    {
+      name: 'UpdateAutomaticDrConfiguration',
+      method: 'PUT',
+      path: '/automaticDrConfigurations/:automaticDrConfigurationId',
+    },
+    {
+      name: 'DeleteAutomaticDrConfiguration',
+      method: 'DELETE',
+      path: '/automaticDrConfigurations/:automaticDrConfigurationId',
+    },
   ];
 
   return { basePath: DR_BASE_PATH, operations };

@@ -70,14 +70,24 @@ export function seedDisasterRecoverySandbox(groups: DrProtectionGroups, context:
           isRetainFaultDomain: false,
           destinationCompartmentId: context.compartmentId,
         },
-        { memberId: primary.nonMovableInstanceId, memberType: 'COMPUTE_INSTANCE_NON_MOVABLE', isStartStopEnabled: true },
-        { memberId: primary.volumeGroupId, memberType: 'VOLUME_GROUP', destinationCompartmentId: context.compartmentId },
+        {
+          memberId: primary.nonMovableInstanceId,
+          memberType: 'COMPUTE_INSTANCE_NON_MOVABLE',
+          isStartStopEnabled: true,
+        },
+        {
+          memberId: primary.volumeGroupId,
+          memberType: 'VOLUME_GROUP',
+          destinationCompartmentId: context.compartmentId,
+        },
         { memberId: primary.databaseId, memberType: 'DATABASE' },
         {
           memberId: primary.loadBalancerId,
           memberType: 'LOAD_BALANCER',
           destinationLoadBalancerId: standby.loadBalancerId,
-          backendSetMappings: [{ isBackendSetForNonMovable: false, sourceBackendSetName: 'app', destinationBackendSetName: 'app' }],
+          backendSetMappings: [
+            { isBackendSetForNonMovable: false, sourceBackendSetName: 'app', destinationBackendSetName: 'app' },
+          ],
         },
         { memberId: primary.fileSystemId, memberType: 'FILE_SYSTEM', destinationCompartmentId: context.compartmentId },
       ],
@@ -86,7 +96,11 @@ export function seedDisasterRecoverySandbox(groups: DrProtectionGroups, context:
       region: standbyRegion,
       displayName: 'sandbox-standby',
       members: [
-        { memberId: standby.nonMovableInstanceId, memberType: 'COMPUTE_INSTANCE_NON_MOVABLE', isStartStopEnabled: true },
+        {
+          memberId: standby.nonMovableInstanceId,
+          memberType: 'COMPUTE_INSTANCE_NON_MOVABLE',
+          isStartStopEnabled: true,
+        },
         { memberId: standby.databaseId, memberType: 'DATABASE' },
         { memberId: standby.loadBalancerId, memberType: 'LOAD_BALANCER' },
       ],

@@ -20,7 +20,8 @@ function assertOffsets(text: string, entities: DetectedEntity[]): void {
 
 describe('detectPretrainedEntities', () => {
   it('finds emails, URLs, phone numbers and dates with exact offsets', () => {
-    const text = 'Write to support@acme.example.com or call +1 (650) 506-7000 before March 5, 2024; details at https://acme.example.com/help.';
+    const text =
+      'Write to support@acme.example.com or call +1 (650) 506-7000 before March 5, 2024; details at https://acme.example.com/help.';
     const entities = detectPretrainedEntities(text);
     assertOffsets(text, entities);
     assert.deepEqual(find(entities, 'support@acme.example.com'), {
@@ -36,7 +37,8 @@ describe('detectPretrainedEntities', () => {
   });
 
   it('types money, percentages, units and numbers as QUANTITY subtypes', () => {
-    const text = 'Revenue grew 12% to $4.5 million, we shipped 250 units and the disk holds 512 GB; ISO date 2024-01-31.';
+    const text =
+      'Revenue grew 12% to $4.5 million, we shipped 250 units and the disk holds 512 GB; ISO date 2024-01-31.';
     const entities = detectPretrainedEntities(text);
     assertOffsets(text, entities);
     assert.deepEqual([find(entities, '12%')?.type, find(entities, '12%')?.subType], ['QUANTITY', 'PERCENTAGE']);
@@ -47,7 +49,8 @@ describe('detectPretrainedEntities', () => {
   });
 
   it('types capitalised names as organisations, people and places', () => {
-    const text = 'Acme Widgets Inc. hired Dr. Maria Lopez in Berlin, and Satya Nadella said Microsoft will open an office near Lake Tahoe.';
+    const text =
+      'Acme Widgets Inc. hired Dr. Maria Lopez in Berlin, and Satya Nadella said Microsoft will open an office near Lake Tahoe.';
     const entities = detectPretrainedEntities(text);
     assertOffsets(text, entities);
     assert.equal(find(entities, 'Acme Widgets Inc')?.type, 'ORGANIZATION');
@@ -55,7 +58,10 @@ describe('detectPretrainedEntities', () => {
     assert.deepEqual([find(entities, 'Berlin')?.type, find(entities, 'Berlin')?.subType], ['LOCATION', 'GPE']);
     assert.equal(find(entities, 'Satya Nadella')?.type, 'PERSON');
     assert.equal(find(entities, 'Microsoft')?.type, 'ORGANIZATION');
-    assert.deepEqual([find(entities, 'Lake Tahoe')?.type, find(entities, 'Lake Tahoe')?.subType], ['LOCATION', 'NON_GPE']);
+    assert.deepEqual(
+      [find(entities, 'Lake Tahoe')?.type, find(entities, 'Lake Tahoe')?.subType],
+      ['LOCATION', 'NON_GPE'],
+    );
   });
 
   it('does not take a sentence-initial word for a name', () => {
@@ -91,7 +97,8 @@ describe('custom entity dictionary', () => {
 
   it('detects by longest case-insensitive whole-word match', () => {
     const match = createEntityMatcher(artifact);
-    const text = 'My NIMBUS X2 PRO has a loose charging port, the Nimbus X2 battery is fine, but batteryless parts are not.';
+    const text =
+      'My NIMBUS X2 PRO has a loose charging port, the Nimbus X2 battery is fine, but batteryless parts are not.';
     const entities = match(text);
     assertOffsets(text, entities);
     assert.deepEqual(

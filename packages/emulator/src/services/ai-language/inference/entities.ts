@@ -61,7 +61,8 @@ interface Pattern {
   minDigits?: number;
 }
 
-const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\\.?';
+const MONTH =
+  '(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\\.?';
 const DAY = '\\d{1,2}(?:st|nd|rd|th)?';
 const WEEKDAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
 const NUM = '\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?';
@@ -70,20 +71,46 @@ const B = '(?<![\\p{L}\\p{N}_-])';
 const E = '(?![\\p{L}\\p{N}_]|-\\p{L}|[.,]\\d)';
 
 const PATTERNS: Pattern[] = [
-  { re: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g, type: 'EMAIL', score: 0.99, priority: 10 },
+  {
+    re: /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g,
+    type: 'EMAIL',
+    score: 0.99,
+    priority: 10,
+  },
   { re: /\b(?:https?:\/\/|www\.)[^\s<>"'`]+/gi, type: 'URL', score: 0.98, priority: 9 },
   {
-    re: new RegExp(`(?<![\\w+])(?:\\+\\d{1,3}[\\s.-]?)?(?:\\(\\d{2,4}\\)\\s?|\\d{2,4}[\\s.-])\\d{3,4}[\\s.-]\\d{3,4}${E}`, 'gu'),
+    re: new RegExp(
+      `(?<![\\w+])(?:\\+\\d{1,3}[\\s.-]?)?(?:\\(\\d{2,4}\\)\\s?|\\d{2,4}[\\s.-])\\d{3,4}[\\s.-]\\d{3,4}${E}`,
+      'gu',
+    ),
     type: 'PHONE_NUMBER',
     score: 0.95,
     priority: 8,
     minDigits: 7,
   },
   // Dates: "March 5, 2024", "5th of March 2024", "March 2024", ISO, numeric, weekdays, relative words.
-  { re: new RegExp(`${B}(?:${WEEKDAY},?\\s+)?${MONTH}\\s+${DAY}(?:,?\\s+\\d{4})?${E}`, 'gu'), type: 'DATE', score: 0.97, priority: 7 },
-  { re: new RegExp(`${B}(?:${WEEKDAY},?\\s+)?${DAY}\\s+(?:of\\s+)?${MONTH}(?:,?\\s+\\d{4})?${E}`, 'gu'), type: 'DATE', score: 0.97, priority: 7 },
+  {
+    re: new RegExp(`${B}(?:${WEEKDAY},?\\s+)?${MONTH}\\s+${DAY}(?:,?\\s+\\d{4})?${E}`, 'gu'),
+    type: 'DATE',
+    score: 0.97,
+    priority: 7,
+  },
+  {
+    re: new RegExp(`${B}(?:${WEEKDAY},?\\s+)?${DAY}\\s+(?:of\\s+)?${MONTH}(?:,?\\s+\\d{4})?${E}`, 'gu'),
+    type: 'DATE',
+    score: 0.97,
+    priority: 7,
+  },
   { re: new RegExp(`${B}${MONTH}\\s+\\d{4}${E}`, 'gu'), type: 'DATE', score: 0.95, priority: 7 },
-  { re: new RegExp(`${B}\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2})?(?:\\.\\d+)?(?:Z|[+-]\\d{2}:?\\d{2})?)?${E}`, 'gu'), type: 'DATE', score: 0.97, priority: 7 },
+  {
+    re: new RegExp(
+      `${B}\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2})?(?:\\.\\d+)?(?:Z|[+-]\\d{2}:?\\d{2})?)?${E}`,
+      'gu',
+    ),
+    type: 'DATE',
+    score: 0.97,
+    priority: 7,
+  },
   { re: new RegExp(`${B}\\d{1,2}[/.]\\d{1,2}[/.](?:\\d{4}|\\d{2})${E}`, 'gu'), type: 'DATE', score: 0.9, priority: 7 },
   { re: new RegExp(`${B}${WEEKDAY}${E}`, 'gu'), type: 'DATE', score: 0.9, priority: 6 },
   {
@@ -92,18 +119,35 @@ const PATTERNS: Pattern[] = [
     score: 0.85,
     priority: 6,
   },
-  { re: /(?<=\b(?:[Ii]n|[Ss]ince|[Bb]y|[Dd]uring|[Uu]ntil|[Tt]ill|[Ff]rom|[Bb]efore|[Aa]fter)\s+)(?:January|February|March|April|June|July|August|September|October|November|December|(?:19|20)\d{2})\b/g, type: 'DATE', score: 0.85, priority: 6 },
+  {
+    re: /(?<=\b(?:[Ii]n|[Ss]ince|[Bb]y|[Dd]uring|[Uu]ntil|[Tt]ill|[Ff]rom|[Bb]efore|[Aa]fter)\s+)(?:January|February|March|April|June|July|August|September|October|November|December|(?:19|20)\d{2})\b/g,
+    type: 'DATE',
+    score: 0.85,
+    priority: 6,
+  },
   // Quantities.
   {
-    re: new RegExp(`(?:[$€£¥₹]\\s?(?:${NUM})(?:\\s?(?:million|billion|trillion|thousand|bn|[kKmMbB])\\b)?|${B}(?:USD|EUR|GBP|JPY|INR|CAD|AUD|CHF)\\s?(?:${NUM})${E}|${B}(?:${NUM})(?:\\s?(?:million|billion|trillion|thousand))?\\s?(?:USD|EUR|GBP|JPY|INR|CAD|AUD|CHF|dollars?|euros?|pounds?|cents?|yen|rupees?)${E})`, 'gu'),
+    re: new RegExp(
+      `(?:[$€£¥₹]\\s?(?:${NUM})(?:\\s?(?:million|billion|trillion|thousand|bn|[kKmMbB])\\b)?|${B}(?:USD|EUR|GBP|JPY|INR|CAD|AUD|CHF)\\s?(?:${NUM})${E}|${B}(?:${NUM})(?:\\s?(?:million|billion|trillion|thousand))?\\s?(?:USD|EUR|GBP|JPY|INR|CAD|AUD|CHF|dollars?|euros?|pounds?|cents?|yen|rupees?)${E})`,
+      'gu',
+    ),
     type: 'QUANTITY',
     subType: 'CURRENCY',
     score: 0.95,
     priority: 5,
   },
-  { re: new RegExp(`${B}(?:${NUM})\\s?(?:%|percent${E}|per cent${E})`, 'gu'), type: 'QUANTITY', subType: 'PERCENTAGE', score: 0.95, priority: 5 },
   {
-    re: new RegExp(`${B}(?:${NUM})\\s?(?:kg|mg|g|lbs?|km|cm|mm|m|mi|miles?|ft|feet|inch(?:es)?|TB|GB|MB|KB|GHz|MHz|kW|W|V|mAh|°C|°F|hours?|hrs?|minutes?|mins?|seconds?|secs?|ms|days?|weeks?|months?|years?|liters?|litres?|ml|users?|cores?|OCPUs?|CPUs?|nodes?|servers?|instances?|requests?|items?|units?|pages?|times?)${E}`, 'gu'),
+    re: new RegExp(`${B}(?:${NUM})\\s?(?:%|percent${E}|per cent${E})`, 'gu'),
+    type: 'QUANTITY',
+    subType: 'PERCENTAGE',
+    score: 0.95,
+    priority: 5,
+  },
+  {
+    re: new RegExp(
+      `${B}(?:${NUM})\\s?(?:kg|mg|g|lbs?|km|cm|mm|m|mi|miles?|ft|feet|inch(?:es)?|TB|GB|MB|KB|GHz|MHz|kW|W|V|mAh|°C|°F|hours?|hrs?|minutes?|mins?|seconds?|secs?|ms|days?|weeks?|months?|years?|liters?|litres?|ml|users?|cores?|OCPUs?|CPUs?|nodes?|servers?|instances?|requests?|items?|units?|pages?|times?)${E}`,
+      'gu',
+    ),
     type: 'QUANTITY',
     subType: 'UNIT',
     score: 0.9,
@@ -151,7 +195,8 @@ function resolveOverlaps<T extends { offset: number; length: number; priority: n
   const kept: T[] = [];
   for (const candidate of ordered) {
     const end = candidate.offset + candidate.length;
-    if (kept.every((other) => end <= other.offset || candidate.offset >= other.offset + other.length)) kept.push(candidate);
+    if (kept.every((other) => end <= other.offset || candidate.offset >= other.offset + other.length))
+      kept.push(candidate);
   }
   return kept.sort((a, b) => a.offset - b.offset);
 }
@@ -172,15 +217,72 @@ function isAcronym(text: string): boolean {
 
 /** True when a capitalised word is probably just an ordinary word that starts a sentence. */
 function isOrdinaryWord(lower: string): boolean {
-  return ENGLISH_STOP_WORDS.has(lower.replace(/’/g, "'")) || SENTIMENT_LEXICON.has(lower) || ORDINARY_STARTERS.has(lower);
+  return (
+    ENGLISH_STOP_WORDS.has(lower.replace(/’/g, "'")) || SENTIMENT_LEXICON.has(lower) || ORDINARY_STARTERS.has(lower)
+  );
 }
 
 const ORDINARY_STARTERS = new Set([
-  'please', 'thanks', 'thank', 'hello', 'hi', 'dear', 'yes', 'yesterday', 'today', 'tomorrow', 'however', 'also',
-  'customers', 'customer', 'users', 'user', 'everyone', 'someone', 'nobody', 'recently', 'finally', 'unfortunately',
-  'additionally', 'meanwhile', 'overall', 'after', 'before', 'when', 'since', 'although', 'many', 'several',
-  'new', 'our', 'my', 'your', 'their', 'this', 'these', 'those', 'there', 'here', 'it', 'we', 'they', 'i',
-  'can', 'could', 'would', 'should', 'will', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'have', 'has',
+  'please',
+  'thanks',
+  'thank',
+  'hello',
+  'hi',
+  'dear',
+  'yes',
+  'yesterday',
+  'today',
+  'tomorrow',
+  'however',
+  'also',
+  'customers',
+  'customer',
+  'users',
+  'user',
+  'everyone',
+  'someone',
+  'nobody',
+  'recently',
+  'finally',
+  'unfortunately',
+  'additionally',
+  'meanwhile',
+  'overall',
+  'after',
+  'before',
+  'when',
+  'since',
+  'although',
+  'many',
+  'several',
+  'new',
+  'our',
+  'my',
+  'your',
+  'their',
+  'this',
+  'these',
+  'those',
+  'there',
+  'here',
+  'it',
+  'we',
+  'they',
+  'i',
+  'can',
+  'could',
+  'would',
+  'should',
+  'will',
+  'is',
+  'are',
+  'was',
+  'were',
+  'do',
+  'does',
+  'did',
+  'have',
+  'has',
 ]);
 
 interface NameCandidate {
@@ -193,7 +295,11 @@ interface NameCandidate {
 function nameCandidates(text: string, taken: (start: number, end: number) => boolean): NameCandidate[] {
   const candidates: NameCandidate[] = [];
   for (const sentence of splitSentences(text)) {
-    const tokens = tokenize(sentence.text).map((token) => ({ ...token, start: token.start + sentence.start, end: token.end + sentence.start }));
+    const tokens = tokenize(sentence.text).map((token) => ({
+      ...token,
+      start: token.start + sentence.start,
+      end: token.end + sentence.start,
+    }));
     const letters = sentence.text.replace(/[^\p{L}]/gu, '');
     if (letters.length > 3 && letters === letters.toUpperCase()) continue; // shouting: case says nothing
     let i = 0;
@@ -207,7 +313,11 @@ function nameCandidates(text: string, taken: (start: number, end: number) => boo
       // Extend over capitalised words, and over connectors that are followed by one.
       while (j + 1 < tokens.length) {
         const next = tokens[j + 1]!;
-        if (isCapitalised(next) && !taken(next.start, next.end) && text.slice(tokens[j]!.end, next.start).trim() === '') {
+        if (
+          isCapitalised(next) &&
+          !taken(next.start, next.end) &&
+          text.slice(tokens[j]!.end, next.start).trim() === ''
+        ) {
           j++;
           continue;
         }
@@ -233,7 +343,12 @@ function nameCandidates(text: string, taken: (start: number, end: number) => boo
       if (run.length > 0) {
         const startIndex = tokens.indexOf(run[0]!);
         const endIndex = tokens.indexOf(run[run.length - 1]!);
-        candidates.push({ tokens: run, before: tokens[startIndex - 1], beforeBefore: tokens[startIndex - 2], after: tokens[endIndex + 1] });
+        candidates.push({
+          tokens: run,
+          before: tokens[startIndex - 1],
+          beforeBefore: tokens[startIndex - 2],
+          after: tokens[endIndex + 1],
+        });
       }
       i = j + 1;
     }
@@ -266,22 +381,39 @@ function classifyName(candidate: NameCandidate, sentenceInitial: boolean): Typed
     (candidate.before && PERSON_TITLES.has(candidate.before.lower)) ||
     (candidate.before?.text === '.' && candidate.beforeBefore && PERSON_TITLES.has(candidate.beforeBefore.lower));
   if (titleBefore) return { type: 'PERSON', score: 0.92 };
-  if (!single && PERSON_TITLES.has(lowerWords[0]!) && !lowerWords.slice(1).some((word) => ORGANIZATION_KEYWORDS.has(word))) {
+  if (
+    !single &&
+    PERSON_TITLES.has(lowerWords[0]!) &&
+    !lowerWords.slice(1).some((word) => ORGANIZATION_KEYWORDS.has(word))
+  ) {
     return { type: 'PERSON', score: 0.9, skip: 1 };
   }
 
   if (lowerWords.some((word) => ORGANIZATION_KEYWORDS.has(word)) && !(single && sentenceInitial)) {
     return { type: 'ORGANIZATION', score: 0.88 };
   }
-  if (!single && lowerWords.some((word) => NON_GPE_KEYWORDS.has(word))) return { type: 'LOCATION', subType: 'NON_GPE', score: 0.85 };
-  if (!single && GPE_KEYWORDS.has(lowerWords[lowerWords.length - 1]!)) return { type: 'LOCATION', subType: 'GPE', score: 0.85 };
+  if (!single && lowerWords.some((word) => NON_GPE_KEYWORDS.has(word)))
+    return { type: 'LOCATION', subType: 'NON_GPE', score: 0.85 };
+  if (!single && GPE_KEYWORDS.has(lowerWords[lowerWords.length - 1]!))
+    return { type: 'LOCATION', subType: 'GPE', score: 0.85 };
   if (FIRST_NAMES.has(lowerWords[0]!) && words.length <= 3) return { type: 'PERSON', score: single ? 0.7 : 0.88 };
   if (!single && ORGANIZATIONS.has(lowerWords[0]!)) return { type: 'PRODUCT', score: 0.7 };
-  if (!single && lowerWords.length >= 2 && ORGANIZATIONS.has(lowerWords.slice(0, 2).join(' ')) && lowerWords.length > 2) {
+  if (
+    !single &&
+    lowerWords.length >= 2 &&
+    ORGANIZATIONS.has(lowerWords.slice(0, 2).join(' ')) &&
+    lowerWords.length > 2
+  ) {
     return { type: 'PRODUCT', score: 0.7 };
   }
-  if (candidate.after && SPEECH_VERBS.has(candidate.after.lower) && words.length <= 3) return { type: 'PERSON', score: 0.75 };
-  if (candidate.before && PLACE_PREPOSITIONS.has(candidate.before.lower) && words.length <= 3 && !isAcronym(words[0]!)) {
+  if (candidate.after && SPEECH_VERBS.has(candidate.after.lower) && words.length <= 3)
+    return { type: 'PERSON', score: 0.75 };
+  if (
+    candidate.before &&
+    PLACE_PREPOSITIONS.has(candidate.before.lower) &&
+    words.length <= 3 &&
+    !isAcronym(words[0]!)
+  ) {
     return { type: 'LOCATION', subType: 'GPE', score: 0.6 };
   }
   if (single && isAcronym(words[0]!)) return { type: 'ORGANIZATION', score: 0.6 };
@@ -292,7 +424,8 @@ function classifyName(candidate: NameCandidate, sentenceInitial: boolean): Typed
 /** Entities found by the pre-trained recogniser, sorted by offset, never overlapping. */
 export function detectPretrainedEntities(text: string): DetectedEntity[] {
   const patterns = resolveOverlaps(patternMatches(text));
-  const taken = (start: number, end: number) => patterns.some((entity) => start < entity.offset + entity.length && end > entity.offset);
+  const taken = (start: number, end: number) =>
+    patterns.some((entity) => start < entity.offset + entity.length && end > entity.offset);
   const sentenceStarts = new Set(splitSentences(text).map((sentence) => sentence.start));
 
   const names: (DetectedEntity & { priority: number })[] = [];
@@ -301,7 +434,12 @@ export function detectPretrainedEntities(text: string): DetectedEntity[] {
     // "Contact Jane Doe": a sentence-initial word may be an ordinary verb or noun; drop it when
     // the rest of the run makes a more confident name on its own.
     if (sentenceStarts.has(candidate.tokens[0]!.start) && candidate.tokens.length > 1) {
-      const rest: NameCandidate = { ...candidate, tokens: candidate.tokens.slice(1), before: candidate.tokens[0], beforeBefore: candidate.before };
+      const rest: NameCandidate = {
+        ...candidate,
+        tokens: candidate.tokens.slice(1),
+        before: candidate.tokens[0],
+        beforeBefore: candidate.before,
+      };
       const restTyped = classifyName(rest, false);
       if (restTyped && restTyped.score > (typed?.score ?? 0)) {
         candidate = rest;
@@ -419,7 +557,12 @@ export function buildEntityDictionary(examples: NerExample[]): EntityDictionaryA
 
 export function isEntityDictionaryArtifact(value: unknown): value is EntityDictionaryArtifact {
   const artifact = value as EntityDictionaryArtifact | undefined;
-  return !!artifact && artifact.kind === 'entity-dictionary' && Array.isArray(artifact.entries) && Array.isArray(artifact.labels);
+  return (
+    !!artifact &&
+    artifact.kind === 'entity-dictionary' &&
+    Array.isArray(artifact.entries) &&
+    Array.isArray(artifact.labels)
+  );
 }
 
 /**
@@ -435,7 +578,13 @@ export function createEntityMatcher(artifact: EntityDictionaryArtifact): (text: 
     for (const match of text.matchAll(re)) {
       const entry = bySurface.get(normalizeSurface(match[0]));
       if (!entry) continue;
-      found.push({ offset: match.index, length: match[0].length, text: match[0], type: entry.type, score: entry.score });
+      found.push({
+        offset: match.index,
+        length: match[0].length,
+        text: match[0],
+        type: entry.type,
+        score: entry.score,
+      });
     }
     return found;
   };

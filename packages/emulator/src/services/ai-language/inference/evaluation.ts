@@ -73,19 +73,39 @@ function prf({ tp, fp, fn }: Tally): { precision: number; recall: number; f1: nu
   return { precision, recall, f1: ratio(2 * precision * recall, precision + recall) };
 }
 
-function averages(labels: string[], tallies: Map<string, Tally>): { perLabel: (LabelMetrics & { support: number })[]; metrics: AveragedMetrics } {
+function averages(
+  labels: string[],
+  tallies: Map<string, Tally>,
+): { perLabel: (LabelMetrics & { support: number })[]; metrics: AveragedMetrics } {
   const perLabel = labels.map((label) => {
     const tally = tallies.get(label)!;
     const { precision, recall, f1 } = prf(tally);
     return { label, precision, recall, f1, support: tally.tp + tally.fn };
   });
-  const pooled = [...tallies.values()].reduce((sum, t) => ({ tp: sum.tp + t.tp, fp: sum.fp + t.fp, fn: sum.fn + t.fn }), { tp: 0, fp: 0, fn: 0 });
+  const pooled = [...tallies.values()].reduce(
+    (sum, t) => ({ tp: sum.tp + t.tp, fp: sum.fp + t.fp, fn: sum.fn + t.fn }),
+    { tp: 0, fp: 0, fn: 0 },
+  );
   const micro = prf(pooled);
-  const mean = (pick: (m: LabelMetrics) => number) => ratio(perLabel.reduce((sum, m) => sum + pick(m), 0), perLabel.length);
+  const mean = (pick: (m: LabelMetrics) => number) =>
+    ratio(
+      perLabel.reduce((sum, m) => sum + pick(m), 0),
+      perLabel.length,
+    );
   const supportSum = perLabel.reduce((sum, m) => sum + m.support, 0);
-  const weighted = (pick: (m: LabelMetrics) => number) => ratio(perLabel.reduce((sum, m) => sum + pick(m) * m.support, 0), supportSum);
+  const weighted = (pick: (m: LabelMetrics) => number) =>
+    ratio(
+      perLabel.reduce((sum, m) => sum + pick(m) * m.support, 0),
+      supportSum,
+    );
   return {
-    perLabel: perLabel.map((m) => ({ label: m.label, f1: round(m.f1), precision: round(m.precision), recall: round(m.recall), support: m.support })),
+    perLabel: perLabel.map((m) => ({
+      label: m.label,
+      f1: round(m.f1),
+      precision: round(m.precision),
+      recall: round(m.recall),
+      support: m.support,
+    })),
     metrics: {
       microF1: round(micro.f1),
       microPrecision: round(micro.precision),
@@ -101,7 +121,9 @@ function averages(labels: string[], tallies: Map<string, Tally>): { perLabel: (L
 }
 
 function emptyMatrix(keys: string[]): ConfusionMatrix {
-  return Object.fromEntries(keys.map((gold) => [gold, { matrix: Object.fromEntries(keys.map((predicted) => [predicted, 0])) }]));
+  return Object.fromEntries(
+    keys.map((gold) => [gold, { matrix: Object.fromEntries(keys.map((predicted) => [predicted, 0])) }]),
+  );
 }
 
 function bump(matrix: ConfusionMatrix, gold: string, predicted: string): void {
@@ -110,12 +132,17 @@ function bump(matrix: ConfusionMatrix, gold: string, predicted: string): void {
 
 /** Drops the extra row/column when it stayed empty. */
 function withoutUnused(matrix: ConfusionMatrix, extra: string): ConfusionMatrix {
-  const used = Object.values(matrix[extra]!.matrix).some((n) => n > 0) || Object.values(matrix).some((row) => (row.matrix[extra] ?? 0) > 0);
+  const used =
+    Object.values(matrix[extra]!.matrix).some((n) => n > 0) ||
+    Object.values(matrix).some((row) => (row.matrix[extra] ?? 0) > 0);
   if (used) return matrix;
   return Object.fromEntries(
     Object.entries(matrix)
       .filter(([gold]) => gold !== extra)
-      .map(([gold, row]) => [gold, { matrix: Object.fromEntries(Object.entries(row.matrix).filter(([predicted]) => predicted !== extra)) }]),
+      .map(([gold, row]) => [
+        gold,
+        { matrix: Object.fromEntries(Object.entries(row.matrix).filter(([predicted]) => predicted !== extra)) },
+      ]),
   );
 }
 
@@ -170,7 +197,11 @@ export interface SpanLabel {
   type: string;
 }
 
-export function evaluateEntities(options: { labels: string[]; gold: SpanLabel[][]; predicted: SpanLabel[][] }): NamedEntityRecognitionEvaluationResults {
+export function evaluateEntities(options: {
+  labels: string[];
+  gold: SpanLabel[][];
+  predicted: SpanLabel[][];
+}): NamedEntityRecognitionEvaluationResults {
   const { labels, gold, predicted } = options;
   const OUTSIDE = 'O';
   const tallies = new Map<string, Tally>(labels.map((label) => [label, { tp: 0, fp: 0, fn: 0 }]));
@@ -181,7 +212,9 @@ export function evaluateEntities(options: { labels: string[]; gold: SpanLabel[][
   const allLabels = [...new Set([...labels, ...predicted.flat().map((entity) => entity.type)])].sort();
   const matrix = emptyMatrix([...allLabels, OUTSIDE]);
   gold.forEach((goldEntities, index) => {
-    const predictedBySpan = new Map((predicted[index] ?? []).map((entity) => [`${entity.offset}:${entity.length}`, entity]));
+    const predictedBySpan = new Map(
+      (predicted[index] ?? []).map((entity) => [`${entity.offset}:${entity.length}`, entity]),
+    );
     const goldSpans = new Set<string>();
     for (const entity of goldEntities) {
       const key = `${entity.offset}:${entity.length}`;
@@ -203,10 +236,21 @@ export function evaluateEntities(options: { labels: string[]; gold: SpanLabel[][
   });
   const { perLabel, metrics } = averages(labels, new Map(labels.map((label) => [label, tally(label)])));
   // Micro averages pool every predicted type, including any outside `labels`.
-  const pooled = prf([...tallies.values()].reduce((sum, t) => ({ tp: sum.tp + t.tp, fp: sum.fp + t.fp, fn: sum.fn + t.fn }), { tp: 0, fp: 0, fn: 0 }));
+  const pooled = prf(
+    [...tallies.values()].reduce((sum, t) => ({ tp: sum.tp + t.tp, fp: sum.fp + t.fp, fn: sum.fn + t.fn }), {
+      tp: 0,
+      fp: 0,
+      fn: 0,
+    }),
+  );
   return {
     modelType: 'NAMED_ENTITY_RECOGNITION',
-    metrics: { ...metrics, microF1: round(pooled.f1), microPrecision: round(pooled.precision), microRecall: round(pooled.recall) },
+    metrics: {
+      ...metrics,
+      microF1: round(pooled.f1),
+      microPrecision: round(pooled.precision),
+      microRecall: round(pooled.recall),
+    },
     entityMetrics: perLabel.map(({ support: _support, ...rest }) => rest),
     confusionMatrix: withoutUnused(matrix, OUTSIDE),
     labels,

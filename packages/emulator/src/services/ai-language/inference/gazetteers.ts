@@ -5,7 +5,12 @@
  */
 
 function set(words: string): ReadonlySet<string> {
-  return new Set(words.split('|').map((word) => word.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    words
+      .split('|')
+      .map((word) => word.trim().toLowerCase())
+      .filter(Boolean),
+  );
 }
 
 export const ORGANIZATIONS = set(
@@ -14,7 +19,7 @@ export const ORGANIZATIONS = set(
     'Samsung|Sony|Nike|Adidas|Coca-Cola|Pepsi|PepsiCo|Walmart|Uber|Airbnb|Spotify|Twitter|LinkedIn|GitHub|OpenAI|' +
     'Goldman Sachs|JPMorgan|JP Morgan|Visa|Mastercard|PayPal|eBay|Cisco|Dell|HP|Lenovo|Huawei|Siemens|Nokia|' +
     'Ericsson|Accenture|Deloitte|KPMG|PwC|World Bank|Federal Reserve|FBI|CIA|BBC|CNN|Reuters|Harvard|Stanford|MIT|' +
-    'Boeing|Airbus|Pfizer|Moderna|Shell|BP|ExxonMobil|Chevron|Nestle|Unilever|IKEA|Zara|Starbucks|McDonald\'s|' +
+    "Boeing|Airbus|Pfizer|Moderna|Shell|BP|ExxonMobil|Chevron|Nestle|Unilever|IKEA|Zara|Starbucks|McDonald's|" +
     'Disney|Warner Bros|Paramount|Adobe|VMware|Red Hat|Atlassian|Slack|Zoom|Dropbox|Shopify|Stripe|Alibaba|' +
     'Tencent|Baidu|Xiaomi|Infosys|Wipro|Tata|Reliance|Ferrari|Mercedes|Audi|Porsche|Renault|Peugeot|Fiat|' +
     'Hyundai|Kia|Nissan|Mazda|Subaru|Yamaha|Panasonic|Philips|Bosch|Intel Corporation|Oracle Corporation|' +
@@ -92,14 +97,18 @@ export const ORGANIZATION_KEYWORDS = set(
 );
 
 /** Words that make a capitalised sequence a natural place (NON_GPE) or a political unit (GPE). */
-export const NON_GPE_KEYWORDS = set('River|Lake|Mount|Mt|Mountains|Mountain|Ocean|Sea|Island|Islands|Valley|Desert|Bay|Gulf|Peninsula|Canyon|Forest|Coast|Falls');
+export const NON_GPE_KEYWORDS = set(
+  'River|Lake|Mount|Mt|Mountains|Mountain|Ocean|Sea|Island|Islands|Valley|Desert|Bay|Gulf|Peninsula|Canyon|Forest|Coast|Falls',
+);
 export const GPE_KEYWORDS = set('City|County|State|Province|Republic|Kingdom|District|Region|Township|Village');
 
 export const MONTHS = set('January|February|March|April|May|June|July|August|September|October|November|December');
 export const WEEKDAYS = set('Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday');
 
 /** Verbs that, right after a capitalised name, suggest a person is speaking. */
-export const SPEECH_VERBS = set('said|says|told|asked|wrote|explained|added|noted|argued|announced|tweeted|replied|stated');
+export const SPEECH_VERBS = set(
+  'said|says|told|asked|wrote|explained|added|noted|argued|announced|tweeted|replied|stated',
+);
 
 /** Prepositions that, right before a capitalised name, suggest a place. */
 export const PLACE_PREPOSITIONS = set('in|from|near|across|throughout|visiting|visited|outside|inside');

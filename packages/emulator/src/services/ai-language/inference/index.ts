@@ -18,7 +18,12 @@
  *   replaced by the detected language.
  */
 import { errors } from '../../../core/errors';
-import { createEntityMatcher, detectPretrainedEntities, isEntityDictionaryArtifact, type DetectedEntity } from './entities';
+import {
+  createEntityMatcher,
+  detectPretrainedEntities,
+  isEntityDictionaryArtifact,
+  type DetectedEntity,
+} from './entities';
 import { extractKeyPhrases } from './key-phrases';
 import { detectLanguages, dominantLanguageCode } from './language-detection';
 import { pretrainedClassifier } from './pretrained-classifier';
@@ -27,7 +32,14 @@ import { codePointLength, toCodePointOffsets } from './text';
 import { classifyText, isNaiveBayesArtifact } from './text-classification';
 
 export { DATA_FILES, dataFilePath, readDataFile } from './data-files';
-export type { EvaluationResults, ModelArtifact, TrainedModel, TrainingExample, TrainingFile, TrainModelOptions } from './training';
+export type {
+  EvaluationResults,
+  ModelArtifact,
+  TrainedModel,
+  TrainingExample,
+  TrainingFile,
+  TrainModelOptions,
+} from './training';
 export { parseTrainingData, trainModel, TrainingDataError } from './training';
 export type { ClassificationExample, ClassificationMode } from './text-classification';
 export type { NerExample } from './entities';
@@ -42,7 +54,11 @@ export const INFERENCE_OPERATIONS = [
 export type InferenceOperation = (typeof INFERENCE_OPERATIONS)[number];
 
 /** OCI's documented batch limits (characters are Unicode code points). */
-export const INFERENCE_LIMITS = { maxDocuments: 100, maxCharactersPerDocument: 5000, maxCharactersPerRequest: 20000 } as const;
+export const INFERENCE_LIMITS = {
+  maxDocuments: 100,
+  maxCharactersPerDocument: 5000,
+  maxCharactersPerRequest: 20000,
+} as const;
 
 /** Pre-trained model types: created without a training dataset, ACTIVE at once. */
 export const PRETRAINED_MODEL_TYPES = [
@@ -74,7 +90,11 @@ export const CUSTOM_MODEL_TYPES_WITHOUT_DATASET = ['PII', 'HEALTH_NLU'] as const
  * Every `ModelDetails.modelType`, as the SDK's `ModelDetails` subclasses name them (oci-ailanguage
  * 2.139.1). `PRE_TRAINED_PHI` existed once and was removed (Go SDK 65.59.0), so it is not accepted.
  */
-export const MODEL_TYPES = [...CUSTOM_MODEL_TYPES, ...CUSTOM_MODEL_TYPES_WITHOUT_DATASET, ...PRETRAINED_MODEL_TYPES] as const;
+export const MODEL_TYPES = [
+  ...CUSTOM_MODEL_TYPES,
+  ...CUSTOM_MODEL_TYPES_WITHOUT_DATASET,
+  ...PRETRAINED_MODEL_TYPES,
+] as const;
 export type ModelType = (typeof MODEL_TYPES)[number];
 
 export function isModelType(value: unknown): value is ModelType {
@@ -87,8 +107,16 @@ export function requiresTrainingDataset(modelType: string): boolean {
 }
 
 const SERVED_BY: Record<InferenceOperation, readonly string[]> = {
-  batchDetectLanguageEntities: ['NAMED_ENTITY_RECOGNITION', 'PRE_TRAINED_NAMED_ENTITY_RECOGNITION', 'PRE_TRAINED_UNIVERSAL'],
-  batchDetectLanguageTextClassification: ['TEXT_CLASSIFICATION', 'PRE_TRAINED_TEXT_CLASSIFICATION', 'PRE_TRAINED_UNIVERSAL'],
+  batchDetectLanguageEntities: [
+    'NAMED_ENTITY_RECOGNITION',
+    'PRE_TRAINED_NAMED_ENTITY_RECOGNITION',
+    'PRE_TRAINED_UNIVERSAL',
+  ],
+  batchDetectLanguageTextClassification: [
+    'TEXT_CLASSIFICATION',
+    'PRE_TRAINED_TEXT_CLASSIFICATION',
+    'PRE_TRAINED_UNIVERSAL',
+  ],
   batchDetectLanguageSentiments: ['PRE_TRAINED_SENTIMENT_ANALYSIS', 'PRE_TRAINED_UNIVERSAL'],
   batchDetectDominantLanguage: ['PRE_TRAINED_LANGUAGE_DETECTION', 'PRE_TRAINED_UNIVERSAL'],
   batchDetectLanguageKeyPhrases: ['PRE_TRAINED_KEYPHRASE_EXTRACTION', 'PRE_TRAINED_UNIVERSAL'],
@@ -126,7 +154,8 @@ const VERSIONS: Record<ModelType, string> = {
  * is kept as given; otherwise the default for the type. Unknown types are an InvalidParameter.
  */
 export function modelVersionFor(modelType: string, requestedVersion?: string): string {
-  if (!isModelType(modelType)) throw errors.invalidParameter(`Unknown modelType '${modelType}'. Valid values: ${MODEL_TYPES.join(', ')}.`);
+  if (!isModelType(modelType))
+    throw errors.invalidParameter(`Unknown modelType '${modelType}'. Valid values: ${MODEL_TYPES.join(', ')}.`);
   return requestedVersion && requestedVersion.trim() ? requestedVersion : VERSIONS[modelType];
 }
 
@@ -156,27 +185,36 @@ interface InputDocument {
 /** Validates `details.documents` against OCI's shape and batch limits. */
 function validateDocuments(details: unknown, operation: InferenceOperation): InputDocument[] {
   if (details === undefined || details === null) throw errors.missingParameter('documents');
-  if (typeof details !== 'object' || Array.isArray(details)) throw errors.invalidParameter('The request body must be a JSON object with a \'documents\' array.');
+  if (typeof details !== 'object' || Array.isArray(details))
+    throw errors.invalidParameter("The request body must be a JSON object with a 'documents' array.");
   const documents = (details as { documents?: unknown }).documents;
   if (documents === undefined || documents === null) throw errors.missingParameter('documents');
   if (!Array.isArray(documents)) throw errors.invalidParameter("'documents' must be an array of documents.");
   if (documents.length === 0) throw errors.invalidParameter("'documents' must contain at least 1 document.");
   if (documents.length > INFERENCE_LIMITS.maxDocuments) {
-    throw errors.invalidParameter(`A batch may have at most ${INFERENCE_LIMITS.maxDocuments} documents; this request has ${documents.length}.`);
+    throw errors.invalidParameter(
+      `A batch may have at most ${INFERENCE_LIMITS.maxDocuments} documents; this request has ${documents.length}.`,
+    );
   }
   const seen = new Set<string>();
   let total = 0;
   return documents.map((value: unknown, index) => {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw errors.invalidParameter(`documents[${index}] must be an object with 'key' and 'text'.`);
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      throw errors.invalidParameter(`documents[${index}] must be an object with 'key' and 'text'.`);
     const { key, text, languageCode } = value as { key?: unknown; text?: unknown; languageCode?: unknown };
     if (key === undefined || key === null) throw errors.missingParameter(`documents[${index}].key`);
-    if (typeof key !== 'string' || key === '') throw errors.invalidParameter(`documents[${index}].key must be a non-empty string.`);
+    if (typeof key !== 'string' || key === '')
+      throw errors.invalidParameter(`documents[${index}].key must be a non-empty string.`);
     if (text === undefined || text === null) throw errors.missingParameter(`documents[${index}].text`);
-    if (typeof text !== 'string') throw errors.invalidParameter(`documents[${index}].text (key '${key}') must be a string.`);
+    if (typeof text !== 'string')
+      throw errors.invalidParameter(`documents[${index}].text (key '${key}') must be a string.`);
     if (languageCode !== undefined && languageCode !== null && typeof languageCode !== 'string') {
       throw errors.invalidParameter(`documents[${index}].languageCode (key '${key}') must be a string.`);
     }
-    if (seen.has(key)) throw errors.invalidParameter(`Document key '${key}' appears more than once; keys must be unique within a batch.`);
+    if (seen.has(key))
+      throw errors.invalidParameter(
+        `Document key '${key}' appears more than once; keys must be unique within a batch.`,
+      );
     seen.add(key);
     const length = codePointLength(text);
     if (length > INFERENCE_LIMITS.maxCharactersPerDocument) {
@@ -201,7 +239,15 @@ function languageOf(document: InputDocument, model: InferenceModel): string {
 
 function wireEntity(text: string, entity: DetectedEntity) {
   const { offset, length } = toCodePointOffsets(text, entity.offset, entity.length);
-  return { offset, length, text: entity.text, type: entity.type, subType: entity.subType ?? null, score: entity.score, metaInfo: null };
+  return {
+    offset,
+    length,
+    text: entity.text,
+    type: entity.type,
+    subType: entity.subType ?? null,
+    score: entity.score,
+    metaInfo: null,
+  };
 }
 
 function wireSpan(text: string, span: SentimentSpan) {
@@ -211,9 +257,12 @@ function wireSpan(text: string, span: SentimentSpan) {
 
 function levelsOf(query: InferenceQuery | undefined): Set<string> {
   const raw = query?.level;
-  const levels = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((value) => String(value).split(','));
+  const levels = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((value) =>
+    String(value).split(','),
+  );
   for (const level of levels) {
-    if (level !== 'ASPECT' && level !== 'SENTENCE') throw errors.invalidParameter(`Invalid level '${level}'. Valid values: ASPECT, SENTENCE.`);
+    if (level !== 'ASPECT' && level !== 'SENTENCE')
+      throw errors.invalidParameter(`Invalid level '${level}'. Valid values: ASPECT, SENTENCE.`);
   }
   return new Set(levels);
 }
@@ -224,11 +273,19 @@ function levelsOf(query: InferenceQuery | undefined): Set<string> {
  * type that cannot serve the operation, InternalServerError for a custom model with no usable
  * artifact (the caller should only route to ACTIVE, trained models).
  */
-export function runInference(operation: InferenceOperation, model: InferenceModel, details: unknown, query?: InferenceQuery): object {
-  if (!(INFERENCE_OPERATIONS as readonly string[]).includes(operation)) throw errors.invalidParameter(`Unknown inference operation '${operation}'.`);
+export function runInference(
+  operation: InferenceOperation,
+  model: InferenceModel,
+  details: unknown,
+  query?: InferenceQuery,
+): object {
+  if (!(INFERENCE_OPERATIONS as readonly string[]).includes(operation))
+    throw errors.invalidParameter(`Unknown inference operation '${operation}'.`);
   if (!SERVED_BY[operation].includes(model.modelType)) {
     const served = SERVED_BY[operation].join(', ');
-    throw errors.invalidParameter(`A model of type ${model.modelType} cannot serve ${operation}; it needs a model of type ${served}.`);
+    throw errors.invalidParameter(
+      `A model of type ${model.modelType} cannot serve ${operation}; it needs a model of type ${served}.`,
+    );
   }
   const levels = operation === 'batchDetectLanguageSentiments' ? levelsOf(query) : new Set<string>();
   const documents = validateDocuments(details, operation);
@@ -237,7 +294,8 @@ export function runInference(operation: InferenceOperation, model: InferenceMode
     case 'batchDetectLanguageEntities': {
       let detect: (text: string) => DetectedEntity[] = detectPretrainedEntities;
       if (model.modelType === 'NAMED_ENTITY_RECOGNITION') {
-        if (!isEntityDictionaryArtifact(model.artifact)) throw errors.internal('The custom named entity recognition model has no trained artifact.');
+        if (!isEntityDictionaryArtifact(model.artifact))
+          throw errors.internal('The custom named entity recognition model has no trained artifact.');
         detect = createEntityMatcher(model.artifact);
       }
       return {
@@ -252,7 +310,8 @@ export function runInference(operation: InferenceOperation, model: InferenceMode
     case 'batchDetectLanguageTextClassification': {
       let artifact = model.artifact;
       if (model.modelType === 'TEXT_CLASSIFICATION') {
-        if (!isNaiveBayesArtifact(artifact)) throw errors.internal('The custom text classification model has no trained artifact.');
+        if (!isNaiveBayesArtifact(artifact))
+          throw errors.internal('The custom text classification model has no trained artifact.');
       } else {
         artifact = pretrainedClassifier();
       }
@@ -286,7 +345,8 @@ export function runInference(operation: InferenceOperation, model: InferenceMode
     }
     case 'batchDetectDominantLanguage': {
       const charsToConsider = (details as { charsToConsider?: unknown }).charsToConsider;
-      const limit = typeof charsToConsider === 'number' && charsToConsider > 0 ? Math.floor(charsToConsider) : undefined;
+      const limit =
+        typeof charsToConsider === 'number' && charsToConsider > 0 ? Math.floor(charsToConsider) : undefined;
       return {
         documents: documents.map((document) => ({
           key: document.key,

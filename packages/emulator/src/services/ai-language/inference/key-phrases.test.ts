@@ -16,7 +16,8 @@ describe('extractKeyPhrases (RAKE)', () => {
   });
 
   it('scores in (0, 1], best first, and keeps the original spelling', () => {
-    const text = 'Oracle Cloud Infrastructure offers managed Kubernetes clusters. Managed Kubernetes clusters simplify deployments.';
+    const text =
+      'Oracle Cloud Infrastructure offers managed Kubernetes clusters. Managed Kubernetes clusters simplify deployments.';
     const phrases = extractKeyPhrases(text);
     assert.equal(phrases[0]?.score, 1);
     for (const phrase of phrases) {
@@ -29,7 +30,10 @@ describe('extractKeyPhrases (RAKE)', () => {
   });
 
   it('uses the stop words of the document language', () => {
-    const phrases = extractKeyPhrases('El servicio de atención al cliente resolvió el problema de facturación con rapidez.', 'es');
+    const phrases = extractKeyPhrases(
+      'El servicio de atención al cliente resolvió el problema de facturación con rapidez.',
+      'es',
+    );
     const texts = phrases.map((phrase) => phrase.text);
     assert.ok(texts.includes('servicio'), texts.join(' | '));
     assert.ok(!texts.some((phrase) => /\b(el|de|al|con)\b/.test(phrase)), texts.join(' | '));

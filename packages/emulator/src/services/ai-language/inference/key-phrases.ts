@@ -50,7 +50,10 @@ export function extractKeyPhrases(text: string, languageCode = 'en'): KeyPhrase[
   const flush = () => {
     for (let from = 0; from < run.length; from += MAX_WORDS) {
       const piece = run.slice(from, from + MAX_WORDS);
-      candidates.push({ words: piece.map((word) => word.lower), text: text.slice(piece[0]!.start, piece[piece.length - 1]!.end) });
+      candidates.push({
+        words: piece.map((word) => word.lower),
+        text: text.slice(piece[0]!.start, piece[piece.length - 1]!.end),
+      });
     }
     run = [];
   };
@@ -82,7 +85,12 @@ export function extractKeyPhrases(text: string, languageCode = 'en'): KeyPhrase[
     phrases.set(key, { text: candidate.text, score, first: index });
   });
 
-  const ranked = [...phrases.values()].sort(byScoreThen((phrase) => phrase.score, (phrase) => phrase.first));
+  const ranked = [...phrases.values()].sort(
+    byScoreThen(
+      (phrase) => phrase.score,
+      (phrase) => phrase.first,
+    ),
+  );
   const best = ranked[0]!.score;
   // RAKE keeps the top third of candidates; short texts keep up to five so they are not starved.
   const keep = Math.min(ranked.length, MAX_PHRASES, Math.max(5, Math.ceil(ranked.length / 3)));

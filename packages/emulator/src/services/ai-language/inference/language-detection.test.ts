@@ -12,7 +12,15 @@ const SENTENCES: Record<string, string> = {
   nl: 'Kunt u mij vertellen wanneer de volgende trein naar het vliegveld vertrekt? Ik wacht hier al een uur.',
 };
 
-const NAMES: Record<string, string> = { en: 'English', es: 'Spanish', fr: 'French', de: 'German', it: 'Italian', pt: 'Portuguese', nl: 'Dutch' };
+const NAMES: Record<string, string> = {
+  en: 'English',
+  es: 'Spanish',
+  fr: 'French',
+  de: 'German',
+  it: 'Italian',
+  pt: 'Portuguese',
+  nl: 'Dutch',
+};
 
 describe('detectLanguages', () => {
   for (const [code, text] of Object.entries(SENTENCES)) {

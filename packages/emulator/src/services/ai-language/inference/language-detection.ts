@@ -33,8 +33,9 @@ const LATIN_LANGUAGES: LatinLanguage[] = [
     code: 'en',
     name: 'English',
     stopWords:
-      'the and of to a in is it that for was on are with as this be at by have from or an they which you were her his all she there would their we him been has when who will more no if out so said what up its about than into them can only other new some could these two may then do first any my now such like our over me even most after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three'
-        .split(' '),
+      'the and of to a in is it that for was on are with as this be at by have from or an they which you were her his all she there would their we him been has when who will more no if out so said what up its about than into them can only other new some could these two may then do first any my now such like our over me even most after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three'.split(
+        ' ',
+      ),
     sample:
       'The weather was pleasant this morning, so we walked through the park and talked about the new project. ' +
       'Everyone agreed that the team should finish the report before the end of the month. It would be easier ' +
@@ -46,8 +47,9 @@ const LATIN_LANGUAGES: LatinLanguage[] = [
     code: 'es',
     name: 'Spanish',
     stopWords:
-      'de la que el en y a los del se las por un para con no una su al lo como más pero sus le ya o este sí porque esta entre cuando muy sin sobre también me hasta hay donde quien desde todo nos durante todos uno les ni contra otros ese eso ante ellos e esto mí antes algunos qué unos yo otro otras otra él tanto esa estos mucho quienes nada muchos cual poco ella estar estas algunas algo nosotros mi mis tú te ti tu tus ellas nosotras vosotros os mío es son fue está están hemos ha han era'
-        .split(' '),
+      'de la que el en y a los del se las por un para con no una su al lo como más pero sus le ya o este sí porque esta entre cuando muy sin sobre también me hasta hay donde quien desde todo nos durante todos uno les ni contra otros ese eso ante ellos e esto mí antes algunos qué unos yo otro otras otra él tanto esa estos mucho quienes nada muchos cual poco ella estar estas algunas algo nosotros mi mis tú te ti tu tus ellas nosotras vosotros os mío es son fue está están hemos ha han era'.split(
+        ' ',
+      ),
     sample:
       'El tiempo era agradable esta mañana, así que caminamos por el parque y hablamos sobre el nuevo proyecto. ' +
       'Todos estaban de acuerdo en que el equipo debería terminar el informe antes del final del mes. Sería más ' +
@@ -59,12 +61,13 @@ const LATIN_LANGUAGES: LatinLanguage[] = [
     code: 'fr',
     name: 'French',
     stopWords:
-      'le la les de des du un une et à en est que qui dans pour pas sur au aux ce ces cette il elle ils elles nous vous je tu on se sa son ses leur leurs mais ou donc ni car par avec plus ne y été être avoir a ont sont était très aussi tout tous comme bien sans sous entre chez fait faire peut même ici dont lui moi mon ma mes notre nos votre vos été'
-        .split(' '),
+      'le la les de des du un une et à en est que qui dans pour pas sur au aux ce ces cette il elle ils elles nous vous je tu on se sa son ses leur leurs mais ou donc ni car par avec plus ne y été être avoir a ont sont était très aussi tout tous comme bien sans sous entre chez fait faire peut même ici dont lui moi mon ma mes notre nos votre vos été'.split(
+        ' ',
+      ),
     sample:
       'Le temps était agréable ce matin, alors nous avons marché dans le parc et parlé du nouveau projet. Tout le ' +
-      'monde était d\'accord pour que l\'équipe termine le rapport avant la fin du mois. Ce serait plus facile si les ' +
-      'données arrivaient à temps, mais l\'entreprise a déjà changé ses plans deux fois cette année. Quand la réunion ' +
+      "monde était d'accord pour que l'équipe termine le rapport avant la fin du mois. Ce serait plus facile si les " +
+      "données arrivaient à temps, mais l'entreprise a déjà changé ses plans deux fois cette année. Quand la réunion " +
       'fut terminée, ils sont retournés au travail et ont écrit le résumé pour la direction avec leurs idées.',
     cues: 'œçêèâîôûë',
   },
@@ -72,8 +75,9 @@ const LATIN_LANGUAGES: LatinLanguage[] = [
     code: 'de',
     name: 'German',
     stopWords:
-      'der die das und in den von zu mit sich des auf für ist im dem nicht ein eine als auch es an werden aus er hat dass sie nach wird bei einer um am sind noch wie einem über einen so zum war haben nur oder aber vor zur bis mehr durch man sein wurde sei hatte kann gegen vom können schon wenn habe seine ihre dann unter wir soll ich eines jahr zwei jahren diese dieser wieder keine uns mir euch ihm ihn ihr'
-        .split(' '),
+      'der die das und in den von zu mit sich des auf für ist im dem nicht ein eine als auch es an werden aus er hat dass sie nach wird bei einer um am sind noch wie einem über einen so zum war haben nur oder aber vor zur bis mehr durch man sein wurde sei hatte kann gegen vom können schon wenn habe seine ihre dann unter wir soll ich eines jahr zwei jahren diese dieser wieder keine uns mir euch ihm ihn ihr'.split(
+        ' ',
+      ),
     sample:
       'Das Wetter war heute Morgen angenehm, also sind wir durch den Park gegangen und haben über das neue Projekt ' +
       'gesprochen. Alle waren sich einig, dass das Team den Bericht vor dem Ende des Monats fertigstellen sollte. ' +
@@ -85,12 +89,13 @@ const LATIN_LANGUAGES: LatinLanguage[] = [
     code: 'it',
     name: 'Italian',
     stopWords:
-      'di e il la che in un una per non è a da del della delle dei degli al alla ai alle con su si lo gli le ma come anche più sono ha hanno era essere questo questa quello quella mi ti ci vi ne se perché quando dove chi io tu lui lei noi voi loro mio tuo suo nostro molto tutto tutti già ancora dopo prima tra fra sul nel nella negli cosa così'
-        .split(' '),
+      'di e il la che in un una per non è a da del della delle dei degli al alla ai alle con su si lo gli le ma come anche più sono ha hanno era essere questo questa quello quella mi ti ci vi ne se perché quando dove chi io tu lui lei noi voi loro mio tuo suo nostro molto tutto tutti già ancora dopo prima tra fra sul nel nella negli cosa così'.split(
+        ' ',
+      ),
     sample:
       'Il tempo era piacevole questa mattina, così abbiamo camminato nel parco e parlato del nuovo progetto. Tutti ' +
-      'erano d\'accordo che la squadra dovesse finire la relazione prima della fine del mese. Sarebbe più facile se ' +
-      'i dati arrivassero in tempo, ma l\'azienda ha già cambiato i suoi piani due volte quest\'anno. Quando la ' +
+      "erano d'accordo che la squadra dovesse finire la relazione prima della fine del mese. Sarebbe più facile se " +
+      "i dati arrivassero in tempo, ma l'azienda ha già cambiato i suoi piani due volte quest'anno. Quando la " +
       'riunione è finita, sono tornati al lavoro e hanno scritto il riassunto per la direzione con le loro idee.',
     cues: 'ìò',
   },
@@ -98,8 +103,9 @@ const LATIN_LANGUAGES: LatinLanguage[] = [
     code: 'pt',
     name: 'Portuguese',
     stopWords:
-      'de a o que e do da em um para é com não uma os no se na por mais as dos como mas foi ao ele das tem à seu sua ou ser quando muito há nos já está eu também só pelo pela até isso ela entre era depois sem mesmo aos ter seus quem nas me esse eles estão você tinha foram essa num nem suas meu às minha têm numa pelos elas havia seja qual será nós tenho lhe deles essas esses pelas este fosse dele são'
-        .split(' '),
+      'de a o que e do da em um para é com não uma os no se na por mais as dos como mas foi ao ele das tem à seu sua ou ser quando muito há nos já está eu também só pelo pela até isso ela entre era depois sem mesmo aos ter seus quem nas me esse eles estão você tinha foram essa num nem suas meu às minha têm numa pelos elas havia seja qual será nós tenho lhe deles essas esses pelas este fosse dele são'.split(
+        ' ',
+      ),
     sample:
       'O tempo estava agradável esta manhã, então caminhamos pelo parque e conversamos sobre o novo projeto. Todos ' +
       'concordaram que a equipe deveria terminar o relatório antes do fim do mês. Seria mais fácil se os dados ' +
@@ -111,8 +117,9 @@ const LATIN_LANGUAGES: LatinLanguage[] = [
     code: 'nl',
     name: 'Dutch',
     stopWords:
-      'de en van ik te dat die in een hij het niet zijn is was op aan met als voor had er maar om hem dan zou of wat mijn men dit zo door over ze zich bij ook tot je mij uit der daar haar naar heb hoe heeft hebben deze u want nog zal me zij nu ge geen omdat iets worden toch al waren veel meer doen toen moet ben zonder kan hun dus alles onder ja eens hier wie werd altijd doch wordt wezen kunnen ons zelf tegen na reeds wil kon niets uw iemand geweest andere'
-        .split(' '),
+      'de en van ik te dat die in een hij het niet zijn is was op aan met als voor had er maar om hem dan zou of wat mijn men dit zo door over ze zich bij ook tot je mij uit der daar haar naar heb hoe heeft hebben deze u want nog zal me zij nu ge geen omdat iets worden toch al waren veel meer doen toen moet ben zonder kan hun dus alles onder ja eens hier wie werd altijd doch wordt wezen kunnen ons zelf tegen na reeds wil kon niets uw iemand geweest andere'.split(
+        ' ',
+      ),
     sample:
       'Het weer was vanochtend aangenaam, dus we liepen door het park en spraken over het nieuwe project. Iedereen ' +
       'was het erover eens dat het team het verslag voor het einde van de maand moest afronden. Het zou makkelijker ' +
@@ -229,7 +236,12 @@ export function detectLanguages(text: string): DetectedLanguage[] {
   return sharpened
     .map((entry) => ({ name: entry.name, code: entry.code, score: round(entry.value / total) }))
     .filter((entry) => entry.score >= 0.01)
-    .sort(byScoreThen((entry) => entry.score, (entry) => entry.code));
+    .sort(
+      byScoreThen(
+        (entry) => entry.score,
+        (entry) => entry.code,
+      ),
+    );
 }
 
 /** The most likely language code, or `fallback` when nothing can be said. */

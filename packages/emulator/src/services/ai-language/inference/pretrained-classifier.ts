@@ -14,7 +14,10 @@ let memo: NaiveBayesArtifact | undefined;
 
 export function pretrainedClassifier(): NaiveBayesArtifact {
   if (!memo) {
-    const file = { name: DATA_FILES.pretrainedTextClassification, content: readDataFile(DATA_FILES.pretrainedTextClassification) };
+    const file = {
+      name: DATA_FILES.pretrainedTextClassification,
+      content: readDataFile(DATA_FILES.pretrainedTextClassification),
+    };
     memo = trainNaiveBayes(parseTrainingData('TEXT_CLASSIFICATION', [file]), 'MULTI_CLASS');
   }
   return memo;

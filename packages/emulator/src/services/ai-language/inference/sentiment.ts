@@ -46,19 +46,143 @@ export interface SentimentAnalysis {
 }
 
 const COPULAS = new Set([
-  'is', 'was', 'are', 'were', 'be', 'been', 'being', "isn't", "wasn't", "aren't", "weren't", 'seems', 'seem',
-  'seemed', 'looks', 'look', 'looked', 'feels', 'feel', 'felt', 'sounds', 'sounded', 'tastes', 'tasted',
-  'became', 'becomes', 'remains', 'remained', 'stays', 'stayed', 'gets', 'got', "'s", 'appears', 'appeared',
+  'is',
+  'was',
+  'are',
+  'were',
+  'be',
+  'been',
+  'being',
+  "isn't",
+  "wasn't",
+  "aren't",
+  "weren't",
+  'seems',
+  'seem',
+  'seemed',
+  'looks',
+  'look',
+  'looked',
+  'feels',
+  'feel',
+  'felt',
+  'sounds',
+  'sounded',
+  'tastes',
+  'tasted',
+  'became',
+  'becomes',
+  'remains',
+  'remained',
+  'stays',
+  'stayed',
+  'gets',
+  'got',
+  "'s",
+  'appears',
+  'appeared',
 ]);
-const AUXILIARIES = new Set(['has', 'have', 'had', 'will', 'would', 'can', 'could', 'should', 'must', 'been', 'being', 'be', 'always', 'still', 'just']);
-const DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'their', 'his', 'her', 'its', 'some', 'any', 'every']);
+const AUXILIARIES = new Set([
+  'has',
+  'have',
+  'had',
+  'will',
+  'would',
+  'can',
+  'could',
+  'should',
+  'must',
+  'been',
+  'being',
+  'be',
+  'always',
+  'still',
+  'just',
+]);
+const DETERMINERS = new Set([
+  'the',
+  'a',
+  'an',
+  'this',
+  'that',
+  'these',
+  'those',
+  'my',
+  'our',
+  'your',
+  'their',
+  'his',
+  'her',
+  'its',
+  'some',
+  'any',
+  'every',
+]);
 /* Frequent verbs that would otherwise be mistaken for aspect nouns ("the app works great"). */
 const COMMON_VERBS = new Set([
-  'works', 'worked', 'work', 'runs', 'ran', 'run', 'arrived', 'came', 'comes', 'went', 'goes', 'made', 'makes',
-  'did', 'does', 'do', 'done', 'said', 'says', 'told', 'tried', 'try', 'bought', 'buy', 'ordered', 'received',
-  'used', 'use', 'using', 'find', 'found', 'think', 'thought', 'know', 'knew', 'want', 'wanted', 'need',
-  'needed', 'feel', 'keeps', 'kept', 'keep', 'took', 'take', 'takes', 'had', 'has', 'have', 'get', 'gets',
-  'got', 'performs', 'performed', 'handled', 'handles', 'fixed', 'i', "i'm", "i've", 'we', 'they', 'it',
+  'works',
+  'worked',
+  'work',
+  'runs',
+  'ran',
+  'run',
+  'arrived',
+  'came',
+  'comes',
+  'went',
+  'goes',
+  'made',
+  'makes',
+  'did',
+  'does',
+  'do',
+  'done',
+  'said',
+  'says',
+  'told',
+  'tried',
+  'try',
+  'bought',
+  'buy',
+  'ordered',
+  'received',
+  'used',
+  'use',
+  'using',
+  'find',
+  'found',
+  'think',
+  'thought',
+  'know',
+  'knew',
+  'want',
+  'wanted',
+  'need',
+  'needed',
+  'feel',
+  'keeps',
+  'kept',
+  'keep',
+  'took',
+  'take',
+  'takes',
+  'had',
+  'has',
+  'have',
+  'get',
+  'gets',
+  'got',
+  'performs',
+  'performed',
+  'handled',
+  'handles',
+  'fixed',
+  'i',
+  "i'm",
+  "i've",
+  'we',
+  'they',
+  'it',
 ]);
 
 function valenceOf(lower: string): number | undefined {
@@ -221,7 +345,9 @@ function targetOf(tokens: Token[], index: number): [number, number] | undefined 
     }
     return undefined;
   };
-  return copulaBefore(tokens, index) !== undefined ? (afterCopula() ?? forward() ?? nearestBefore()) : (forward() ?? afterCopula() ?? nearestBefore());
+  return copulaBefore(tokens, index) !== undefined
+    ? (afterCopula() ?? forward() ?? nearestBefore())
+    : (forward() ?? afterCopula() ?? nearestBefore());
 }
 
 function span(text: string, start: number, end: number, values: number[]): SentimentSpan {
@@ -237,7 +363,11 @@ export function analyzeSentiment(text: string): SentimentAnalysis {
   const documentValues: number[] = [];
 
   for (const sentence of splitSentences(text)) {
-    const tokens = tokenize(sentence.text).map((token) => ({ ...token, start: token.start + sentence.start, end: token.end + sentence.start }));
+    const tokens = tokenize(sentence.text).map((token) => ({
+      ...token,
+      start: token.start + sentence.start,
+      end: token.end + sentence.start,
+    }));
     const opinions = opinionsOf(tokens, sentence.text);
     const weighted = opinions.map((opinion) => opinion.weighted);
     documentValues.push(...weighted);

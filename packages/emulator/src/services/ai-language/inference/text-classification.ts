@@ -56,7 +56,10 @@ const MULTI_LABEL_THRESHOLD = 0.5;
 /** Stemmed content words and adjacent-pair bigrams. */
 export function featuresOf(text: string): string[] {
   const words = tokenize(text)
-    .filter((token) => token.kind === 'word' && token.text.length > 1 && !ENGLISH_STOP_WORDS.has(token.lower.replace(/’/g, "'")))
+    .filter(
+      (token) =>
+        token.kind === 'word' && token.text.length > 1 && !ENGLISH_STOP_WORDS.has(token.lower.replace(/’/g, "'")),
+    )
     .map((token) => stem(token.lower));
   const features = [...words];
   for (let i = 0; i + 1 < words.length; i++) features.push(`${words[i]} ${words[i + 1]}`);
@@ -83,7 +86,10 @@ export function trainNaiveBayes(examples: ClassificationExample[], mode: Classif
     for (const label of new Set(example.labels)) add(classes[label]!, features);
   }
   // Sorted keys: the artifact's JSON is identical for identical training data.
-  const sortKeys = (counts: Counts): Counts => ({ ...counts, tokenCounts: Object.fromEntries(Object.entries(counts.tokenCounts).sort(([a], [b]) => (a < b ? -1 : 1))) });
+  const sortKeys = (counts: Counts): Counts => ({
+    ...counts,
+    tokenCounts: Object.fromEntries(Object.entries(counts.tokenCounts).sort(([a], [b]) => (a < b ? -1 : 1))),
+  });
   return {
     kind: 'naive-bayes',
     version: 1,
@@ -98,11 +104,22 @@ export function trainNaiveBayes(examples: ClassificationExample[], mode: Classif
 
 export function isNaiveBayesArtifact(value: unknown): value is NaiveBayesArtifact {
   const artifact = value as NaiveBayesArtifact | undefined;
-  return !!artifact && artifact.kind === 'naive-bayes' && Array.isArray(artifact.labels) && typeof artifact.classes === 'object';
+  return (
+    !!artifact &&
+    artifact.kind === 'naive-bayes' &&
+    Array.isArray(artifact.labels) &&
+    typeof artifact.classes === 'object'
+  );
 }
 
 /** log P(class) + Σ log P(feature | class) over known features. */
-function logLikelihood(counts: Counts, prior: number, features: string[], vocabularySize: number, known: Record<string, number>): number {
+function logLikelihood(
+  counts: Counts,
+  prior: number,
+  features: string[],
+  vocabularySize: number,
+  known: Record<string, number>,
+): number {
   let score = Math.log(prior);
   const denominator = counts.tokenCount + vocabularySize;
   for (const feature of features) {
@@ -130,22 +147,50 @@ export function labelPosteriors(artifact: NaiveBayesArtifact, text: string): Cla
     scored = artifact.labels.map((label) => {
       const positive = artifact.classes[label]!;
       const negativeCounts: Record<string, number> = {};
-      for (const [feature, count] of Object.entries(known)) negativeCounts[feature] = count - (positive.tokenCounts[feature] ?? 0);
-      const negative: Counts = { documentCount: n - positive.documentCount, tokenCount: artifact.total.tokenCount - positive.tokenCount, tokenCounts: negativeCounts };
+      for (const [feature, count] of Object.entries(known))
+        negativeCounts[feature] = count - (positive.tokenCounts[feature] ?? 0);
+      const negative: Counts = {
+        documentCount: n - positive.documentCount,
+        tokenCount: artifact.total.tokenCount - positive.tokenCount,
+        tokenCounts: negativeCounts,
+      };
       // Priors smoothed too: a label present in every document must not zero its complement.
-      const yes = logLikelihood(positive, (positive.documentCount + 1) / (n + 2), features, artifact.vocabularySize, known);
-      const no = logLikelihood(negative, (negative.documentCount + 1) / (n + 2), features, artifact.vocabularySize, known);
+      const yes = logLikelihood(
+        positive,
+        (positive.documentCount + 1) / (n + 2),
+        features,
+        artifact.vocabularySize,
+        known,
+      );
+      const no = logLikelihood(
+        negative,
+        (negative.documentCount + 1) / (n + 2),
+        features,
+        artifact.vocabularySize,
+        known,
+      );
       return { label, score: softmax([yes, no])[0]! };
     });
   } else {
     const logs = artifact.labels.map((label) => {
       const counts = artifact.classes[label]!;
-      return logLikelihood(counts, (counts.documentCount + 1) / (n + artifact.labels.length), features, artifact.vocabularySize, known);
+      return logLikelihood(
+        counts,
+        (counts.documentCount + 1) / (n + artifact.labels.length),
+        features,
+        artifact.vocabularySize,
+        known,
+      );
     });
     const posteriors = softmax(logs);
     scored = artifact.labels.map((label, index) => ({ label, score: posteriors[index]! }));
   }
-  return scored.sort(byScoreThen((entry) => entry.score, (entry) => entry.label));
+  return scored.sort(
+    byScoreThen(
+      (entry) => entry.score,
+      (entry) => entry.label,
+    ),
+  );
 }
 
 /** The model's answer: the top label (MULTI_CLASS) or every label over the threshold (MULTI_LABEL). */
@@ -153,5 +198,8 @@ export function classifyText(artifact: NaiveBayesArtifact, text: string): Classi
   const ranked = labelPosteriors(artifact, text);
   if (ranked.length === 0) return [];
   const chosen = artifact.mode === 'MULTI_LABEL' ? ranked.filter((entry) => entry.score >= artifact.threshold) : [];
-  return (chosen.length > 0 ? chosen : ranked.slice(0, 1)).map((entry) => ({ label: entry.label, score: round(entry.score) }));
+  return (chosen.length > 0 ? chosen : ranked.slice(0, 1)).map((entry) => ({
+    label: entry.label,
+    score: round(entry.score),
+  }));
 }

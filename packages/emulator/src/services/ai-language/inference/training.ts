@@ -32,8 +32,19 @@
  * held out, and the model is evaluated on its own training data (`evaluatedOn` says which).
  */
 import { buildEntityDictionary, createEntityMatcher, type EntityDictionaryArtifact, type NerExample } from './entities';
-import { evaluateClassification, evaluateEntities, type NamedEntityRecognitionEvaluationResults, type TextClassificationEvaluationResults } from './evaluation';
-import { classifyText, trainNaiveBayes, type ClassificationExample, type ClassificationMode, type NaiveBayesArtifact } from './text-classification';
+import {
+  evaluateClassification,
+  evaluateEntities,
+  type NamedEntityRecognitionEvaluationResults,
+  type TextClassificationEvaluationResults,
+} from './evaluation';
+import {
+  classifyText,
+  trainNaiveBayes,
+  type ClassificationExample,
+  type ClassificationMode,
+  type NaiveBayesArtifact,
+} from './text-classification';
 import { fromCodePointOffset } from './text';
 
 export type { ClassificationExample, ClassificationMode, NerExample };
@@ -98,7 +109,9 @@ export function parseCsv(content: string, fileName: string): CsvRecord[] {
           while (text[j] === ' ' || text[j] === '\t') j++;
           const next = text[j];
           if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') {
-            throw new TrainingDataError(`${fileName}, line ${line}: unexpected character '${next}' after a closing quote (a quote inside a quoted field must be doubled: "").`);
+            throw new TrainingDataError(
+              `${fileName}, line ${line}: unexpected character '${next}' after a closing quote (a quote inside a quoted field must be doubled: "").`,
+            );
           }
           i = j - 1;
         }
@@ -110,7 +123,9 @@ export function parseCsv(content: string, fileName: string): CsvRecord[] {
     }
     if (char === '"') {
       if (field.trim() !== '') {
-        throw new TrainingDataError(`${fileName}, line ${line}: a quote in the middle of an unquoted field; quote the whole field and double the inner quote.`);
+        throw new TrainingDataError(
+          `${fileName}, line ${line}: a quote in the middle of an unquoted field; quote the whole field and double the inner quote.`,
+        );
       }
       field = ''; // spaces before an opening quote are tolerated
       quoted = true;
@@ -135,22 +150,35 @@ export function parseCsv(content: string, fileName: string): CsvRecord[] {
 
 function parseClassificationFile(file: TrainingFile): ClassificationExample[] {
   const records = parseCsv(file.content, file.name);
-  if (records.length === 0) throw new TrainingDataError(`${file.name}: the file is empty; expected a CSV header "text,labels" and at least one row.`);
+  if (records.length === 0)
+    throw new TrainingDataError(
+      `${file.name}: the file is empty; expected a CSV header "text,labels" and at least one row.`,
+    );
   const header = records[0]!.fields.map((name) => name.trim().toLowerCase());
   const textColumn = header.indexOf('text');
   const labelsColumn = header.indexOf('labels');
   if (textColumn < 0 || labelsColumn < 0) {
-    throw new TrainingDataError(`${file.name}, line ${records[0]!.line}: the header must name the columns "text" and "labels"; found "${records[0]!.fields.join(',')}".`);
+    throw new TrainingDataError(
+      `${file.name}, line ${records[0]!.line}: the header must name the columns "text" and "labels"; found "${records[0]!.fields.join(',')}".`,
+    );
   }
   const problems: string[] = [];
   const examples: ClassificationExample[] = [];
   for (const record of records.slice(1)) {
     if (record.fields.length !== header.length) {
-      problems.push(`line ${record.line}: expected ${header.length} fields, found ${record.fields.length} (quote fields that contain commas)`);
+      problems.push(
+        `line ${record.line}: expected ${header.length} fields, found ${record.fields.length} (quote fields that contain commas)`,
+      );
       continue;
     }
     const text = record.fields[textColumn]!.trim();
-    const labels = [...new Set(record.fields[labelsColumn]!.split(';').map((label) => label.trim()).filter(Boolean))];
+    const labels = [
+      ...new Set(
+        record.fields[labelsColumn]!.split(';')
+          .map((label) => label.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (!text) problems.push(`line ${record.line}: the text is empty`);
     else if (labels.length === 0) problems.push(`line ${record.line}: no label`);
     else examples.push({ text, labels });
@@ -178,28 +206,34 @@ function parseEntityFile(file: TrainingFile): NerExample[] {
       return;
     }
     const record = value as { text?: unknown; entities?: unknown };
-    if (!record || typeof record !== 'object' || Array.isArray(record)) return void problems.push(`line ${lineNo}: expected a JSON object {"text", "entities"}`);
-    if (typeof record.text !== 'string' || record.text.trim() === '') return void problems.push(`line ${lineNo}: "text" must be a non-empty string`);
+    if (!record || typeof record !== 'object' || Array.isArray(record))
+      return void problems.push(`line ${lineNo}: expected a JSON object {"text", "entities"}`);
+    if (typeof record.text !== 'string' || record.text.trim() === '')
+      return void problems.push(`line ${lineNo}: "text" must be a non-empty string`);
     if (!Array.isArray(record.entities)) return void problems.push(`line ${lineNo}: "entities" must be an array`);
     const text = record.text;
     const entities: NerExample['entities'] = [];
     for (const [position, item] of (record.entities as unknown[]).entries()) {
       const entity = item as { offset?: unknown; length?: unknown; type?: unknown };
       const where = `line ${lineNo}, entity ${position + 1}`;
-      if (!entity || typeof entity !== 'object') return void problems.push(`${where}: expected an object {"offset", "length", "type"}`);
+      if (!entity || typeof entity !== 'object')
+        return void problems.push(`${where}: expected an object {"offset", "length", "type"}`);
       if (!isNonNegativeInteger(entity.offset) || !isNonNegativeInteger(entity.length) || entity.length === 0) {
         return void problems.push(`${where}: "offset" must be an integer ≥ 0 and "length" an integer ≥ 1`);
       }
-      if (typeof entity.type !== 'string' || entity.type.trim() === '') return void problems.push(`${where}: "type" must be a non-empty string`);
+      if (typeof entity.type !== 'string' || entity.type.trim() === '')
+        return void problems.push(`${where}: "type" must be a non-empty string`);
       const start = fromCodePointOffset(text, entity.offset);
       const end = start < 0 ? -1 : fromCodePointOffset(text, entity.offset + entity.length);
-      if (start < 0 || end < 0) return void problems.push(`${where}: offset ${entity.offset} + length ${entity.length} lies beyond the text`);
+      if (start < 0 || end < 0)
+        return void problems.push(`${where}: offset ${entity.offset} + length ${entity.length} lies beyond the text`);
       entities.push({ offset: start, length: end - start, type: entity.type.trim() });
     }
     const sorted = [...entities].sort((a, b) => a.offset - b.offset);
     for (let i = 1; i < sorted.length; i++) {
       const previous = sorted[i - 1]!;
-      if (sorted[i]!.offset < previous.offset + previous.length) return void problems.push(`line ${lineNo}: entities overlap at offset ${sorted[i]!.offset}`);
+      if (sorted[i]!.offset < previous.offset + previous.length)
+        return void problems.push(`line ${lineNo}: entities overlap at offset ${sorted[i]!.offset}`);
     }
     examples.push({ text, entities: sorted });
   });
@@ -219,12 +253,20 @@ export function parseTrainingData(modelType: 'NAMED_ENTITY_RECOGNITION', files: 
 export function parseTrainingData(modelType: string, files: TrainingFile[]): TrainingExample[];
 export function parseTrainingData(modelType: string, files: TrainingFile[]): TrainingExample[] {
   const parse =
-    modelType === 'TEXT_CLASSIFICATION' ? parseClassificationFile : modelType === 'NAMED_ENTITY_RECOGNITION' ? parseEntityFile : undefined;
-  if (!parse) throw new TrainingDataError(`Model type ${modelType} is not trained from a dataset; only NAMED_ENTITY_RECOGNITION and TEXT_CLASSIFICATION are.`);
+    modelType === 'TEXT_CLASSIFICATION'
+      ? parseClassificationFile
+      : modelType === 'NAMED_ENTITY_RECOGNITION'
+        ? parseEntityFile
+        : undefined;
+  if (!parse)
+    throw new TrainingDataError(
+      `Model type ${modelType} is not trained from a dataset; only NAMED_ENTITY_RECOGNITION and TEXT_CLASSIFICATION are.`,
+    );
   if (files.length === 0) throw new TrainingDataError('The dataset has no files.');
   const examples: TrainingExample[] = [];
   for (const file of files) examples.push(...parse(file));
-  if (examples.length === 0) throw new TrainingDataError(`The dataset (${files.map((file) => file.name).join(', ')}) contains no examples.`);
+  if (examples.length === 0)
+    throw new TrainingDataError(`The dataset (${files.map((file) => file.name).join(', ')}) contains no examples.`);
   return examples;
 }
 
@@ -259,8 +301,12 @@ function modeOf(option: TrainModelOptions['classificationMode']): Classification
   return value;
 }
 
-function split<T>(examples: T[], testExamples: T[] | undefined): { train: T[]; test: T[]; evaluatedOn: TrainedModel['details']['evaluatedOn'] } {
-  if (testExamples && testExamples.length > 0) return { train: examples, test: testExamples, evaluatedOn: 'TEST_DATASET' };
+function split<T>(
+  examples: T[],
+  testExamples: T[] | undefined,
+): { train: T[]; test: T[]; evaluatedOn: TrainedModel['details']['evaluatedOn'] } {
+  if (testExamples && testExamples.length > 0)
+    return { train: examples, test: testExamples, evaluatedOn: 'TEST_DATASET' };
   if (examples.length < 5) return { train: examples, test: examples, evaluatedOn: 'TRAINING_DATA' };
   return {
     train: examples.filter((_, index) => index % 5 !== 4),
@@ -273,13 +319,24 @@ function preview(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
-function checkClassificationExamples(examples: TrainingExample[], mode: ClassificationMode, what: string): ClassificationExample[] {
+function checkClassificationExamples(
+  examples: TrainingExample[],
+  mode: ClassificationMode,
+  what: string,
+): ClassificationExample[] {
   return examples.map((example, index) => {
     const candidate = example as Partial<ClassificationExample>;
-    if (typeof candidate.text !== 'string' || !Array.isArray(candidate.labels) || candidate.labels.some((label) => typeof label !== 'string' || !label)) {
-      throw new TrainingDataError(`${what} example ${index + 1} is not a text classification example {text, labels[]}.`);
+    if (
+      typeof candidate.text !== 'string' ||
+      !Array.isArray(candidate.labels) ||
+      candidate.labels.some((label) => typeof label !== 'string' || !label)
+    ) {
+      throw new TrainingDataError(
+        `${what} example ${index + 1} is not a text classification example {text, labels[]}.`,
+      );
     }
-    if (candidate.labels.length === 0) throw new TrainingDataError(`${what} example ${index + 1} ${preview(candidate.text)} has no label.`);
+    if (candidate.labels.length === 0)
+      throw new TrainingDataError(`${what} example ${index + 1} ${preview(candidate.text)} has no label.`);
     if (mode === 'MULTI_CLASS' && candidate.labels.length > 1) {
       throw new TrainingDataError(
         `${what} example ${index + 1} ${preview(candidate.text)} has ${candidate.labels.length} labels (${candidate.labels.join(';')}), but the model is MULTI_CLASS; use MULTI_LABEL or give one label per text.`,
@@ -296,8 +353,15 @@ function checkEntityExamples(examples: TrainingExample[], what: string): NerExam
       throw new TrainingDataError(`${what} example ${index + 1} is not a named entity example {text, entities[]}.`);
     }
     for (const entity of candidate.entities) {
-      if (!isNonNegativeInteger(entity.offset) || !isNonNegativeInteger(entity.length) || entity.offset + entity.length > candidate.text.length || !entity.type) {
-        throw new TrainingDataError(`${what} example ${index + 1} ${preview(candidate.text)} has an entity outside the text or without a type.`);
+      if (
+        !isNonNegativeInteger(entity.offset) ||
+        !isNonNegativeInteger(entity.length) ||
+        entity.offset + entity.length > candidate.text.length ||
+        !entity.type
+      ) {
+        throw new TrainingDataError(
+          `${what} example ${index + 1} ${preview(candidate.text)} has an entity outside the text or without a type.`,
+        );
       }
     }
     return { text: candidate.text, entities: candidate.entities };
@@ -311,10 +375,14 @@ export function trainModel(options: TrainModelOptions): TrainedModel {
   if (options.modelType === 'TEXT_CLASSIFICATION') {
     const mode = modeOf(options.classificationMode);
     const examples = checkClassificationExamples(options.examples, mode, 'Training');
-    const testExamples = options.testExamples ? checkClassificationExamples(options.testExamples, mode, 'Test') : undefined;
+    const testExamples = options.testExamples
+      ? checkClassificationExamples(options.testExamples, mode, 'Test')
+      : undefined;
     const labels = [...new Set(examples.flatMap((example) => example.labels))];
     if (labels.length < 2) {
-      throw new TrainingDataError(`Text classification needs at least 2 distinct labels; the training data has ${labels.length} (${labels.join(', ') || 'none'}).`);
+      throw new TrainingDataError(
+        `Text classification needs at least 2 distinct labels; the training data has ${labels.length} (${labels.join(', ') || 'none'}).`,
+      );
     }
     const { train, test, evaluatedOn } = split(examples, testExamples);
     const artifact = trainNaiveBayes(train, mode);
@@ -324,25 +392,39 @@ export function trainModel(options: TrainModelOptions): TrainedModel {
       gold: test.map((example) => example.labels),
       predicted: test.map((example) => classifyText(artifact, example.text).map((entry) => entry.label)),
     });
-    return { artifact, evaluationResults, details: { trainingExampleCount: train.length, evaluationExampleCount: test.length, evaluatedOn } };
+    return {
+      artifact,
+      evaluationResults,
+      details: { trainingExampleCount: train.length, evaluationExampleCount: test.length, evaluatedOn },
+    };
   }
 
   if (options.modelType === 'NAMED_ENTITY_RECOGNITION') {
     const examples = checkEntityExamples(options.examples, 'Training');
     const testExamples = options.testExamples ? checkEntityExamples(options.testExamples, 'Test') : undefined;
     if (examples.every((example) => example.entities.length === 0)) {
-      throw new TrainingDataError('The training data labels no entity; a named entity recognition model needs at least one.');
+      throw new TrainingDataError(
+        'The training data labels no entity; a named entity recognition model needs at least one.',
+      );
     }
     const { train, test, evaluatedOn } = split(examples, testExamples);
     const artifact = buildEntityDictionary(train);
     const match = createEntityMatcher(artifact);
     const evaluationResults = evaluateEntities({
-      labels: [...new Set([...examples, ...test].flatMap((example) => example.entities.map((entity) => entity.type)))].sort(),
+      labels: [
+        ...new Set([...examples, ...test].flatMap((example) => example.entities.map((entity) => entity.type))),
+      ].sort(),
       gold: test.map((example) => example.entities),
       predicted: test.map((example) => match(example.text)),
     });
-    return { artifact, evaluationResults, details: { trainingExampleCount: train.length, evaluationExampleCount: test.length, evaluatedOn } };
+    return {
+      artifact,
+      evaluationResults,
+      details: { trainingExampleCount: train.length, evaluationExampleCount: test.length, evaluatedOn },
+    };
   }
 
-  throw new TrainingDataError(`Model type ${options.modelType} is not trained from a dataset; only NAMED_ENTITY_RECOGNITION and TEXT_CLASSIFICATION are.`);
+  throw new TrainingDataError(
+    `Model type ${options.modelType} is not trained from a dataset; only NAMED_ENTITY_RECOGNITION and TEXT_CLASSIFICATION are.`,
+  );
 }
