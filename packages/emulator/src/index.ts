@@ -8,3 +8,4 @@
 export { startEmulator } from './server';
 export type { EmulatorOptions, RunningEmulator, SandboxIds } from './server';
 export { AdjustableClock } from './core/clock';
+export { AdminClient, AdminError, type FaultSpec } from './admin/client';

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { AdminClient } from './admin/client';
 import { registerAdminRoutes } from './admin/routes';
 import { AdjustableClock } from './core/clock';
 import { loadOrCreateCredentials, writeOciConfig } from './core/credentials';
@@ -58,6 +59,8 @@ export interface RunningEmulator {
   region: string;
   /** Sandbox ids when seeded (also at `GET /_ocikit/sandbox`). */
   sandbox?: SandboxIds;
+  /** Client of this emulator's `/_ocikit` admin API. */
+  admin: AdminClient;
   close(): Promise<void>;
 }
 
@@ -253,6 +256,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     configFile,
     region: homeRegion,
     sandbox,
+    admin: new AdminClient(url),
     close: async () => {
       await app.close();
       store.close();

@@ -52,16 +52,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     clients.push(client);
     return client;
   };
-  const admin = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${emulator.url}/_ocikit${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`admin ${method} ${path}: ${response.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  const admin = (method: string, path: string, body?: unknown) => emulator.admin.request(method, path, body);
   return {
     emulator,
     url: emulator.url,
@@ -80,7 +71,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
       return client;
     },
     admin,
-    advance: async (seconds) => void (await admin('POST', '/clock', { advanceSeconds: seconds })),
+    advance: (seconds) => emulator.admin.advanceClock(seconds),
     async close() {
       clients.forEach((c) => c.close());
       await emulator.close();
