@@ -25,7 +25,7 @@ export const ENDPOINT = 'oci:AiLanguage/endpoint:Endpoint';
 
 export type Props = Record<string, unknown>;
 export const secret = (value: unknown): Props => ({ [SECRET_SIG]: SECRET_MARK, value });
-export const struct = (p: Props): Struct => Struct.fromJavaScript(p as never);
+export const struct = (p: Props): Struct => Struct.fromJavaScript(JSON.parse(JSON.stringify(p)) as never);
 export const js = (s: Struct | undefined): Props => (s ? (s.toJavaScript() as Props) : {});
 export const urn = (type: string, name: string): string => `urn:pulumi:test::proj::${type}::${name}`;
 
@@ -297,4 +297,79 @@ export function initFailure(e: grpc.ServiceError): { id: string; properties: Pro
     }
   }
   return undefined;
+}
+
+// ---- DR fixtures (through the official SDK) ----
+import { randomBytes } from 'node:crypto';
+import type { models as drModels } from 'oci-disasterrecovery';
+
+const REGION_KEYS: Record<string, string> = { 'us-ashburn-1': 'iad', 'us-phoenix-1': 'phx' };
+export function ocid(type: string, region: string): string {
+  const unique = ('amaaaaaa' + randomBytes(40).toString('hex')).slice(0, 60);
+  return `ocid1.${type}.oc1.${REGION_KEYS[region] ?? 'iad'}.${unique}`;
+}
+
+export async function finished(client: DisasterRecoveryClient, workRequestId: string | undefined): Promise<void> {
+  if (!workRequestId) return;
+  const fast = {
+    terminationStrategy: new common.MaxAttemptsTerminationStrategy(500),
+    delayStrategy: new common.FixedTimeDelayStrategy(0.01),
+  };
+  await client.createWaiters(fast).forWorkRequest({ workRequestId });
+}
+
+export interface Pair {
+  home: DisasterRecoveryClient;
+  peer: DisasterRecoveryClient;
+  primaryId: string;
+  standbyId: string;
+  compartmentId: string;
+  /** Changes the PRIMARY group's members so the pair's ACTIVE plans need a refresh. */
+  touchMembers(): Promise<void>;
+}
+
+/** A fresh associated pair (PRIMARY in the home region, STANDBY in the peer region). */
+export async function createPair(env: Env): Promise<Pair> {
+  const homeRegion = env.sandbox.homeRegion;
+  const peerRegion = env.sandbox.disasterRecovery.standbyRegion;
+  const home = env.dr(homeRegion);
+  const peer = env.dr(peerRegion);
+  const compartmentId = env.sandbox.compartmentId;
+  const logLocation = { namespace: 'ns', bucket: 'dr-logs' };
+  const member = (type: string, memberType: string, region: string) =>
+    ({ memberId: ocid(type, region), memberType }) as drModels.CreateDrProtectionGroupMemberDetails;
+  const standby = await peer.createDrProtectionGroup({
+    createDrProtectionGroupDetails: {
+      compartmentId,
+      displayName: 'standby',
+      logLocation,
+      members: [member('database', 'DATABASE', peerRegion)],
+    },
+  });
+  await finished(peer, standby.opcWorkRequestId);
+  const movable = member('instance', 'COMPUTE_INSTANCE_MOVABLE', homeRegion);
+  const primary = await home.createDrProtectionGroup({
+    createDrProtectionGroupDetails: {
+      compartmentId,
+      displayName: 'primary',
+      logLocation,
+      members: [movable, member('volumegroup', 'VOLUME_GROUP', homeRegion)],
+      association: { role: 'PRIMARY', peerId: standby.drProtectionGroup.id, peerRegion } as never,
+    },
+  });
+  await finished(home, primary.opcWorkRequestId);
+  return {
+    home,
+    peer,
+    compartmentId,
+    primaryId: primary.drProtectionGroup.id,
+    standbyId: standby.drProtectionGroup.id,
+    async touchMembers() {
+      const r = await home.updateDrProtectionGroup({
+        drProtectionGroupId: primary.drProtectionGroup.id,
+        updateDrProtectionGroupDetails: { members: [movable, member('volumegroup', 'VOLUME_GROUP', homeRegion)] },
+      });
+      await finished(home, r.opcWorkRequestId);
+    },
+  };
 }
