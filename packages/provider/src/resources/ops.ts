@@ -17,31 +17,6 @@ interface WorkRequestLike {
 }
 const WR_DONE = new Set(['SUCCEEDED', 'FAILED', 'CANCELED']);
 
-/** Waits for a work request to end; returns its final status. */
-export async function waitWorkRequest(
-  ctx: OpContext,
-  id: string,
-  get: (id: string) => Promise<{ workRequest: WorkRequestLike; retryAfter?: number }>,
-): Promise<string> {
-  return waitFor<string>({
-    what: `${ctx.subject}: work request ${id}`,
-    timeoutMs: ctx.timeoutMs,
-    signal: ctx.signal,
-    onProgress: (m) => ctx.progress(m),
-    poll: async (): Promise<Poll<string>> => {
-      const r = await call(ctx.subject, 'GetWorkRequest', () => get(id));
-      const status = r.workRequest.status ?? 'UNKNOWN';
-      const pct = r.workRequest.percentComplete;
-      return {
-        done: WR_DONE.has(status),
-        value: status,
-        progress: `work request ${status.toLowerCase()}${pct !== undefined ? ` ${Math.round(pct)}%` : ''}`,
-        retryAfterMs: r.retryAfter ? r.retryAfter * 1000 : undefined,
-      };
-    },
-  });
-}
-
 /** Polls a GET until `isDone(state)`; a 404 answers `undefined` (gone). */
 export async function waitLifecycle<T extends { lifecycleState?: string }>(
   ctx: OpContext,
@@ -72,26 +47,6 @@ export interface WorkRequestApi {
   }): Promise<{ workRequestErrorCollection: { items: Array<{ message: string }> } }>;
 }
 
-/** Waits for a work request and fails, with the service's reasons, unless it SUCCEEDED. */
-export async function waitWorkRequestSucceeded(
-  ctx: OpContext,
-  api: WorkRequestApi,
-  operation: string,
-  wrId: string | undefined,
-): Promise<void> {
-  if (!wrId) return;
-  const status = await waitWorkRequest(ctx, wrId, (id) => api.getWorkRequest({ workRequestId: id }));
-  if (status === 'SUCCEEDED') return;
-  let why = '';
-  try {
-    const r = await api.listWorkRequestErrors({ workRequestId: wrId });
-    why = r.workRequestErrorCollection.items.map((x) => x.message).join('; ');
-  } catch {
-    // the status alone still explains the failure
-  }
-  throw new ProviderError(`${ctx.subject}: ${operation} work request ${wrId} ended ${status}${why ? `: ${why}` : ''}`);
-}
-
 /** GET that answers undefined on 404 and names the operation otherwise. */
 export async function getOrGone<T>(ctx: OpContext, operation: string, get: () => Promise<T>): Promise<T | undefined> {
   try {
@@ -119,4 +74,56 @@ export async function deleteAndWait<T extends { lifecycleState?: string }>(
     get: o.get,
     isDone: (r) => !r || r.lifecycleState === 'DELETED',
   });
+}
+
+/**
+ * Waits for a work request to end AND for its resource to leave `transient`, polling both in
+ * parallel so completion costs one round trip, not two. Fails (with the service's reasons) when
+ * the work request did not succeed. Returns the resource (undefined if it is gone).
+ */
+export async function waitSettled<T extends { lifecycleState?: string }>(
+  ctx: OpContext,
+  o: { api: WorkRequestApi; operation: string; workRequestId?: string; get: () => Promise<T>; transient: string },
+): Promise<T | undefined> {
+  const wrId = o.workRequestId;
+  let status = wrId ? undefined : 'SUCCEEDED';
+  const resource = await waitFor<T | undefined>({
+    what: `${ctx.subject} to finish ${o.operation}`,
+    timeoutMs: ctx.timeoutMs,
+    signal: ctx.signal,
+    onProgress: (m) => ctx.progress(m),
+    poll: async (): Promise<Poll<T | undefined>> => {
+      const [wr, r] = await Promise.all([
+        status || !wrId
+          ? undefined
+          : call(ctx.subject, 'GetWorkRequest', () => o.api.getWorkRequest({ workRequestId: wrId })),
+        getOrGone(ctx, o.operation.replace(/^\w+?(?=[A-Z])/, 'Get'), o.get),
+      ]);
+      if (wr && WR_DONE.has(wr.workRequest.status ?? '')) status = wr.workRequest.status;
+      const pct = wr?.workRequest.percentComplete;
+      return {
+        done: !!status && (!r || r.lifecycleState !== o.transient),
+        value: r,
+        progress: wr
+          ? `work request ${(wr.workRequest.status ?? '').toLowerCase()}${pct !== undefined ? ` ${Math.round(pct)}%` : ''}`
+          : r
+            ? `state ${r.lifecycleState}`
+            : undefined,
+        retryAfterMs: wr?.retryAfter ? wr.retryAfter * 1000 : undefined,
+      };
+    },
+  });
+  if (status !== 'SUCCEEDED') {
+    let why = '';
+    try {
+      const r = await o.api.listWorkRequestErrors({ workRequestId: wrId! });
+      why = r.workRequestErrorCollection.items.map((x) => x.message).join('; ');
+    } catch {
+      // the status alone still explains the failure
+    }
+    throw new ProviderError(
+      `${ctx.subject}: ${o.operation} work request ${wrId} ended ${status}${why ? `: ${why}` : ''}`,
+    );
+  }
+  return resource;
 }

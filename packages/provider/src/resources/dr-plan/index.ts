@@ -5,7 +5,7 @@ import type * as dr from 'oci-disasterrecovery';
 import { call, describeError, isOciError, PartialFailure, ProviderError } from '../../errors';
 import { nestTags, packageSchema, shapeObject } from '../../schema';
 import type { Props } from '../../wire';
-import { deleteAndWait, getOrGone, retryToken, waitLifecycle, waitWorkRequestSucceeded } from '../ops';
+import { deleteAndWait, getOrGone, retryToken, waitSettled } from '../ops';
 import { tagFilter, type Failure, type OpContext, type ResourceModule, type UpdatePlan } from '../resource';
 import { checkDefinedTags, definedTagsToSend, tagInputs } from '../tags';
 
@@ -29,17 +29,20 @@ function getPlan(ctx: OpContext, id: string): Promise<Plan | undefined> {
   return getOrGone(ctx, 'GetDrPlan', async () => (await ctx.clients.dr.getDrPlan({ drPlanId: id })).drPlan);
 }
 
-function waitWr(ctx: OpContext, operation: string, wrId: string | undefined): Promise<void> {
-  return waitWorkRequestSucceeded(ctx, ctx.clients.dr, operation, wrId);
-}
-
-/** Waits until the plan leaves a transient state; returns it. */
-async function settle(ctx: OpContext, id: string, transient: string): Promise<Plan | undefined> {
-  return waitLifecycle(ctx, {
-    operation: 'GetDrPlan',
-    what: `to leave ${transient}`,
+/** Waits for the operation's work request and for the resource to leave `transient`. */
+function settle(
+  ctx: OpContext,
+  operation: string,
+  wrId: string | undefined,
+  id: string,
+  transient: string,
+): Promise<Plan | undefined> {
+  return waitSettled(ctx, {
+    api: ctx.clients.dr,
+    operation,
+    workRequestId: wrId,
+    transient,
     get: async () => (await ctx.clients.dr.getDrPlan({ drPlanId: id })).drPlan,
-    isDone: (p) => !p || p.lifecycleState !== transient,
   });
 }
 
@@ -77,8 +80,7 @@ async function runAction(ctx: OpContext, id: string, action: 'Refresh' | 'Verify
     throw new ProviderError(describeError(ctx.subject, operation, e));
   }
   ctx.progress(`${action.toLowerCase()} started`);
-  await waitWr(ctx, operation, wrId);
-  await settle(ctx, id, 'UPDATING');
+  await settle(ctx, operation, wrId, id, 'UPDATING');
 }
 
 function raised(oldV: unknown, newV: unknown): boolean {
@@ -142,8 +144,7 @@ export const drPlan: ResourceModule = {
     );
     const id = r.drPlan.id;
     try {
-      await waitWr(ctx, 'CreateDrPlan', r.opcWorkRequestId);
-      const plan = await settle(ctx, id, 'CREATING');
+      const plan = await settle(ctx, 'CreateDrPlan', r.opcWorkRequestId, id, 'CREATING');
       if (!plan) throw new ProviderError(`${ctx.subject}: the plan disappeared while it was being created`);
       if (!READY.has(plan.lifecycleState)) {
         throw new ProviderError(
@@ -191,8 +192,7 @@ export const drPlan: ResourceModule = {
           }),
         );
         touched = true;
-        await waitWr(ctx, 'UpdateDrPlan', r.opcWorkRequestId);
-        await settle(ctx, id, 'UPDATING');
+        await settle(ctx, 'UpdateDrPlan', r.opcWorkRequestId, id, 'UPDATING');
       }
       if (doRefresh) {
         touched = true;

@@ -4,7 +4,7 @@ import type * as lang from 'oci-ailanguage';
 import { call, PartialFailure, ProviderError } from '../../errors';
 import { nestTags, packageSchema, shapeObject } from '../../schema';
 import type { Props } from '../../wire';
-import { deleteAndWait, getOrGone, retryToken, waitLifecycle, waitWorkRequestSucceeded } from '../ops';
+import { deleteAndWait, getOrGone, retryToken, waitSettled } from '../ops';
 import { tagFilter, type Failure, type OpContext, type ResourceModule } from '../resource';
 import { checkDefinedTags, definedTagsToSend, tagInputs } from '../tags';
 
@@ -27,16 +27,20 @@ function getEndpoint(ctx: OpContext, id: string): Promise<Ep | undefined> {
   );
 }
 
-function waitWr(ctx: OpContext, operation: string, wrId: string | undefined): Promise<void> {
-  return waitWorkRequestSucceeded(ctx, ctx.clients.language, operation, wrId);
-}
-
-async function settle(ctx: OpContext, id: string, transient: string): Promise<Ep | undefined> {
-  return waitLifecycle(ctx, {
-    operation: 'GetEndpoint',
-    what: `to leave ${transient}`,
+/** Waits for the operation's work request and for the resource to leave `transient`. */
+function settle(
+  ctx: OpContext,
+  operation: string,
+  wrId: string | undefined,
+  id: string,
+  transient: string,
+): Promise<Ep | undefined> {
+  return waitSettled(ctx, {
+    api: ctx.clients.language,
+    operation,
+    workRequestId: wrId,
+    transient,
     get: async () => (await ctx.clients.language.getEndpoint({ endpointId: id })).endpoint,
-    isDone: (e) => !e || e.lifecycleState !== transient,
   });
 }
 
@@ -98,8 +102,7 @@ export const endpoint: ResourceModule = {
     );
     const id = r.endpoint.id;
     try {
-      await waitWr(ctx, 'CreateEndpoint', r.opcWorkRequestId);
-      const ep = ready(ctx, await settle(ctx, id, 'CREATING'));
+      const ep = ready(ctx, await settle(ctx, 'CreateEndpoint', r.opcWorkRequestId, id, 'CREATING'));
       return { id, outputs: toOutputs(ep) };
     } catch (e) {
       return partial(ctx, id, e, { ...inputs });
@@ -140,8 +143,7 @@ export const endpoint: ResourceModule = {
           ctx.clients.language.updateEndpoint({ endpointId: id, updateEndpointDetails: details }),
         );
         touched = true;
-        await waitWr(ctx, 'UpdateEndpoint', r.opcWorkRequestId);
-        ready(ctx, await settle(ctx, id, 'UPDATING'));
+        ready(ctx, await settle(ctx, 'UpdateEndpoint', r.opcWorkRequestId, id, 'UPDATING'));
       }
     } catch (e) {
       if (!touched) throw e;
