@@ -172,7 +172,14 @@ export function credentials(c: ProviderConfig, env: NodeJS.ProcessEnv = process.
   }
   const pick = (v: string | undefined, fileKey: string): string | undefined => v ?? file?.get(fileKey) ?? undefined;
   const keyPath = pick(c.privateKeyPath, 'key_file');
-  const privateKey = c.privateKey ?? (keyPath ? fs.readFileSync(expandHome(keyPath), 'utf8') : undefined);
+  let privateKey = c.privateKey;
+  if (!privateKey && keyPath) {
+    try {
+      privateKey = fs.readFileSync(expandHome(keyPath), 'utf8');
+    } catch (e) {
+      throw new Error(`cannot read the OCI private key ${keyPath}: ${(e as Error).message}`);
+    }
+  }
   const creds = {
     tenancy: pick(c.tenancyOcid, 'tenancy'),
     user: pick(c.userOcid, 'user'),

@@ -47,7 +47,14 @@ export function createProviderService(stubs: Stubs, log: EngineLog): Record<stri
 
   const getClients = (): Clients => {
     if (!configured) config = resolveConfig({}).config;
-    clients ??= createClients(config, credentials(config));
+    if (!clients) {
+      try {
+        clients = createClients(config, credentials(config));
+      } catch (e) {
+        // Missing or unreadable credentials are the user's to fix: one line, no stack.
+        throw new ProviderError(e instanceof Error ? e.message : String(e));
+      }
+    }
     return clients;
   };
 

@@ -11,6 +11,10 @@ import {
   diff,
   DRPLAN,
   initFailure,
+  js,
+  pb,
+  struct,
+  urn,
   read,
   secret,
   SECRET_SIG,
@@ -364,6 +368,18 @@ describe('DrPlan', () => {
     assert.deepEqual(d.diffs, ['displayName']);
     const d2 = await diff(plugin, DRPLAN, 'pv2', s.id, s.outputs, s.inputs, { ...s.inputs, type: UNKNOWN });
     assert.deepEqual(d2.replaces, ['type']);
+    const planned = await plugin.call<pb.UpdateResponse>(
+      'update',
+      new pb.UpdateRequest()
+        .setUrn(urn(DRPLAN, 'pv2'))
+        .setId(s.id)
+        .setOlds(struct(s.outputs))
+        .setOldInputs(struct(s.inputs))
+        .setNews(struct({ ...s.inputs, displayName: UNKNOWN }))
+        .setPreview(true),
+    );
+    assert.equal(js(planned.getProperties()).displayName, UNKNOWN);
+    assert.equal((await getPlan(s.id)).displayName, 'pv2', 'preview of an update writes nothing');
     assert.equal((await plans(pair.standbyId)).length, before + 1, 'only pv2 was created');
   });
 

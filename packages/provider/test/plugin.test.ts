@@ -278,3 +278,23 @@ describe('engine log', () => {
     }
   });
 });
+
+describe('credentials', () => {
+  it('missing credentials are one clear line naming what is missing', async () => {
+    const p = await startPlugin({ env: { HOME: '/nonexistent', OCI_CLI_CONFIG_FILE: '/nonexistent/config' } });
+    try {
+      await p.call(
+        'configure',
+        new pb.ConfigureRequest().setArgs(struct({ endpoint: 'http://127.0.0.1:9', region: 'us-ashburn-1' })),
+      );
+      await assert.rejects(
+        create(p, DRPLAN, 'nocreds', { displayName: 'n', drProtectionGroupId: 'g', type: 'SWITCHOVER' }),
+        (e: grpc.ServiceError) =>
+          /missing tenancyOcid, userOcid, fingerprint, privateKey or privateKeyPath/.test(e.details) &&
+          !/internal error/.test(e.details),
+      );
+    } finally {
+      await p.close();
+    }
+  });
+});
