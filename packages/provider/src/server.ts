@@ -234,8 +234,8 @@ export function createProviderService(stubs: Stubs, log: EngineLog): Record<stri
       const outputs = await m.read(ctx, req.getId());
       if (!outputs) return new P.ReadResponse().setId('').setProperties(new Struct()).setInputs(new Struct());
       // Inputs OCI does not report (triggers, sourcePlanId) keep their value from the state.
-      for (const [k, v] of Object.entries(state))
-        if (outputs[k] === undefined && m.triggers.concat(m.computedInputs).includes(k)) outputs[k] = reveal(v);
+      for (const k of m.unreported)
+        if (outputs[k] === undefined && state[k] !== undefined) outputs[k] = reveal(state[k]);
       // Refresh: what the cloud says now becomes the inputs, so drift shows up as a diff; import
       // (no state, no inputs): the inputs that make the same program diff as no change.
       const fromCloud = m.inputsFromOutputs(outputs);

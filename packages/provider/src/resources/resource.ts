@@ -45,6 +45,8 @@ export interface ResourceModule {
   delete(ctx: OpContext, id: string): Promise<void>;
   /** The inputs that reproduce these outputs (import and refresh). */
   inputsFromOutputs(outputs: Props): Props;
+  /** Inputs OCI does not report back (kept from the state on Read). */
+  unreported: string[];
   /** Outputs that never change in an in-place update. */
   stables: string[];
   /** Outputs known before creation (preview): the inputs plus what the service will compute, unknown. */

@@ -93,6 +93,7 @@ export const drPlan: ResourceModule = {
   defaultTimeoutMs: 20 * 60_000,
   computedInputs: ['sourcePlanId'],
   triggers: ['refreshTrigger', 'verifyTrigger'],
+  unreported: ['refreshTrigger', 'verifyTrigger', 'sourcePlanId'],
   stables: [
     'drProtectionGroupId',
     'type',

@@ -65,6 +65,7 @@ export const endpoint: ResourceModule = {
   defaultTimeoutMs: 60 * 60_000,
   computedInputs: ['alias', 'description', 'displayName', 'inferenceUnits'],
   triggers: [],
+  unreported: [],
   stables: ['timeCreated'],
   computedOutputs: ['lifecycleDetails', 'projectId', 'state', 'systemTags', 'timeCreated', 'timeUpdated'],
   defaults(inputs) {
