@@ -181,14 +181,21 @@ export const drPlan: ResourceModule = {
         const r = await call(ctx.subject, 'UpdateDrPlan', () =>
           ctx.clients.dr.updateDrPlan({
             drPlanId: id,
+            // Only what changed: tags OCI or others set are left alone when only the name changes.
             updateDrPlanDetails: {
               displayName: news.displayName as string,
-              freeformTags: (news.freeformTags as Record<string, string> | undefined) ?? {},
-              definedTags: definedTagsToSend(
-                news.definedTags as Record<string, string>,
-                current,
-                tagFilter(ctx.config),
-              ),
+              ...(changed.includes('freeformTags')
+                ? { freeformTags: (news.freeformTags as Record<string, string> | undefined) ?? {} }
+                : {}),
+              ...(changed.includes('definedTags')
+                ? {
+                    definedTags: definedTagsToSend(
+                      news.definedTags as Record<string, string>,
+                      current,
+                      tagFilter(ctx.config),
+                    ),
+                  }
+                : {}),
             },
           }),
         );
