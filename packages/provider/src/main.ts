@@ -49,6 +49,12 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // An engine that dies without stopping us must not leave us running: when our parent goes
+  // away (we are re-parented), we end too.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop();
+  }, 2000).unref();
 }
 
 /** Entry point of the bin: runs the plugin with the process arguments. */

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
 import {
+  BIN,
   checkFailures,
   create,
   del,
@@ -34,6 +35,24 @@ describe('plugin contract', () => {
       assert.equal(code, 0);
       p.client.close();
     }
+  });
+
+  it('ends by itself when the process that started it goes away (no orphaned plugins)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const script = `const c = require('child_process').spawn(process.execPath, [${JSON.stringify(BIN)}, '127.0.0.1:1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      c.stdout.once('data', () => { console.log(c.pid); process.exit(0); });`;
+    const pid = Number(spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stdout.trim());
+    assert.ok(pid > 0);
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(alive(), false);
   });
 
   it('GetSchema returns schema.json; Handshake accepts secrets; other RPCs are UNIMPLEMENTED', async () => {
