@@ -2,7 +2,7 @@
 // that MockResourceArgs does not show (the package version, additionalSecretOutputs).
 import * as pulumi from '@pulumi/pulumi';
 import type { MockCallArgs, MockMonitor, MockResourceArgs, Mocks } from '@pulumi/pulumi/runtime/mocks';
-import { getStore } from '@pulumi/pulumi/runtime/state';
+import { getMonitor } from '@pulumi/pulumi/runtime/settings';
 import type {
   ReadResourceRequest,
   RegisterResourceRequest,
@@ -59,7 +59,7 @@ export async function recordMocks(behaviour: MockBehaviour = {}): Promise<Record
     },
   };
   await pulumi.runtime.setMocks(mocks, 'project', 'stack', false);
-  recordRequests(getStore().settings.monitor as MockMonitor, record);
+  recordRequests(getMonitor() as unknown as MockMonitor, record);
   return record;
 }
 
