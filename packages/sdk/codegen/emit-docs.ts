@@ -4,6 +4,7 @@
 import { examples } from './examples';
 import { MARKDOWN_HEADER_LINE } from './header';
 import {
+  requiredOutputs,
   FunctionSpec,
   PackageSchema,
   PropertySpec,
@@ -34,7 +35,7 @@ export function emitResourceDoc(types: TypeMap, packageName: string, tok: Token,
     ...Object.values(res.properties ?? {}),
     ...Object.values(res.inputProperties ?? {}),
   ]);
-  const access = `${packageName === '@ocikit/oci' ? 'oci' : 'pkg'}.${tok.folder}.${tok.name}`;
+  const access = `oci.${tok.folder}.${tok.name}`;
   const example = examples[tok.token] ?? resourceExample(types, packageName, tok, res);
   return `${MARKDOWN_HEADER_LINE}
 
@@ -81,11 +82,15 @@ ${
 ${nested}
 ## Look up an existing ${tok.name}
 
-\`\`\`typescript
-const existing = ${access}.get('name', 'ocid1.example', { /* optional state: any output property */ });
-\`\`\`
+\`${tok.name}.get(name, id, state?, opts?)\` reads an existing resource by its id without managing it; \`${tok.name}.isInstance(obj)\` tells whether a value is one.
 
-\`${tok.name}.get(name, id, state?, opts?)\` reads the resource without managing it; \`${tok.name}.isInstance(obj)\` tells whether a value is one.
+\`\`\`typescript
+import * as oci from '${packageName}';
+
+const existing = ${access}.get('existing', 'ocid1.example');
+
+export const existingState = existing.state;
+\`\`\`
 
 ## Import
 
@@ -258,7 +263,7 @@ function nestedTypes(types: TypeMap, roots: PropertySpec[]): string {
     .sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([token, name]) => {
       const type = types.schema.types![token]!;
-      const required = new Set(type.required ?? []);
+      const required = requiredOutputs(type);
       return `### ${name}
 
 ${type.description ? `${prose(type.description)}\n\n` : ''}\`inputs.${token.split(':')[1]!.split('/')[0]}.${name}\` / \`outputs.${token.split(':')[1]!.split('/')[0]}.${name}\`
