@@ -314,6 +314,15 @@ function cell(p: PropertySpec): string {
     .trim();
 }
 
+/**
+ * A schema description as page prose. Its own "## Example Usage" and "## Import" sections are
+ * dropped: the page renders both itself, with an example that compiles against this package
+ * (bridged descriptions carry Terraform-derived examples that import @pulumi/oci).
+ */
 function prose(text: string | undefined): string {
-  return (text ?? '').trim();
+  const sections = (text ?? '').split(/^(?=## )/m);
+  return sections
+    .filter((s) => !/^## (Example Usage|Import)\s*$/m.test(s.split('\n')[0] ?? ''))
+    .join('')
+    .trim();
 }

@@ -47,3 +47,14 @@ it('ships pulumi-plugin.json (resource plugin "oci" at the package version) and 
   const { getVersion } = require(join(distDir, 'utilities.js')) as { getVersion(): string };
   assert.equal(getVersion(), pkg.version);
 });
+
+it('depends on @pulumi/pulumi by range (as @pulumi/oci does) and shares the one copy installed beside it', () => {
+  const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  assert.equal(pkg.dependencies['@pulumi/pulumi'], '^3.142.0');
+  const fromSdk = require.resolve('@pulumi/pulumi', { paths: [distDir] });
+  const fromRepo = require.resolve('@pulumi/pulumi', { paths: [join(packageDir, '../..')] });
+  assert.equal(fromSdk, fromRepo);
+  assert.equal((require(join(fromSdk, '../package.json')) as { version: string }).version, '3.248.0');
+});
