@@ -58,3 +58,11 @@ it('depends on @pulumi/pulumi by range (as @pulumi/oci does) and shares the one 
   assert.equal(fromSdk, fromRepo);
   assert.equal((require(join(fromSdk, '../package.json')) as { version: string }).version, '3.248.0');
 });
+
+it('the README shows the @pulumi/oci program the type tests compile, and links the reference pages', () => {
+  const readme = readFileSync(join(packageDir, '../../README.md'), 'utf8');
+  const program = readFileSync(join(__dirname, 'fixtures/pulumi-oci-program.ts'), 'utf8');
+  const body = program.split('\n').slice(2).join('\n').trimEnd();
+  assert.ok(readme.includes(body), 'README section "SDK: @ocikit/oci" holds test/fixtures/pulumi-oci-program.ts');
+  assert.ok(readme.includes('](docs/reference/README.md)'));
+});
