@@ -68,7 +68,6 @@ before(() => {
 
   const roots = [
     file('every-input-output.ts', everyInputOutputProgram(schema)),
-    file('pulumi-oci/program.ts', pulumiOciProgram),
     file('switched-program.ts', pulumiOciProgram.replace(importPulumiOci, `import * as oci from '@ocikit/oci';`)),
     file(
       'wrong-type.ts',
@@ -84,7 +83,7 @@ before(() => {
     ),
     ...docExamples().map(({ name, code }) => file(name, code)),
   ];
-  const program = ts.createProgram(roots, {
+  const options: ts.CompilerOptions = {
     strict: true,
     noEmit: true,
     target: ts.ScriptTarget.ES2020,
@@ -93,12 +92,18 @@ before(() => {
     esModuleInterop: true,
     types: ['node'],
     typeRoots: [join(scratch, 'node_modules/@types')],
-    // Library .d.ts files are checked too (the SDK's own must be clean), except @pulumi/oci's
-    // 17 MB, which would dominate the run: it is only parsed, as a user with skipLibCheck has it.
+    // Library .d.ts files are checked too: the SDK's own must be clean.
     skipLibCheck: false,
-  });
+  };
+  // The same program against @pulumi/oci, in a second run with skipLibCheck: checking its 17 MB
+  // of .d.ts would dominate the test, and they are not ours to check.
+  const reference = [file('pulumi-oci/program.ts', pulumiOciProgram)];
+  const all = [
+    ...ts.getPreEmitDiagnostics(ts.createProgram(roots, options)),
+    ...ts.getPreEmitDiagnostics(ts.createProgram(reference, { ...options, skipLibCheck: true })),
+  ];
   diagnostics = new Map();
-  for (const d of ts.getPreEmitDiagnostics(program)) {
+  for (const d of all) {
     const key = d.file?.fileName ?? '<global>';
     diagnostics.set(key, [...(diagnostics.get(key) ?? []), d]);
   }
