@@ -266,7 +266,7 @@ function nestedTypes(types: TypeMap, roots: PropertySpec[]): string {
       const required = requiredOutputs(type);
       return `### ${name}
 
-${type.description ? `${prose(type.description)}\n\n` : ''}\`inputs.${token.split(':')[1]!.split('/')[0]}.${name}\` / \`outputs.${token.split(':')[1]!.split('/')[0]}.${name}\`
+${type.description ? `${prose(type.description)}\n\n` : ''}${typeNames(types, token)}
 
 | Property | Type | Always set in outputs | Description |
 | --- | --- | --- | --- |
@@ -277,6 +277,18 @@ ${sortedEntries(type.properties)
     })
     .join('\n');
   return `\n## Nested types\n\n${sections}`;
+}
+
+/** The SDK names of a nested type, e.g. `oci.types.output.DisasterRecovery.DrPlanPlanGroup`. */
+function typeNames(types: TypeMap, token: string): string {
+  const module = token.split(':')[1]!.split('/')[0]!;
+  const name = token.split(':')[2]!;
+  const names: string[] = [];
+  if (types.inputTypes.has(token)) names.push(`oci.types.input.${module}.${types.inputName(token, 'input')}`);
+  if (types.plainTypes.has(token))
+    names.push(`oci.types.input.${module}.${name}`, `oci.types.input.${module}.${name}Args`);
+  if (types.outputTypes.has(token)) names.push(`oci.types.output.${module}.${name}`);
+  return names.map((n) => `\`${n}\``).join(' · ');
 }
 
 function docType(types: TypeMap, spec: TypeSpec): string {
