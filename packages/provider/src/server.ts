@@ -74,6 +74,7 @@ export function createProviderService(stubs: Stubs, log: EngineLog): Record<stri
     signal: cancel.signal,
     timeoutMs: timeoutSeconds > 0 ? timeoutSeconds * 1000 : m.defaultTimeoutMs,
     subject: `${m.kind} "${name}"`,
+    urn,
     progress: (message) => log.info(urn, `${m.kind} "${name}": ${message}`, true),
   });
 

@@ -343,6 +343,20 @@ describe('DrPlan', () => {
     assert.equal(got.outputs.peerRegion, (await getPlan(s.id)).peerRegion);
   });
 
+  it('a create sent again by an engine that lost the answer adopts the first plan; after a delete it creates anew', async () => {
+    // An engine killed after sending Create records a pending create without an id and sends the
+    // same Create (same URN, same inputs) on its next run.
+    const first = await newPlan('resent', { freeformTags: { run: '1' } });
+    const again = await newPlan('resent', { freeformTags: { run: '1' } });
+    assert.equal(again.id, first.id);
+    assert.equal((await plans(pair.standbyId, 'resent')).length, 1);
+    await del(plugin, DRPLAN, 'resent', first.id, first.outputs);
+    const recreated = await newPlan('resent', { freeformTags: { run: '1' } });
+    assert.notEqual(recreated.id, first.id);
+    assert.equal((await getPlan(recreated.id)).lifecycleState, 'ACTIVE');
+    assert.equal((await plans(pair.standbyId, 'resent')).length, 1);
+  });
+
   it('delete twice succeeds; the plan is gone', async () => {
     const s = await newPlan('twice');
     await del(plugin, DRPLAN, 'twice', s.id, s.outputs);

@@ -1,13 +1,62 @@
 // Shared steps of the resource modules: the work-request wait and lifecycle waits, both on the one waiter.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { call, describeError, isNotFound, ProviderError } from '../errors';
 import { waitFor, type Poll } from '../wait';
 import type { OpContext } from './resource';
+import type { Props } from '../wire';
 
 export function retryToken(): string {
   // One token per logical operation: the SDK's own retries resend it, so a lost response or an
   // injected 429/503 replays the first result instead of creating a second resource.
   return `ocikit-${randomUUID()}`;
+}
+
+/**
+ * The retry token of a create, derived from the resource's URN and inputs. An engine killed after
+ * it sent a create but before it recorded the new id (a pending create) sends the same create
+ * again on its next run: the service replays the first answer, so the resource is adopted, not
+ * created twice. OCI keeps tokens for 24 hours; a create of the same URN and inputs after the
+ * first resource was deleted replays a gone resource, which `createIdempotently` detects.
+ */
+export function createRetryToken(urn: string, inputs: Props): string {
+  return `ocikit-${createHash('sha256').update(urn).update('\0').update(canonicalJson(inputs)).digest('hex').slice(0, 40)}`;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Props)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Props)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value ?? null);
+}
+
+const GONE = new Set(['DELETING', 'DELETED']);
+
+/**
+ * Sends a create with the URN-derived token and waits for the resource to settle; when the token
+ * replayed a create whose resource is gone since, creates again with a fresh token.
+ */
+export async function createIdempotently<T extends { lifecycleState?: string }>(
+  ctx: OpContext,
+  inputs: Props,
+  o: {
+    send: (opcRetryToken: string) => Promise<{ id: string; workRequestId?: string }>;
+    settle: (id: string, workRequestId: string | undefined) => Promise<T | undefined>;
+    onCreated: (id: string) => void;
+  },
+): Promise<T | undefined> {
+  let sent = await o.send(createRetryToken(ctx.urn, inputs));
+  o.onCreated(sent.id);
+  let settled = await o.settle(sent.id, sent.workRequestId);
+  if (!settled || GONE.has(settled.lifecycleState ?? '')) {
+    sent = await o.send(retryToken());
+    o.onCreated(sent.id);
+    settled = await o.settle(sent.id, sent.workRequestId);
+  }
+  return settled;
 }
 
 interface WorkRequestLike {

@@ -17,6 +17,8 @@ export interface OpContext {
   timeoutMs: number;
   /** `DrPlan "name"`, for messages. */
   subject: string;
+  /** The resource's URN (names the resource across engine runs). */
+  urn: string;
   progress(message: string): void;
 }
 

@@ -5,7 +5,7 @@ import type * as dr from 'oci-disasterrecovery';
 import { call, describeError, isOciError, PartialFailure, ProviderError } from '../../errors';
 import { nestTags, packageSchema, shapeObject } from '../../schema';
 import type { Props } from '../../wire';
-import { deleteAndWait, getOrGone, retryToken, waitSettled } from '../ops';
+import { createIdempotently, deleteAndWait, getOrGone, retryToken, waitSettled } from '../ops';
 import { tagFilter, type Failure, type OpContext, type ResourceModule, type UpdatePlan } from '../resource';
 import { checkDefinedTags, definedTagsToSend, tagInputs } from '../tags';
 
@@ -130,30 +130,37 @@ export const drPlan: ResourceModule = {
   },
 
   async create(ctx, inputs) {
-    const r = await call(ctx.subject, 'CreateDrPlan', () =>
-      ctx.clients.dr.createDrPlan({
-        createDrPlanDetails: {
-          displayName: inputs.displayName as string,
-          type: inputs.type as dr.models.DrPlanType,
-          drProtectionGroupId: inputs.drProtectionGroupId as string,
-          sourcePlanId: inputs.sourcePlanId as string | undefined,
-          freeformTags: inputs.freeformTags as Record<string, string> | undefined,
-          definedTags: inputs.definedTags ? nestTags(inputs.definedTags as Record<string, string>) : undefined,
-        },
-        opcRetryToken: retryToken(),
-      }),
-    );
-    const id = r.drPlan.id;
+    let id: string | undefined;
     try {
-      const plan = await settle(ctx, 'CreateDrPlan', r.opcWorkRequestId, id, 'CREATING');
+      const plan = await createIdempotently(ctx, inputs, {
+        send: async (opcRetryToken) => {
+          const r = await call(ctx.subject, 'CreateDrPlan', () =>
+            ctx.clients.dr.createDrPlan({
+              createDrPlanDetails: {
+                displayName: inputs.displayName as string,
+                type: inputs.type as dr.models.DrPlanType,
+                drProtectionGroupId: inputs.drProtectionGroupId as string,
+                sourcePlanId: inputs.sourcePlanId as string | undefined,
+                freeformTags: inputs.freeformTags as Record<string, string> | undefined,
+                definedTags: inputs.definedTags ? nestTags(inputs.definedTags as Record<string, string>) : undefined,
+              },
+              opcRetryToken,
+            }),
+          );
+          return { id: r.drPlan.id, workRequestId: r.opcWorkRequestId };
+        },
+        settle: (planId, wrId) => settle(ctx, 'CreateDrPlan', wrId, planId, 'CREATING'),
+        onCreated: (planId) => (id = planId),
+      });
       if (!plan) throw new ProviderError(`${ctx.subject}: the plan disappeared while it was being created`);
       if (!READY.has(plan.lifecycleState)) {
         throw new ProviderError(
           `${ctx.subject}: the plan ended ${plan.lifecycleState}${plan.lifeCycleDetails ? `: ${plan.lifeCycleDetails}` : ''}, not ACTIVE`,
         );
       }
-      return { id, outputs: toOutputs(plan, inputs) };
+      return { id: plan.id, outputs: toOutputs(plan, inputs) };
     } catch (e) {
+      if (id === undefined) throw e;
       return partial(ctx, id, e, inputs);
     }
   },

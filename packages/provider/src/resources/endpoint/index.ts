@@ -4,7 +4,7 @@ import type * as lang from 'oci-ailanguage';
 import { call, PartialFailure, ProviderError } from '../../errors';
 import { nestTags, packageSchema, shapeObject } from '../../schema';
 import type { Props } from '../../wire';
-import { deleteAndWait, getOrGone, retryToken, waitSettled } from '../ops';
+import { createIdempotently, deleteAndWait, getOrGone, waitSettled } from '../ops';
 import { tagFilter, type Failure, type OpContext, type ResourceModule } from '../resource';
 import { checkDefinedTags, definedTagsToSend, tagInputs } from '../tags';
 
@@ -86,26 +86,34 @@ export const endpoint: ResourceModule = {
   },
 
   async create(ctx, inputs) {
-    const r = await call(ctx.subject, 'CreateEndpoint', () =>
-      ctx.clients.language.createEndpoint({
-        createEndpointDetails: {
-          compartmentId: inputs.compartmentId as string,
-          modelId: inputs.modelId as string,
-          alias: inputs.alias as string | undefined,
-          description: inputs.description as string | undefined,
-          displayName: inputs.displayName as string | undefined,
-          inferenceUnits: inputs.inferenceUnits as number | undefined,
-          freeformTags: inputs.freeformTags as Record<string, string> | undefined,
-          definedTags: inputs.definedTags ? nestTags(inputs.definedTags as Record<string, string>) : undefined,
-        },
-        opcRetryToken: retryToken(),
-      }),
-    );
-    const id = r.endpoint.id;
+    let id: string | undefined;
     try {
-      const ep = ready(ctx, await settle(ctx, 'CreateEndpoint', r.opcWorkRequestId, id, 'CREATING'));
-      return { id, outputs: toOutputs(ep) };
+      const ep = await createIdempotently(ctx, inputs, {
+        send: async (opcRetryToken) => {
+          const r = await call(ctx.subject, 'CreateEndpoint', () =>
+            ctx.clients.language.createEndpoint({
+              createEndpointDetails: {
+                compartmentId: inputs.compartmentId as string,
+                modelId: inputs.modelId as string,
+                alias: inputs.alias as string | undefined,
+                description: inputs.description as string | undefined,
+                displayName: inputs.displayName as string | undefined,
+                inferenceUnits: inputs.inferenceUnits as number | undefined,
+                freeformTags: inputs.freeformTags as Record<string, string> | undefined,
+                definedTags: inputs.definedTags ? nestTags(inputs.definedTags as Record<string, string>) : undefined,
+              },
+              opcRetryToken,
+            }),
+          );
+          return { id: r.endpoint.id, workRequestId: r.opcWorkRequestId };
+        },
+        settle: (endpointId, wrId) => settle(ctx, 'CreateEndpoint', wrId, endpointId, 'CREATING'),
+        onCreated: (endpointId) => (id = endpointId),
+      });
+      const active = ready(ctx, ep);
+      return { id: active.id, outputs: toOutputs(active) };
     } catch (e) {
+      if (id === undefined) throw e;
       return partial(ctx, id, e, { ...inputs });
     }
   },
