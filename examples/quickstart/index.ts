@@ -17,16 +17,16 @@ const standby = new oci.Provider('standby', { region: standbyRegion });
 const standbyGroupId = oci.disasterrecovery
   .getDrProtectionGroupsOutput({ compartmentId, role: 'STANDBY', state: 'ACTIVE' }, { provider: standby })
   .apply((result) => {
-    const group = result.drProtectionGroupCollections.flatMap((c) => c.items)[0];
-    if (!group) throw new Error(`no ACTIVE STANDBY protection group in ${compartmentId} (${standbyRegion})`);
+    const group = result.drProtectionGroupCollections.flatMap((c) => c.items ?? [])[0];
+    if (!group?.id) throw new Error(`no ACTIVE STANDBY protection group in ${compartmentId} (${standbyRegion})`);
     return group.id;
   });
 
 const modelId = oci.ailanguage.getModelsOutput({ compartmentId, state: 'ACTIVE' }).apply((result) => {
   const model = result.modelCollections
-    .flatMap((c) => c.items)
-    .find((m) => m.modelDetails.some((d) => d.modelType === 'TEXT_CLASSIFICATION'));
-  if (!model) throw new Error(`no ACTIVE custom text classification model in ${compartmentId}`);
+    .flatMap((c) => c.items ?? [])
+    .find((m) => (m.modelDetails ?? []).some((d) => d.modelType === 'TEXT_CLASSIFICATION'));
+  if (!model?.id) throw new Error(`no ACTIVE custom text classification model in ${compartmentId}`);
   return model.id;
 });
 
