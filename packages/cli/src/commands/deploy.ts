@@ -85,21 +85,24 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       display.begin();
       const result = await engine.runEngine({ ...base, preview, onEvent: display.onEvent });
       display.end(result, { outputs: !preview || kind === 'preview' });
+      if (!result.ok) {
+        const detail = display.errorDetail();
+        const reason = result.error ?? `${kind} failed`;
+        throw new UserError(/unhandled exception/.test(reason) && detail ? `the program failed: ${detail}` : reason);
+      }
       return result;
     };
     if (cloud && !options.json) process.stdout.write(`${cloud.message}\n`);
     const mode: DisplayMode = kind === 'up' || kind === 'preview' ? 'update' : kind;
     if (kind === 'preview' || confirm) {
-      const plan = await run(mode, true);
-      if (!plan.ok) throw new UserError(plan.error ?? `${kind} failed`);
+      await run(mode, true);
       if (kind === 'preview') return;
       if (controller.signal.aborted) return;
       const answer = (await ask(`\n${QUESTION[kind]} (yes/no) `)).toLowerCase();
       if (answer !== 'yes' && answer !== 'y') throw new UserError('confirmation declined, not proceeding');
       process.stdout.write('\n');
     }
-    const result = await run(mode, false);
-    if (!result.ok) throw new UserError(result.error ?? `${kind} failed`);
+    await run(mode, false);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

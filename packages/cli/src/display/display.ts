@@ -168,13 +168,27 @@ export class Display {
     this.line(`${this.stepLine(meta, this.paint(31, `${doing} failed`))}${elapsed}`);
   }
 
+  /**
+   * The reason inside the first error a program reported ("Running program … failed with an
+   * unhandled exception:" says where, not why): its `Error: …` line.
+   */
+  errorDetail(): string | undefined {
+    for (const message of this.errors) {
+      const line = message.split('\n').find((l) => /\bError: /.test(l));
+      if (line) return line.slice(line.indexOf('Error: ') + 'Error: '.length).trim();
+    }
+    return undefined;
+  }
+
   private diagnostic(d: NonNullable<EngineEvent['diagnosticEvent']>): void {
     if (d.severity === 'debug' || d.ephemeral) return;
-    const message = d.message.replace(/\n+$/, '');
+    const raw = d.message.replace(/\n+$/, '');
+    // Programs print with colour of their own; keep it only where we would colour too.
+    const message = this.colour ? raw : stripAnsi(raw);
     if (!message) return;
     const who = d.urn ? `    ${urnType(d.urn)} ${urnName(d.urn)}: ` : '';
     if (d.severity === 'error') {
-      this.errors.push(message);
+      this.errors.push(stripAnsi(raw));
       this.line(`${who}${this.paint(31, 'error:')} ${message}`);
     } else if (d.severity === 'warning') this.line(`${who}${this.paint(33, 'warning:')} ${message}`);
     else if (d.urn && !d.urn.includes('::pulumi:pulumi:Stack::')) this.line(`${who}${this.dim(message)}`);
@@ -260,6 +274,8 @@ export function printOutputs(outputs: Record<string, unknown>, write: (line: str
   for (const [name, value] of Object.entries(outputs)) write(`    ${name}: ${formatValue(value, 4)}`);
 }
 
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 const key = (meta: StepEventMetadata) => `${meta.op} ${meta.urn}`;
 const urnName = (urn: string) => urn.split('::').slice(3).join('::') || urn;
 const urnType = (urn: string) => (urn.split('::')[2] ?? '').split('$').pop() ?? '';

@@ -7,7 +7,7 @@ import { FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../
 // converges: no orphan, no duplicate. A second run on a locked stack is refused.
 
 async function pair(cloud: Cloud): Promise<Program> {
-  const p = program(join(FIXTURES, 'pair'), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  const p = program(join(FIXTURES, 'pair'), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true', ...cloud.env });
   p.setConfig({
     ...cloud.ociConfig,
     'pair:compartmentId': cloud.sandbox.compartmentId,

@@ -13,7 +13,7 @@ let p: Program;
 
 before(async () => {
   cloud = await startCloud();
-  p = program(join(FIXTURES, 'pulumi-oci'), PASSPHRASE);
+  p = program(join(FIXTURES, 'pulumi-oci'), { ...PASSPHRASE, ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
   p.setConfig({
     ...cloud.ociConfig,
     'legacy:compartmentId': cloud.sandbox.compartmentId,

@@ -44,7 +44,7 @@ const step = async (n: number, extra: Record<string, string | boolean> = {}) => 
 
 before(async () => {
   cloud = await startCloud();
-  p = program(join(FIXTURES, 'scenario'), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p = program(join(FIXTURES, 'scenario'), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true', ...cloud.env });
   config = {
     ...cloud.ociConfig,
     'scenario:compartmentId': cloud.sandbox.compartmentId,

@@ -11,8 +11,13 @@ export const FIXTURES = resolve(__dirname, '../programs/fixtures');
 
 export interface Cloud {
   t: TestEmulator;
-  /** `oci:*` stack config that points a program at this emulator (not the embedded one). */
+  /** `oci:*` stack config that points a program's default provider at this emulator (not the embedded one). */
   ociConfig: Record<string, string>;
+  /**
+   * The same as environment variables: explicit providers (`new oci.Provider(...)`) read the
+   * environment, not the stack config, as with the Pulumi CLI.
+   */
+  env: Record<string, string>;
   sandbox: {
     compartmentId: string;
     peerRegion: string;
@@ -39,6 +44,14 @@ export async function startCloud(options: { transitionDelaySeconds?: number } = 
       'oci:userOcid': profile.user,
       'oci:fingerprint': profile.fingerprint,
       'oci:privateKeyPath': profile.key_file,
+    },
+    env: {
+      OCIKIT_ENDPOINT: t.url,
+      OCI_REGION: t.emulator.region,
+      OCI_TENANCY_OCID: profile.tenancy,
+      OCI_USER_OCID: profile.user,
+      OCI_FINGERPRINT: profile.fingerprint,
+      OCI_PRIVATE_KEY_PATH: profile.key_file,
     },
     sandbox: {
       compartmentId: sandbox.compartmentId,
