@@ -75,12 +75,25 @@ describe('step generator (fake provider)', () => {
     prog.write(header + stage1);
     const r = await prog.run();
     assert.equal(r.ok, true, r.error);
-    assert.deepEqual([...new Set(steps(r.events))].sort(), ['create a', 'create b', 'create c', 'create grp', 'create ig', 'create keep', 'create p', 'create s']);
+    assert.deepEqual([...new Set(steps(r.events))].sort(), [
+      'create a',
+      'create b',
+      'create c',
+      'create grp',
+      'create ig',
+      'create keep',
+      'create p',
+      'create s',
+    ]);
     assert.equal(r.changes.create, 10); // + the stack and the default provider, as Pulumi counts
     assert.equal(r.outputs.count, 0);
     assert.equal(r.outputs.cSize, 1);
     const pw = r.outputs.pw as Record<string, unknown>;
-    assert.equal(pw['4dabf18193072939515e22adb298388d'], '1b47061264138c4ac30d75fd1eb44270', 'the secret output stays a secret');
+    assert.equal(
+      pw['4dabf18193072939515e22adb298388d'],
+      '1b47061264138c4ac30d75fd1eb44270',
+      'the secret output stays a secret',
+    );
     // b waited for a, c for b (dependsOn).
     const order = calls().filter((c) => c.startsWith('create'));
     assert.ok(order.indexOf('create a') < order.indexOf('create b'));
@@ -123,12 +136,19 @@ describe('step generator (fake provider)', () => {
     assert.ok(c.includes('delete c'));
     assert.ok(!c.includes('delete keep'));
     assert.ok(!c.some((x) => x.endsWith(' ig')));
-    assert.deepEqual([...new Set(steps(r.events).filter((s) => s.startsWith('same')))].sort(), ['same grp', 'same ig', 'same p', 'same s']);
+    assert.deepEqual([...new Set(steps(r.events).filter((s) => s.startsWith('same')))].sort(), [
+      'same grp',
+      'same ig',
+      'same p',
+      'same s',
+    ]);
     const ids = Object.keys(cloudState());
     assert.equal(ids.filter((id) => id.startsWith('fake-keep')).length, 1, 'the retained resource stays in the cloud');
     assert.equal(ids.filter((id) => id.startsWith('fake-c-')).length, 0);
     assert.equal(ids.filter((id) => id.startsWith('fake-a-')).length, 1, 'no orphan of a');
-    const urns = JSON.parse(stateText()).checkpoint.latest.resources.map((x: { urn: string }) => x.urn.split('::').pop());
+    const urns = JSON.parse(stateText()).checkpoint.latest.resources.map((x: { urn: string }) =>
+      x.urn.split('::').pop(),
+    );
     assert.ok(!urns.includes('keep') && !urns.includes('c'));
   });
 
@@ -181,7 +201,10 @@ describe('step generator (fake provider)', () => {
     const f = JSON.parse(stateText()).checkpoint.latest.resources.find((x: { urn: string }) => x.urn.endsWith('::f'));
     assert.equal(f.outputs.size, 6);
     r = await prog.run({ preview: true });
-    assert.deepEqual(steps(r.events).filter((x) => x.startsWith('update')), ['update f']);
+    assert.deepEqual(
+      steps(r.events).filter((x) => x.startsWith('update')),
+      ['update f'],
+    );
     r = await prog.run();
     assert.equal(r.ok, true, r.error);
     assert.equal(cloudState()[fid].size, 5);
@@ -192,7 +215,11 @@ describe('step generator (fake provider)', () => {
     s['ext-1'] = { size: 9, state: 'ACTIVE' };
     s['ext-2'] = { size: 3, state: 'ACTIVE' };
     writeFileSync(cloud, JSON.stringify(s));
-    prog.write(header + stage2 + `new Thing('f', { failInit: false, size: 5 });\nnew Thing('imp', { size: 9 }, { import: 'ext-1' });\nexport const got = Thing.get('got', 'ext-2').size;\n`);
+    prog.write(
+      header +
+        stage2 +
+        `new Thing('f', { failInit: false, size: 5 });\nnew Thing('imp', { size: 9 }, { import: 'ext-1' });\nexport const got = Thing.get('got', 'ext-2').size;\n`,
+    );
     let r = await prog.run();
     assert.equal(r.ok, true, r.error);
     assert.ok(steps(r.events).includes('import imp'));

@@ -14,8 +14,13 @@ export interface Cloud {
   close(): Promise<void>;
 }
 
-export async function startCloud(): Promise<Cloud> {
-  const emulator = await startEmulator({ inMemory: true, seed: 'sandbox', transitionDelaySeconds: 0, trainingDurationSeconds: 0 });
+export async function startCloud(options: { transitionDelaySeconds?: number } = {}): Promise<Cloud> {
+  const emulator = await startEmulator({
+    inMemory: true,
+    seed: 'sandbox',
+    transitionDelaySeconds: options.transitionDelaySeconds ?? 0,
+    trainingDurationSeconds: 0,
+  });
   const file = common.ConfigFileReader.parseFileFromPath(emulator.configFile, 'DEFAULT');
   const sandbox = emulator.sandbox!;
   const providerEnv = {
