@@ -120,6 +120,8 @@ export class Deployment {
   private readonly defaultProviders = new Map<string, Promise<string>>();
   private readonly sem: Semaphore;
   private readonly inflight = new Set<Promise<unknown>>();
+  /** The step each component took, repeated on its RegisterResourceOutputs event. */
+  private readonly componentOps = new Map<string, OpType>();
   private readonly o: DeploymentOptions;
 
   constructor(options: DeploymentOptions, snapshot: Snapshot) {
@@ -176,8 +178,14 @@ export class Deployment {
     this.o.events.emit({ resOutputsEvent: { metadata, planning: this.o.preview || undefined } });
   }
 
+  /** Called once, on the first step failure (the runner then stops the program, as Pulumi cancels it). */
+  onFailure: () => void = () => undefined;
+
   private failed(metadata: StepEventMetadata, message: string): StepError {
-    this.failure ??= new StepError(message);
+    if (!this.failure) {
+      this.failure = new StepError(message);
+      setImmediate(() => this.onFailure());
+    }
     this.o.events.diag('error', message, metadata.urn);
     this.o.events.emit({ resOpFailedEvent: { metadata, status: 1, steps: 1 } });
     return new StepError(message);
@@ -352,6 +360,7 @@ export class Deployment {
       modified: op === 'same' ? old?.modified : new Date().toISOString(),
     };
     const meta = stepMetadata(op, urn, reg.type, old, next);
+    this.componentOps.set(urn, op);
     this.pre(meta);
     this.put(old, next);
     this.write();
@@ -367,7 +376,7 @@ export class Deployment {
     this.put(r, next);
     if (urn === this.stackUrn) this.stackOutputs = outputs;
     this.write();
-    this.outputs(stepMetadata('same', urn, r.type, r, next));
+    this.outputs(stepMetadata(this.componentOps.get(urn) ?? 'same', urn, r.type, r, next));
   }
 
   private guard(): void {

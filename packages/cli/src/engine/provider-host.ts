@@ -272,7 +272,8 @@ export class ProviderPlugin {
     req.setUrn(urn);
     req.setName(name);
     req.setType(type);
-    if (olds) req.setOlds(this.out(olds));
+    // No olds (a replacement's Check) still goes as an empty Struct, as the Go engine marshals it.
+    req.setOlds(this.out(olds ?? {}));
     req.setNews(this.out(news));
     req.setRandomseed(randomBytes(32));
     const res = await this.call(this.client!.check, req);

@@ -34,7 +34,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   const state = o.state;
   const result = (ok: boolean, error: string | undefined, d?: Deployment): EngineResult => ({
     ok,
-    ...(error ? { error: error.split('\n')[0] } : {}),
+    ...(error ? { error: oneLine(error) } : {}),
     changes: d?.changes ?? {},
     outputs: d ? (o.preview ? d.stackOutputs : state.outputs()) : {},
     durationMs: Date.now() - started,
@@ -111,6 +111,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
           onStderr: (line) => events.diag('info#err', line, d.stackUrn || undefined),
         });
         const kill = () => program.child.kill('SIGTERM');
+        // A failed step ends the run: the program is stopped rather than left to unwind its
+        // dependents' errors (Pulumi cancels the program the same way).
+        d.onFailure = kill;
         o.signal?.addEventListener('abort', kill, { once: true });
         const exit = await program.exit;
         o.signal?.removeEventListener('abort', kill);
@@ -164,4 +167,14 @@ function rootRegistration(project: string, stack: string) {
     additionalSecretOutputs: [],
     importId: '',
   };
+}
+
+/** The user sees one line: a multi-line diagnostic is folded, and a long one cut. */
+function oneLine(message: string): string {
+  const line = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
+  return line.length > 400 ? `${line.slice(0, 397)}...` : line;
 }
