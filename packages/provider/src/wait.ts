@@ -1,5 +1,5 @@
 // The one waiter: polls quickly at first and backs off in proportion to the time already waited
-// (so completion is noticed within ~8% + 100 ms of when it happens), honours retry-after, stops
+// (so completion is noticed within ~6% + 50 ms of when it happens), honours retry-after, stops
 // at the deadline and at once on cancel, and reports progress when it changes.
 
 export interface Poll<T> {
@@ -27,11 +27,11 @@ export class CancelledError extends Error {
   }
 }
 
-const FIRST_DELAY_MS = 100;
+const FIRST_DELAY_MS = 50;
 const MAX_DELAY_MS = 10_000;
 /** Delay before the next poll after `elapsedMs` of waiting. */
 export function nextDelay(elapsedMs: number): number {
-  return Math.min(MAX_DELAY_MS, FIRST_DELAY_MS + Math.round(elapsedMs * 0.08));
+  return Math.min(MAX_DELAY_MS, FIRST_DELAY_MS + Math.round(elapsedMs * 0.06));
 }
 
 export async function waitFor<T>(o: WaitOptions<T>): Promise<T> {

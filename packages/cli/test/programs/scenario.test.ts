@@ -71,7 +71,7 @@ test('step 1 creates everything; dependsOn orders the plan after its endpoint', 
   assert.equal(await endpointState(state.get('ep').id), 'ACTIVE');
 });
 
-test('step 2 updates in place, replaces, and ignores the ignored change', async () => {
+test('step 2 updates in place, replaces (replaceOnChanges), and ignores the ignored change', async () => {
   const before = await out();
   await step(2);
   const preview = ok(await p.run(['preview']));
