@@ -1,0 +1,158 @@
+/**
+ * `npm run bench` (packages/cli): what running through ocikit costs over calling OCI directly.
+ *
+ * 1. `ocikit up --yes` of a program with 50 DrPlans and 50 Endpoints against an emulator with zero
+ *    transition delay, vs the same 100 creates (each waited to ACTIVE, as the plugin does) issued
+ *    directly with the official OCI SDK at the same parallelism. Ratio; goal ≤ 1.3.
+ * 2. `ocikit preview` of the unchanged 100-resource stack (seconds).
+ * 3. Peak memory: the largest sum of RSS over ocikit and its children (program, plugin), sampled.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { startTestEmulator, fastWaiter } from '../../emulator/test/support/emulator';
+import { readConfigProfile } from '../src/embedded';
+import { cleanEnv, OCIKIT_BIN } from '../test/support/ocikit';
+
+const COUNT = Number(process.env.BENCH_COUNT ?? 50);
+const PARALLEL = Number(process.env.BENCH_PARALLEL ?? 8);
+const REPO = resolve(__dirname, '../../..');
+
+const PROGRAM = `import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@ocikit/oci';
+const c = new pulumi.Config();
+const standby = new oci.Provider('standby', { region: c.require('standbyRegion') });
+for (let i = 0; i < ${COUNT}; i++) {
+  new oci.disasterrecovery.DrPlan('plan-' + i, { displayName: 'bench-plan-' + i, type: 'SWITCHOVER',
+    drProtectionGroupId: c.require('standbyGroupId') }, { provider: standby });
+  new oci.ailanguage.Endpoint('endpoint-' + i, { compartmentId: c.require('compartmentId'),
+    modelId: c.require('modelId'), displayName: 'bench-endpoint-' + i });
+}
+`;
+
+/** RSS (kB) of a process and all its descendants, from /proc. */
+function treeRss(pid: number): number {
+  let total = 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const child of children ? children.split(/\s+/) : []) total += treeRss(Number(child));
+    }
+  } catch {
+    // the process ended between two reads
+  }
+  return total;
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ seconds: number; peakMb: number; out: string }> {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [OCIKIT_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRss(child.pid!))), 50);
+  return new Promise((resolvePromise, reject) =>
+    child.on('close', (code) => {
+      clearInterval(sampler);
+      if (code !== 0) return reject(new Error(`ocikit ${args.join(' ')} exited ${code}:\n${out}`));
+      resolvePromise({ seconds: Number(process.hrtime.bigint() - started) / 1e9, peakMb: peak / 1024, out });
+    }),
+  );
+}
+
+async function pool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(OCIKIT_BIN.replace(/bin\/ocikit\.js$/, 'dist/main.js'))) throw new Error('run npm run build first');
+  const t = await startTestEmulator({ seed: 'sandbox' });
+  try {
+    const sandbox = t.emulator.sandbox!;
+    const dr = sandbox.disasterRecovery as unknown as Record<string, string>;
+    const modelId = (sandbox.aiLanguage as unknown as { customModelIds: Record<string, string> }).customModelIds
+      .textClassification;
+    const profile = readConfigProfile(t.emulator.configFile, 'DEFAULT');
+
+    // Direct: the same creates with the official SDK, each waited to ACTIVE, PARALLEL at a time.
+    const drClient = t.dr(sandbox.peerRegion);
+    const language = t.language();
+    const jobs = Array.from({ length: COUNT * 2 }, (_, i) => i);
+    const direct0 = process.hrtime.bigint();
+    await pool(jobs, PARALLEL, async (i) => {
+      const n = Math.floor(i / 2);
+      if (i % 2 === 0) {
+        const { drPlan } = await drClient.createDrPlan({
+          createDrPlanDetails: {
+            displayName: `direct-plan-${n}`,
+            type: 'SWITCHOVER' as never,
+            drProtectionGroupId: dr.standbyProtectionGroupId,
+          },
+        });
+        await drClient.createWaiters(fastWaiter()).forDrPlan({ drPlanId: drPlan.id }, 'ACTIVE' as never);
+      } else {
+        const { endpoint } = await language.createEndpoint({
+          createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId, displayName: `direct-endpoint-${n}` },
+        });
+        await language.createWaiters(fastWaiter()).forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as never);
+      }
+    });
+    const directSeconds = Number(process.hrtime.bigint() - direct0) / 1e9;
+
+    const dir = mkdtempSync(join(tmpdir(), 'ocikit-bench-'));
+    symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    writeFileSync(
+      join(dir, 'Pulumi.yaml'),
+      'name: bench\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n',
+    );
+    writeFileSync(join(dir, 'index.ts'), PROGRAM);
+    writeFileSync(
+      join(dir, 'Pulumi.dev.yaml'),
+      stringify({
+        config: {
+          'oci:endpoint': t.url,
+          'oci:region': t.emulator.region,
+          'oci:tenancyOcid': profile.tenancy,
+          'oci:userOcid': profile.user,
+          'oci:fingerprint': profile.fingerprint,
+          'oci:privateKeyPath': profile.key_file,
+          'bench:standbyRegion': sandbox.peerRegion,
+          'bench:standbyGroupId': dr.standbyProtectionGroupId,
+          'bench:compartmentId': sandbox.compartmentId,
+          'bench:modelId': modelId,
+        },
+      }),
+    );
+    const env = cleanEnv();
+    const up = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'up', '--yes'], env);
+    const preview = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'preview'], env);
+
+    const rows = [
+      [`ocikit up --yes (${COUNT} DrPlans + ${COUNT} Endpoints, --parallel ${PARALLEL})`, `${up.seconds.toFixed(2)} s`],
+      [`same creates with the OCI SDK (${PARALLEL} at a time, waited to ACTIVE)`, `${directSeconds.toFixed(2)} s`],
+      ['ratio ocikit / SDK (goal ≤ 1.3)', (up.seconds / directSeconds).toFixed(2)],
+      [`ocikit preview of the unchanged ${COUNT * 2}-resource stack`, `${preview.seconds.toFixed(2)} s`],
+      ['peak memory, ocikit up (ocikit + program + plugin RSS)', `${up.peakMb.toFixed(0)} MB`],
+      ['peak memory, ocikit preview', `${preview.peakMb.toFixed(0)} MB`],
+    ];
+    console.log('| measure | value |\n|---|---|');
+    for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);
+  } finally {
+    await t.close();
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(`bench: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+import { configuredCloud, startEmbeddedCloud, type EmbeddedCloud } from '../embedded';
+import { Display, type DisplayMode } from '../display/display';
+import { UserError } from '../errors';
+import type { EngineOptions, Operation } from '../engine';
+import type { GlobalOptions } from '../main';
+import { loadStackConfig } from '../project/config';
+import { canPrompt, commandContext } from './context';
+import { ask } from './prompt';
+
+export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
+
+interface DeployOptions extends GlobalOptions {
+  yes?: boolean;
+  skipPreview?: boolean;
+  imports?: EngineOptions['imports'];
+}
+
+const OPERATION: Record<DeployKind, Operation> = {
+  preview: 'update',
+  up: 'update',
+  refresh: 'refresh',
+  destroy: 'destroy',
+  import: 'update',
+};
+const QUESTION: Partial<Record<DeployKind, string>> = {
+  up: 'Do you want to perform this update?',
+  refresh: 'Do you want to perform this refresh?',
+  destroy: 'Do you want to perform this destroy?',
+};
+
+/**
+ * preview, up, refresh, destroy and import: read the project and stack config, take the stack
+ * lock, start the embedded emulator when no cloud is configured, then run the engine (a preview
+ * first and a question when the user did not pass --yes, as Pulumi does).
+ */
+export async function runDeploy(kind: DeployKind, options: DeployOptions): Promise<void> {
+  const { project, stack } = commandContext(options);
+  // Pulumi's rule: without --yes (or --skip-preview for up) a change needs a terminal to confirm on.
+  const confirm = kind in QUESTION && !options.yes && !(kind === 'up' && options.skipPreview);
+  if (confirm && !canPrompt(options))
+    throw new UserError(
+      `--yes must be passed in to proceed when running in non-interactive mode (ocikit ${kind} asks for confirmation on a terminal only)`,
+    );
+  const config = loadStackConfig(project, stack);
+  const engine = await import('../engine');
+  const state = engine.openStackState({ programDir: project.dir, stack, crypter: config.crypter });
+  if (kind !== 'preview') state.lock();
+  let cloud: EmbeddedCloud | undefined;
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write(
+      '\ncancelling: finishing the operations in flight and recording the state (Ctrl-C again to quit at once)\n',
+    );
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const values = { ...config.values };
+    let providerEnv: Record<string, string> | undefined;
+    const using = configuredCloud(values);
+    if (!using) {
+      cloud = await startEmbeddedCloud(project.dir).catch((error: Error) => {
+        throw new UserError(`cannot start the embedded OCI emulator: ${error.message.split('\n')[0]}`);
+      });
+      Object.assign(values, cloud.config);
+      providerEnv = cloud.providerEnv;
+    }
+    const base = {
+      programDir: project.dir,
+      project: { name: project.name, main: project.main, runtimeOptions: project.runtimeOptions },
+      stack,
+      operation: OPERATION[kind],
+      config: values,
+      secretKeys: config.secretKeys,
+      imports: options.imports,
+      parallel: options.parallel,
+      providerEnv,
+      state,
+      signal: controller.signal,
+    };
+    const run = async (mode: DisplayMode, preview: boolean) => {
+      const display = new Display({ mode, preview, stack, json: Boolean(options.json) });
+      display.begin();
+      const result = await engine.runEngine({ ...base, preview, onEvent: display.onEvent });
+      display.end(result, { outputs: !preview || kind === 'preview' });
+      if (!result.ok) {
+        const detail = display.errorDetail();
+        const reason = result.error ?? `${kind} failed`;
+        throw new UserError(/unhandled exception/.test(reason) && detail ? `the program failed: ${detail}` : reason);
+      }
+      return result;
+    };
+    if (cloud && !options.json) process.stdout.write(`${cloud.message}\n`);
+    const mode: DisplayMode = kind === 'up' || kind === 'preview' ? 'update' : kind;
+    if (kind === 'preview' || confirm) {
+      await run(mode, true);
+      if (kind === 'preview') return;
+      if (controller.signal.aborted) return;
+      const answer = (await ask(`\n${QUESTION[kind]} (yes/no) `)).toLowerCase();
+      if (answer !== 'yes' && answer !== 'y') throw new UserError('confirmation declined, not proceeding');
+      process.stdout.write('\n');
+    }
+    await run(mode, false);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (kind !== 'preview') state.unlock();
+    await cloud?.close();
+  }
+}

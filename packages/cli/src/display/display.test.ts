@@ -1,0 +1,165 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { EngineEvent, StepEventMetadata } from '../engine';
+import { Display } from './display';
+import { SECRET_SIG, SECRET_VALUE, UNKNOWN } from './format';
+
+function stream(isTTY: boolean) {
+  const chunks: string[] = [];
+  const out = { isTTY, columns: 120, write: (s: string) => chunks.push(s) > 0 } as unknown as NodeJS.WriteStream;
+  return { out, text: () => chunks.join('') };
+}
+
+const TYPE = 'oci:AiLanguage/endpoint:Endpoint';
+const meta = (
+  op: StepEventMetadata['op'],
+  name: string,
+  extra: Partial<StepEventMetadata> = {},
+): StepEventMetadata => ({
+  op,
+  urn: `urn:pulumi:dev::proj::${TYPE}::${name}`,
+  type: TYPE,
+  provider: '',
+  ...extra,
+});
+let sequence = 0;
+const event = (payload: Partial<EngineEvent>): EngineEvent => ({ sequence: sequence++, timestamp: 0, ...payload });
+const result = {
+  ok: true,
+  changes: {},
+  outputs: { id: 'ocid1.x', token: { [SECRET_SIG]: SECRET_VALUE, value: 'p' } },
+  durationMs: 3200,
+};
+
+test('a preview lists each step with its symbol, type and name, and the changed properties', () => {
+  const { out, text } = stream(false);
+  const display = new Display({ mode: 'update', preview: true, stack: 'dev', json: false, out, env: {} });
+  display.begin();
+  display.onEvent(event({ resourcePreEvent: { metadata: meta('create', 'a'), planning: true } }));
+  display.onEvent(
+    event({
+      resourcePreEvent: {
+        metadata: meta('update', 'b', {
+          old: { inputs: { inferenceUnits: 1 } } as never,
+          new: { inputs: { inferenceUnits: 2 } } as never,
+          detailedDiff: { inferenceUnits: { kind: 'update', inputDiff: true } },
+        }),
+        planning: true,
+      },
+    }),
+  );
+  display.onEvent(
+    event({
+      resourcePreEvent: {
+        metadata: meta('replace', 'c', {
+          old: { inputs: { modelId: 'm1' } } as never,
+          new: { inputs: { modelId: UNKNOWN } } as never,
+          detailedDiff: { modelId: { kind: 'update-replace', inputDiff: true } },
+        }),
+        planning: true,
+      },
+    }),
+  );
+  display.onEvent(event({ resourcePreEvent: { metadata: meta('delete', 'd'), planning: true } }));
+  display.onEvent(event({ resourcePreEvent: { metadata: meta('same', 'e'), planning: true } }));
+  display.onEvent(
+    event({
+      summaryEvent: {
+        maybeCorrupt: false,
+        durationSeconds: 3,
+        resourceChanges: { create: 1, update: 1, replace: 1, delete: 1, same: 1 },
+        policyPacks: {},
+      },
+    }),
+  );
+  display.end(result);
+  const lines = text();
+  assert.match(lines, /^Previewing update \(dev\):/);
+  assert.match(lines, / \+ {3}oci:AiLanguage\/endpoint:Endpoint a create\n/);
+  assert.match(lines, / ~ {3}oci:AiLanguage\/endpoint:Endpoint b update\n {8}~ inferenceUnits: 1 => 2\n/);
+  assert.match(
+    lines,
+    / \+- {2}oci:AiLanguage\/endpoint:Endpoint c replace\n {8}~ modelId: "m1" => output<string> \(forces replacement\)/,
+  );
+  assert.match(lines, / - {3}oci:AiLanguage\/endpoint:Endpoint d delete\n/);
+  assert.doesNotMatch(lines, / e /);
+  assert.match(
+    lines,
+    /Resources:\n {4}\+ 1 to create\n {4}~ 1 to update\n {4}\+- 1 to replace\n {4}- 1 to delete\n {4}1 unchanged\n/,
+  );
+  assert.match(lines, /Duration: 3s/);
+  assert.match(lines, /Outputs:\n {4}id: "ocid1.x"\n {4}token: \[secret\]/);
+  assert.doesNotMatch(lines, /\x1b\[/, 'no colour off a terminal');
+});
+
+test('an update shows each step starting and finishing with its time, plugin messages, failures and errors', () => {
+  const { out, text } = stream(false);
+  const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: false, out, env: {} });
+  display.begin();
+  display.onEvent(event({ resourcePreEvent: { metadata: meta('create', 'a') } }));
+  display.onEvent(
+    event({
+      diagnosticEvent: {
+        urn: meta('create', 'a').urn,
+        message: 'work request 50%\n',
+        color: 'never',
+        severity: 'info',
+      },
+    }),
+  );
+  display.onEvent(event({ resOutputsEvent: { metadata: meta('create', 'a') } }));
+  display.onEvent(event({ resourcePreEvent: { metadata: meta('create', 'b') } }));
+  display.onEvent(event({ resOpFailedEvent: { metadata: meta('create', 'b'), status: 1, steps: 1 } }));
+  display.onEvent(
+    event({
+      diagnosticEvent: {
+        urn: meta('create', 'b').urn,
+        message: '429 TooManyRequests',
+        color: 'never',
+        severity: 'error',
+      },
+    }),
+  );
+  display.end({ ok: false, changes: { create: 1 }, outputs: {}, durationMs: 1000 });
+  const lines = text();
+  assert.match(lines, /^Updating \(dev\):/);
+  assert.match(lines, / \+ {3}oci:AiLanguage\/endpoint:Endpoint a creating\n/);
+  assert.match(lines, /oci:AiLanguage\/endpoint:Endpoint a: work request 50%\n/);
+  assert.match(lines, / \+ {3}oci:AiLanguage\/endpoint:Endpoint a created \(\d+s\)\n/);
+  assert.match(lines, /b creating failed/);
+  assert.match(lines, /b: error: 429 TooManyRequests/);
+  assert.match(lines, /\+ 1 created/);
+});
+
+test('colour on a terminal only, and never with NO_COLOR', () => {
+  const run = (isTTY: boolean, env: NodeJS.ProcessEnv) => {
+    const { out, text } = stream(isTTY);
+    const display = new Display({ mode: 'update', preview: true, stack: 'dev', json: false, out, env });
+    display.begin();
+    display.onEvent(event({ resourcePreEvent: { metadata: meta('create', 'a'), planning: true } }));
+    display.end({ ok: true, changes: { create: 1 }, outputs: {}, durationMs: 0 });
+    return text();
+  };
+  assert.match(run(true, {}), /\x1b\[32m/);
+  assert.doesNotMatch(run(true, { NO_COLOR: '1' }), /\x1b\[3\dm/);
+  assert.doesNotMatch(run(false, {}), /\x1b\[/);
+});
+
+test('--json prints every engine event as one JSON object a line and nothing else', () => {
+  const { out, text } = stream(true);
+  const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: true, out, env: {} });
+  display.begin();
+  const events = [
+    event({ resourcePreEvent: { metadata: meta('create', 'a') } }),
+    event({ resOutputsEvent: { metadata: meta('create', 'a') } }),
+  ];
+  events.forEach(display.onEvent);
+  display.end(result);
+  assert.deepEqual(
+    text()
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l)),
+    events,
+  );
+});

@@ -1,0 +1,281 @@
+import type { EngineEvent, EngineResult, OpType, StepEventMetadata } from '../engine';
+import { formatDuration, formatValue, readPath } from './format';
+
+export type DisplayMode = 'update' | 'refresh' | 'destroy' | 'import';
+
+export interface DisplayOptions {
+  mode: DisplayMode;
+  /** Plan only: steps are listed with their changes, nothing runs. */
+  preview: boolean;
+  stack: string;
+  /** Machine-readable: every engine event as one JSON line, nothing else on stdout. */
+  json: boolean;
+  out?: NodeJS.WriteStream;
+  env?: NodeJS.ProcessEnv;
+}
+
+const SYMBOL: Partial<Record<OpType, string>> = {
+  create: '+',
+  update: '~',
+  replace: '+-',
+  'create-replacement': '++',
+  'delete-replaced': '--',
+  delete: '-',
+  read: '>',
+  import: '=',
+  refresh: '~',
+  discard: '-',
+};
+const COLOUR: Partial<Record<OpType, number>> = {
+  create: 32,
+  update: 33,
+  replace: 35,
+  'create-replacement': 35,
+  'delete-replaced': 35,
+  delete: 31,
+  read: 36,
+  import: 36,
+  refresh: 33,
+  discard: 31,
+};
+const PRESENT: Partial<Record<OpType, [string, string]>> = {
+  create: ['creating', 'created'],
+  update: ['updating', 'updated'],
+  replace: ['replacing', 'replaced'],
+  'create-replacement': ['creating replacement', 'created replacement'],
+  'delete-replaced': ['deleting original', 'deleted original'],
+  delete: ['deleting', 'deleted'],
+  read: ['reading', 'read'],
+  import: ['importing', 'imported'],
+  refresh: ['refreshing', 'refreshed'],
+  discard: ['discarding', 'discarded'],
+};
+const SUMMARY: Array<[OpType, string, string, string]> = [
+  ['create', '+', 'to create', 'created'],
+  ['update', '~', 'to update', 'updated'],
+  ['replace', '+-', 'to replace', 'replaced'],
+  ['delete', '-', 'to delete', 'deleted'],
+  ['import', '=', 'to import', 'imported'],
+  ['read', '>', 'to read', 'read'],
+  ['refresh', '~', 'to refresh', 'refreshed'],
+];
+
+/**
+ * Renders engine events as Pulumi does in its diff view: the plan (or the steps as they run, with
+ * elapsed time and the plugin's progress messages), the summary of counts and duration, then the
+ * outputs. Colour only on a terminal and never with NO_COLOR; on a terminal one status line,
+ * rewritten every second, shows the steps in flight.
+ */
+export class Display {
+  private readonly out: NodeJS.WriteStream;
+  private readonly colour: boolean;
+  private readonly live: boolean;
+  private readonly started = new Map<string, { meta: StepEventMetadata; at: number }>();
+  private summary?: NonNullable<EngineEvent['summaryEvent']>;
+  private status = '';
+  private timer?: NodeJS.Timeout;
+  private errors: string[] = [];
+
+  constructor(private readonly options: DisplayOptions) {
+    this.out = options.out ?? process.stdout;
+    const env = options.env ?? process.env;
+    this.live = !options.json && Boolean(this.out.isTTY);
+    this.colour = this.live && !env.NO_COLOR;
+  }
+
+  begin(): void {
+    if (this.options.json) return;
+    const verb = this.options.preview
+      ? `Previewing ${this.options.mode}`
+      : { update: 'Updating', refresh: 'Refreshing', destroy: 'Destroying', import: 'Importing' }[this.options.mode];
+    this.line(this.bold(`${verb} (${this.options.stack}):`));
+    if (this.live) this.timer = setInterval(() => this.drawStatus(), 1000).unref();
+  }
+
+  note(message: string): void {
+    if (!this.options.json) this.line(message);
+  }
+
+  readonly onEvent = (event: EngineEvent): void => {
+    if (this.options.json) {
+      this.out.write(JSON.stringify(event) + '\n');
+      return;
+    }
+    if (event.resourcePreEvent) this.pre(event.resourcePreEvent.metadata, Boolean(event.resourcePreEvent.planning));
+    else if (event.resOutputsEvent) this.done(event.resOutputsEvent.metadata, Boolean(event.resOutputsEvent.planning));
+    else if (event.resOpFailedEvent) this.failed(event.resOpFailedEvent.metadata);
+    else if (event.diagnosticEvent) this.diagnostic(event.diagnosticEvent);
+    else if (event.summaryEvent) this.summary = event.summaryEvent;
+    else if (event.stdoutEvent) this.line(event.stdoutEvent.message.replace(/\n$/, ''));
+    else if (event.cancelEvent) this.line(this.paint(33, 'cancelled'));
+  };
+
+  /** Summary, duration and outputs; returns nothing, prints for humans only. */
+  end(result: EngineResult, options: { outputs?: boolean } = {}): void {
+    if (this.timer) clearInterval(this.timer);
+    this.clearStatus();
+    if (this.options.json) return;
+    const planning = this.options.preview;
+    const counts = { ...(result.changes as Record<string, number>) };
+    if (this.summary) Object.assign(counts, this.summary.resourceChanges);
+    this.line('');
+    this.line(this.bold('Resources:'));
+    let any = false;
+    for (const [op, symbol, future, past] of SUMMARY) {
+      const n = counts[op] ?? 0;
+      if (!n) continue;
+      any = true;
+      this.line(`    ${this.paint(COLOUR[op] ?? 0, `${symbol} ${n} ${planning ? future : past}`)}`);
+    }
+    if (counts.same) this.line(`    ${counts.same} unchanged`);
+    else if (!any) this.line('    no changes');
+    this.line('');
+    this.line(`Duration: ${formatDuration(result.durationMs)}`);
+    if (options.outputs !== false && Object.keys(result.outputs).length > 0) {
+      this.line('');
+      this.line(this.bold('Outputs:'));
+      printOutputs(result.outputs, (l) => this.line(l));
+    }
+  }
+
+  private pre(meta: StepEventMetadata, planning: boolean): void {
+    if (meta.op === 'same' || meta.type === 'pulumi:providers:oci') return;
+    if (meta.type === 'pulumi:pulumi:Stack' && meta.op !== 'delete' && meta.op !== 'create') return;
+    if (planning || this.options.preview) {
+      this.line(this.stepLine(meta, meta.op));
+      for (const detail of this.diffLines(meta)) this.line(detail);
+      return;
+    }
+    this.started.set(key(meta), { meta, at: Date.now() });
+    const [doing] = PRESENT[meta.op] ?? [meta.op];
+    this.line(`${this.stepLine(meta, doing)}${this.diffSuffix(meta)}`);
+  }
+
+  private done(meta: StepEventMetadata, planning: boolean): void {
+    if (planning || this.options.preview) return;
+    const start = this.started.get(key(meta));
+    if (!start) return;
+    this.started.delete(key(meta));
+    const [, did] = PRESENT[meta.op] ?? [meta.op, meta.op];
+    this.line(`${this.stepLine(meta, did)} (${formatDuration(Date.now() - start.at)})`);
+  }
+
+  private failed(meta: StepEventMetadata): void {
+    const start = this.started.get(key(meta));
+    this.started.delete(key(meta));
+    const [doing] = PRESENT[meta.op] ?? [meta.op];
+    const elapsed = start ? ` (${formatDuration(Date.now() - start.at)})` : '';
+    this.line(`${this.stepLine(meta, this.paint(31, `${doing} failed`))}${elapsed}`);
+  }
+
+  /**
+   * The reason inside the first error a program reported ("Running program … failed with an
+   * unhandled exception:" says where, not why): its `Error: …` line.
+   */
+  errorDetail(): string | undefined {
+    for (const message of this.errors) {
+      const line = message.split('\n').find((l) => /\bError: /.test(l));
+      if (line) return line.slice(line.indexOf('Error: ') + 'Error: '.length).trim();
+    }
+    return undefined;
+  }
+
+  private diagnostic(d: NonNullable<EngineEvent['diagnosticEvent']>): void {
+    if (d.severity === 'debug' || d.ephemeral) return;
+    const raw = d.message.replace(/\n+$/, '');
+    // Programs print with colour of their own; keep it only where we would colour too.
+    const message = this.colour ? raw : stripAnsi(raw);
+    if (!message) return;
+    const who = d.urn ? `    ${urnType(d.urn)} ${urnName(d.urn)}: ` : '';
+    if (d.severity === 'error') {
+      this.errors.push(stripAnsi(raw));
+      this.line(`${who}${this.paint(31, 'error:')} ${message}`);
+    } else if (d.severity === 'warning') this.line(`${who}${this.paint(33, 'warning:')} ${message}`);
+    else if (d.urn && !d.urn.includes('::pulumi:pulumi:Stack::')) this.line(`${who}${this.dim(message)}`);
+    else this.line(message);
+  }
+
+  private stepLine(meta: StepEventMetadata, verb: string): string {
+    const symbol = (SYMBOL[meta.op] ?? ' ').padEnd(3);
+    const colour = COLOUR[meta.op] ?? 0;
+    return ` ${this.paint(colour, symbol)} ${meta.type} ${this.bold(urnName(meta.urn))} ${this.paint(colour, verb)}`;
+  }
+
+  private changedKeys(meta: StepEventMetadata): Array<[string, string]> {
+    if (meta.detailedDiff && Object.keys(meta.detailedDiff).length > 0)
+      return Object.entries(meta.detailedDiff).map(([path, d]) => [
+        path,
+        d.kind.startsWith('add') ? '+' : d.kind.startsWith('delete') ? '-' : '~',
+      ]);
+    return (meta.diffs ?? []).map((path) => [path, '~']);
+  }
+
+  private diffSuffix(meta: StepEventMetadata): string {
+    const keys = this.changedKeys(meta);
+    return keys.length ? ` [diff: ${keys.map(([p, s]) => s + p).join(', ')}]` : '';
+  }
+
+  /** The changed properties with old and new values, under the step. */
+  private diffLines(meta: StepEventMetadata): string[] {
+    if (!['update', 'replace', 'create-replacement', 'refresh'].includes(meta.op)) return [];
+    const lines: string[] = [];
+    for (const [path, symbol] of this.changedKeys(meta)) {
+      const before = readPath(meta.old?.inputs, path);
+      const after = readPath(meta.new?.inputs, path);
+      const replaces = meta.detailedDiff?.[path]?.kind.endsWith('replace') ? ' (forces replacement)' : '';
+      const text =
+        symbol === '+'
+          ? `+ ${path}: ${formatValue(after, 10)}`
+          : symbol === '-'
+            ? `- ${path}: ${formatValue(before, 10)}`
+            : `~ ${path}: ${formatValue(before, 10)} => ${formatValue(after, 10)}`;
+      lines.push(`        ${this.paint(symbol === '+' ? 32 : symbol === '-' ? 31 : 33, text)}${replaces}`);
+    }
+    return lines;
+  }
+
+  private drawStatus(): void {
+    if (!this.live || this.started.size === 0) return this.clearStatus();
+    const now = Date.now();
+    const items = [...this.started.values()].map(
+      ({ meta, at }) => `${(PRESENT[meta.op] ?? [meta.op])[0]} ${urnName(meta.urn)} (${formatDuration(now - at)})`,
+    );
+    const width = (this.out.columns || 100) - 1;
+    let text = `    ${items.join(', ')}`;
+    if (text.length > width) text = text.slice(0, width - 1) + '…';
+    this.status = this.dim(text);
+    this.out.write(`\r\x1b[2K${this.status}`);
+  }
+
+  private clearStatus(): void {
+    if (this.status) this.out.write('\r\x1b[2K');
+    this.status = '';
+  }
+
+  private line(text: string): void {
+    const had = Boolean(this.status);
+    this.clearStatus();
+    this.out.write(text + '\n');
+    if (had) this.drawStatus();
+  }
+
+  private paint(code: number, text: string): string {
+    return this.colour && code ? `\x1b[${code}m${text}\x1b[0m` : text;
+  }
+  private bold(text: string): string {
+    return this.colour ? `\x1b[1m${text}\x1b[0m` : text;
+  }
+  private dim(text: string): string {
+    return this.colour ? `\x1b[2m${text}\x1b[0m` : text;
+  }
+}
+
+export function printOutputs(outputs: Record<string, unknown>, write: (line: string) => void): void {
+  for (const [name, value] of Object.entries(outputs)) write(`    ${name}: ${formatValue(value, 4)}`);
+}
+
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
+const key = (meta: StepEventMetadata) => `${meta.op} ${meta.urn}`;
+const urnName = (urn: string) => urn.split('::').slice(3).join('::') || urn;
+const urnType = (urn: string) => (urn.split('::')[2] ?? '').split('$').pop() ?? '';

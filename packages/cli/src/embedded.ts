@@ -1,0 +1,121 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningEmulator, SandboxIds } from '@ocikit/emulator';
+
+/** Stack config keys that point `oci` at a real cloud (or an emulator of the user's choosing). */
+const CLOUD_CONFIG_KEYS = [
+  'endpoint',
+  'tenancyOcid',
+  'userOcid',
+  'fingerprint',
+  'privateKey',
+  'privateKeyPath',
+  'configFileProfile',
+  'auth',
+];
+/** Environment variables that do the same (the plugin reads them). */
+const CLOUD_ENV = [
+  'OCIKIT_ENDPOINT',
+  'OCI_TENANCY_OCID',
+  'OCI_USER_OCID',
+  'OCI_FINGERPRINT',
+  'OCI_PRIVATE_KEY',
+  'OCI_PRIVATE_KEY_PATH',
+  'OCI_CONFIG_FILE',
+];
+
+/** Why a configured cloud is used instead of the embedded emulator; undefined when nothing is configured. */
+export function configuredCloud(
+  config: Record<string, string>,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const key = CLOUD_CONFIG_KEYS.find((k) => config[`oci:${k}`]);
+  if (key) return `stack config oci:${key}`;
+  const name = CLOUD_ENV.find((k) => env[k]);
+  if (name) return `environment ${name}`;
+  const file = join(homedir(), '.oci', 'config');
+  if (existsSync(file)) return file;
+  return undefined;
+}
+
+export interface EmbeddedCloud {
+  emulator: RunningEmulator;
+  /** Environment of the plugin process (the contract's names). */
+  providerEnv: Record<string, string>;
+  /** `ocikit:*` stack config with the sandbox ids. */
+  config: Record<string, string>;
+  /** The one line that says what happened. */
+  message: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the emulator in-process with its data (and sandbox) in `<program>/.ocikit/emulator/`,
+ * so resources survive between runs exactly as the state file remembers them.
+ */
+export async function startEmbeddedCloud(programDir: string): Promise<EmbeddedCloud> {
+  const dataDir = join(programDir, '.ocikit', 'emulator');
+  mkdirSync(dataDir, { recursive: true });
+  // Loaded here so commands that never start an emulator do not pay for fastify and SQLite.
+  const { startEmulator } = await import('@ocikit/emulator');
+  const emulator = await startEmulator({ dataDir, seed: 'sandbox' });
+  const profile = readConfigProfile(emulator.configFile, 'DEFAULT');
+  const providerEnv: Record<string, string> = {
+    OCIKIT_ENDPOINT: emulator.url,
+    OCI_REGION: emulator.region,
+    OCI_TENANCY_OCID: profile.tenancy ?? '',
+    OCI_USER_OCID: profile.user ?? '',
+    OCI_FINGERPRINT: profile.fingerprint ?? '',
+    OCI_PRIVATE_KEY_PATH: profile.key_file ?? '',
+  };
+  return {
+    emulator,
+    providerEnv,
+    config: emulator.sandbox ? sandboxConfig(emulator.sandbox) : {},
+    message: `Using the embedded OCI emulator at ${emulator.url} (sandbox in ${dataDir}; set oci:endpoint or OCI credentials to use another cloud)`,
+    close: () => emulator.close(),
+  };
+}
+
+/**
+ * The sandbox ids as `ocikit:*` config: `ocikit:sandbox` holds the whole object (read it with
+ * `config.requireObject('sandbox')` under the `ocikit` namespace) and the ids a program needs most
+ * have flat keys, e.g. `ocikit:sandboxCompartmentId`.
+ */
+export function sandboxConfig(sandbox: SandboxIds): Record<string, string> {
+  const dr = sandbox.disasterRecovery as unknown as Record<string, unknown>;
+  const ai = sandbox.aiLanguage as unknown as Record<string, unknown>;
+  const custom = (ai.customModelIds ?? {}) as Record<string, unknown>;
+  const flat: Record<string, unknown> = {
+    sandboxCompartmentId: sandbox.compartmentId,
+    sandboxTenancyId: sandbox.tenancyId,
+    sandboxHomeRegion: sandbox.homeRegion,
+    sandboxPeerRegion: sandbox.peerRegion,
+    sandboxPrimaryProtectionGroupId: dr.primaryProtectionGroupId,
+    sandboxStandbyProtectionGroupId: dr.standbyProtectionGroupId,
+    sandboxProjectId: ai.projectId,
+    sandboxTextClassificationModelId: custom.textClassification,
+    sandboxNamedEntityRecognitionModelId: custom.namedEntityRecognition,
+  };
+  const config: Record<string, string> = { 'ocikit:sandbox': JSON.stringify(sandbox) };
+  for (const [key, value] of Object.entries(flat)) if (typeof value === 'string') config[`ocikit:${key}`] = value;
+  return config;
+}
+
+/** One profile of an OCI config file (INI). */
+export function readConfigProfile(file: string, profile: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  let current: string | undefined;
+  for (const raw of readFileSync(file, 'utf8').split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const section = /^\[(.+)\]$/.exec(line);
+    if (section) current = section[1].trim();
+    else if (current === profile && line.includes('=')) {
+      const at = line.indexOf('=');
+      values[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+    }
+  }
+  return values;
+}

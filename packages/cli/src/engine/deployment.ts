@@ -1,0 +1,1086 @@
+// The step generator and executor: turns each registration of the program into Pulumi's steps
+// (same, create, update, replace, read, import), runs them against the provider plugins with
+// bounded parallelism, deletes what the program no longer declares in reverse dependency order,
+// and writes the stack state after every step (pending operations included).
+// Rules follow pulumi/pulumi pkg/resource/deploy/step_generator.go and step.go.
+import { randomUUID } from 'node:crypto';
+import { EventSink, stepMetadata } from './events';
+import { InitFailedError, ProviderPlugin, type DiffResult } from './provider-host';
+import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
+import type { ChangeKind, OpType, PropertyDiff, StepEventMetadata } from './types';
+import {
+  applyIgnoreChanges,
+  changedKeys,
+  containsUnknowns,
+  deepEqual,
+  isSecret,
+  makeSecret,
+  unknownValue,
+  type Props,
+} from './values';
+
+export const stackType = 'pulumi:pulumi:Stack';
+const providerPrefix = 'pulumi:providers:';
+
+export interface DeploymentOptions {
+  project: string;
+  stack: string;
+  programDir: string;
+  preview: boolean;
+  config: Record<string, string>;
+  secretKeys: string[];
+  parallel: number;
+  pluginCommand: string[];
+  pluginEnv: NodeJS.ProcessEnv;
+  engineAddress: () => string;
+  state: FileStackState;
+  events: EventSink;
+}
+
+/** What the program registers, already decoded from the gRPC request. */
+export interface Registration {
+  type: string;
+  name: string;
+  parent: string;
+  custom: boolean;
+  inputs: Props;
+  provider: string;
+  version: string;
+  dependencies: string[];
+  propertyDependencies: Record<string, string[]>;
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  deleteBeforeReplace?: boolean;
+  ignoreChanges: string[];
+  replaceOnChanges: string[];
+  additionalSecretOutputs: string[];
+  customTimeouts?: { create?: number; update?: number; delete?: number };
+  importId: string;
+}
+
+export interface StepOutcome {
+  urn: string;
+  id: string;
+  outputs: Props;
+}
+
+/** A user-facing step failure: the message is already one line naming the resource. */
+export class StepError extends Error {}
+
+const diffKinds: PropertyDiff['kind'][] = [
+  'add',
+  'add-replace',
+  'delete',
+  'delete-replace',
+  'update',
+  'update-replace',
+];
+
+/** A counting semaphore: at most `n` provider operations at once. */
+class Semaphore {
+  private waiting: Array<() => void> = [];
+  private active = 0;
+  constructor(private readonly n: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.n) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+interface ProviderInstance {
+  plugin: ProviderPlugin;
+  ref: string;
+}
+
+export class Deployment {
+  readonly changes: Partial<Record<ChangeKind, number>> = {};
+  readonly opCounts: Partial<Record<OpType, number>> = {};
+  failure?: Error;
+  canceled = false;
+  stackUrn = '';
+  stackOutputs: Props = {};
+
+  /** Resources of the previous snapshot still live (not marked for deletion), by URN. */
+  private readonly olds = new Map<string, ResourceState>();
+  /** Everything the state holds now, old and new; ordered topologically at write time. */
+  private current: ResourceState[];
+  private pending: Snapshot['pendingOperations'] = [];
+  /** URNs of old resources the program registered (or read) in this run. */
+  private readonly registered = new Set<string>();
+  /** Old copies to delete at the end: replaced (create-before-delete) or left `delete: true` by an earlier run. */
+  private readonly toDeleteLater: ResourceState[] = [];
+  private readonly providers = new Map<string, Promise<ProviderInstance>>();
+  private readonly plugins: ProviderPlugin[] = [];
+  private readonly defaultProviders = new Map<string, Promise<string>>();
+  private readonly sem: Semaphore;
+  private readonly inflight = new Set<Promise<unknown>>();
+  /** The step each component took, repeated on its RegisterResourceOutputs event. */
+  private readonly componentOps = new Map<string, OpType>();
+  private readonly o: DeploymentOptions;
+
+  constructor(options: DeploymentOptions, snapshot: Snapshot) {
+    this.o = options;
+    this.sem = new Semaphore(Math.max(1, options.parallel));
+    for (const r of snapshot.resources) {
+      if (r.delete) this.toDeleteLater.push(r);
+      else this.olds.set(r.urn, r);
+    }
+    this.current = [...snapshot.resources];
+    this.pending = [...snapshot.pendingOperations];
+  }
+
+  // ----- state -------------------------------------------------------------------------------
+
+  snapshot(): Snapshot {
+    return { resources: orderResources(this.current), pendingOperations: this.pending };
+  }
+
+  private write(): void {
+    if (this.o.preview) return;
+    this.o.state.save(this.snapshot());
+  }
+
+  /** Replaces `old` (by identity) with `next` in the state, or appends `next`; removes when `next` is undefined. */
+  private put(old: ResourceState | undefined, next: ResourceState | undefined): void {
+    const i = old ? this.current.indexOf(old) : -1;
+    if (i >= 0) {
+      if (next) this.current[i] = next;
+      else this.current.splice(i, 1);
+    } else if (next) this.current.push(next);
+  }
+
+  private beginPending(resource: ResourceState, type: PendingKind): () => void {
+    const op = { resource, type };
+    this.pending.push(op);
+    this.write();
+    return () => {
+      this.pending = this.pending.filter((p) => p !== op);
+    };
+  }
+
+  private count(kind: ChangeKind, op?: OpType): void {
+    this.changes[kind] = (this.changes[kind] ?? 0) + 1;
+    const o = op ?? (kind as OpType);
+    this.opCounts[o] = (this.opCounts[o] ?? 0) + 1;
+  }
+
+  private pre(metadata: StepEventMetadata): void {
+    this.o.events.emit({ resourcePreEvent: { metadata, planning: this.o.preview || undefined } });
+  }
+
+  private outputs(metadata: StepEventMetadata): void {
+    this.o.events.emit({ resOutputsEvent: { metadata, planning: this.o.preview || undefined } });
+  }
+
+  /** Called once, on the first step failure (the runner then stops the program, as Pulumi cancels it). */
+  onFailure: () => void = () => undefined;
+
+  private failed(metadata: StepEventMetadata, message: string): StepError {
+    if (!this.failure) {
+      this.failure = new StepError(message);
+      setImmediate(() => this.onFailure());
+    }
+    this.o.events.diag('error', message, metadata.urn);
+    this.o.events.emit({ resOpFailedEvent: { metadata, status: 1, steps: 1 } });
+    return new StepError(message);
+  }
+
+  private readonly claimed = new Set<string>();
+
+  /** Two registrations of one URN in a run are the program's mistake (Pulumi: "Duplicate resource URN"). */
+  private claim(urn: string): void {
+    if (this.claimed.has(urn)) throw new StepError(`duplicate resource URN '${urn}'; try giving it a unique name`);
+    this.claimed.add(urn);
+  }
+
+  /** Runs a step under the parallelism bound and remembers it until it settles. */
+  private step<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.sem.run(fn);
+    this.inflight.add(p);
+    const forget = () => this.inflight.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  /** Resolves once every step already started has settled (after the program exits or is killed). */
+  async idle(): Promise<void> {
+    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+  }
+
+  // ----- naming ------------------------------------------------------------------------------
+
+  urn(type: string, name: string, parent: string): string {
+    let qualified = type;
+    if (parent) {
+      const parentType = parent.split('::')[2] ?? '';
+      if (parentType && parentType !== stackType) qualified = `${parentType}$${type}`;
+    }
+    return `urn:pulumi:${this.o.stack}::${this.o.project}::${qualified}::${name}`;
+  }
+
+  // ----- providers ---------------------------------------------------------------------------
+
+  private async startPlugin(): Promise<ProviderPlugin> {
+    const plugin = await ProviderPlugin.start({
+      command: this.o.pluginCommand,
+      engineAddress: this.o.engineAddress(),
+      env: this.o.pluginEnv,
+      programDir: this.o.programDir,
+      onStderr: (line) => this.o.events.diag('debug', line),
+    });
+    this.plugins.push(plugin);
+    await plugin.handshake();
+    return plugin;
+  }
+
+  /** The ref (`urn::id`) of the default provider of a package, registered on first use. */
+  defaultProviderRef(pkg: string, version: string): Promise<string> {
+    const name = version ? `default_${version.replace(/[.+-]/g, '_')}` : 'default';
+    const key = `${pkg}::${name}`;
+    let ref = this.defaultProviders.get(key);
+    if (!ref) {
+      const inputs: Props = {};
+      for (const [k, v] of Object.entries(this.o.config)) {
+        if (!k.startsWith(`${pkg}:`)) continue;
+        const key = k.slice(pkg.length + 1).replace(/^config:/, '');
+        inputs[key] = this.o.secretKeys.includes(k) ? makeSecret(v) : v;
+      }
+      if (version) inputs.version = version;
+      ref = this.registerProvider({
+        type: `${providerPrefix}${pkg}`,
+        name,
+        parent: '',
+        custom: true,
+        inputs,
+        provider: '',
+        version,
+        dependencies: [],
+        propertyDependencies: {},
+        ignoreChanges: [],
+        replaceOnChanges: [],
+        additionalSecretOutputs: [],
+        importId: '',
+      }).then((o) => `${o.urn}::${o.id}`);
+      this.defaultProviders.set(key, ref);
+    }
+    return ref;
+  }
+
+  private async providerFor(ref: string, type: string, version: string): Promise<ProviderInstance> {
+    const pkg = type.split(':')[0];
+    const resolved = ref || (await this.defaultProviderRef(pkg, version));
+    const existing = this.providers.get(resolved);
+    if (existing) return existing;
+    // A provider the program did not register in this run: configure it from the state, as the
+    // engine does for deletes and refreshes.
+    const [purn, pid] = splitRef(resolved);
+    const state = this.current.find((r) => r.urn === purn && r.id === pid);
+    if (!state) throw new Error(`provider ${resolved} is not known to the stack`);
+    const instance = (async () => {
+      const plugin = await this.startPlugin();
+      await plugin.configure(
+        state.type.slice(providerPrefix.length),
+        purn,
+        purn.split('::').pop() ?? '',
+        pid,
+        state.inputs,
+      );
+      return { plugin, ref: resolved };
+    })();
+    this.providers.set(resolved, instance);
+    return instance;
+  }
+
+  /** A provider resource, default or explicit: one plugin process, CheckConfig → DiffConfig → Configure. */
+  async registerProvider(reg: Registration): Promise<StepOutcome> {
+    const urn = this.urn(reg.type, reg.name, reg.parent);
+    const pkg = reg.type.slice(providerPrefix.length);
+    const old = this.olds.get(urn);
+    this.registered.add(urn);
+    const plugin = await this.startPlugin();
+    const checked = await plugin.checkConfig(urn, reg.name, reg.type, old?.inputs ?? {}, reg.inputs);
+    if (checked.failures.length)
+      throw this.failed(stepMetadata('create', urn, reg.type, old, undefined), failureMessage(urn, checked.failures));
+    let op: OpType = 'create';
+    let diff: DiffResult | undefined;
+    if (old) {
+      diff = await plugin.diffConfig(urn, reg.name, reg.type, old.inputs, checked.inputs);
+      const changed = diff
+        ? diff.changes === 'some' || (diff.changes === 'unknown' && changedKeys(old.inputs, checked.inputs).length > 0)
+        : changedKeys(old.inputs, checked.inputs).length > 0;
+      op = changed ? 'update' : 'same';
+    }
+    const id = old?.id ?? (this.o.preview ? unknownValue : randomUUID());
+    const next: ResourceState = {
+      urn,
+      custom: true,
+      id,
+      type: reg.type,
+      inputs: checked.inputs,
+      outputs: checked.inputs,
+      ...(reg.parent ? { parent: reg.parent } : {}),
+      ...(reg.protect ? { protect: true } : {}),
+      ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
+      created: old?.created ?? new Date().toISOString(),
+      modified: op === 'same' ? old?.modified : new Date().toISOString(),
+    };
+    const meta = stepMetadata(op, urn, reg.type, old, next, diffExtra(diff, old?.inputs, checked.inputs));
+    this.pre(meta);
+    const ref = `${urn}::${id}`;
+    const instance = (async () => {
+      if (!containsUnknowns(checked.inputs)) await plugin.configure(pkg, urn, reg.name, id, checked.inputs);
+      return { plugin, ref };
+    })();
+    this.providers.set(ref, instance);
+    await instance;
+    this.put(old, next);
+    this.write();
+    this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : 'create');
+    this.outputs(meta);
+    return { urn, id, outputs: next.outputs };
+  }
+
+  // ----- registrations -----------------------------------------------------------------------
+
+  /** Component resources and the root stack: no provider, state only. */
+  registerComponent(reg: Registration): StepOutcome {
+    const urn = this.urn(reg.type, reg.name, reg.parent);
+    this.claim(urn);
+    if (reg.type === stackType) this.stackUrn = urn;
+    const old = this.olds.get(urn);
+    this.registered.add(urn);
+    const op: OpType = !old ? 'create' : deepEqual(old.inputs, reg.inputs) ? 'same' : 'update';
+    const next: ResourceState = {
+      urn,
+      custom: false,
+      type: reg.type,
+      inputs: reg.inputs,
+      outputs: old?.outputs ?? {},
+      ...(reg.parent ? { parent: reg.parent } : {}),
+      ...(reg.protect ? { protect: true } : {}),
+      ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
+      created: old?.created ?? new Date().toISOString(),
+      modified: op === 'same' ? old?.modified : new Date().toISOString(),
+    };
+    const meta = stepMetadata(op, urn, reg.type, old, next);
+    this.componentOps.set(urn, op);
+    this.pre(meta);
+    this.put(old, next);
+    this.write();
+    this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : 'create');
+    this.outputs(meta);
+    return { urn, id: '', outputs: {} };
+  }
+
+  registerOutputs(urn: string, outputs: Props): void {
+    const r = this.current.find((x) => x.urn === urn && !x.delete);
+    if (!r) return;
+    const next = { ...r, outputs };
+    this.put(r, next);
+    if (urn === this.stackUrn) this.stackOutputs = outputs;
+    this.write();
+    this.outputs(stepMetadata(this.componentOps.get(urn) ?? 'same', urn, r.type, r, next));
+  }
+
+  private guard(): void {
+    if (this.canceled) throw new StepError('the update was canceled');
+    if (this.failure) throw new StepError('the update stopped after an earlier error');
+  }
+
+  /** A custom resource: Check → (Create | Diff → Same/Update/Replace), or an import. */
+  async registerCustom(reg: Registration): Promise<StepOutcome> {
+    this.guard();
+    const urn = this.urn(reg.type, reg.name, reg.parent);
+    this.claim(urn);
+    const old = this.olds.get(urn);
+    this.registered.add(urn);
+    const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);
+    return this.step(async () => {
+      this.guard();
+      if (!old && reg.importId) return this.importStep(reg, urn, plugin, ref, false);
+      const base = (extra: Partial<ResourceState>): ResourceState => ({
+        urn,
+        custom: true,
+        type: reg.type,
+        inputs: {},
+        outputs: {},
+        ...(reg.parent ? { parent: reg.parent } : {}),
+        ...(reg.protect ? { protect: true } : {}),
+        ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
+        provider: ref,
+        ...(Object.keys(reg.propertyDependencies).length ? { propertyDependencies: reg.propertyDependencies } : {}),
+        ...(reg.additionalSecretOutputs.length ? { additionalSecretOutputs: reg.additionalSecretOutputs } : {}),
+        ...(reg.customTimeouts ? { customTimeouts: reg.customTimeouts } : {}),
+        ...(reg.retainOnDelete ? { retainOnDelete: true } : {}),
+        ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
+        ...(reg.replaceOnChanges.length ? { replaceOnChanges: reg.replaceOnChanges } : {}),
+        created: old?.created ?? new Date().toISOString(),
+        modified: new Date().toISOString(),
+        ...extra,
+      });
+      const news = old ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
+      const check = await plugin.check(urn, reg.name, reg.type, old ? old.inputs : {}, news);
+      if (check.failures.length)
+        throw this.failed(
+          stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined),
+          failureMessage(urn, check.failures),
+        );
+      const inputs = check.inputs;
+      if (!old) return this.create(reg, urn, plugin, base({ inputs }), undefined);
+
+      let diff = await plugin.diff(
+        urn,
+        reg.name,
+        reg.type,
+        old.id ?? '',
+        old.outputs,
+        inputs,
+        old.inputs,
+        reg.ignoreChanges,
+      );
+      if (diff.changes === 'unknown') {
+        const keys = changedKeys(old.inputs, inputs);
+        diff = {
+          ...diff,
+          changes: keys.length || diff.replaces.length ? 'some' : 'none',
+          diffs: diff.diffs.length ? diff.diffs : keys,
+        };
+      }
+      // A resource left with init errors is updated until it initialises (step_generator.go).
+      if (diff.changes === 'none' && old.initErrors?.length) diff = { ...diff, changes: 'some' };
+      const replaceKeys = replacementKeys(diff, reg.replaceOnChanges);
+      if (diff.changes === 'none' && replaceKeys.length === 0) {
+        const next = base({ id: old.id, inputs, outputs: old.outputs, modified: old.modified });
+        const meta = stepMetadata('same', urn, reg.type, old, next);
+        this.pre(meta);
+        this.put(old, next);
+        this.write();
+        this.count('same');
+        this.outputs(meta);
+        return { urn, id: old.id ?? '', outputs: old.outputs };
+      }
+      if (replaceKeys.length === 0) return this.update(reg, urn, plugin, old, base({ id: old.id, inputs }), diff);
+      if (old.protect || reg.protect) {
+        throw this.failed(
+          stepMetadata('replace', urn, reg.type, old, undefined),
+          `unable to replace resource "${urn}" as it is currently marked for protection; remove the protect option to replace it`,
+        );
+      }
+      // The replacement is checked again with no olds, so defaults are computed afresh.
+      const recheck = await plugin.check(urn, reg.name, reg.type, undefined, news);
+      if (recheck.failures.length)
+        throw this.failed(
+          stepMetadata('replace', urn, reg.type, old, undefined),
+          failureMessage(urn, recheck.failures),
+        );
+      const dbr = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
+      return this.replace(reg, urn, plugin, old, base({ inputs: recheck.inputs }), diff, replaceKeys, dbr);
+    });
+  }
+
+  private withSecrets(reg: Registration, inputs: Props, outputs: Props): Props {
+    const out: Props = { ...outputs };
+    // Secretness of top-level inputs carries over to outputs of the same name, and
+    // additionalSecretOutputs are always secret (Pulumi's output processing).
+    for (const [k, v] of Object.entries(inputs))
+      if (isSecret(v) && k in out && !isSecret(out[k])) out[k] = makeSecret(out[k]);
+    for (const k of reg.additionalSecretOutputs) if (k in out && !isSecret(out[k])) out[k] = makeSecret(out[k]);
+    return out;
+  }
+
+  private async create(
+    reg: Registration,
+    urn: string,
+    plugin: ProviderPlugin,
+    draft: ResourceState,
+    replacing: ResourceState | undefined,
+    diff?: DiffResult,
+  ): Promise<StepOutcome> {
+    const op: OpType = replacing ? 'create-replacement' : 'create';
+    const meta = stepMetadata(op, urn, reg.type, replacing, draft, diffExtra(diff, replacing?.inputs, draft.inputs));
+    this.pre(meta);
+    if (this.o.preview) {
+      let outputs = draft.inputs;
+      let id = '';
+      if (plugin.supportsPreview) {
+        const res = await plugin.create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, true);
+        outputs = res.properties;
+        id = res.id;
+      }
+      outputs = this.withSecrets(reg, draft.inputs, outputs);
+      if (!replacing) this.count('create');
+      this.outputs({ ...meta, new: { ...meta.new!, outputs } });
+      return { urn, id, outputs };
+    }
+    const done = this.beginPending(draft, 'creating');
+    try {
+      const res = await plugin.create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, false);
+      const next: ResourceState = {
+        ...draft,
+        id: res.id,
+        outputs: this.withSecrets(reg, draft.inputs, res.properties),
+      };
+      done();
+      this.put(undefined, next);
+      this.write();
+      if (!replacing) this.count('create');
+      this.outputs(stepMetadata(op, urn, reg.type, replacing, next));
+      return { urn, id: res.id, outputs: next.outputs };
+    } catch (e) {
+      done();
+      if (e instanceof InitFailedError && e.id) {
+        // Created but not initialised: keep it in the state so the next run updates (or replaces) it.
+        this.put(undefined, {
+          ...draft,
+          id: e.id,
+          outputs: this.withSecrets(reg, draft.inputs, e.properties),
+          initErrors: e.reasons,
+        });
+      }
+      this.write();
+      throw this.failed(meta, `${urn}: creating failed: ${oneLine(e)}`);
+    }
+  }
+
+  private async update(
+    reg: Registration,
+    urn: string,
+    plugin: ProviderPlugin,
+    old: ResourceState,
+    draft: ResourceState,
+    diff: DiffResult,
+  ): Promise<StepOutcome> {
+    const meta = stepMetadata('update', urn, reg.type, old, draft, diffExtra(diff, old.inputs, draft.inputs));
+    this.pre(meta);
+    const timeout = draft.customTimeouts?.update;
+    if (this.o.preview) {
+      let outputs = draft.inputs;
+      if (plugin.supportsPreview)
+        outputs = await plugin.update(
+          urn,
+          reg.name,
+          reg.type,
+          old.id ?? '',
+          old.outputs,
+          draft.inputs,
+          old.inputs,
+          timeout,
+          reg.ignoreChanges,
+          true,
+        );
+      outputs = this.withSecrets(reg, draft.inputs, outputs);
+      this.count('update');
+      this.outputs({ ...meta, new: { ...meta.new!, outputs } });
+      return { urn, id: old.id ?? '', outputs };
+    }
+    const done = this.beginPending(old, 'updating');
+    try {
+      const props = await plugin.update(
+        urn,
+        reg.name,
+        reg.type,
+        old.id ?? '',
+        old.outputs,
+        draft.inputs,
+        old.inputs,
+        timeout,
+        reg.ignoreChanges,
+        false,
+      );
+      const next: ResourceState = { ...draft, outputs: this.withSecrets(reg, draft.inputs, props) };
+      done();
+      this.put(old, next);
+      this.write();
+      this.count('update');
+      this.outputs(stepMetadata('update', urn, reg.type, old, next, diffExtra(diff, old.inputs, next.inputs)));
+      return { urn, id: next.id ?? '', outputs: next.outputs };
+    } catch (e) {
+      done();
+      if (e instanceof InitFailedError)
+        this.put(old, { ...draft, outputs: this.withSecrets(reg, draft.inputs, e.properties), initErrors: e.reasons });
+      this.write();
+      throw this.failed(meta, `${urn}: updating failed: ${oneLine(e)}`);
+    }
+  }
+
+  private async replace(
+    reg: Registration,
+    urn: string,
+    plugin: ProviderPlugin,
+    old: ResourceState,
+    draft: ResourceState,
+    diff: DiffResult,
+    replaceKeys: string[],
+    deleteBeforeReplace: boolean,
+  ): Promise<StepOutcome> {
+    const extra = { ...diffExtra(diff, old.inputs, draft.inputs), keys: replaceKeys };
+    const meta = stepMetadata('replace', urn, reg.type, old, draft, extra);
+    this.pre(meta);
+    if (deleteBeforeReplace) await this.deleteOne(old, 'delete-replaced', plugin);
+    const outcome = await this.create(reg, urn, plugin, draft, old, diff);
+    if (!deleteBeforeReplace && !this.o.preview) {
+      // Create-before-delete: the old copy stays in the state marked for deletion until the end.
+      const marked = { ...old, delete: true };
+      this.put(old, marked);
+      this.toDeleteLater.push(marked);
+      this.write();
+    }
+    if (!deleteBeforeReplace && this.o.preview) this.toDeleteLater.push({ ...old, delete: true });
+    this.count('replace');
+    this.outputs({ ...meta, new: { ...meta.new!, id: outcome.id, outputs: outcome.outputs } });
+    return outcome;
+  }
+
+  /** `import` resource option (`cli` false) or the import command (`cli` true): Read with only the id. */
+  async importStep(
+    reg: Registration,
+    urn: string,
+    plugin: ProviderPlugin,
+    ref: string,
+    cli: boolean,
+  ): Promise<StepOutcome> {
+    const draft: ResourceState = {
+      urn,
+      custom: true,
+      type: reg.type,
+      id: reg.importId,
+      inputs: {},
+      outputs: {},
+      ...(reg.parent ? { parent: reg.parent } : {}),
+      ...(reg.protect ? { protect: true } : {}),
+      ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
+      provider: ref,
+      ...(reg.retainOnDelete ? { retainOnDelete: true } : {}),
+      ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
+      importID: reg.importId,
+      created: new Date().toISOString(),
+      modified: new Date().toISOString(),
+    };
+    const meta = stepMetadata('import', urn, reg.type, undefined, draft);
+    this.pre(meta);
+    const done = this.o.preview ? () => undefined : this.beginPending(draft, 'importing');
+    try {
+      const read = await plugin.read(urn, reg.name, reg.type, reg.importId, undefined, undefined);
+      if (!read.id) throw new StepError(`${urn}: resource '${reg.importId}' does not exist`);
+      if (!read.inputs) throw new StepError(`${urn}: the provider does not support importing resources`);
+      const readInputs = read.inputs;
+      let inputs = readInputs;
+      if (cli) {
+        const check = await plugin.check(urn, reg.name, reg.type, readInputs, readInputs);
+        for (const f of check.failures) this.o.events.diag('warning', `property ${f.property}: ${f.reason}`, urn);
+      } else {
+        const news = applyIgnoreChanges(readInputs, reg.inputs, reg.ignoreChanges);
+        const check = await plugin.check(urn, reg.name, reg.type, readInputs, news);
+        if (check.failures.length) throw new StepError(failureMessage(urn, check.failures));
+        const diff = await plugin.diff(
+          urn,
+          reg.name,
+          reg.type,
+          read.id,
+          read.properties,
+          check.inputs,
+          readInputs,
+          reg.ignoreChanges,
+        );
+        const changed =
+          diff.changes === 'some' || (diff.changes === 'unknown' && changedKeys(readInputs, check.inputs).length > 0);
+        if (replacementKeys(diff, reg.replaceOnChanges).length > 0 || changed) {
+          const keys = diff.diffs.length ? diff.diffs : changedKeys(readInputs, check.inputs);
+          const message = `${urn}: inputs to import do not match the existing resource (${keys.join(', ')})`;
+          if (!this.o.preview) throw new StepError(message);
+          this.o.events.diag('warning', message, urn);
+        }
+        inputs = check.inputs;
+      }
+      const next: ResourceState = {
+        ...draft,
+        id: read.id,
+        inputs,
+        outputs: this.withSecrets(reg, inputs, read.properties),
+      };
+      done();
+      if (!this.o.preview) {
+        this.put(undefined, next);
+        this.write();
+      }
+      this.count('import');
+      this.outputs(stepMetadata('import', urn, reg.type, undefined, next));
+      return { urn, id: read.id, outputs: next.outputs };
+    } catch (e) {
+      done();
+      this.write();
+      throw this.failed(meta, e instanceof StepError ? e.message : `${urn}: importing failed: ${oneLine(e)}`);
+    }
+  }
+
+  /** `ocikit import <type> <name> <id>`: a resource under the stack with the default provider. */
+  async importResource(imp: { type: string; name: string; id: string }, version: string): Promise<StepOutcome> {
+    const urn = this.urn(imp.type, imp.name, this.stackUrn);
+    if (this.olds.has(urn)) throw new StepError(`${urn} is already in the stack`);
+    const { plugin, ref } = await this.providerFor('', imp.type, version);
+    const reg: Registration = {
+      type: imp.type,
+      name: imp.name,
+      parent: this.stackUrn,
+      custom: true,
+      inputs: {},
+      provider: '',
+      version,
+      dependencies: [],
+      propertyDependencies: {},
+      ignoreChanges: [],
+      replaceOnChanges: [],
+      additionalSecretOutputs: [],
+      importId: imp.id,
+    };
+    this.registered.add(urn);
+    return this.importStep(reg, urn, plugin, ref, true);
+  }
+
+  /** `Resource.get`: Read(id, state); an external resource, never deleted, only dropped from state. */
+  async readResource(reg: Registration & { id: string }): Promise<StepOutcome> {
+    this.guard();
+    const urn = this.urn(reg.type, reg.name, reg.parent);
+    if (!reg.id || containsUnknowns(reg.id)) return { urn, id: '', outputs: {} };
+    const old = this.olds.get(urn);
+    this.registered.add(urn);
+    const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);
+    return this.step(async () => {
+      const draft: ResourceState = {
+        urn,
+        custom: true,
+        external: true,
+        type: reg.type,
+        id: reg.id,
+        inputs: reg.inputs,
+        outputs: {},
+        ...(reg.parent ? { parent: reg.parent } : {}),
+        ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
+        provider: ref,
+      };
+      const meta = stepMetadata('read', urn, reg.type, old, draft);
+      this.pre(meta);
+      let read;
+      try {
+        read = await plugin.read(urn, reg.name, reg.type, reg.id, reg.inputs, reg.inputs);
+      } catch (e) {
+        throw this.failed(meta, `${urn}: reading failed: ${oneLine(e)}`);
+      }
+      if (!read.id) throw this.failed(meta, `${urn}: resource '${reg.id}' does not exist`);
+      const next: ResourceState = {
+        ...draft,
+        id: read.id,
+        outputs: this.withSecrets(reg, reg.inputs, read.properties),
+      };
+      this.put(old, next);
+      this.write();
+      this.count('read');
+      this.outputs(stepMetadata('read', urn, reg.type, old, next));
+      return { urn, id: read.id, outputs: next.outputs };
+    });
+  }
+
+  async invoke(
+    tok: string,
+    args: Props,
+    provider: string,
+    version: string,
+  ): Promise<{ result: Props; failures: Array<{ property: string; reason: string }> }> {
+    this.guard();
+    const { plugin } = await this.providerFor(provider, tok, version);
+    return plugin.invoke(tok, args, this.o.preview);
+  }
+
+  // ----- deletes -----------------------------------------------------------------------------
+
+  /** Old resources the program no longer declares, plus replaced copies, deleted dependents first. */
+  async finish(): Promise<void> {
+    const unregistered = this.current.filter(
+      (r) => !r.delete && this.olds.get(r.urn) === r && !this.registered.has(r.urn),
+    );
+    await this.deleteAll([
+      ...unregistered,
+      ...this.toDeleteLater.filter((r) => this.current.includes(r) || this.o.preview),
+    ]);
+  }
+
+  /** `destroy`: every resource of the stack. */
+  async destroyAll(): Promise<void> {
+    await this.deleteAll([...this.current]);
+  }
+
+  private async deleteAll(targets: ResourceState[]): Promise<void> {
+    if (targets.length === 0) return;
+    const protectedOnes = targets.filter((r) => r.protect && !r.delete && !r.external);
+    if (protectedOnes.length) {
+      const urns = protectedOnes.map((r) => r.urn).join(', ');
+      const message = `unable to delete ${urns}: protected (remove the protect option and run up first)`;
+      this.o.events.diag('error', message, protectedOnes[0].urn);
+      throw new StepError(message);
+    }
+    // A target waits for every other target that refers to it (dependency, parent or provider).
+    const waitFor = new Map<ResourceState, ResourceState[]>();
+    for (const t of targets) waitFor.set(t, []);
+    for (const t of targets) {
+      const refs = new Set([
+        ...(t.dependencies ?? []),
+        ...(t.parent ? [t.parent] : []),
+        ...(t.provider ? [splitRef(t.provider)[0]] : []),
+      ]);
+      for (const u of targets) if (u !== t && refs.has(u.urn)) waitFor.get(u)!.push(t);
+    }
+    const done = new Map<ResourceState, Promise<void>>();
+    const run = (t: ResourceState): Promise<void> => {
+      let p = done.get(t);
+      if (!p) {
+        p = (async () => {
+          await Promise.all(waitFor.get(t)!.map(run));
+          this.guard();
+          await this.deleteOne(t, t.delete ? 'delete-replaced' : 'delete');
+        })();
+        done.set(t, p);
+      }
+      return p;
+    };
+    const results = await Promise.allSettled(targets.map(run));
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+
+  private async deleteOne(r: ResourceState, op: OpType, plugin?: ProviderPlugin): Promise<void> {
+    const meta = stepMetadata(op, r.urn, r.type, r, undefined);
+    const skipProvider = r.external || !r.custom || r.type.startsWith(providerPrefix) || r.retainOnDelete || !r.id;
+    await (plugin ? (f: () => Promise<void>) => f() : (f: () => Promise<void>) => this.sem.run(f))(async () => {
+      this.pre(meta);
+      if (this.o.preview) {
+        if (op === 'delete') this.count('delete');
+        this.outputs(meta);
+        return;
+      }
+      if (!skipProvider) {
+        const p = plugin ?? (await this.providerFor(r.provider ?? '', r.type, '')).plugin;
+        const done = this.beginPending(r, 'deleting');
+        try {
+          await p.delete(
+            r.urn,
+            r.urn.split('::').pop() ?? '',
+            r.type,
+            r.id!,
+            r.outputs,
+            r.inputs,
+            r.customTimeouts?.delete,
+          );
+        } catch (e) {
+          done();
+          this.write();
+          throw this.failed(meta, `${r.urn}: deleting failed: ${oneLine(e)}`);
+        }
+        done();
+      }
+      this.put(r, undefined);
+      this.write();
+      if (op === 'delete' && !r.external) this.count('delete');
+      this.outputs(meta);
+    });
+  }
+
+  // ----- refresh -----------------------------------------------------------------------------
+
+  /** Reads every custom resource back; records drift in the state, writes nothing to the cloud. */
+  async refresh(): Promise<void> {
+    const targets = this.current.filter((r) => r.custom && r.id && !r.type.startsWith(providerPrefix));
+    const results = await Promise.allSettled(
+      targets.map((r) =>
+        this.sem.run(async () => {
+          this.guard();
+          const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
+          const name = r.urn.split('::').pop() ?? '';
+          const meta = stepMetadata('refresh', r.urn, r.type, r, r);
+          this.pre(meta);
+          let read;
+          try {
+            read = await plugin.read(r.urn, name, r.type, r.id!, r.outputs, r.inputs);
+          } catch (e) {
+            throw this.failed(meta, `${r.urn}: refreshing failed: ${oneLine(e)}`);
+          }
+          if (!read.id) {
+            this.put(r, undefined);
+            this.write();
+            this.count('delete');
+            this.outputs(stepMetadata('refresh', r.urn, r.type, r, undefined, { diffs: ['id'] }));
+            return;
+          }
+          const secretInputs: Props = {};
+          for (const [k, v] of Object.entries(r.outputs)) if (isSecret(v)) secretInputs[k] = v;
+          const outputs = { ...read.properties };
+          for (const k of Object.keys(secretInputs))
+            if (k in outputs && !isSecret(outputs[k])) outputs[k] = makeSecret(outputs[k]);
+          const next: ResourceState = {
+            ...r,
+            id: read.id,
+            outputs,
+            inputs: read.inputs ?? r.inputs,
+            initErrors: undefined,
+          };
+          if (!next.initErrors) delete next.initErrors;
+          const drift = changedKeys(r.outputs, next.outputs);
+          this.put(r, next);
+          this.write();
+          this.count(drift.length ? 'update' : 'same');
+          this.outputs(
+            stepMetadata('refresh', r.urn, r.type, r, next, {
+              diffs: drift,
+              detailedDiff: Object.fromEntries(drift.map((k) => [k, { kind: 'update' as const, inputDiff: false }])),
+            }),
+          );
+        }),
+      ),
+    );
+    const failed = results.find((x) => x.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+
+  // ----- pending operations left by an earlier run --------------------------------------------
+
+  /**
+   * Resolves pending operations of an interrupted run so this run converges (Pulumi asks the user;
+   * we cannot ask, so): a pending update or delete is read back by id (gone → removed from the
+   * state, present → its outputs refreshed); a pending create or import whose id never came back
+   * cannot be found and is reported (the next step creates it again).
+   */
+  async resolvePending(): Promise<void> {
+    const ops = [...this.pending];
+    if (ops.length === 0) return;
+    for (const op of ops) {
+      const r = op.resource;
+      const existing = this.current.find((x) => x.urn === r.urn && x.id === r.id && !!r.id);
+      if ((op.type === 'creating' || op.type === 'importing') && !existing) {
+        this.o.events.diag(
+          'warning',
+          `${r.urn}: an earlier run was interrupted while ${op.type} it; its id was never returned, so if it exists in the cloud it must be deleted or imported by hand`,
+          r.urn,
+        );
+        continue;
+      }
+      if (!existing || !existing.custom || !existing.id) continue;
+      try {
+        const { plugin } = await this.providerFor(existing.provider ?? '', existing.type, '');
+        const read = await plugin.read(
+          existing.urn,
+          existing.urn.split('::').pop() ?? '',
+          existing.type,
+          existing.id,
+          existing.outputs,
+          existing.inputs,
+        );
+        if (!read.id) this.put(existing, undefined);
+        else this.put(existing, { ...existing, outputs: read.properties, inputs: read.inputs ?? existing.inputs });
+        if (!read.id) {
+          this.olds.delete(existing.urn);
+          const i = this.toDeleteLater.indexOf(existing);
+          if (i >= 0) this.toDeleteLater.splice(i, 1);
+        } else if (this.olds.get(existing.urn) === existing) {
+          this.olds.set(
+            existing.urn,
+            this.current.find((x) => x.urn === existing.urn && !x.delete)!,
+          );
+        }
+        this.o.events.diag(
+          'info',
+          `${existing.urn}: resolved the interrupted ${op.type} of an earlier run (${read.id ? 'still exists' : 'gone'})`,
+          existing.urn,
+        );
+      } catch (e) {
+        this.o.events.diag('warning', `${r.urn}: could not resolve the interrupted ${op.type}: ${oneLine(e)}`, r.urn);
+      }
+    }
+    this.pending = [];
+    this.write();
+  }
+
+  // ----- lifecycle ---------------------------------------------------------------------------
+
+  async cancel(): Promise<void> {
+    this.canceled = true;
+    await Promise.all(this.plugins.map((p) => p.cancel()));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.plugins.map((p) => p.stop()));
+  }
+}
+
+function splitRef(ref: string): [string, string] {
+  const i = ref.lastIndexOf('::');
+  return i < 0 ? [ref, ''] : [ref.slice(0, i), ref.slice(i + 2)];
+}
+
+function oneLine(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+function failureMessage(urn: string, failures: Array<{ property: string; reason: string }>): string {
+  return `${urn}: ${failures.map((f) => (f.property ? `property ${f.property}: ${f.reason}` : f.reason)).join('; ')}`;
+}
+
+/** Keys that force a replacement: the provider's replaces, *_REPLACE detailed diffs, and replaceOnChanges. */
+function replacementKeys(diff: DiffResult, replaceOnChanges: string[]): string[] {
+  const keys = new Set(diff.replaces);
+  for (const [path, d] of Object.entries(diff.detailedDiff ?? {})) if (d.kind % 2 === 1) keys.add(path);
+  if (diff.changes !== 'none' && replaceOnChanges.length) {
+    const changed = [...diff.diffs, ...Object.keys(diff.detailedDiff ?? {})];
+    for (const pattern of replaceOnChanges)
+      for (const c of changed)
+        if (
+          pattern === '*' ||
+          c === pattern ||
+          c.startsWith(`${pattern}.`) ||
+          c.startsWith(`${pattern}[`) ||
+          pattern.startsWith(`${c}.`)
+        )
+          keys.add(c);
+  }
+  return [...keys].sort();
+}
+
+function diffExtra(diff: DiffResult | undefined, olds: Props | undefined, news: Props): Partial<StepEventMetadata> {
+  if (!diff) return olds ? { diffs: changedKeys(olds, news) } : {};
+  const detailed = diff.detailedDiff
+    ? Object.fromEntries(
+        Object.entries(diff.detailedDiff).map(([k, v]) => [
+          k,
+          { kind: diffKinds[v.kind] ?? 'update', inputDiff: v.inputDiff },
+        ]),
+      )
+    : undefined;
+  return { diffs: diff.diffs, ...(detailed ? { detailedDiff: detailed } : {}) };
+}
+
+/** Orders resources so that every dependency, parent and provider comes before its users (snapshot integrity). */
+export function orderResources(resources: ResourceState[]): ResourceState[] {
+  const byUrn = new Map<string, ResourceState[]>();
+  for (const r of resources) byUrn.set(r.urn, [...(byUrn.get(r.urn) ?? []), r]);
+  const out: ResourceState[] = [];
+  const state = new Map<ResourceState, 'visiting' | 'done'>();
+  const visit = (r: ResourceState) => {
+    if (state.has(r)) return;
+    state.set(r, 'visiting');
+    const refs = [
+      ...(r.parent ? [r.parent] : []),
+      ...(r.provider ? [splitRef(r.provider)[0]] : []),
+      ...(r.dependencies ?? []),
+    ];
+    for (const u of refs) for (const d of byUrn.get(u) ?? []) if (d !== r && !(d.urn === r.urn)) visit(d);
+    state.set(r, 'done');
+    out.push(r);
+  };
+  for (const r of resources) visit(r);
+  return out;
+}

@@ -1,0 +1,5 @@
+// The local Pulumi engine: runs a program through its own @pulumi/pulumi/cmd/run, serves the
+// ResourceMonitor and Engine protocols, drives pulumi-resource-oci, and keeps the stack state.
+export * from './types';
+export { runEngine } from './run-engine';
+export { openStackState, listStacks } from './state';

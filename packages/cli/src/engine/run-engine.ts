@@ -1,0 +1,180 @@
+// One engine run: lock the stack, resolve what an interrupted run left pending, then run the
+// program (update), refresh every resource (refresh) or delete everything (destroy), with the
+// state written after every step, and report Pulumi-shaped events and a summary.
+import { availableParallelism } from 'node:os';
+import { Deployment, StepError, stackType } from './deployment';
+import { EventSink } from './events';
+import { startMonitor } from './monitor';
+import { startProgram } from './program';
+import { resolvePluginCommand } from './provider-host';
+import { FileStackState } from './state';
+import { StackLockedError, type EngineEvent, type EngineOptions, type EngineResult } from './types';
+
+/**
+ * Pulumi's default for `--parallel`: four operations per CPU (pkg/cmd/pulumi: `defaultParallel`).
+ */
+export function defaultParallel(): number {
+  return availableParallelism() * 4;
+}
+
+/** Engine-internal options (tests): run another plugin executable instead of `pulumi-resource-oci`. */
+export interface InternalEngineOptions extends EngineOptions {
+  pluginCommand?: string[];
+}
+
+export async function runEngine(options: EngineOptions): Promise<EngineResult> {
+  const started = Date.now();
+  const o = options as InternalEngineOptions;
+  let firstError: string | undefined;
+  const events = new EventSink((e: EngineEvent) => {
+    if (e.diagnosticEvent?.severity === 'error' && !firstError) firstError = e.diagnosticEvent.message.trim();
+    o.onEvent(e);
+  });
+  if (!(o.state instanceof FileStackState)) throw new Error('runEngine needs a state from openStackState()');
+  const state = o.state;
+  const result = (ok: boolean, error: string | undefined, d?: Deployment): EngineResult => ({
+    ok,
+    ...(error ? { error: oneLine(error) } : {}),
+    changes: d?.changes ?? {},
+    outputs: d ? (o.preview ? d.stackOutputs : state.outputs()) : {},
+    durationMs: Date.now() - started,
+  });
+
+  let lockedHere = false;
+  if (!o.preview && !state.isLocked) {
+    try {
+      state.lock();
+      lockedHere = true;
+    } catch (e) {
+      if (e instanceof StackLockedError) return result(false, e.message);
+      throw e;
+    }
+  }
+
+  let deployment: Deployment | undefined;
+  const parallel = o.parallel && o.parallel > 0 ? o.parallel : defaultParallel();
+  let monitor: Awaited<ReturnType<typeof startMonitor>> | undefined;
+  let error: string | undefined;
+  let canceled = false;
+  try {
+    const snapshot = state.load();
+    if (!o.preview) state.backup();
+    const config: Record<string, string> = {};
+    for (const [k, v] of Object.entries(o.config)) config[k] = o.secretKeys.includes(k) ? '[secret]' : v;
+    events.emit({ preludeEvent: { config } });
+    const d = new Deployment(
+      {
+        project: o.project.name,
+        stack: o.stack,
+        programDir: o.programDir,
+        preview: o.preview,
+        config: o.config,
+        secretKeys: o.secretKeys,
+        parallel,
+        pluginCommand: o.pluginCommand ?? resolvePluginCommand(),
+        pluginEnv: { ...process.env, ...(o.providerEnv ?? {}) },
+        engineAddress: () => monitor!.address,
+        state,
+        events,
+      },
+      snapshot,
+    );
+    deployment = d;
+    monitor = await startMonitor(() => d, events);
+    const onAbort = () => {
+      canceled = true;
+      events.emit({ cancelEvent: {} });
+      void d.cancel();
+    };
+    if (o.signal?.aborted) onAbort();
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (!canceled && !o.preview) await d.resolvePending();
+      if (canceled) throw new StepError('the update was canceled');
+      if (o.operation === 'destroy') await d.destroyAll();
+      else if (o.operation === 'refresh') await d.refresh();
+      else if (o.imports?.length) {
+        d.registerComponent(rootRegistration(o.project.name, o.stack));
+        for (const imp of o.imports) await d.importResource(imp, '');
+      } else {
+        const program = startProgram({
+          programDir: o.programDir,
+          project: o.project,
+          stack: o.stack,
+          monitorAddress: monitor.address,
+          engineAddress: monitor.address,
+          dryRun: o.preview,
+          parallel,
+          config: o.config,
+          secretKeys: o.secretKeys,
+          onStdout: (line) => events.diag('info', line, d.stackUrn || undefined),
+          onStderr: (line) => events.diag('info#err', line, d.stackUrn || undefined),
+        });
+        const kill = () => program.child.kill('SIGTERM');
+        // A failed step ends the run: the program is stopped rather than left to unwind its
+        // dependents' errors (Pulumi cancels the program the same way).
+        d.onFailure = kill;
+        o.signal?.addEventListener('abort', kill, { once: true });
+        const exit = await program.exit;
+        o.signal?.removeEventListener('abort', kill);
+        await d.idle();
+        if (canceled) throw new StepError('the update was canceled');
+        if (d.failure) throw d.failure;
+        if (exit.code !== 0) {
+          // 32: the program already reported its error through Engine.Log.
+          throw new StepError(
+            firstError ?? `the program exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}`,
+          );
+        }
+        await d.finish();
+      }
+    } finally {
+      o.signal?.removeEventListener('abort', onAbort);
+      await d.idle();
+    }
+  } catch (e) {
+    error = canceled ? 'the update was canceled' : e instanceof Error ? e.message : String(e);
+    if (!(e instanceof StepError) && !firstError) events.diag('error', error);
+  } finally {
+    await deployment?.close().catch(() => undefined);
+    await monitor?.close().catch(() => undefined);
+    if (lockedHere) state.unlock();
+  }
+  events.emit({
+    summaryEvent: {
+      maybeCorrupt: false,
+      durationSeconds: Math.round((Date.now() - started) / 1000),
+      resourceChanges: deployment?.opCounts ?? {},
+      policyPacks: {},
+    },
+  });
+  return result(error === undefined, error, deployment);
+}
+
+function rootRegistration(project: string, stack: string) {
+  return {
+    type: stackType,
+    name: `${project}-${stack}`,
+    parent: '',
+    custom: false,
+    inputs: {},
+    provider: '',
+    version: '',
+    dependencies: [],
+    propertyDependencies: {},
+    ignoreChanges: [],
+    replaceOnChanges: [],
+    additionalSecretOutputs: [],
+    importId: '',
+  };
+}
+
+/** The user sees one line: a multi-line diagnostic is folded, and a long one cut. */
+function oneLine(message: string): string {
+  const line = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
+  return line.length > 400 ? `${line.slice(0, 397)}...` : line;
+}

@@ -1,0 +1,273 @@
+// Stack state: one file per stack under <programDir>/.ocikit/stacks/<stack>.json, in Pulumi's
+// checkpoint format (apitype.CheckpointV3 on disk, apitype.UntypedDeployment for export), with a
+// lock file against a concurrent run and a backup of the previous version.
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { isObject, isSecret, secretSig, sigKey, type Props } from './values';
+import { StackLockedError, type Crypter, type StackState } from './types';
+
+/** apitype.ResourceV3, with property values in wire form (secrets as plain secret objects). */
+export interface ResourceState {
+  urn: string;
+  custom: boolean;
+  delete?: boolean;
+  id?: string;
+  type: string;
+  inputs: Props;
+  outputs: Props;
+  parent?: string;
+  protect?: boolean;
+  external?: boolean;
+  dependencies?: string[];
+  initErrors?: string[];
+  provider?: string;
+  propertyDependencies?: Record<string, string[]>;
+  pendingReplacement?: boolean;
+  additionalSecretOutputs?: string[];
+  customTimeouts?: { create?: number; update?: number; delete?: number };
+  importID?: string;
+  retainOnDelete?: boolean;
+  ignoreChanges?: string[];
+  replaceOnChanges?: string[];
+  created?: string;
+  modified?: string;
+}
+
+export type PendingKind = 'creating' | 'updating' | 'deleting' | 'reading' | 'importing';
+
+/** apitype.OperationV2 */
+export interface PendingOperation {
+  resource: ResourceState;
+  type: PendingKind;
+}
+
+export interface Snapshot {
+  resources: ResourceState[];
+  pendingOperations: PendingOperation[];
+}
+
+const engineVersion = 'ocikit-0.1.0';
+
+export class FileStackState implements StackState {
+  readonly dir: string;
+  readonly file: string;
+  readonly lockFile: string;
+  readonly backupFile: string;
+  private locked = false;
+
+  constructor(
+    readonly programDir: string,
+    readonly stack: string,
+    private readonly crypter?: Crypter,
+  ) {
+    this.dir = join(programDir, '.ocikit', 'stacks');
+    this.file = join(this.dir, `${stack}.json`);
+    this.lockFile = join(this.dir, `${stack}.lock`);
+    this.backupFile = join(this.dir, `${stack}.json.bak`);
+  }
+
+  lock(): void {
+    if (this.locked) return;
+    mkdirSync(this.dir, { recursive: true });
+    const mine = { pid: process.pid, host: hostname(), time: new Date().toISOString() };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        writeFileSync(this.lockFile, JSON.stringify(mine), { flag: 'wx' });
+        this.locked = true;
+        return;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      const holder = readLock(this.lockFile);
+      // A lock left by a process of this host that no longer runs is stale: take it over.
+      if (holder && holder.host === hostname() && !processAlive(holder.pid)) {
+        rmSync(this.lockFile, { force: true });
+        continue;
+      }
+      const who = holder ? `process ${holder.pid} on ${holder.host} since ${holder.time}` : 'another process';
+      throw new StackLockedError(
+        `stack '${this.stack}' is locked by ${who} (another update is running); if it is not, delete ${this.lockFile}`,
+      );
+    }
+    throw new StackLockedError(`stack '${this.stack}' is locked; delete ${this.lockFile} if no update is running`);
+  }
+
+  unlock(): void {
+    if (!this.locked) return;
+    this.locked = false;
+    rmSync(this.lockFile, { force: true });
+  }
+
+  get isLocked(): boolean {
+    return this.locked;
+  }
+
+  exists(): boolean {
+    return existsSync(this.file);
+  }
+
+  /** The raw file: apitype.CheckpointV3 `{ version: 3, checkpoint: { stack, latest } }`. */
+  private readCheckpoint(): { latest?: Record<string, unknown> } | undefined {
+    if (!existsSync(this.file)) return undefined;
+    const raw = JSON.parse(readFileSync(this.file, 'utf8')) as {
+      version?: number;
+      checkpoint?: { latest?: Record<string, unknown> };
+    };
+    if (raw.version !== 3 || !raw.checkpoint) throw new Error(`${this.file} is not a version 3 Pulumi checkpoint`);
+    return raw.checkpoint;
+  }
+
+  /** The latest snapshot with secrets decrypted (wire form), or an empty one. */
+  load(): Snapshot {
+    const latest = this.readCheckpoint()?.latest;
+    if (!latest) return { resources: [], pendingOperations: [] };
+    const resources = ((latest.resources as ResourceState[] | undefined) ?? []).map((r) => this.decodeResource(r));
+    const pendingOperations = ((latest.pending_operations as PendingOperation[] | undefined) ?? []).map((op) => ({
+      type: op.type,
+      resource: this.decodeResource(op.resource),
+    }));
+    return { resources, pendingOperations };
+  }
+
+  /** Copies the current file aside once per run, before the run changes it. */
+  backup(): void {
+    if (existsSync(this.file)) copyFileSync(this.file, this.backupFile);
+  }
+
+  save(snapshot: Snapshot): void {
+    mkdirSync(this.dir, { recursive: true });
+    const deployment = this.deployment(snapshot);
+    const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(checkpoint, null, 4) + '\n', { mode: 0o600 });
+    renameSync(tmp, this.file);
+  }
+
+  private deployment(snapshot: Snapshot): Record<string, unknown> {
+    const out: Record<string, unknown> = {
+      manifest: {
+        time: new Date().toISOString(),
+        magic: createHash('sha256').update(engineVersion).digest('hex'),
+        version: engineVersion,
+      },
+    };
+    const salt = this.salt();
+    if (salt) out.secrets_providers = { type: 'passphrase', state: { salt } };
+    out.resources = snapshot.resources.map((r) => this.encodeResource(r));
+    if (snapshot.pendingOperations.length > 0)
+      out.pending_operations = snapshot.pendingOperations.map((op) => ({
+        resource: this.encodeResource(op.resource),
+        type: op.type,
+      }));
+    return out;
+  }
+
+  exportDeployment(): unknown {
+    const latest = this.readCheckpoint()?.latest;
+    return { version: 3, deployment: latest ?? this.deployment({ resources: [], pendingOperations: [] }) };
+  }
+
+  outputs(): Record<string, unknown> {
+    const stack = this.load().resources.find((r) => r.type === 'pulumi:pulumi:Stack');
+    return stack?.outputs ?? {};
+  }
+
+  /** The passphrase provider's salt, from Pulumi.<stack>.yaml (`encryptionsalt`), as Pulumi records it. */
+  private salt(): string | undefined {
+    const file = join(this.programDir, `Pulumi.${this.stack}.yaml`);
+    if (!existsSync(file)) return undefined;
+    try {
+      const doc = parseYaml(readFileSync(file, 'utf8')) as { encryptionsalt?: string } | null;
+      return doc?.encryptionsalt;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private encodeResource(r: ResourceState): ResourceState {
+    return { ...r, inputs: this.encode(r.inputs) as Props, outputs: this.encode(r.outputs) as Props };
+  }
+
+  private decodeResource(r: ResourceState): ResourceState {
+    return { ...r, inputs: this.decode(r.inputs ?? {}) as Props, outputs: this.decode(r.outputs ?? {}) as Props };
+  }
+
+  /** Secrets are written as Pulumi does: `{ <sig>: <secret>, ciphertext: encrypt(JSON(value)) }`. */
+  private encode(v: unknown): unknown {
+    if (isSecret(v)) {
+      if (!this.crypter)
+        throw new Error('a secret must be written to the stack state but no secrets passphrase is set');
+      return { [sigKey]: secretSig, ciphertext: this.crypter.encrypt(JSON.stringify(v.value)) };
+    }
+    if (Array.isArray(v)) return v.map((x) => this.encode(x));
+    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.encode(x)]));
+    return v;
+  }
+
+  private decode(v: unknown): unknown {
+    if (isObject(v) && v[sigKey] === secretSig) {
+      if (typeof v.ciphertext === 'string') {
+        if (!this.crypter) throw new Error('the stack state holds secrets but no secrets passphrase is set');
+        return { [sigKey]: secretSig, value: this.decode(JSON.parse(this.crypter.decrypt(v.ciphertext))) };
+      }
+      if (typeof v.plaintext === 'string') return { [sigKey]: secretSig, value: this.decode(JSON.parse(v.plaintext)) };
+      return v;
+    }
+    if (Array.isArray(v)) return v.map((x) => this.decode(x));
+    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.decode(x)]));
+    return v;
+  }
+}
+
+function readLock(file: string): { pid: number; host: string; time: string } | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as { pid: number; host: string; time: string };
+  } catch {
+    return undefined;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function openStackState(options: { programDir: string; stack: string; crypter?: Crypter }): StackState {
+  return new FileStackState(options.programDir, options.stack, options.crypter);
+}
+
+export function listStacks(programDir: string): Array<{ name: string; lastUpdate?: string; resourceCount: number }> {
+  const dir = join(programDir, '.ocikit', 'stacks');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const name = f.slice(0, -'.json'.length);
+      try {
+        const raw = JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
+          checkpoint?: { latest?: { manifest?: { time?: string }; resources?: unknown[] } };
+        };
+        const latest = raw.checkpoint?.latest;
+        return { name, lastUpdate: latest?.manifest?.time, resourceCount: latest?.resources?.length ?? 0 };
+      } catch {
+        return { name, resourceCount: 0 };
+      }
+    });
+}

@@ -1,0 +1,147 @@
+// The engine's public interface (the contract with the app half: /work/briefs/cli-contract.md).
+
+export type Operation = 'update' | 'refresh' | 'destroy';
+
+/** Provided by the app (src/secrets/), used for state secrets. */
+export interface Crypter {
+  /** Returns Pulumi's "v1:<nonce>:<ciphertext>" form. */
+  encrypt(plaintext: string): string;
+  decrypt(ciphertext: string): string;
+}
+
+export interface EngineOptions {
+  /** Folder that holds Pulumi.yaml. */
+  programDir: string;
+  project: { name: string; main?: string; runtimeOptions?: Record<string, unknown> };
+  stack: string;
+  operation: Operation;
+  /** true: plan only; nothing written to the cloud or the state. */
+  preview: boolean;
+  /** Every stack config value in plain text: 'proj:key', 'oci:key'. */
+  config: Record<string, string>;
+  /** Which of those keys are secret. */
+  secretKeys: string[];
+  /** `ocikit import <type> <name> <id>`. */
+  imports?: Array<{ type: string; name: string; id: string }>;
+  /** Default: Pulumi's default. */
+  parallel?: number;
+  /** Extra environment for the plugin process. */
+  providerEnv?: Record<string, string>;
+  /** From openStackState(). */
+  state: StackState;
+  /** Pulumi engine events. */
+  onEvent(event: EngineEvent): void;
+  /** Cancel (Ctrl-C): stop waits, record pending operations, exit cleanly. */
+  signal?: AbortSignal;
+}
+
+export type ChangeKind = 'create' | 'update' | 'replace' | 'delete' | 'same' | 'read' | 'import' | 'refresh';
+
+export interface EngineResult {
+  ok: boolean;
+  /** One line, for the user. */
+  error?: string;
+  changes: Partial<Record<ChangeKind, number>>;
+  /** Stack outputs (secrets as Pulumi's secret sentinel objects). */
+  outputs: Record<string, unknown>;
+  durationMs: number;
+}
+
+export interface StackState {
+  /** Throws StackLockedError with a one-line message when held. */
+  lock(): void;
+  unlock(): void;
+  /** What `ocikit stack export` prints: { version: 3, deployment: {...} }. */
+  exportDeployment(): unknown;
+  /** Stack outputs, secrets still wrapped. */
+  outputs(): Record<string, unknown>;
+}
+
+export class StackLockedError extends Error {
+  override name = 'StackLockedError';
+}
+
+/** Step operations, as Pulumi's display names them (apitype.OpType). */
+export type OpType =
+  | 'same'
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'replace'
+  | 'create-replacement'
+  | 'delete-replaced'
+  | 'read'
+  | 'import'
+  | 'refresh'
+  | 'discard';
+
+/** apitype.PropertyDiff */
+export interface PropertyDiff {
+  kind: 'add' | 'add-replace' | 'delete' | 'delete-replace' | 'update' | 'update-replace';
+  inputDiff: boolean;
+}
+
+/** apitype.StepEventStateMetadata */
+export interface StepEventStateMetadata {
+  type: string;
+  urn: string;
+  custom?: boolean;
+  delete?: boolean;
+  id: string;
+  parent: string;
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  provider: string;
+  initErrors?: string[];
+}
+
+/** apitype.StepEventMetadata */
+export interface StepEventMetadata {
+  op: OpType;
+  urn: string;
+  type: string;
+  old?: StepEventStateMetadata;
+  new?: StepEventStateMetadata;
+  keys?: string[];
+  diffs?: string[];
+  detailedDiff?: Record<string, PropertyDiff>;
+  logical?: boolean;
+  provider: string;
+}
+
+/** apitype.EngineEvent: exactly one of the payload fields is set. */
+export interface EngineEvent {
+  sequence: number;
+  timestamp: number;
+  cancelEvent?: Record<string, never>;
+  stdoutEvent?: { message: string; color: string };
+  diagnosticEvent?: {
+    urn?: string;
+    prefix?: string;
+    message: string;
+    color: string;
+    severity: 'debug' | 'info' | 'info#err' | 'warning' | 'error';
+    streamID?: number;
+    ephemeral?: boolean;
+  };
+  preludeEvent?: { config: Record<string, string> };
+  summaryEvent?: {
+    maybeCorrupt: boolean;
+    durationSeconds: number;
+    resourceChanges: Partial<Record<OpType, number>>;
+    policyPacks: Record<string, string>;
+  };
+  resourcePreEvent?: { metadata: StepEventMetadata; planning?: boolean };
+  resOutputsEvent?: { metadata: StepEventMetadata; planning?: boolean };
+  resOpFailedEvent?: { metadata: StepEventMetadata; status: number; steps: number };
+  progressEvent?: {
+    type: 'plugin-download' | 'plugin-install';
+    id: string;
+    message: string;
+    received: number;
+    total: number;
+    done: boolean;
+  };
+}

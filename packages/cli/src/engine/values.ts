@@ -1,0 +1,178 @@
+// Property values as they travel on the wire (google.protobuf.Struct with Pulumi's special objects),
+// and the few operations the engine needs on them. Values are kept in wire form everywhere in the
+// engine (secrets as sig objects, unknowns as sentinel strings) so nothing is lost between the
+// program, the provider and the state.
+import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
+
+export type Props = Record<string, unknown>;
+
+export const sigKey = '4dabf18193072939515e22adb298388d';
+export const secretSig = '1b47061264138c4ac30d75fd1eb44270';
+export const resourceSig = '5cf8f73096256a8f31e491e813e4eb8e';
+export const outputValueSig = 'd0e6a833031e9bbcd3f4e8bde6ca49a4';
+export const unknownValue = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
+
+/** Every unknown sentinel the Go engine and the SDKs use (rpc.go); all mean "unknown". */
+const unknownSentinels = new Set([
+  unknownValue,
+  '1c4a061d-8072-4f0a-a4cb-0ff528b18fe7',
+  '3eeb2bf0-c639-47a8-9e75-3b44932eb421',
+  '6a19a0b0-7e62-4c92-b797-7f8e31da9cc2',
+  'dd056dcd-154b-4c76-9bd3-c8f88648b5ff',
+  '030794c1-ac77-496b-92df-f27374a8bd58',
+  'e48ece36-62e2-4504-bad9-02848725956a',
+]);
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function isUnknown(v: unknown): boolean {
+  return typeof v === 'string' && unknownSentinels.has(v);
+}
+
+export function isSecret(v: unknown): v is { value: unknown } {
+  return isObject(v) && v[sigKey] === secretSig;
+}
+
+export function makeSecret(value: unknown): Record<string, unknown> {
+  return isSecret(value) ? value : { [sigKey]: secretSig, value };
+}
+
+export function unwrapSecret(v: unknown): unknown {
+  return isSecret(v) ? v.value : v;
+}
+
+/** True when the value holds an unknown anywhere. */
+export function containsUnknowns(v: unknown): boolean {
+  if (isUnknown(v)) return true;
+  if (Array.isArray(v)) return v.some(containsUnknowns);
+  if (isObject(v)) return Object.values(v).some(containsUnknowns);
+  return false;
+}
+
+export function containsSecrets(v: unknown): boolean {
+  if (isSecret(v)) return true;
+  if (Array.isArray(v)) return v.some(containsSecrets);
+  if (isObject(v)) return Object.values(v).some(containsSecrets);
+  return false;
+}
+
+/** Removes every secret wrapper (for a provider that does not accept secrets). */
+export function stripSecrets(v: unknown): unknown {
+  if (isSecret(v)) return stripSecrets(v.value);
+  if (Array.isArray(v)) return v.map(stripSecrets);
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, stripSecrets(x)]));
+  return v;
+}
+
+/** Replaces each secret by `[secret]` (what events and the display may show). */
+export function maskSecrets(v: unknown): unknown {
+  if (isSecret(v)) return '[secret]';
+  if (Array.isArray(v)) return v.map(maskSecrets);
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskSecrets(x)]));
+  return v;
+}
+
+/** Resource references become their id (or urn for components), as a monitor without the feature sees them. */
+function plain(v: unknown): unknown {
+  if (v === undefined) return undefined;
+  if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : plain(x)));
+  if (isObject(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = plain(x);
+    return out;
+  }
+  return v;
+}
+
+export function toStruct(props: Props | undefined): Struct {
+  return Struct.fromJavaScript((plain(props ?? {}) ?? {}) as Record<string, never>);
+}
+
+export function fromStruct(s: Struct | undefined): Props {
+  return s ? (s.toJavaScript() as Props) : {};
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** Top-level keys whose values differ (the engine's own diff when a provider answers DIFF_UNKNOWN). */
+export function changedKeys(olds: Props, news: Props): string[] {
+  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+  return [...keys].filter((k) => !deepEqual(stripSecrets(olds[k]), stripSecrets(news[k]))).sort();
+}
+
+/** Reads a property path like `a.b[0].c` or `["a.b"]` into segments. */
+export function parsePath(path: string): Array<string | number> {
+  const out: Array<string | number> = [];
+  const re = /([^.[\]"]+)|\[(\d+)\]|\["([^"]*)"\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(path))) out.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : m[3]));
+  return out;
+}
+
+function getPath(v: unknown, path: Array<string | number>): { found: boolean; value?: unknown } {
+  let cur: unknown = v;
+  for (const seg of path) {
+    cur = unwrapSecret(cur);
+    if (typeof seg === 'number' ? !Array.isArray(cur) || seg >= cur.length : !isObject(cur) || !(seg in cur))
+      return { found: false };
+    cur = (cur as Record<string | number, unknown>)[seg];
+  }
+  return { found: true, value: cur };
+}
+
+function setPath(v: Props, path: Array<string | number>, value: unknown, remove: boolean): void {
+  let cur: unknown = v;
+  for (let i = 0; i < path.length - 1; i++) {
+    cur = unwrapSecret(cur);
+    const seg = path[i];
+    const container = cur as Record<string | number, unknown>;
+    if (!isObject(container[seg]) && !Array.isArray(container[seg]) && !isSecret(container[seg])) {
+      if (remove) return;
+      container[seg] = typeof path[i + 1] === 'number' ? [] : {};
+    }
+    cur = container[seg];
+  }
+  const last = path[path.length - 1];
+  const container = unwrapSecret(cur) as Record<string | number, unknown>;
+  if (remove) delete container[last];
+  else container[last] = value;
+}
+
+/** Pulumi's ignoreChanges: for each path, the new input takes the old input's value (or is removed). */
+export function applyIgnoreChanges(olds: Props, news: Props, paths: string[]): Props {
+  if (paths.length === 0) return news;
+  const out = structuredClone(news);
+  for (const p of paths) {
+    const path = parsePath(p);
+    if (path.length === 0) continue;
+    const old = getPath(olds, path);
+    setPath(out, path, structuredClone(old.value), !old.found);
+  }
+  return out;
+}
+
+/** Go duration strings as customTimeouts carry them ("5m", "1h30m", "90s") → seconds. */
+export function parseDuration(s: string | undefined): number | undefined {
+  if (!s) return undefined;
+  const re = /(\d+(?:\.\d+)?)(h|ms|m|s)/g;
+  let total = 0;
+  let m: RegExpExecArray | null;
+  let matched = false;
+  while ((m = re.exec(s))) {
+    matched = true;
+    const n = Number(m[1]);
+    total += m[2] === 'h' ? n * 3600 : m[2] === 'm' ? n * 60 : m[2] === 's' ? n : n / 1000;
+  }
+  return matched ? total : undefined;
+}

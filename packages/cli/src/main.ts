@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { isUserError, oneLine } from './errors';
+
+/**
+ * `ocikit`: commands and flags of issue 9's contract. This module loads only commander; each
+ * command loads what it needs (engine, emulator, OCI SDK) when it runs, so `--help`, `config` and
+ * `stack` start fast.
+ */
+export interface GlobalOptions {
+  cwd?: string;
+  stack: string;
+  parallel?: number;
+  json?: boolean;
+  nonInteractive?: boolean;
+}
+
+const positiveInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer.');
+  return n;
+};
+
+const { version } = require('../package.json') as { version: string };
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('ocikit')
+    .version(version)
+    .description('Run Pulumi TypeScript programs locally; the embedded OCI emulator is the default cloud.')
+    .option('--cwd <dir>', "the program's folder (holds Pulumi.yaml)")
+    .option('--stack <name>', 'the stack to operate on', 'dev')
+    .option('--parallel <n>', 'how many resource operations run at once (default: as Pulumi)', positiveInt)
+    .option('--json', 'print machine-readable output: engine events, one JSON object a line')
+    .option('--non-interactive', 'never prompt; also implied when stdin is not a terminal');
+
+  const globals = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
+  const deploy = (kind: 'preview' | 'up' | 'refresh' | 'destroy') => async (_: unknown, cmd: Command) => {
+    const { runDeploy } = await import('./commands/deploy');
+    await runDeploy(kind, globals(cmd));
+  };
+
+  program.command('preview').description('show the changes an update would make').action(deploy('preview'));
+  program
+    .command('up')
+    .description('create or update the resources of the program')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .option('--skip-preview', 'do not preview first (and do not ask)')
+    .action(deploy('up'));
+  program
+    .command('refresh')
+    .description('read every resource from the cloud and record drift in the state (writes nothing to the cloud)')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(deploy('refresh'));
+  program
+    .command('destroy')
+    .description('delete every resource of the stack')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(deploy('destroy'));
+  program
+    .command('import')
+    .description('adopt an existing cloud resource into the stack')
+    .argument('<type>', 'type token, e.g. oci:DisasterRecovery/drPlan:DrPlan')
+    .argument('<name>', 'resource name in the program')
+    .argument('<id>', 'the OCID of the resource')
+    .option('-y, --yes', 'accepted for Pulumi compatibility: an import writes nothing to the cloud and never asks')
+    .action(async (type: string, name: string, id: string, _: unknown, cmd: Command) => {
+      const { runDeploy } = await import('./commands/deploy');
+      await runDeploy('import', { ...globals(cmd), imports: [{ type, name, id }] });
+    });
+
+  const stack = program.command('stack').description('inspect stacks');
+  stack
+    .command('output')
+    .description("print the stack's outputs (secrets as [secret] unless --show-secrets)")
+    .argument('[name]', 'one output')
+    .option('--json', 'print JSON')
+    .option('--show-secrets', 'print secret values in plain text')
+    .action(async (name: string | undefined, _: unknown, cmd: Command) => {
+      const { stackOutput } = await import('./commands/stack');
+      stackOutput(globals(cmd), name);
+    });
+  stack
+    .command('export')
+    .description("print the stack's state as a Pulumi checkpoint (what `pulumi stack import` reads)")
+    .action(async (_: unknown, cmd: Command) => {
+      const { stackExport } = await import('./commands/stack');
+      stackExport(globals(cmd));
+    });
+  stack
+    .command('ls')
+    .description("list the program's stacks")
+    .action(async (_: unknown, cmd: Command) => {
+      const { stackList } = await import('./commands/stack');
+      stackList(globals(cmd));
+    });
+
+  const config = program
+    .command('config')
+    .description('list the stack config, or change it in Pulumi.<stack>.yaml')
+    .action(async (_: unknown, cmd: Command) => {
+      const { configList } = await import('./commands/config');
+      configList(globals(cmd));
+    });
+  config
+    .command('set')
+    .description('set a config value (read from stdin when omitted)')
+    .argument('<key>', '<name> (this project), <project>:<name> or oci:<name>')
+    .argument('[value]')
+    .option('--secret', 'encrypt the value with the stack passphrase')
+    .action(async (key: string, value: string | undefined, _: unknown, cmd: Command) => {
+      const { configSet } = await import('./commands/config');
+      await configSet(globals(cmd), key, value);
+    });
+  config
+    .command('get')
+    .description('print a config value (secrets decrypted)')
+    .argument('<key>')
+    .action(async (key: string, _: unknown, cmd: Command) => {
+      const { configGet } = await import('./commands/config');
+      configGet(globals(cmd), key);
+    });
+  config
+    .command('rm')
+    .description('remove a config value')
+    .argument('<key>')
+    .action(async (key: string, _: unknown, cmd: Command) => {
+      const { configRm } = await import('./commands/config');
+      configRm(globals(cmd), key);
+    });
+
+  program
+    .command('emulator')
+    .description(
+      'start the OCI emulator in the foreground, as ocikit-emulator does (same flags: ocikit emulator --help)',
+    )
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .addOption(new Option('--help').hideHelp())
+    .action(async (_: unknown, cmd: Command) => {
+      const { runEmulator } = await import('./commands/emulator');
+      runEmulator(emulatorArgs(process.argv.slice(2)));
+      void cmd;
+    });
+  return program;
+}
+
+/** Everything after the word `emulator` goes to ocikit-emulator's own flag parser untouched. */
+function emulatorArgs(argv: string[]): string[] {
+  const at = argv.indexOf('emulator');
+  return at < 0 ? [] : argv.slice(at + 1);
+}
+
+export async function main(argv = process.argv): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    const code = (error as { code?: string; exitCode?: number }).code;
+    if (typeof code === 'string' && code.startsWith('commander.')) {
+      // commander has already printed its one-line reason (or the help / version).
+      process.exitCode = (error as { exitCode?: number }).exitCode ?? 1;
+      return;
+    }
+    fail(error);
+  }
+}
+
+export function fail(error: unknown): void {
+  process.stderr.write(`error: ${oneLine(error)}\n`);
+  if (!isUserError(error) && process.env.OCIKIT_DEBUG) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
+  process.exitCode = process.exitCode || 1;
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,25 @@
+import type { SymmetricCrypter } from '../secrets/passphrase';
+import { stackCrypter } from '../secrets/stack-crypter';
+import type { Project } from './project';
+import { StackConfigFile } from './stack-config';
+
+export interface StackConfig {
+  file: StackConfigFile;
+  /** Every value in plain text, keyed `<namespace>:<key>`. */
+  values: Record<string, string>;
+  secretKeys: string[];
+  crypter: SymmetricCrypter;
+}
+
+/** Reads Pulumi.<stack>.yaml and decrypts its secure values with the stack's passphrase. */
+export function loadStackConfig(project: Project, stack: string, env: NodeJS.ProcessEnv = process.env): StackConfig {
+  const file = StackConfigFile.open(project, stack);
+  const crypter = stackCrypter(file, env);
+  const values: Record<string, string> = {};
+  const secretKeys: string[] = [];
+  for (const [key, entry] of file.entries()) {
+    values[key] = entry.secure ? crypter.decrypt(entry.value) : entry.value;
+    if (entry.secure) secretKeys.push(key);
+  }
+  return { file, values, secretKeys, crypter };
+}

@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readProject, ProjectError } from './project';
+import { StackConfigFile } from './stack-config';
+
+function program(yaml: string, stack?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ocikit-project-'));
+  writeFileSync(join(dir, 'Pulumi.yaml'), yaml);
+  if (stack !== undefined) writeFileSync(join(dir, 'Pulumi.dev.yaml'), stack);
+  return dir;
+}
+
+test('reads name, runtime as a string or with options, and main, as Pulumi does', () => {
+  const dir = program('name: a\nruntime: nodejs\n');
+  assert.deepEqual(readProject(dir), { dir, name: 'a', main: undefined, runtimeOptions: undefined });
+  const p = readProject(program('name: b\nmain: src/\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n'));
+  assert.equal(p.name, 'b');
+  assert.equal(p.main, 'src/');
+  assert.deepEqual(p.runtimeOptions, { typescript: true });
+  assert.throws(() => readProject(program('name: c\nruntime: python\n')), ProjectError);
+  assert.throws(() => readProject(program('runtime: nodejs\n')), /missing a 'name'/);
+});
+
+test('finds Pulumi.yaml in a parent folder and names the folder when there is none', () => {
+  const dir = program('name: up\nruntime: nodejs\n');
+  const sub = join(dir, 'src');
+  mkdirSync(sub);
+  assert.equal(readProject(sub).name, 'up');
+  assert.throws(() => readProject(mkdtempSync(join(tmpdir(), 'ocikit-none-'))), /no Pulumi.yaml project file found/);
+});
+
+test('config keys: plain keys are the project’s, namespaced keys stay, secure values and objects are kept', () => {
+  const dir = program(
+    'name: proj\nruntime: nodejs\n',
+    '# my stack\nconfig:\n  proj:a: one\n  b: 2\n  oci:region: us-phoenix-1\n  proj:s:\n    secure: v1:abc:def\n  proj:o:\n    x: [1, 2]\n',
+  );
+  const file = StackConfigFile.open(readProject(dir), 'dev');
+  assert.deepEqual(Object.fromEntries(file.entries()), {
+    'proj:a': { value: 'one', secure: false },
+    'proj:b': { value: '2', secure: false },
+    'oci:region': { value: 'us-phoenix-1', secure: false },
+    'proj:s': { value: 'v1:abc:def', secure: true },
+    'proj:o': { value: '{"x":[1,2]}', secure: false },
+  });
+  assert.equal(file.get('proj:config:a')?.value, 'one');
+});
+
+test('set and rm rewrite the file in place, keeping comments and the other keys', () => {
+  const dir = program('name: proj\nruntime: nodejs\n', '# keep me\nconfig:\n  proj:a: one # inline\n  b: two\n');
+  const file = StackConfigFile.open(readProject(dir), 'dev');
+  file.set('a', 'uno', false);
+  file.set('oci:region', 'eu-frankfurt-1', false);
+  assert.equal(file.remove('proj:b'), true);
+  assert.equal(file.remove('missing'), false);
+  file.set('token', 'v1:n:c', true);
+  file.save();
+  const text = readFileSync(join(dir, 'Pulumi.dev.yaml'), 'utf8');
+  assert.match(text, /^# keep me/);
+  assert.match(text, /proj:a: uno/);
+  assert.doesNotMatch(text, /two/);
+  assert.match(text, /oci:region: eu-frankfurt-1/);
+  assert.match(text, /proj:token:\n {4}secure: v1:n:c/);
+});
+
+test('a missing stack file reads as empty and is created on the first set', () => {
+  const dir = program('name: proj\nruntime: nodejs\n');
+  const file = StackConfigFile.open(readProject(dir), 'dev');
+  assert.equal(file.entries().size, 0);
+  file.set('k', 'v', false);
+  file.save();
+  assert.equal(readFileSync(join(dir, 'Pulumi.dev.yaml'), 'utf8'), 'config:\n  proj:k: v\n');
+});

@@ -1,0 +1,110 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Document, isMap, isScalar, parseDocument, stringify } from 'yaml';
+import { isRecord, ProjectError, type Project } from './project';
+
+/**
+ * `Pulumi.<stack>.yaml`: `config:` values keyed `<namespace>:<key>` (a key without a namespace
+ * belongs to the project, as Pulumi reads it), `{secure: v1:…}` for secrets, and the
+ * `encryptionsalt` of the passphrase provider. Edits go through the YAML document so comments and
+ * the order of keys survive `config set|rm`.
+ */
+export interface ConfigEntry {
+  /** Plain value, or the ciphertext when `secure`. Objects and lists are JSON-encoded, as Pulumi passes them. */
+  value: string;
+  secure: boolean;
+}
+
+export class StackConfigFile {
+  private constructor(
+    readonly path: string,
+    readonly project: Project,
+    private doc: Document,
+  ) {}
+
+  static open(project: Project, stack: string): StackConfigFile {
+    const path = join(project.dir, `Pulumi.${stack}.yaml`);
+    if (!existsSync(path)) return new StackConfigFile(path, project, new Document({}));
+    const doc = parseDocument(readFileSync(path, 'utf8'));
+    if (doc.errors.length > 0) throw new ProjectError(`${path}: ${doc.errors[0].message.split('\n')[0]}`);
+    if (doc.contents === null) doc.contents = doc.createNode({}) as never;
+    if (!isMap(doc.contents)) throw new ProjectError(`${path}: expected a YAML mapping`);
+    const config = doc.get('config');
+    if (config !== undefined && config !== null && !isMap(config))
+      throw new ProjectError(`${path}: 'config' must be a mapping`);
+    return new StackConfigFile(path, project, doc);
+  }
+
+  /** `key` as Pulumi stores it: `<project>:key` unless it names a namespace. */
+  qualify(key: string): string {
+    if (!key || key.startsWith(':') || key.endsWith(':')) throw new ProjectError(`invalid config key '${key}'`);
+    const parts = key.split(':');
+    if (parts.length === 3 && parts[1] === 'config') return `${parts[0]}:${parts[2]}`;
+    if (parts.length > 2) throw new ProjectError(`invalid config key '${key}': use <namespace>:<name>`);
+    return parts.length === 1 ? `${this.project.name}:${key}` : key;
+  }
+
+  get encryptionSalt(): string | undefined {
+    const salt = this.doc.get('encryptionsalt');
+    return typeof salt === 'string' && salt ? salt : undefined;
+  }
+
+  set encryptionSalt(salt: string | undefined) {
+    if (salt === undefined) this.doc.delete('encryptionsalt');
+    else if (this.doc.has('encryptionsalt')) this.doc.set('encryptionsalt', salt);
+    else {
+      // First in the file, where `pulumi stack init` writes it.
+      const map = this.doc.contents as unknown as { items: unknown[] };
+      map.items.unshift(this.doc.createPair('encryptionsalt', salt));
+    }
+  }
+
+  entries(): Map<string, ConfigEntry> {
+    const out = new Map<string, ConfigEntry>();
+    const config = this.doc.toJS()?.config as unknown;
+    if (!isRecord(config)) return out;
+    for (const [rawKey, raw] of Object.entries(config)) {
+      const key = this.qualify(rawKey);
+      if (isRecord(raw) && Object.keys(raw).length === 1 && typeof raw.secure === 'string')
+        out.set(key, { value: raw.secure, secure: true });
+      else if (raw === null || raw === undefined) out.set(key, { value: '', secure: false });
+      else out.set(key, { value: typeof raw === 'string' ? raw : JSON.stringify(raw), secure: false });
+    }
+    return out;
+  }
+
+  get(key: string): ConfigEntry | undefined {
+    return this.entries().get(this.qualify(key));
+  }
+
+  set(key: string, value: string, secure: boolean): void {
+    const qualified = this.qualify(key);
+    this.remove(qualified);
+    let config = this.doc.get('config');
+    if (!isMap(config)) {
+      config = this.doc.createNode({});
+      this.doc.set('config', config);
+    }
+    (config as ReturnType<Document['createNode']> & { set(k: unknown, v: unknown): void }).set(
+      qualified,
+      secure ? this.doc.createNode({ secure: value }) : value,
+    );
+  }
+
+  /** Removes the key in whichever spelling the file uses; true when something was removed. */
+  remove(key: string): boolean {
+    const qualified = this.qualify(key);
+    const config = this.doc.get('config');
+    if (!isMap(config)) return false;
+    const before = config.items.length;
+    config.items = config.items.filter((pair) => {
+      const raw = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+      return this.qualify(raw) !== qualified;
+    });
+    return config.items.length !== before;
+  }
+
+  save(): void {
+    writeFileSync(this.path, this.doc.contents === null ? stringify({}) : this.doc.toString());
+  }
+}

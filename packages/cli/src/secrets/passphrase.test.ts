@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crypterFromState, newEncryptionState, passphraseFromEnv, PassphraseError } from './passphrase';
+
+// Written by Pulumi itself: pulumi/pulumi pkg/secrets/passphrase/manager_test.go (passphrase "password").
+const PULUMI_STATE = 'v1:fozI5u6B030=:v1:F+6ZduKKd8G0/V7L:PGMFeIzwobWRKmEAzUdaQHqC5mMRIQ==';
+
+test('accepts the encryptionsalt Pulumi wrote for passphrase "password", rejects another passphrase', () => {
+  const crypter = crypterFromState('password', PULUMI_STATE);
+  assert.equal(crypter.decrypt(PULUMI_STATE.slice('v1:fozI5u6B030=:'.length)), 'pulumi');
+  assert.throws(() => crypterFromState('password123', PULUMI_STATE), PassphraseError);
+});
+
+test('values round-trip in the v1:<nonce>:<ciphertext> form and a new state checks its passphrase', () => {
+  const { state, crypter } = newEncryptionState('');
+  assert.match(state, /^v1:[A-Za-z0-9+/]{11}=:v1:[A-Za-z0-9+/]{16}:[A-Za-z0-9+/=]+$/);
+  const secret = crypter.encrypt('s3cr3t ✓');
+  assert.match(secret, /^v1:[A-Za-z0-9+/]{16}:[A-Za-z0-9+/=]+$/);
+  assert.equal(crypterFromState('', state).decrypt(secret), 's3cr3t ✓');
+  assert.throws(() => crypterFromState('other', state), /incorrect passphrase/);
+});
+
+test('the passphrase comes from PULUMI_CONFIG_PASSPHRASE (empty allowed) or PULUMI_CONFIG_PASSPHRASE_FILE', () => {
+  assert.equal(passphraseFromEnv({ PULUMI_CONFIG_PASSPHRASE: '' }), '');
+  const file = join(mkdtempSync(join(tmpdir(), 'ocikit-pass-')), 'pass');
+  writeFileSync(file, 'from-file\n');
+  assert.equal(passphraseFromEnv({ PULUMI_CONFIG_PASSPHRASE_FILE: file }), 'from-file');
+  assert.equal(passphraseFromEnv({}), undefined);
+  assert.throws(() => passphraseFromEnv({ PULUMI_CONFIG_PASSPHRASE_FILE: file + '.missing' }), PassphraseError);
+});

@@ -1,0 +1,125 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cleanEnv, ocikit } from '../support/ocikit';
+
+// The command line through the built binary, without running a program: flags, config, secrets
+// and the one-line errors a user sees. Programs run in test/programs/.
+
+function project(name = 'proj'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ocikit-cli-'));
+  writeFileSync(join(dir, 'Pulumi.yaml'), `name: ${name}\nruntime: nodejs\n`);
+  return dir;
+}
+
+const oneLineError = (stderr: string) => {
+  const lines = stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `one line, got:\n${stderr}`);
+  assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+  return lines[0];
+};
+
+test('every command of the contract is there, with its flags', async () => {
+  const help = await ocikit(['--help']);
+  assert.equal(help.code, 0);
+  for (const command of ['preview', 'up', 'refresh', 'destroy', 'import', 'stack', 'config', 'emulator'])
+    assert.match(help.stdout, new RegExp(`\\n  ${command}\\b`));
+  for (const flag of ['--cwd <dir>', '--stack <name>', '--parallel <n>', '--json', '--non-interactive'])
+    assert.ok(help.stdout.includes(flag), flag);
+  assert.match((await ocikit(['up', '--help'])).stdout, /--yes[\s\S]*--skip-preview/);
+  assert.match((await ocikit(['refresh', '--help'])).stdout, /--yes/);
+  assert.match((await ocikit(['destroy', '--help'])).stdout, /--yes/);
+  assert.match((await ocikit(['stack', 'output', '--help'])).stdout, /\[name\]/);
+  assert.match((await ocikit(['config', 'set', '--help'])).stdout, /<key> \[value\][\s\S]*--secret/);
+});
+
+test("a user's mistakes end with one line and a non-zero exit code", async () => {
+  const empty = mkdtempSync(join(tmpdir(), 'ocikit-empty-'));
+  const cases: Array<[string[], RegExp, string?]> = [
+    [['preview'], /no Pulumi\.yaml project file found/, empty],
+    [['up', '--yes', '--cwd', empty], /no Pulumi\.yaml project file found/],
+    [['up', '--bogus'], /unknown option '--bogus'/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+    [['--parallel', 'zero', 'preview'], /--parallel/],
+    [['--stack', 'no way', 'preview'], /invalid stack name/],
+    [['import', 'oci:AiLanguage/endpoint:Endpoint'], /missing required argument 'name'/],
+  ];
+  for (const [args, message, cwd] of cases) {
+    const result = await ocikit(args, { cwd: cwd ?? project() });
+    assert.notEqual(result.code, 0, args.join(' '));
+    assert.match(oneLineError(result.stderr), message);
+  }
+});
+
+test('without --yes, up, refresh and destroy refuse when stdin is not a terminal', async () => {
+  const cwd = project();
+  for (const command of ['up', 'refresh', 'destroy']) {
+    const result = await ocikit([command], { cwd });
+    assert.equal(result.code, 1);
+    assert.match(
+      oneLineError(result.stderr),
+      /--yes must be passed in to proceed when running in non-interactive mode/,
+    );
+  }
+});
+
+test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets need the passphrase', async () => {
+  const cwd = project('shop');
+  const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });
+  assert.equal((await ocikit(['config', 'set', 'units', '2'], { cwd, env })).code, 0);
+  assert.equal((await ocikit(['config', 'set', 'oci:region', 'us-phoenix-1'], { cwd, env })).code, 0);
+  assert.equal((await ocikit(['config', 'set', '--secret', 'apiKey', 's3cr3t'], { cwd, env })).code, 0);
+  assert.equal((await ocikit(['--stack', 'prod', 'config', 'set', 'units', '5'], { cwd, env })).code, 0);
+  const file = readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8');
+  assert.match(file, /^encryptionsalt: v1:[A-Za-z0-9+/=]+:v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+\n/);
+  assert.match(file, /shop:units: "2"/);
+  assert.match(file, /oci:region: us-phoenix-1/);
+  assert.match(file, /shop:apiKey:\n {4}secure: v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+\n/);
+  assert.doesNotMatch(file, /s3cr3t/);
+  assert.match(readFileSync(join(cwd, 'Pulumi.prod.yaml'), 'utf8'), /shop:units: "5"/);
+
+  assert.equal((await ocikit(['config', 'get', 'apiKey'], { cwd, env })).stdout, 's3cr3t\n');
+  assert.equal((await ocikit(['config', 'get', 'shop:units'], { cwd, env })).stdout, '2\n');
+  const listed = await ocikit(['config'], { cwd, env });
+  assert.match(listed.stdout, /shop:apiKey +\[secret\]/);
+
+  const wrong = await ocikit(['config', 'get', 'apiKey'], { cwd, env: cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'nope' }) });
+  assert.match(oneLineError(wrong.stderr), /incorrect passphrase/);
+  const missing = await ocikit(['config', 'get', 'apiKey'], { cwd });
+  assert.match(oneLineError(missing.stderr), /PULUMI_CONFIG_PASSPHRASE/);
+
+  const passFile = join(cwd, 'passphrase.txt');
+  writeFileSync(passFile, 'correct horse\n');
+  const fromFile = await ocikit(['config', 'get', 'apiKey'], {
+    cwd,
+    env: cleanEnv({ PULUMI_CONFIG_PASSPHRASE_FILE: passFile }),
+  });
+  assert.equal(fromFile.stdout, 's3cr3t\n');
+
+  assert.equal((await ocikit(['config', 'rm', 'units'], { cwd, env })).code, 0);
+  const gone = await ocikit(['config', 'get', 'units'], { cwd, env });
+  assert.match(oneLineError(gone.stderr), /configuration key 'shop:units' not found for stack 'dev'/);
+  assert.equal((await ocikit(['config', 'set', 'fromStdin'], { cwd, env, input: 'piped value\n' })).code, 0);
+  assert.equal((await ocikit(['config', 'get', 'fromStdin'], { cwd, env })).stdout, 'piped value\n');
+});
+
+test('ocikit emulator starts the emulator in the foreground with ocikit-emulator’s flags', async () => {
+  const { spawnOcikit } = await import('../support/ocikit');
+  const { child, done } = spawnOcikit(['emulator', '--in-memory', '--port', '0', '--transition-delay', '0']);
+  const firstLine = await new Promise<string>((resolve) => {
+    let buffer = '';
+    child.stdout!.on('data', (d) => {
+      buffer += d;
+      // Its signal handlers are in place once the banner (ending with the admin API line) is out.
+      if (buffer.includes('/_ocikit')) resolve(buffer.split('\n')[0]);
+    });
+  });
+  assert.match(firstLine, /^ocikit emulator listening on http:\/\/127\.0\.0\.1:\d+$/);
+  await new Promise((r) => setTimeout(r, 300));
+  child.kill('SIGINT');
+  assert.equal((await done).code, 0);
+  const help = await ocikit(['emulator', '--help']);
+  assert.match(help.stdout, /--transition-delay <seconds>/);
+});

@@ -1,0 +1,84 @@
+// A small ResourceProvider plugin for the step-generator tests that need behaviour the real
+// plugin cannot be made to show on demand (a provider-requested delete-before-replace, a
+// partial failure). Started by the engine exactly as the real plugin (one argument: the engine
+// address); it keeps its "cloud" in the JSON file named by FAKE_PROVIDER_STORE and appends every
+// call to FAKE_PROVIDER_LOG, so tests can check the call order.
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { main, type Provider } from '@pulumi/pulumi/provider';
+
+type Props = Record<string, unknown>;
+const store = process.env.FAKE_PROVIDER_STORE!;
+const log = (line: string) =>
+  process.env.FAKE_PROVIDER_LOG && appendFileSync(process.env.FAKE_PROVIDER_LOG, line + '\n');
+const load = (): Record<string, Props> => (existsSync(store) ? JSON.parse(readFileSync(store, 'utf8')) : {});
+const save = (s: Record<string, Props>) => writeFileSync(store, JSON.stringify(s));
+let counter = Date.now();
+
+/** Properties whose change forces a replacement; `dbr` asks for delete-before-replace. */
+const replaceKeys = ['replaceMe', 'dbr'];
+
+const provider: Provider = {
+  version: '0.0.1',
+  async check(urn, olds, news) {
+    log(`check ${urn.split('::').pop()} olds=${olds === undefined ? 'none' : Object.keys(olds).length}`);
+    if ((news as Props).bad) return { inputs: news, failures: [{ property: 'bad', reason: 'bad is not allowed' }] };
+    return { inputs: news };
+  },
+  async diff(id, urn, olds: Props, news: Props) {
+    log(`diff ${urn.split('::').pop()}`);
+    const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
+      (k) => !['id', 'state'].includes(k) && JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
+    );
+    const replaces = keys.filter((k) => replaceKeys.includes(k));
+    return { changes: keys.length > 0, replaces, deleteBeforeReplace: replaces.includes('dbr') };
+  },
+  async create(urn, inputs: Props) {
+    const name = urn.split('::').pop();
+    if (typeof inputs.sleepMs === 'number') {
+      log(`begin ${name}`);
+      await new Promise((r) => setTimeout(r, inputs.sleepMs as number));
+    }
+    log(`create ${name}`);
+    const id = `fake-${name}-${counter++}`;
+    const s = load();
+    s[id] = { ...inputs, state: 'ACTIVE' };
+    save(s);
+    if (inputs.failInit) {
+      const e = new Error('the resource failed to initialise') as Error & {
+        id: string;
+        properties: Props;
+        reasons: string[];
+      };
+      Object.assign(e, { id, properties: s[id], reasons: ['failed to initialise'] });
+      throw e;
+    }
+    return { id, outs: s[id] };
+  },
+  async read(id, urn) {
+    log(`read ${urn.split('::').pop()}`);
+    const s = load();
+    if (!s[id]) return { id: '', props: {} };
+    const { state, ...inputs } = s[id];
+    void state;
+    return { id, props: s[id], inputs };
+  },
+  async update(id, urn, olds, news: Props) {
+    log(`update ${urn.split('::').pop()}`);
+    const s = load();
+    s[id] = { ...news, state: 'ACTIVE' };
+    save(s);
+    return { outs: s[id] };
+  },
+  async delete(id, urn) {
+    log(`delete ${urn.split('::').pop()}`);
+    const s = load();
+    delete s[id];
+    save(s);
+  },
+  async invoke(token, inputs: Props) {
+    log(`invoke ${token}`);
+    return { outputs: { echoed: inputs, count: Object.keys(load()).length } };
+  },
+};
+
+void main(provider, process.argv.slice(2));

@@ -1,0 +1,115 @@
+// Test harness: throw-away Pulumi program folders (Pulumi.yaml + index.ts, node_modules linked to
+// the repository's), a test Crypter in Pulumi's "v1:<nonce>:<ciphertext>" form, and one call to
+// run the engine that collects its events.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  openStackState,
+  runEngine,
+  type Crypter,
+  type EngineEvent,
+  type EngineOptions,
+  type EngineResult,
+} from '../../../src/engine';
+
+const repoNodeModules = resolve(__dirname, '../../../../../node_modules');
+
+export const testCrypter = (): Crypter => {
+  const key = Buffer.alloc(32, 7);
+  return {
+    encrypt(plaintext) {
+      const nonce = randomBytes(12);
+      const c = createCipheriv('aes-256-gcm', key, nonce);
+      const ct = Buffer.concat([c.update(plaintext, 'utf8'), c.final(), c.getAuthTag()]);
+      return `v1:${nonce.toString('base64')}:${ct.toString('base64')}`;
+    },
+    decrypt(ciphertext) {
+      const [, n, ct] = ciphertext.split(':');
+      const raw = Buffer.from(ct, 'base64');
+      const d = createDecipheriv('aes-256-gcm', key, Buffer.from(n, 'base64'));
+      d.setAuthTag(raw.subarray(raw.length - 16));
+      return Buffer.concat([d.update(raw.subarray(0, raw.length - 16)), d.final()]).toString('utf8');
+    },
+  };
+};
+
+export interface TestProgram {
+  dir: string;
+  /** Replaces index.ts. */
+  write(source: string): void;
+  run(
+    overrides?: Partial<EngineOptions> & { pluginCommand?: string[] },
+  ): Promise<EngineResult & { events: EngineEvent[] }>;
+  remove(): void;
+}
+
+export function makeProgram(
+  source: string,
+  defaults: Partial<EngineOptions> & { pluginCommand?: string[] } = {},
+): TestProgram {
+  const dir = mkdtempSync(join(tmpdir(), 'ocikit-engine-'));
+  symlinkSync(repoNodeModules, join(dir, 'node_modules'), 'dir');
+  writeFileSync(
+    join(dir, 'Pulumi.yaml'),
+    'name: enginetest\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n',
+  );
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        target: 'es2020',
+        module: 'commonjs',
+        moduleResolution: 'node',
+        esModuleInterop: true,
+        skipLibCheck: true,
+        // Pulumi's cmd/run then runs ts-node transpile-only, which keeps these tests fast.
+        noCheck: true,
+      },
+    }),
+  );
+  mkdirSync(join(dir, '.ocikit'), { recursive: true });
+  const write = (s: string) => writeFileSync(join(dir, 'index.ts'), s);
+  write(source);
+  const crypter = testCrypter();
+  return {
+    dir,
+    write,
+    async run(overrides = {}) {
+      const events: EngineEvent[] = [];
+      const options = {
+        programDir: dir,
+        project: { name: 'enginetest', runtimeOptions: { typescript: true } },
+        stack: 'dev',
+        operation: 'update' as const,
+        preview: false,
+        config: {},
+        secretKeys: [],
+        state: openStackState({ programDir: dir, stack: 'dev', crypter }),
+        onEvent: (e: EngineEvent) => events.push(e),
+        ...defaults,
+        ...overrides,
+      };
+      const result = await runEngine(options);
+      return { ...result, events };
+    },
+    remove() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The steps the engine reported, as `op name` strings in order. */
+export function steps(events: EngineEvent[]): string[] {
+  return events
+    .filter((e) => e.resOutputsEvent && !e.resOutputsEvent.metadata.type.startsWith('pulumi:'))
+    .map((e) => `${e.resOutputsEvent!.metadata.op} ${e.resOutputsEvent!.metadata.urn.split('::').pop()}`);
+}
+
+export function diagnostics(events: EngineEvent[], severity?: string): string[] {
+  return events
+    .filter((e) => e.diagnosticEvent && (!severity || e.diagnosticEvent.severity === severity))
+    .map((e) => e.diagnosticEvent!.message.trim());
+}

@@ -1,0 +1,129 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
+
+// A run that fails or dies half-way leaves state that matches the cloud, and the next `up`
+// converges: no orphan, no duplicate. A second run on a locked stack is refused.
+
+async function pair(cloud: Cloud): Promise<Program> {
+  const p = program(join(FIXTURES, 'pair'), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true', ...cloud.env });
+  p.setConfig({
+    ...cloud.ociConfig,
+    'pair:compartmentId': cloud.sandbox.compartmentId,
+    'pair:standbyRegion': cloud.sandbox.peerRegion,
+    'pair:standbyGroupId': cloud.sandbox.standbyGroupId,
+    'pair:textModelId': cloud.sandbox.textModelId,
+  });
+  return p;
+}
+
+/** What the cloud holds under the pair's names (not yet deleted). */
+async function inCloud(cloud: Cloud): Promise<{ endpoints: string[]; plans: string[] }> {
+  const live = (s?: string) => s !== 'DELETED' && s !== 'DELETING';
+  const endpoints = (
+    await cloud.t.language().listEndpoints({ compartmentId: cloud.sandbox.compartmentId, displayName: 'pair-first' })
+  ).endpointCollection.items
+    .filter((e) => live(e.lifecycleState))
+    .map((e) => e.id);
+  const plans = (
+    await cloud.t
+      .dr(cloud.sandbox.peerRegion)
+      .listDrPlans({ drProtectionGroupId: cloud.sandbox.standbyGroupId, displayName: 'pair-second' })
+  ).drPlanCollection.items
+    .filter((p) => live(p.lifecycleState))
+    .map((p) => p.id);
+  return { endpoints, plans };
+}
+
+async function converged(cloud: Cloud, p: Program): Promise<void> {
+  const up = ok(await p.run(['up', '--yes']), 'the converging up');
+  const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+  assert.deepEqual(await inCloud(cloud), { endpoints: [out.endpointId], plans: [out.planId] }, up.stdout);
+  const again = ok(await p.run(['preview']));
+  assert.match(again.stdout, /no changes|unchanged/);
+  assert.doesNotMatch(again.stdout, / (create|update|replace|delete)\n/);
+}
+
+test('a fault injected half-way through up fails it with one line; the next up converges', async () => {
+  const cloud = await startCloud();
+  try {
+    const p = await pair(cloud);
+    await cloud.t.emulator.admin.injectFault({
+      operation: 'CreateDrPlan',
+      status: 400,
+      code: 'InvalidParameter',
+      message: 'injected by the test',
+      count: 1,
+    });
+    const failed = await p.run(['up', '--yes']);
+    assert.notEqual(failed.code, 0);
+    assert.match(failed.stdout + failed.stderr, /injected by the test/);
+    assert.equal(failed.stderr.trim().split('\n').length, 1, failed.stderr);
+    assert.doesNotMatch(failed.stderr, /\n\s+at /);
+    assert.deepEqual((await inCloud(cloud)).plans, []);
+    assert.equal((await inCloud(cloud)).endpoints.length, 1, 'the endpoint was created before the fault');
+    await converged(cloud, p);
+  } finally {
+    await cloud.close();
+  }
+});
+
+// todo: it fails today. Killed while the plugin waits for the new plan to become ACTIVE, the run
+// never learns the plan's id; the next up warns ("interrupted while creating … must be deleted or
+// imported by hand", as Pulumi does) and creates a second plan. Converging needs creates that are
+// idempotent across runs (e.g. the plugin deriving its opc-retry-token from the URN and inputs, or
+// the engine recording the token with the pending operation): provider/engine work, reported.
+test(
+  'an ocikit killed half-way leaves no orphan and no duplicate after the next up',
+  {
+    todo: 'creates are not idempotent across runs yet: a plan created by a killed run is orphaned',
+  },
+  async () => {
+    // Slow transitions: the plan is still CREATING when ocikit dies.
+    const cloud = await startCloud({ transitionDelaySeconds: 4 });
+    try {
+      const p = await pair(cloud);
+      const { child, done } = p.spawn(['up', '--yes']);
+      let seen = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (d) => {
+          seen += d;
+          if (/second creating/.test(seen)) resolve();
+        });
+        child.on('close', () => reject(new Error(`ocikit ended before creating the plan:\n${seen}`)));
+      });
+      await new Promise((r) => setTimeout(r, 500));
+      child.kill('SIGKILL');
+      await done;
+      await converged(cloud, p);
+    } finally {
+      await cloud.close();
+    }
+  },
+);
+
+test('a second ocikit up on a locked stack is refused with a clear message', async () => {
+  const cloud = await startCloud({ transitionDelaySeconds: 3 });
+  try {
+    const p = await pair(cloud);
+    const first = p.spawn(['up', '--yes']);
+    let seen = '';
+    await new Promise<void>((resolve, reject) => {
+      first.child.stdout!.on('data', (d) => {
+        seen += d;
+        if (/first creating/.test(seen)) resolve();
+      });
+      first.child.on('close', () => reject(new Error(`the first up ended early:\n${seen}`)));
+    });
+    const second = await p.run(['up', '--yes']);
+    assert.notEqual(second.code, 0);
+    const lines = second.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, second.stderr);
+    assert.match(lines[0], /lock/i);
+    ok(await first.done, 'the first up');
+    assert.equal((await inCloud(cloud)).plans.length, 1);
+  } finally {
+    await cloud.close();
+  }
+});

@@ -1,0 +1,84 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
+
+// A program written for the official @pulumi/oci, run unchanged: its default and explicit `oci`
+// providers (whatever version they ask for) go to our plugin. Its endpoint name is a secret.
+const SECRET_NAME = 'very-secret-endpoint-name';
+const PASSPHRASE = { PULUMI_CONFIG_PASSPHRASE: 'test passphrase' };
+let cloud: Cloud;
+let p: Program;
+
+before(async () => {
+  cloud = await startCloud();
+  p = program(join(FIXTURES, 'pulumi-oci'), { ...PASSPHRASE, ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig({
+    ...cloud.ociConfig,
+    'legacy:compartmentId': cloud.sandbox.compartmentId,
+    'legacy:standbyRegion': cloud.sandbox.peerRegion,
+    'legacy:modelId': cloud.sandbox.textModelId,
+  });
+  ok(await p.run(['config', 'set', '--secret', 'endpointName', SECRET_NAME]));
+});
+after(() => cloud?.close());
+
+test('a @pulumi/oci program runs unchanged; secrets stay out of the state and the display', async () => {
+  const up = ok(await p.run(['up', '--yes']));
+  assert.doesNotMatch(up.stdout, /embedded OCI emulator/, 'oci:endpoint is configured: no embedded emulator');
+  assert.ok(!up.stdout.includes(SECRET_NAME), 'the secret is not displayed');
+  const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+  assert.equal(out.endpointName, '[secret]');
+  assert.equal(out.planType, 'FAILOVER');
+  assert.equal(ok(await p.run(['stack', 'output', 'endpointName', '--show-secrets'])).stdout, `${SECRET_NAME}\n`);
+
+  const endpoint = (await cloud.t.language().getEndpoint({ endpointId: out.endpointId })).endpoint;
+  assert.equal(endpoint.displayName, SECRET_NAME);
+  const plan = (await cloud.t.dr(cloud.sandbox.peerRegion).getDrPlan({ drPlanId: out.planId })).drPlan;
+  assert.equal(plan.drProtectionGroupId, cloud.sandbox.standbyGroupId);
+
+  for (const file of readdirSync(join(p.dir, '.ocikit'), { recursive: true })) {
+    const path = join(p.dir, '.ocikit', String(file));
+    if (!/\.json/.test(path)) continue;
+    const text = readFileSync(path, 'utf8');
+    assert.ok(!text.includes(SECRET_NAME), `${file} holds the secret in plain text`);
+    assert.ok(!text.includes('PRIVATE KEY'), `${file} holds a private key`);
+  }
+  const exported = ok(await p.run(['stack', 'export'])).stdout;
+  assert.ok(!exported.includes(SECRET_NAME));
+  assert.equal(JSON.parse(exported).version, 3);
+  assert.ok(!readFileSync(join(p.dir, 'Pulumi.dev.yaml'), 'utf8').includes(SECRET_NAME));
+});
+
+test('--json prints the engine events, one JSON object a line', async () => {
+  const preview = ok(await p.run(['preview', '--json']));
+  const events = preview.stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.ok(events.length > 0);
+  const kinds = new Set(events.flatMap((e) => Object.keys(e).filter((k) => k.endsWith('Event'))));
+  assert.ok(kinds.has('resourcePreEvent'), [...kinds].join());
+  assert.ok(kinds.has('summaryEvent'), [...kinds].join());
+  for (const e of events) assert.equal(typeof e.sequence, 'number');
+  assert.ok(!preview.stdout.includes(SECRET_NAME));
+});
+
+test('stack ls lists the stack with its resources', async () => {
+  const ls = ok(await p.run(['stack', 'ls']));
+  assert.match(ls.stdout, /^NAME +LAST UPDATE +RESOURCE COUNT\ndev\* +\S.* +\d+\n/);
+});
+
+test('destroy deletes every resource', async () => {
+  const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+  ok(await p.run(['destroy', '--yes']));
+  const endpoint = await cloud.t
+    .language()
+    .getEndpoint({ endpointId: out.endpointId })
+    .then(
+      (r) => r.endpoint.lifecycleState as string,
+      () => 'GONE',
+    );
+  assert.ok(['DELETED', 'GONE'].includes(endpoint), endpoint);
+});

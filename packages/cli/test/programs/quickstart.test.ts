@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join, resolve } from 'node:path';
+import { startEmulator } from '@ocikit/emulator';
+import * as common from 'oci-common';
+import { DisasterRecoveryClient } from 'oci-disasterrecovery';
+import { AIServiceLanguageClient } from 'oci-ailanguage';
+import { ok, program } from '../support/programs';
+
+const QUICKSTART = resolve(__dirname, '../../../../examples/quickstart');
+
+// The quickstart, as `npm run demo` runs it: no cloud configured, so ocikit starts the embedded
+// emulator with the sandbox in <program>/.ocikit/emulator/ and says so in one line.
+test('the quickstart runs against the embedded emulator, and the resources are really there', async () => {
+  const p = program(QUICKSTART);
+  const up = ok(await p.run(['up', '--yes']), 'ocikit up');
+  const embeddedLines = up.stdout.split('\n').filter((l) => /embedded OCI emulator/.test(l));
+  assert.equal(embeddedLines.length, 1, up.stdout);
+  assert.ok(embeddedLines[0].includes(join(p.dir, '.ocikit', 'emulator')));
+  assert.match(up.stdout, /Resources:\n(.*\n)*? {4}\+ \d+ created/);
+  assert.match(up.stdout, /Outputs:[\s\S]*drPlanId: "ocid1\.drplan\./);
+
+  const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+  assert.equal(out.drPlanState, 'ACTIVE');
+  assert.equal(out.endpointState, 'ACTIVE');
+  assert.ok(out.drPlanGroupCount > 0);
+
+  // The embedded emulator persisted what ocikit created: open its data directory and look.
+  const emulator = await startEmulator({ dataDir: join(p.dir, '.ocikit', 'emulator') });
+  try {
+    const auth = new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT');
+    const dr = new DisasterRecoveryClient({ authenticationDetailsProvider: auth });
+    dr.endpoint = `${emulator.url}/r/${emulator.sandbox?.peerRegion ?? 'us-phoenix-1'}`;
+    const language = new AIServiceLanguageClient({ authenticationDetailsProvider: auth });
+    language.endpoint = emulator.url;
+    const plan = (await dr.getDrPlan({ drPlanId: out.drPlanId })).drPlan;
+    assert.equal(plan.lifecycleState, 'ACTIVE');
+    assert.equal(plan.planGroups.length, out.drPlanGroupCount);
+    const endpoint = (await language.getEndpoint({ endpointId: out.endpointId })).endpoint;
+    assert.equal(endpoint.lifecycleState, 'ACTIVE');
+    assert.equal(endpoint.inferenceUnits, 1);
+    dr.close();
+    language.close();
+  } finally {
+    await emulator.close();
+  }
+
+  // Changing it as the README shows: one more inference unit is an update in place.
+  p.setConfig({ 'quickstart:inferenceUnits': 2 });
+  const preview = ok(await p.run(['preview']));
+  assert.match(preview.stdout, /~ +oci:AiLanguage\/endpoint:Endpoint tickets update\n +~ inferenceUnits: 1 => 2/);
+  ok(await p.run(['up', '--yes']));
+  assert.equal(JSON.parse(ok(await p.run(['stack', 'output', 'endpointId', '--json'])).stdout), out.endpointId);
+
+  const destroy = ok(await p.run(['destroy', '--yes']));
+  assert.match(destroy.stdout, /- \d+ deleted/);
+  assert.deepEqual(JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout), {});
+});

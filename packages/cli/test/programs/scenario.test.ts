@@ -1,0 +1,163 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
+
+// One program taken through the steps of a stack's life, each checked through the official OCI
+// SDK and ocikit's own output and exit codes. The engine's own tests cover the step generator
+// rule by rule; this file checks that a user sees those rules work end to end.
+const ENDPOINT = 'oci:AiLanguage/endpoint:Endpoint';
+let cloud: Cloud;
+let p: Program;
+let config: Record<string, string | number | boolean>;
+
+const out = async () => JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as Record<string, any>;
+const urns = async () => {
+  const deployment = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment;
+  return new Map<string, any>((deployment.resources ?? []).map((r: any) => [r.urn.split('::').pop(), r]));
+};
+const language = () => cloud.t.language();
+const endpointState = (endpointId: string) =>
+  language()
+    .getEndpoint({ endpointId })
+    .then(
+      (r) => r.endpoint.lifecycleState as string,
+      () => 'GONE',
+    );
+const gone = (state: string) => state === 'DELETED' || state === 'GONE' || state === 'DELETING';
+async function createEndpoint(displayName: string): Promise<string> {
+  const { endpoint } = await language().createEndpoint({
+    createEndpointDetails: {
+      compartmentId: cloud.sandbox.compartmentId,
+      modelId: cloud.sandbox.textModelId,
+      displayName,
+      inferenceUnits: 1,
+    },
+  });
+  for (let i = 0; i < 100 && (await endpointState(endpoint.id)) !== 'ACTIVE'; i++) await cloud.t.advance(1);
+  return endpoint.id;
+}
+const step = async (n: number, extra: Record<string, string | boolean> = {}) => {
+  config = { ...config, 'scenario:step': n, ...extra };
+  p.setConfig(config);
+};
+
+before(async () => {
+  cloud = await startCloud();
+  p = program(join(FIXTURES, 'scenario'), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true', ...cloud.env });
+  config = {
+    ...cloud.ociConfig,
+    'scenario:compartmentId': cloud.sandbox.compartmentId,
+    'scenario:standbyRegion': cloud.sandbox.peerRegion,
+    'scenario:standbyGroupId': cloud.sandbox.standbyGroupId,
+    'scenario:textModelId': cloud.sandbox.textModelId,
+    'scenario:nerModelId': cloud.sandbox.nerModelId,
+  };
+});
+after(() => cloud?.close());
+
+test('step 1 creates everything; dependsOn orders the plan after its endpoint', async () => {
+  await step(1);
+  const up = ok(await p.run(['up', '--yes', '--json']));
+  const events = up.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  const at = (kind: string, name: string) =>
+    events.findIndex((e) => e[kind]?.metadata?.urn?.endsWith(`::${name}`) && e[kind].metadata.op === 'create');
+  assert.ok(at('resOutputsEvent', 'ep') >= 0 && at('resourcePreEvent', 'plan') > at('resOutputsEvent', 'ep'));
+  const state = await urns();
+  for (const name of ['ep', 'swapped', 'plan', 'kept', 'guarded', 'ignored']) assert.ok(state.has(name), name);
+  assert.equal(await endpointState(state.get('ep').id), 'ACTIVE');
+});
+
+test('step 2 updates in place, replaces (replaceOnChanges), and ignores the ignored change', async () => {
+  const before = await out();
+  await step(2);
+  const preview = ok(await p.run(['preview']));
+  assert.match(preview.stdout, new RegExp(`~ +${ENDPOINT} ep update\\n +~ inferenceUnits: 1 => 2`));
+  assert.match(preview.stdout, new RegExp(`\\+- +${ENDPOINT} swapped replace`));
+  assert.doesNotMatch(preview.stdout, / ignored /);
+  ok(await p.run(['up', '--yes']));
+  const after = await out();
+  assert.equal(after.epId, before.epId, 'updated in place');
+  assert.equal(after.epUnits, 2);
+  assert.equal((await language().getEndpoint({ endpointId: after.epId })).endpoint.inferenceUnits, 2);
+  assert.notEqual(after.swappedId, before.swappedId, 'replaced');
+  assert.ok(gone(await endpointState(before.swappedId)), 'the replaced endpoint is deleted');
+  assert.equal(
+    (await language().getEndpoint({ endpointId: after.swappedId })).endpoint.modelId,
+    cloud.sandbox.nerModelId,
+  );
+  const ignored = (await urns()).get('ignored');
+  assert.equal((await language().getEndpoint({ endpointId: ignored.id })).endpoint.displayName, 'ignored-1');
+});
+
+test('step 3 deletes a removed resource and keeps the one with retainOnDelete', async () => {
+  const state = await urns();
+  await step(3);
+  ok(await p.run(['up', '--yes']));
+  const planId = state.get('plan').id;
+  const plan = await cloud.t
+    .dr(cloud.sandbox.peerRegion)
+    .getDrPlan({ drPlanId: planId })
+    .then(
+      (r) => r.drPlan.lifecycleState as string,
+      () => 'GONE',
+    );
+  assert.ok(gone(plan), plan);
+  assert.equal(await endpointState(state.get('kept').id), 'ACTIVE', 'retainOnDelete keeps it in the cloud');
+  const now = await urns();
+  assert.ok(!now.has('plan') && !now.has('kept'));
+});
+
+test('refresh records an out-of-band change and a deletion; preview shows the drift; up repairs it', async () => {
+  const state = await urns();
+  await language().updateEndpoint({
+    endpointId: state.get('ep').id,
+    updateEndpointDetails: { displayName: 'changed' },
+  });
+  await language().deleteEndpoint({ endpointId: state.get('ignored').id });
+  await cloud.t.advance(5);
+  ok(await p.run(['refresh', '--yes']));
+  assert.equal((await language().getEndpoint({ endpointId: state.get('ep').id })).endpoint.displayName, 'changed');
+  const refreshed = await urns();
+  assert.ok(!refreshed.has('ignored'), 'the deleted resource left the state');
+  const preview = ok(await p.run(['preview']));
+  assert.match(preview.stdout, new RegExp(`~ +${ENDPOINT} ep update\\n +~ displayName: "changed" => "ep"`));
+  assert.match(preview.stdout, new RegExp(`\\+ +${ENDPOINT} ignored create`));
+  ok(await p.run(['up', '--yes']));
+  assert.equal((await language().getEndpoint({ endpointId: state.get('ep').id })).endpoint.displayName, 'ep');
+  assert.equal(await endpointState((await urns()).get('ignored').id), 'ACTIVE');
+});
+
+test('get reads a resource; import adopts one by option and one by command', async () => {
+  const seenId = await createEndpoint('seen-from-outside');
+  const adoptId = await createEndpoint('adopt-me');
+  await step(3, { 'scenario:seenId': seenId, 'scenario:adoptId': adoptId });
+  ok(await p.run(['up', '--yes']));
+  assert.equal((await out()).seenName, 'seen-from-outside');
+  const state = await urns();
+  assert.equal(state.get('adopted').id, adoptId);
+  assert.equal(state.get('seen').external, true);
+
+  const commandId = await createEndpoint('by-command');
+  const imported = ok(await p.run(['import', ENDPOINT, 'byCommand', commandId]));
+  assert.match(imported.stdout, /byCommand/);
+  assert.equal((await urns()).get('byCommand').id, commandId);
+  assert.equal(await endpointState(commandId), 'ACTIVE');
+});
+
+test('protect refuses destroy with a one-line reason until the program unprotects', async () => {
+  const guarded = (await urns()).get('guarded').id;
+  const refused = await p.run(['destroy', '--yes']);
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stderr.trim().split('\n').pop()!, /protect/);
+  assert.doesNotMatch(refused.stderr, /\n\s+at /);
+  assert.equal(await endpointState(guarded), 'ACTIVE');
+  await step(3, { 'scenario:protect': false });
+  ok(await p.run(['up', '--yes']));
+  ok(await p.run(['destroy', '--yes']));
+  assert.ok(gone(await endpointState(guarded)));
+  assert.equal((await urns()).size, 0);
+});

@@ -1,0 +1,108 @@
+import { cpSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { startTestEmulator, type TestEmulator } from '../../../emulator/test/support/emulator';
+import { readConfigProfile } from '../../src/embedded';
+import { cleanEnv, ocikit, spawnOcikit, type RunResult } from './ocikit';
+
+const REPO = resolve(__dirname, '../../../..');
+export const FIXTURES = resolve(__dirname, '../programs/fixtures');
+
+export interface Cloud {
+  t: TestEmulator;
+  /** `oci:*` stack config that points a program's default provider at this emulator (not the embedded one). */
+  ociConfig: Record<string, string>;
+  /**
+   * The same as environment variables: explicit providers (`new oci.Provider(...)`) read the
+   * environment, not the stack config, as with the Pulumi CLI.
+   */
+  env: Record<string, string>;
+  sandbox: {
+    compartmentId: string;
+    peerRegion: string;
+    standbyGroupId: string;
+    textModelId: string;
+    nerModelId: string;
+  };
+  close(): Promise<void>;
+}
+
+/** An emulator of the test's own (faults, clock), reached through `oci:endpoint` and its credentials. */
+export async function startCloud(options: { transitionDelaySeconds?: number } = {}): Promise<Cloud> {
+  const t = await startTestEmulator({ seed: 'sandbox', ...options });
+  const profile = readConfigProfile(t.emulator.configFile, 'DEFAULT');
+  const sandbox = t.emulator.sandbox!;
+  const dr = sandbox.disasterRecovery as unknown as Record<string, string>;
+  const ai = sandbox.aiLanguage as unknown as { customModelIds: Record<string, string> };
+  return {
+    t,
+    ociConfig: {
+      'oci:endpoint': t.url,
+      'oci:region': t.emulator.region,
+      'oci:tenancyOcid': profile.tenancy,
+      'oci:userOcid': profile.user,
+      'oci:fingerprint': profile.fingerprint,
+      'oci:privateKeyPath': profile.key_file,
+    },
+    env: {
+      OCIKIT_ENDPOINT: t.url,
+      OCI_REGION: t.emulator.region,
+      OCI_TENANCY_OCID: profile.tenancy,
+      OCI_USER_OCID: profile.user,
+      OCI_FINGERPRINT: profile.fingerprint,
+      OCI_PRIVATE_KEY_PATH: profile.key_file,
+    },
+    sandbox: {
+      compartmentId: sandbox.compartmentId,
+      peerRegion: sandbox.peerRegion,
+      standbyGroupId: dr.standbyProtectionGroupId,
+      textModelId: ai.customModelIds.textClassification,
+      nerModelId: ai.customModelIds.namedEntityRecognition,
+    },
+    close: () => t.close(),
+  };
+}
+
+export interface Program {
+  dir: string;
+  /** Rewrites Pulumi.<stack>.yaml's config. */
+  setConfig(config: Record<string, string | number | boolean>, stack?: string): void;
+  run(args: string[], env?: Record<string, string | undefined>): Promise<RunResult>;
+  spawn(args: string[], env?: Record<string, string | undefined>): ReturnType<typeof spawnOcikit>;
+}
+
+/**
+ * A copy of a program folder in a temporary directory, with the repository's node_modules linked
+ * in so the program finds its own @pulumi/pulumi, ts-node, @ocikit/oci and @pulumi/oci, as an
+ * installed project does.
+ */
+export function program(source: string, baseEnv: Record<string, string | undefined> = {}): Program {
+  const dir = mkdtempSync(join(tmpdir(), 'ocikit-program-'));
+  for (const entry of readdirSync(source))
+    if (entry !== 'node_modules' && entry !== '.ocikit')
+      cpSync(join(source, entry), join(dir, entry), { recursive: true });
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const env = (extra: Record<string, string | undefined> = {}) => cleanEnv({ ...baseEnv, ...extra });
+  return {
+    dir,
+    setConfig(config, stack = 'dev') {
+      writeFileSync(join(dir, `Pulumi.${stack}.yaml`), stringify({ config }));
+    },
+    run: (args, extra) => ocikit(['--cwd', dir, ...args], { env: env(extra) }),
+    spawn: (args, extra) => spawnOcikit(['--cwd', dir, ...args], { env: env(extra) }),
+  };
+}
+
+/** Fails with ocikit's own output when a run did not exit 0. */
+export function ok(result: RunResult, what = 'ocikit'): RunResult {
+  if (result.code !== 0)
+    throw new Error(
+      `${what} exited ${result.code ?? result.signal}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+    );
+  return result;
+}
+
+export function outputs(result: RunResult): Record<string, unknown> {
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}
