@@ -11,6 +11,8 @@ export interface RequestContext {
   requestId: string;
   /** `/r/<region>/…` paths name the region; other paths are the emulator's home region. */
   region: string;
+  /** The emulator's home region (responses name other regions on their `/r/<region>` path). */
+  homeRegion: string;
   principal: Principal;
 }
 
@@ -90,6 +92,7 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
   const ctx: RequestContext = {
     requestId: request.requestId,
     region: regionOf(request, deps.homeRegion),
+    homeRegion: deps.homeRegion,
     principal: request.principal!,
   };
   if (!operation.handler) throw errors.methodNotImplemented(operation.name);

@@ -1,4 +1,5 @@
 import type { OperationDefinition, ServiceRoutes } from '../../http/operation';
+import { accepted, content, created, page, resource } from '../../http/responses';
 import {
   definedTagsSchema,
   displayNameSchema,
@@ -6,7 +7,7 @@ import {
   listQuerySchema,
   ocidSchema,
 } from '../common/resources';
-import { BASE_PATH } from './resources';
+import { BASE_PATH, entityUri } from './resources';
 import type { Endpoints, ListEndpointsQuery } from './endpoints';
 import {
   CLASSIFICATION_MODES,
@@ -211,8 +212,6 @@ const NOT_IMPLEMENTED: OperationDefinition[] = [
  * `opc-next-page`); `opc-request-id` is added to every response by the HTTP layer.
  */
 export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
-  const accepted = (workRequestId?: string) => ({ status: 202, headers: { 'opc-work-request-id': workRequestId } });
-
   const operations: OperationDefinition[] = [
     // Projects
     {
@@ -222,8 +221,7 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       schema: { body: createProjectBody },
       retryToken: true,
       handler: ({ ctx, body }) => {
-        const r = s.projects.create(ctx, body);
-        return { body: r.project, headers: { etag: r.etag, 'opc-work-request-id': r.workRequestId } };
+        return created(ctx, s.projects.create(ctx, body));
       },
     },
     {
@@ -231,33 +229,26 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       method: 'GET',
       path: '/projects',
       schema: { querystring: listProjectsQuery },
-      handler: ({ ctx, query }) => {
-        const r = s.projects.list(ctx, query as ListProjectsQuery);
-        return { body: { items: r.items }, headers: r.headers };
-      },
+      handler: ({ ctx, query }) => page(s.projects.list(ctx, query as ListProjectsQuery)),
     },
     {
       name: 'GetProject',
       method: 'GET',
       path: '/projects/:projectId',
-      handler: ({ ctx, params }) => {
-        const r = s.projects.get(ctx, params.projectId);
-        return { body: r.project, headers: { etag: r.etag } };
-      },
+      handler: ({ ctx, params }) => resource(s.projects.get(ctx, params.projectId)),
     },
     {
       name: 'UpdateProject',
       method: 'PUT',
       path: '/projects/:projectId',
       schema: { body: updateProjectBody },
-      handler: ({ ctx, params, body, ifMatch }) =>
-        accepted(s.projects.update(ctx, params.projectId, body, ifMatch).workRequestId),
+      handler: ({ ctx, params, body, ifMatch }) => accepted(s.projects.update(ctx, params.projectId, body, ifMatch)),
     },
     {
       name: 'DeleteProject',
       method: 'DELETE',
       path: '/projects/:projectId',
-      handler: ({ ctx, params, ifMatch }) => accepted(s.projects.delete(ctx, params.projectId, ifMatch).workRequestId),
+      handler: ({ ctx, params, ifMatch }) => accepted(s.projects.delete(ctx, params.projectId, ifMatch)),
     },
     {
       name: 'ChangeProjectCompartment',
@@ -279,11 +270,8 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       schema: { body: createModelBody },
       retryToken: true,
       handler: ({ ctx, body }) => {
-        const r = s.models.create(ctx, body);
-        return {
-          body: r.model,
-          headers: { etag: r.etag, location: r.location, 'opc-work-request-id': r.workRequestId },
-        };
+        const started = s.models.create(ctx, body);
+        return created(ctx, started, entityUri('models', started.resource.id));
       },
     },
     {
@@ -291,33 +279,26 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       method: 'GET',
       path: '/models',
       schema: { querystring: listModelsQuery },
-      handler: ({ ctx, query }) => {
-        const r = s.models.list(ctx, query as ListModelsQuery);
-        return { body: { items: r.items }, headers: r.headers };
-      },
+      handler: ({ ctx, query }) => page(s.models.list(ctx, query as ListModelsQuery)),
     },
     {
       name: 'GetModel',
       method: 'GET',
       path: '/models/:modelId',
-      handler: ({ ctx, params }) => {
-        const r = s.models.get(ctx, params.modelId);
-        return { body: r.model, headers: { etag: r.etag } };
-      },
+      handler: ({ ctx, params }) => resource(s.models.get(ctx, params.modelId)),
     },
     {
       name: 'UpdateModel',
       method: 'PUT',
       path: '/models/:modelId',
       schema: { body: updateModelBody },
-      handler: ({ ctx, params, body, ifMatch }) =>
-        accepted(s.models.update(ctx, params.modelId, body, ifMatch).workRequestId),
+      handler: ({ ctx, params, body, ifMatch }) => accepted(s.models.update(ctx, params.modelId, body, ifMatch)),
     },
     {
       name: 'DeleteModel',
       method: 'DELETE',
       path: '/models/:modelId',
-      handler: ({ ctx, params, ifMatch }) => accepted(s.models.delete(ctx, params.modelId, ifMatch).workRequestId),
+      handler: ({ ctx, params, ifMatch }) => accepted(s.models.delete(ctx, params.modelId, ifMatch)),
     },
     {
       name: 'ChangeModelCompartment',
@@ -339,11 +320,8 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       schema: { body: createEndpointBody },
       retryToken: true,
       handler: ({ ctx, body }) => {
-        const r = s.endpoints.create(ctx, body);
-        return {
-          body: r.endpoint,
-          headers: { etag: r.etag, location: r.location, 'opc-work-request-id': r.workRequestId },
-        };
+        const started = s.endpoints.create(ctx, body);
+        return created(ctx, started, entityUri('endpoints', started.resource.id));
       },
     },
     {
@@ -351,34 +329,26 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       method: 'GET',
       path: '/endpoints',
       schema: { querystring: listEndpointsQuery },
-      handler: ({ ctx, query }) => {
-        const r = s.endpoints.list(ctx, query as ListEndpointsQuery);
-        return { body: { items: r.items }, headers: r.headers };
-      },
+      handler: ({ ctx, query }) => page(s.endpoints.list(ctx, query as ListEndpointsQuery)),
     },
     {
       name: 'GetEndpoint',
       method: 'GET',
       path: '/endpoints/:endpointId',
-      handler: ({ ctx, params }) => {
-        const r = s.endpoints.get(ctx, params.endpointId);
-        return { body: r.endpoint, headers: { etag: r.etag } };
-      },
+      handler: ({ ctx, params }) => resource(s.endpoints.get(ctx, params.endpointId)),
     },
     {
       name: 'UpdateEndpoint',
       method: 'PUT',
       path: '/endpoints/:endpointId',
       schema: { body: updateEndpointBody },
-      handler: ({ ctx, params, body, ifMatch }) =>
-        accepted(s.endpoints.update(ctx, params.endpointId, body, ifMatch).workRequestId),
+      handler: ({ ctx, params, body, ifMatch }) => accepted(s.endpoints.update(ctx, params.endpointId, body, ifMatch)),
     },
     {
       name: 'DeleteEndpoint',
       method: 'DELETE',
       path: '/endpoints/:endpointId',
-      handler: ({ ctx, params, ifMatch }) =>
-        accepted(s.endpoints.delete(ctx, params.endpointId, ifMatch).workRequestId),
+      handler: ({ ctx, params, ifMatch }) => accepted(s.endpoints.delete(ctx, params.endpointId, ifMatch)),
     },
     {
       name: 'ChangeEndpointCompartment',
@@ -398,39 +368,27 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       method: 'GET',
       path: '/workRequests',
       schema: { querystring: listWorkRequestsQuery },
-      handler: ({ ctx, query }) => {
-        const r = s.workRequests.list(ctx, query as ListWorkRequestsQuery);
-        return { body: { items: r.items }, headers: r.headers };
-      },
+      handler: ({ ctx, query }) => page(s.workRequests.list(ctx, query as ListWorkRequestsQuery)),
     },
     {
       name: 'GetWorkRequest',
       method: 'GET',
       path: '/workRequests/:workRequestId',
-      handler: ({ ctx, params }) => {
-        const r = s.workRequests.get(ctx, params.workRequestId);
-        return { body: r.workRequest, headers: { etag: r.etag } };
-      },
+      handler: ({ ctx, params }) => resource(s.workRequests.get(ctx, params.workRequestId)),
     },
     {
       name: 'ListWorkRequestErrors',
       method: 'GET',
       path: '/workRequests/:workRequestId/errors',
       schema: { querystring: listWorkRequestDetailsQuery },
-      handler: ({ ctx, params, query }) => {
-        const r = s.workRequests.errors(ctx, params.workRequestId, query);
-        return { body: { items: r.items }, headers: r.headers };
-      },
+      handler: ({ ctx, params, query }) => page(s.workRequests.errors(ctx, params.workRequestId, query)),
     },
     {
       name: 'ListWorkRequestLogs',
       method: 'GET',
       path: '/workRequests/:workRequestId/logs',
       schema: { querystring: listWorkRequestDetailsQuery },
-      handler: ({ ctx, params, query }) => {
-        const r = s.workRequests.logs(ctx, params.workRequestId, query);
-        return { body: { items: r.items }, headers: r.headers };
-      },
+      handler: ({ ctx, params, query }) => page(s.workRequests.logs(ctx, params.workRequestId, query)),
     },
 
     // Inference (data plane)
@@ -439,14 +397,14 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       method: 'POST',
       path: '/actions/batchDetectLanguageEntities',
       schema: { body: inferenceBody() },
-      handler: ({ ctx, body }) => ({ body: s.inference.run(ctx, 'batchDetectLanguageEntities', body) }),
+      handler: ({ ctx, body }) => content(s.inference.run(ctx, 'batchDetectLanguageEntities', body)),
     },
     {
       name: 'BatchDetectLanguageTextClassification',
       method: 'POST',
       path: '/actions/batchDetectLanguageTextClassification',
       schema: { body: inferenceBody() },
-      handler: ({ ctx, body }) => ({ body: s.inference.run(ctx, 'batchDetectLanguageTextClassification', body) }),
+      handler: ({ ctx, body }) => content(s.inference.run(ctx, 'batchDetectLanguageTextClassification', body)),
     },
     {
       name: 'BatchDetectLanguageSentiments',
@@ -458,7 +416,7 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
         // inference checks each value (ASPECT, SENTENCE).
         querystring: { type: 'object', properties: { level: { type: 'array', items: { type: 'string' } } } },
       },
-      handler: ({ ctx, body, query }) => ({ body: s.inference.run(ctx, 'batchDetectLanguageSentiments', body, query) }),
+      handler: ({ ctx, body, query }) => content(s.inference.run(ctx, 'batchDetectLanguageSentiments', body, query)),
     },
     {
       name: 'BatchDetectDominantLanguage',
@@ -470,14 +428,14 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
           false,
         ),
       },
-      handler: ({ ctx, body }) => ({ body: s.inference.run(ctx, 'batchDetectDominantLanguage', body) }),
+      handler: ({ ctx, body }) => content(s.inference.run(ctx, 'batchDetectDominantLanguage', body)),
     },
     {
       name: 'BatchDetectLanguageKeyPhrases',
       method: 'POST',
       path: '/actions/batchDetectLanguageKeyPhrases',
       schema: { body: inferenceBody() },
-      handler: ({ ctx, body }) => ({ body: s.inference.run(ctx, 'batchDetectLanguageKeyPhrases', body) }),
+      handler: ({ ctx, body }) => content(s.inference.run(ctx, 'batchDetectLanguageKeyPhrases', body)),
     },
 
     ...NOT_IMPLEMENTED,

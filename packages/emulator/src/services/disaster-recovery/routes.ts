@@ -1,6 +1,6 @@
-import { etagOf } from '../../core/etag';
-import type { OperationDefinition, OperationResult, RequestContext, ServiceRoutes } from '../../http/operation';
+import type { OperationDefinition, OperationResult, ServiceRoutes } from '../../http/operation';
 import { paginate, parsePage } from '../../http/pagination';
+import { accepted, created, page, resource } from '../../http/responses';
 import {
   definedTagsSchema,
   displayNameSchema,
@@ -196,22 +196,6 @@ export interface DisasterRecoveryRouteDependencies {
   homeRegion: string;
 }
 
-/** GET: the resource and its etag. */
-const resource = (body: object): OperationResult => ({ status: 200, body, headers: { etag: etagOf(body) } });
-
-/** An accepted change: 202 with the work request that carries it out. */
-const accepted = (result: { workRequestId: string }): OperationResult => ({
-  status: 202,
-  headers: { 'opc-work-request-id': result.workRequestId },
-});
-
-/** A list page: `{items}` plus `opc-next-page` when more remain. */
-const page = (result: { items: unknown[]; headers: Record<string, string> }): OperationResult => ({
-  status: 200,
-  body: { items: result.items },
-  headers: result.headers,
-});
-
 /** Work-request errors and logs: newest first unless `sortOrder=ASC`, paged like every list. */
 function timestampPage<T extends { timestamp: string }>(
   entries: T[],
@@ -231,26 +215,6 @@ function timestampPage<T extends { timestamp: string }>(
 export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies): ServiceRoutes {
   const { groups, plans, workRequests } = deps;
 
-  /** Location of a created resource, on the region path when it is not the home region. */
-  const location = (ctx: RequestContext, path: string) =>
-    `${ctx.region === deps.homeRegion ? '' : `/r/${ctx.region}`}${DR_BASE_PATH}${path}`;
-
-  /** Create: 200 with the new resource, its etag and location, and the work request. */
-  const created = (
-    ctx: RequestContext,
-    path: string,
-    body: { id: string },
-    workRequestId: string,
-  ): OperationResult => ({
-    status: 200,
-    body,
-    headers: {
-      etag: etagOf(body),
-      location: location(ctx, `${path}/${body.id}`),
-      'opc-work-request-id': workRequestId,
-    },
-  });
-
   const operations: OperationDefinition[] = [
     // DR protection groups
     {
@@ -260,8 +224,8 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       schema: { body: createProtectionGroupSchema },
       retryToken: true,
       handler: ({ ctx, body }) => {
-        const { group, workRequestId } = groups.create(ctx, body);
-        return created(ctx, '/drProtectionGroups', group, workRequestId);
+        const started = groups.create(ctx, body);
+        return created(ctx, started, `${DR_BASE_PATH}/drProtectionGroups/${started.resource.id}`);
       },
     },
     {
@@ -335,8 +299,8 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       schema: { body: createPlanSchema },
       retryToken: true,
       handler: ({ ctx, body }) => {
-        const { plan, workRequestId } = plans.create(ctx, body);
-        return created(ctx, '/drPlans', plan, workRequestId);
+        const started = plans.create(ctx, body);
+        return created(ctx, started, `${DR_BASE_PATH}/drPlans/${started.resource.id}`);
       },
     },
     {
