@@ -13,9 +13,8 @@ import { ociApi } from './http/oci-api';
 import { createHttpApp } from './http/pipeline';
 import { RateLimiter } from './http/rate-limit';
 import { RetryTokens } from './http/retry-tokens';
-import { createAiLanguageService } from './services/ai-language';
 import { ObjectStore } from './services/common/objects';
-import { createDisasterRecoveryService } from './services/disaster-recovery';
+import { SERVICES, type ServiceSandboxIds } from './services/registry';
 import type { SandboxContext } from './services/service';
 import { SqliteStore } from './store/sqlite-store';
 
@@ -63,10 +62,7 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-export type SandboxIds = SandboxContext & {
-  disasterRecovery: ReturnType<ReturnType<typeof createDisasterRecoveryService>['seedSandbox']>;
-  aiLanguage: ReturnType<ReturnType<typeof createAiLanguageService>['seedSandbox']>;
-};
+export type SandboxIds = SandboxContext & ServiceSandboxIds;
 
 function seconds(value: number | undefined, fallback: number, name: string): number {
   const v = value ?? fallback;
@@ -94,8 +90,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const credentials = loadOrCreateCredentials(store);
   const objects = new ObjectStore(store, clock);
   const deps = { store, clock, settings, credentials, objects };
-  const disasterRecovery = createDisasterRecoveryService(deps);
-  const aiLanguage = createAiLanguageService(deps);
+  const services = SERVICES.map((registration) => ({ key: registration.key, service: registration.create(deps) }));
   const faults = new FaultInjector();
 
   const seedSandbox = (): SandboxIds => {
@@ -108,11 +103,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         homeRegion,
         peerRegion: peerRegionFor(homeRegion),
       };
-      const ids: SandboxIds = {
-        ...context,
-        disasterRecovery: disasterRecovery.seedSandbox(context),
-        aiLanguage: aiLanguage.seedSandbox(context),
-      };
+      const ids = { ...context } as SandboxIds;
+      for (const { key, service } of services) Object.assign(ids, { [key]: service.seedSandbox(context) });
       store.setMeta('sandbox', JSON.stringify(ids));
       return ids;
     });
@@ -122,7 +114,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw new RangeError('rateLimit must be a positive number');
   const app = createHttpApp();
   app.register(ociApi, {
-    services: [disasterRecovery.routes, aiLanguage.routes],
+    services: services.map(({ service }) => service.routes),
     store,
     retryTokens: new RetryTokens(store, clock),
     faults,

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../http/operation';
 import { generatedDisplayName, listPage, resourceKind } from './resources';
 import { compact } from '../common/resources';
 import type { CreateResourceDetails, ListQuery } from './resources';
-import type { AiLanguageContext } from './context';
+import type { AiLanguageDependencies } from './dependencies';
 import type { Started } from '../common/work-requests';
 import { activeWhenDone, LifecycleOperations } from './lifecycle-operations';
 import { assertUsable, isTransient } from '../common/lifecycle-policy';
@@ -42,7 +42,7 @@ export interface ListEndpointsQuery extends ListQuery {
  */
 export const INFERENCE_UNITS = { min: 1, max: 10, default: 1 } as const;
 
-export const ENDPOINT_KIND = resourceKind<EndpointBody>(
+export const endpointKind = resourceKind<EndpointBody>(
   'ai_language_endpoints',
   {
     projectId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.projectId },
@@ -53,10 +53,10 @@ export const ENDPOINT_KIND = resourceKind<EndpointBody>(
       value: (e: Entity<EndpointBody>) => (e.internal as EndpointInternal | undefined)?.tenancyId ?? null,
     },
   },
-  toEndpointSummary,
+  endpointSummary,
 );
 
-export function toEndpointSummary(body: EndpointBody): EndpointSummaryBody {
+export function endpointSummary(body: EndpointBody): EndpointSummaryBody {
   const { timeUpdated: _timeUpdated, ...summary } = body;
   return summary;
 }
@@ -68,7 +68,7 @@ export function toEndpointSummary(body: EndpointBody): EndpointSummaryBody {
 export class Endpoints {
   private readonly lifecycle: LifecycleOperations<EndpointBody>;
 
-  constructor(private readonly c: AiLanguageContext) {
+  constructor(private readonly c: AiLanguageDependencies) {
     this.lifecycle = new LifecycleOperations(c, 'Endpoint', c.endpoints);
   }
 

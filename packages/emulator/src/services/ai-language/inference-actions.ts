@@ -1,6 +1,6 @@
 import { errors } from '../../core/errors';
 import type { RequestContext } from '../../http/operation';
-import type { AiLanguageContext } from './context';
+import type { AiLanguageDependencies } from './dependencies';
 import type { Endpoints, EndpointBody } from './endpoints';
 import type { ModelType } from './enums';
 import { runInference, type InferenceModel, type InferenceOperation, type InferenceQuery } from './inference';
@@ -31,7 +31,7 @@ const DEFAULT_PRETRAINED: Record<InferenceOperation, ModelType> = {
  */
 export class InferenceActions {
   constructor(
-    private readonly c: AiLanguageContext,
+    private readonly c: AiLanguageDependencies,
     private readonly endpoints: Endpoints,
   ) {}
 

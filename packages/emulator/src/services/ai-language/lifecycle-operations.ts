@@ -9,7 +9,7 @@ import { isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
 import { deletionTransitions } from '../common/resources';
 import type { FinalAction, StartedWorkRequest, StartWorkRequest } from '../common/work-requests';
 import { entityUri, type ResourceBody, type UpdateResourceDetails } from './resources';
-import type { AiLanguageContext } from './context';
+import type { AiLanguageDependencies } from './dependencies';
 import { compact } from '../common/resources';
 import { ENTITY_TYPES, type LifecycleState, type OperationType } from './enums';
 
@@ -63,7 +63,7 @@ export class LifecycleOperations<T extends ResourceBody> {
   private readonly names: (typeof NAMES)[ResourceKind];
 
   constructor(
-    private readonly c: AiLanguageContext,
+    private readonly c: AiLanguageDependencies,
     readonly kind: ResourceKind,
     private readonly repository: Repository<T>,
   ) {

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../http/operation';
 import { generatedDisplayName, listPage, resourceKind } from './resources';
 import { compact } from '../common/resources';
 import type { CreateResourceDetails, ListQuery, UpdateResourceDetails } from './resources';
-import type { AiLanguageContext } from './context';
+import type { AiLanguageDependencies } from './dependencies';
 import type { Started } from '../common/work-requests';
 import { isOneOf, TRAINABLE_MODEL_TYPES, type TrainableModelType } from './enums';
 import {
@@ -51,15 +51,15 @@ export interface ListModelsQuery extends ListQuery {
   projectId?: string;
 }
 
-export const MODEL_KIND = resourceKind<ModelBody>(
+export const modelKind = resourceKind<ModelBody>(
   'ai_language_models',
   {
     projectId: { type: 'TEXT', value: (e: Entity<ModelBody>) => e.body.projectId },
   },
-  toModelSummary,
+  modelSummary,
 );
 
-export function toModelSummary(body: ModelBody): ModelSummaryBody {
+export function modelSummary(body: ModelBody): ModelSummaryBody {
   const { timeUpdated: _u, trainingDataset: _d, testStrategy: _t, evaluationResults: _e, ...summary } = body;
   return summary;
 }
@@ -85,7 +85,7 @@ class DatasetError extends Error {
 
 /** Reads and trains the datasets of a custom model (pure apart from reading objects). */
 export function trainFromDatasets(
-  objects: AiLanguageContext['objects'],
+  objects: AiLanguageDependencies['objects'],
   options: {
     modelType: TrainableModelType;
     modelDetails: ModelDetails;
@@ -129,7 +129,11 @@ export function trainFromDatasets(
 }
 
 /** The files of a dataset, from the emulator's object store. */
-function readDataset(objects: AiLanguageContext['objects'], dataset: DatasetDetails, field: string): TrainingFile[] {
+function readDataset(
+  objects: AiLanguageDependencies['objects'],
+  dataset: DatasetDetails,
+  field: string,
+): TrainingFile[] {
   if (dataset.datasetType === 'DATA_SCIENCE_LABELING') {
     throw new DatasetError(
       'DatasetNotSupported',
@@ -164,7 +168,7 @@ function readDataset(objects: AiLanguageContext['objects'], dataset: DatasetDeta
 export class Models {
   private readonly lifecycle: LifecycleOperations<ModelBody>;
 
-  constructor(private readonly c: AiLanguageContext) {
+  constructor(private readonly c: AiLanguageDependencies) {
     this.lifecycle = new LifecycleOperations(c, 'Model', c.models);
   }
 

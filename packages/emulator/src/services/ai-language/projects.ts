@@ -4,7 +4,7 @@ import type { RequestContext } from '../../http/operation';
 import { generatedDisplayName, listPage, resourceKind } from './resources';
 import { compact } from '../common/resources';
 import type { CreateResourceDetails, ListQuery, UpdateResourceDetails } from './resources';
-import type { AiLanguageContext } from './context';
+import type { AiLanguageDependencies } from './dependencies';
 import type { Started } from '../common/work-requests';
 import { activeWhenDone, LifecycleOperations } from './lifecycle-operations';
 import type { ProjectBody } from './bodies';
@@ -20,7 +20,7 @@ export interface ListProjectsQuery extends ListQuery {
 }
 
 // A project's summary carries every field of the project.
-export const PROJECT_KIND = resourceKind<ProjectBody>('ai_language_projects', {}, (body) => body);
+export const projectKind = resourceKind<ProjectBody>('ai_language_projects', {}, (body) => body);
 
 /**
  * AI Language projects: the containers of models and endpoints. Create, update and delete run
@@ -30,7 +30,7 @@ export const PROJECT_KIND = resourceKind<ProjectBody>('ai_language_projects', {}
 export class Projects {
   private readonly lifecycle: LifecycleOperations<ProjectBody>;
 
-  constructor(private readonly c: AiLanguageContext) {
+  constructor(private readonly c: AiLanguageDependencies) {
     this.lifecycle = new LifecycleOperations(c, 'Project', c.projects);
   }
 

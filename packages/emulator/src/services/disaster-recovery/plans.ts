@@ -21,7 +21,7 @@ import {
   type PlanGroup,
 } from './plan-builder';
 import type { DrProtectionGroupBody } from './resources';
-import { DR_BASE_PATH, type DefinedTags, type Tags } from './resources';
+import { BASE_PATH, type DefinedTags, type Tags } from './resources';
 
 // ---------------------------------------------------------------------------------------------
 // DR plans
@@ -150,7 +150,7 @@ export class DrPlans {
   }
 
   private entityUri(id: string): string {
-    return `${DR_BASE_PATH}/drPlans/${id}`;
+    return `${BASE_PATH}/drPlans/${id}`;
   }
 
   /** The plan named in a path: 404 when it does not exist in the request's region. */

@@ -29,7 +29,7 @@ import type {
 } from './enums';
 import type { ProtectionGroupMember } from './plan-builder';
 import type { DrPlans, PlanChanges } from './plans';
-import { DR_BASE_PATH, type DefinedTags, type DrProtectionGroupBody, type Tags } from './resources';
+import { BASE_PATH, type DefinedTags, type DrProtectionGroupBody, type Tags } from './resources';
 
 export type { DrProtectionGroupBody } from './resources';
 
@@ -264,7 +264,7 @@ export class DrProtectionGroups {
   }
 
   private entityUri(id: string): string {
-    return `${DR_BASE_PATH}/drProtectionGroups/${id}`;
+    return `${BASE_PATH}/drProtectionGroups/${id}`;
   }
 
   /** The group named in a path: 404 when it does not exist in the request's region. */

@@ -24,7 +24,7 @@ import {
   OPERATION_STATUSES,
 } from './enums';
 import type { DrPlans } from './plans';
-import { DR_BASE_PATH } from './resources';
+import { BASE_PATH } from './resources';
 import { MEMBER_PROPERTIES, MEMBER_REQUIRED, type DrProtectionGroups } from './protection-groups';
 
 // ---------------------------------------------------------------------------------------------
@@ -225,7 +225,7 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       retryToken: true,
       handler: ({ ctx, body }) => {
         const started = groups.create(ctx, body);
-        return created(ctx, started, `${DR_BASE_PATH}/drProtectionGroups/${started.resource.id}`);
+        return created(ctx, started, `${BASE_PATH}/drProtectionGroups/${started.resource.id}`);
       },
     },
     {
@@ -300,7 +300,7 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       retryToken: true,
       handler: ({ ctx, body }) => {
         const started = plans.create(ctx, body);
-        return created(ctx, started, `${DR_BASE_PATH}/drPlans/${started.resource.id}`);
+        return created(ctx, started, `${BASE_PATH}/drPlans/${started.resource.id}`);
       },
     },
     {
@@ -418,5 +418,5 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
     },
   ];
 
-  return { basePath: DR_BASE_PATH, operations };
+  return { basePath: BASE_PATH, operations };
 }
