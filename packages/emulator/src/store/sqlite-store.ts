@@ -48,7 +48,7 @@ export class SqliteStore implements Store {
     } catch (error) {
       this.db.close();
       if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) {
-        throw new Error(`the database ${filename} is in use by another emulator`);
+        throw new Error(`the database ${filename} is in use by another emulator`, { cause: error });
       }
       throw error;
     }

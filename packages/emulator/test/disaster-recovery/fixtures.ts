@@ -1,4 +1,4 @@
-import type { DisasterRecoveryClient, models } from 'oci-disasterrecovery';
+import { models, type DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { newOcid } from '../../src/core/ids';
 import { fastWaiter, type TestEmulator } from '../support/emulator';
 
@@ -72,7 +72,11 @@ export async function createPair(
       displayName: 'primary',
       logLocation,
       members: options.primaryMembers ?? primaryMembers(),
-      association: { role: 'PRIMARY', peerId: standbyCreated.drProtectionGroup.id, peerRegion: PEER_REGION } as any,
+      association: {
+        role: models.DrProtectionGroupRole.Primary,
+        peerId: standbyCreated.drProtectionGroup.id,
+        peerRegion: PEER_REGION,
+      },
     },
   });
   await settle(home, primaryCreated.opcWorkRequestId);
@@ -98,7 +102,11 @@ export async function createPlan(
   });
   const waited = await pair.peer
     .createWaiters(fastWaiter())
-    .forDrPlan({ drPlanId: created.drPlan.id }, 'ACTIVE' as any, 'NEEDS_ATTENTION' as any);
+    .forDrPlan(
+      { drPlanId: created.drPlan.id },
+      models.DrPlanLifecycleState.Active,
+      models.DrPlanLifecycleState.NeedsAttention,
+    );
   return waited!.drPlan;
 }
 
@@ -118,7 +126,7 @@ export async function raw(
   path: string,
   body?: string,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: any; headers: Headers }> {
+): Promise<{ status: number; body: Record<string, string>; headers: Headers }> {
   const response = await fetch(`${url}${path}`, {
     method,
     headers: {

@@ -70,7 +70,7 @@ export interface StartedWorkRequest {
  */
 export class WorkRequests {
   readonly repository: Repository<WorkRequestBody>;
-  private readonly repositoriesByKind = new Map<string, Repository<any>>();
+  private readonly repositoriesByKind = new Map<string, Repository<object>>();
 
   constructor(
     store: Store,
@@ -97,7 +97,7 @@ export class WorkRequests {
   }
 
   /** Lets cancellation undo changes on entities of this kind. */
-  registerKind(repository: Repository<any>): void {
+  registerKind(repository: Repository<object>): void {
     this.repositoriesByKind.set(repository.kind.name, repository);
   }
 
