@@ -48,6 +48,17 @@ const program = new Command()
   .action(async (opts) => {
     if (opts.seed !== undefined && opts.seed !== 'sandbox')
       throw new InvalidArgumentError(`unknown seed '${opts.seed}' (known: sandbox)`);
+    // SIGINT/SIGTERM close the server and the database, then exit 0, also when they arrive
+    // while starting; a second signal during shutdown exits at once (committed data is in the WAL).
+    let close: (() => Promise<void>) | undefined;
+    let stopping = false;
+    const stop = () => {
+      if (stopping) process.exit(0);
+      stopping = true;
+      if (close) shutDown(close);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
     const emulator = await startEmulator({
       port: opts.port,
       host: opts.host,
@@ -68,10 +79,19 @@ const program = new Command()
         `any other region under ${emulator.url}/r/<region>/…, and the admin API under /_ocikit`,
     );
     if (emulator.sandbox) console.log(`sandbox: ${JSON.stringify(emulator.sandbox, null, 2)}`);
-    const stop = () => void emulator.close().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    close = () => emulator.close();
+    if (stopping) shutDown(close);
   });
+
+function shutDown(close: () => Promise<void>): void {
+  close().then(
+    () => process.exit(0),
+    (error: Error) => {
+      console.error(`ocikit-emulator: stopping failed: ${error.message}`);
+      process.exit(1);
+    },
+  );
+}
 
 program.parseAsync().catch((error: Error) => {
   console.error(`ocikit-emulator: ${error.message}`);
