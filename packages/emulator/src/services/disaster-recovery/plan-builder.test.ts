@@ -554,7 +554,7 @@ function customisedPlan(): PlanGroup[] {
   return applyPlanGroupsUpdate(generated, request, { region: REGION });
 }
 
-/** What terraform-provider-oci sends back from state (reference 6.3). */
+/** What terraform-provider-oci sends back from state: the plan's groups as read, unknown fields and nulls included. */
 function terraformForm(groups: PlanGroup[]): unknown[] {
   return groups.map((g) => ({
     id: g.id,

@@ -6,7 +6,7 @@
  * Every object returned here is stored as JSON and served as is, so optional fields are left
  * out when empty (never `null`, never an `undefined` key).
  *
- * Generation follows reference section 4.4 ("[INFERRED] emulator recipe"): one BUILT_IN group
+ * Generation is an emulator recipe inferred from OCI's documented default group order: one BUILT_IN group
  * per action in the documented default order of the plan type, one step per member the action
  * applies to, and a first BUILT_IN_PRECHECK group holding the `<TYPE>_PRECHECK` of every
  * built-in step that has one. Which member types yield which steps, on which side of the DR
@@ -101,7 +101,7 @@ const MAX_DISPLAY_NAME_LENGTH = 255;
 
 /**
  * The built-in groups, by key, with their display names. Display names follow Oracle's
- * "Default Order of DR Plan Groups" page where it names them (reference 4.4); the drill and
+ * "Default Order of DR Plan Groups" documentation page where it names them; the drill and
  * OKE names are ours, in the same style. The page's combined "OKE - Scale Up / Restore
  * (Standby)" group is split in two, because every group holds one action.
  */
@@ -864,7 +864,7 @@ export function clonePlanGroups(groups: readonly PlanGroup[]): PlanGroup[] {
   });
 }
 
-/** Verify (reference 3.7): drop everything labelled deleted, keep the rest, clear all labels. */
+/** Verify: drop everything labelled deleted, keep the rest, clear all labels. */
 export function verifyPlanGroups(groups: readonly PlanGroup[]): PlanGroup[] {
   return groups
     .filter((group) => group.refreshStatus !== 'GROUP_DELETED')
@@ -900,7 +900,7 @@ const groupKey = (group: Pick<PlanGroup, 'type' | 'displayName'>): string => `${
 const stepKey = (step: Pick<PlanStep, 'type' | 'memberId'>): string => `${step.type}\u0000${step.memberId ?? ''}`;
 
 /**
- * Refresh (reference 3.7): bring the plan's built-in groups and steps in line with `regenerated`
+ * Refresh: bring the plan's built-in groups and steps in line with `regenerated`
  * (what `generatePlanGroups` builds from the protection groups' members now) and label the
  * differences, keeping everything the user did:
  *
@@ -1398,7 +1398,7 @@ function createGroup(obj: JsonObject, path: string, ctx: PlanGroupsUpdateContext
 }
 
 /**
- * UpdateDrPlan's `planGroups` (reference 3.6 and 6.3): the full, ordered list of the plan's
+ * UpdateDrPlan's `planGroups` (`UpdateDrPlanGroupDetails[]`, which terraform-provider-oci sends back whole from its state): the full, ordered list of the plan's
  * groups. Returns the plan's new groups or throws an OciServiceError (400) naming the JSON path
  * of the first problem.
  *

@@ -1,6 +1,6 @@
 import type { JSONSchema } from 'json-schema-to-ts';
-import { defineOperation, type OperationDefinition, OperationResult, ServiceRoutes } from '../../http/operation';
-import { paginate, parsePage } from '../../http/pagination';
+import { defineOperation, type OperationDefinition, type ServiceRoutes } from '../../http/operation';
+import { parsePage } from '../../http/pagination';
 import { accepted, created, page, resource } from '../../http/responses';
 import {
   definedTagsSchema,
@@ -10,7 +10,7 @@ import {
   ocidSchema,
   sortOrderSchema,
 } from '../common/resources';
-import type { WorkRequests } from '../common/work-requests';
+import { entriesPage, type WorkRequests } from '../common/work-requests';
 import {
   DR_PLAN_GROUP_TYPES,
   DR_PLAN_LIFECYCLE_STATES,
@@ -199,16 +199,6 @@ export interface DisasterRecoveryRouteDependencies {
   homeRegion: string;
 }
 
-/** Work-request errors and logs: newest first unless `sortOrder=ASC`, paged like every list. */
-function timestampPage<T extends { timestamp: string }>(
-  entries: T[],
-  query: { limit?: number; page?: string; sortOrder?: 'ASC' | 'DESC' },
-): OperationResult {
-  const sorted = [...entries].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
-  if (query.sortOrder !== 'ASC') sorted.reverse();
-  return page(paginate(parsePage(query), (limit, offset) => sorted.slice(offset, offset + limit)));
-}
-
 /**
  * The Disaster Recovery API (20220125). Routes only declare operations and translate between
  * HTTP and the services: the rules are in protection-groups.ts and plans.ts. Plan executions
@@ -327,7 +317,7 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       handler: ({ ctx, params, body, ifMatch }) => accepted(plans.update(ctx, params.drPlanId, body ?? {}, ifMatch)),
     }),
     {
-      // No work-request header: OCI's DeleteDrPlan has none (reference 2.1).
+      // No work-request header: OCI's DeleteDrPlan has none (the SDK's DeleteDrPlanResponse has no opcWorkRequestId).
       name: 'DeleteDrPlan',
       method: 'DELETE',
       path: '/drPlans/:drPlanId',
@@ -372,14 +362,16 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       method: 'GET',
       path: '/workRequests/:workRequestId/errors',
       schema: { querystring: workRequestPageQuery() },
-      handler: ({ ctx, params, query }) => timestampPage(workRequests.errors(params.workRequestId, ctx.region), query),
+      handler: ({ ctx, params, query }) =>
+        page(entriesPage(workRequests.errors(params.workRequestId, ctx.region), query, 'DESC')),
     }),
     defineOperation({
       name: 'ListWorkRequestLogs',
       method: 'GET',
       path: '/workRequests/:workRequestId/logs',
       schema: { querystring: workRequestPageQuery() },
-      handler: ({ ctx, params, query }) => timestampPage(workRequests.logs(params.workRequestId, ctx.region), query),
+      handler: ({ ctx, params, query }) =>
+        page(entriesPage(workRequests.logs(params.workRequestId, ctx.region), query, 'DESC')),
     }),
     defineOperation({
       name: 'CancelWorkRequest',
