@@ -19,7 +19,7 @@ import {
   refreshPlanGroups,
   verifyPlanGroups,
   type PlanGroup,
-} from './plan-builder';
+} from './plan-groups';
 import type { DrProtectionGroupBody } from './resources';
 import { BASE_PATH, type DefinedTags, type Tags } from './resources';
 

@@ -27,7 +27,7 @@ import type {
   OperationType,
   SortOrder,
 } from './enums';
-import type { ProtectionGroupMember } from './plan-builder';
+import type { ProtectionGroupMember } from './plan-groups';
 import type { DrPlans, PlanChanges } from './plans';
 import { BASE_PATH, type DefinedTags, type DrProtectionGroupBody, type Tags } from './resources';
 

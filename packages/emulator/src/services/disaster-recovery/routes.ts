@@ -34,8 +34,6 @@ import { MEMBER_PROPERTIES, MEMBER_REQUIRED, type DrProtectionGroups } from './p
 
 const enumOf = <const V extends readonly string[]>(values: V) => ({ type: 'string', enum: values }) as const;
 const nonEmpty = { type: 'string', minLength: 1 } as const;
-/** JSON null reads as absent in planGroups (plan-builder's rule: some clients send null for unset fields). */
-const nullable = <const S extends JSONSchema>(schema: S) => ({ anyOf: [schema, { type: 'null' }] }) as const;
 
 /** `{"type":"DEFAULT"}`: the only subtype of the Refresh, Verify and Disassociate details. */
 const defaultDetailsSchema = { type: 'object', required: ['type'], properties: { type: enumOf(['DEFAULT']) } } as const;
@@ -101,18 +99,18 @@ const updateProtectionGroupSchema = optionalObject({
 const stepSchema = {
   type: 'object',
   properties: {
-    id: nullable({ type: 'string' }),
-    displayName: nullable({ type: 'string' }),
-    errorMode: nullable(enumOf(DR_PLAN_STEP_ERROR_MODES)),
-    timeout: nullable({ type: 'integer' }),
-    isEnabled: nullable({ type: 'boolean' }),
-    userDefinedStep: nullable({ type: 'object', properties: { stepType: enumOf(DR_PLAN_USER_DEFINED_STEP_TYPES) } }),
+    id: { type: 'string' },
+    displayName: { type: 'string' },
+    errorMode: enumOf(DR_PLAN_STEP_ERROR_MODES),
+    timeout: { type: 'integer' },
+    isEnabled: { type: 'boolean' },
+    userDefinedStep: { type: 'object', properties: { stepType: enumOf(DR_PLAN_USER_DEFINED_STEP_TYPES) } },
   },
 } as const;
 
 /**
  * `UpdateDrPlanGroupDetails[]`. Field types are checked here; what the list means (id matching,
- * which groups may change how) is plan-builder's `applyPlanGroupsUpdate`. Fields the update
+ * which groups may change how) is plan-groups' `applyPlanGroupsUpdate`. Fields the update
  * models do not have (`refreshStatus`, a step's `type`, `groupId`, …) are ignored, so a plan's
  * own planGroups round-trip.
  */
@@ -121,11 +119,11 @@ const planGroupsSchema = {
   items: {
     type: 'object',
     properties: {
-      id: nullable({ type: 'string' }),
-      displayName: nullable({ type: 'string' }),
-      type: nullable(enumOf(DR_PLAN_GROUP_TYPES)),
-      isPauseEnabled: nullable({ type: 'boolean' }),
-      steps: nullable({ type: 'array', items: stepSchema }),
+      id: { type: 'string' },
+      displayName: { type: 'string' },
+      type: enumOf(DR_PLAN_GROUP_TYPES),
+      isPauseEnabled: { type: 'boolean' },
+      steps: { type: 'array', items: stepSchema },
     },
   },
 } as const;
