@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Runs every *.test.ts under the current package's src/ and test/ with Node's test runner and
+// Runs every *.test.ts under the current package's src/, test/ and codegen/ with Node's test runner and
 // tsx. Node 20's --test takes no globs, so the files are found here and listed explicitly.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-const files = ['src', 'test']
+const files = ['src', 'test', 'codegen']
   .flatMap((dir) => {
     try {
       return readdirSync(dir, { recursive: true }).map((f) => join(dir, String(f)));

@@ -16,7 +16,7 @@ interface Runtime {
   label: string;
   node: string;
   driver: 'better-sqlite3' | 'node';
-  /** Extra env for `npm ci` (see .ci/run: no Node 20 headers for a Node 24 native build). */
+  /** Extra env for `npm ci` (as in .ci/run: Node 24 skips the optional native build). */
   installEnv: Record<string, string>;
 }
 
@@ -35,7 +35,7 @@ const runtimes: Runtime[] = [
     label: `Node ${execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim()} + node:sqlite`,
     node: node24,
     driver: 'node',
-    installEnv: { npm_config_nodedir: '' },
+    installEnv: { npm_config_nodedir: join(root, '.ci/node24/no-headers') },
   },
 ];
 

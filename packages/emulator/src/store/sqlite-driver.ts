@@ -59,7 +59,6 @@ function loadNodeSqlite(): NodeSqliteModule | null {
     return (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
   } as typeof process.emitWarning;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only where Node has it
     nodeSqlite = require('node:sqlite') as NodeSqliteModule;
   } catch {
     nodeSqlite = null;
@@ -126,7 +125,6 @@ function openNode(filename: string): SqliteConnection {
 function openBetterSqlite3(filename: string): SqliteConnection {
   let Database: typeof BetterSqlite3;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional dependency, loaded only on Node 20
     Database = require('better-sqlite3') as typeof BetterSqlite3;
   } catch (error) {
     const reason =

@@ -1,0 +1,206 @@
+// Provider configuration: the keys pulumi-oci names, from Configure `args` and from the
+// `oci:config:<key>` variables, each with its environment default, then ~/.oci/config.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { reveal, type Props } from './wire';
+
+export interface ProviderConfig {
+  endpoint?: string;
+  region?: string;
+  tenancyOcid?: string;
+  userOcid?: string;
+  fingerprint?: string;
+  privateKey?: string;
+  privateKeyPath?: string;
+  privateKeyPassword?: string;
+  configFileProfile?: string;
+  auth?: string;
+  retryDurationSeconds?: number;
+  disableAutoRetries?: boolean;
+  ignoreDefinedTags: string[];
+}
+
+type Kind = 'string' | 'integer' | 'boolean' | 'list';
+/** Key → kind and environment default (pulumi-oci's `OCI_<KEY>` names; `endpoint` is ocikit's). */
+export const CONFIG_KEYS: Record<keyof ProviderConfig, { kind: Kind; env?: string }> = {
+  endpoint: { kind: 'string', env: 'OCIKIT_ENDPOINT' },
+  region: { kind: 'string', env: 'OCI_REGION' },
+  tenancyOcid: { kind: 'string', env: 'OCI_TENANCY_OCID' },
+  userOcid: { kind: 'string', env: 'OCI_USER_OCID' },
+  fingerprint: { kind: 'string', env: 'OCI_FINGERPRINT' },
+  privateKey: { kind: 'string', env: 'OCI_PRIVATE_KEY' },
+  privateKeyPath: { kind: 'string', env: 'OCI_PRIVATE_KEY_PATH' },
+  privateKeyPassword: { kind: 'string', env: 'OCI_PRIVATE_KEY_PASSWORD' },
+  configFileProfile: { kind: 'string', env: 'OCI_CONFIG_FILE_PROFILE' },
+  auth: { kind: 'string', env: 'OCI_AUTH' },
+  retryDurationSeconds: { kind: 'integer', env: 'OCI_RETRY_DURATION_SECONDS' },
+  disableAutoRetries: { kind: 'boolean', env: 'OCI_DISABLE_AUTO_RETRIES' },
+  ignoreDefinedTags: { kind: 'list' },
+};
+
+const VARIABLE_PREFIX = 'oci:config:';
+
+/** Merges `variables` (`oci:config:<key>`, string-encoded) and `args` (which win), secrets revealed. */
+export function configInputs(args: Props, variables: Record<string, string>): Props {
+  const out: Props = {};
+  for (const [name, value] of Object.entries(variables)) {
+    if (name.startsWith(VARIABLE_PREFIX)) out[name.slice(VARIABLE_PREFIX.length)] = value;
+  }
+  for (const [k, v] of Object.entries(reveal(args) as Props)) if (v !== undefined && v !== null) out[k] = v;
+  return out;
+}
+
+interface Coerced {
+  value?: unknown;
+  error?: string;
+}
+function coerce(kind: Kind, v: unknown): Coerced {
+  if (v === undefined || v === null || v === '') return {};
+  switch (kind) {
+    case 'string':
+      return typeof v === 'string' ? { value: v } : { error: 'must be a string' };
+    case 'integer': {
+      const n = typeof v === 'string' ? Number(v) : v;
+      return typeof n === 'number' && Number.isInteger(n) && n >= 0
+        ? { value: n }
+        : { error: `must be a whole number of seconds, got ${JSON.stringify(v)}` };
+    }
+    case 'boolean':
+      if (typeof v === 'boolean') return { value: v };
+      if (v === 'true' || v === 'false') return { value: v === 'true' };
+      return { error: `must be true or false, got ${JSON.stringify(v)}` };
+    case 'list': {
+      let list = v;
+      if (typeof v === 'string') {
+        try {
+          list = v.trim().startsWith('[') ? JSON.parse(v) : v.split(',').map((s) => s.trim());
+        } catch {
+          return { error: 'must be a list of tag keys' };
+        }
+      }
+      return Array.isArray(list) && list.every((x) => typeof x === 'string')
+        ? { value: list }
+        : { error: 'must be a list of tag keys' };
+    }
+  }
+}
+
+export interface ConfigFailure {
+  property: string;
+  reason: string;
+}
+
+/** Applies environment defaults and types; one failure per bad key. */
+export function resolveConfig(
+  inputs: Props,
+  env: NodeJS.ProcessEnv = process.env,
+): { config: ProviderConfig; failures: ConfigFailure[] } {
+  const config: ProviderConfig = { ignoreDefinedTags: [] };
+  const failures: ConfigFailure[] = [];
+  const target = config as unknown as Props;
+  for (const [key, { kind, env: envName }] of Object.entries(CONFIG_KEYS)) {
+    const raw = inputs[key] ?? (envName ? env[envName] : undefined);
+    const { value, error } = coerce(kind, raw);
+    if (error) failures.push({ property: key, reason: `${key} ${error}` });
+    else if (value !== undefined) target[key] = value;
+  }
+  failures.push(...validate(config));
+  return { config, failures };
+}
+
+function validate(c: ProviderConfig): ConfigFailure[] {
+  const failures: ConfigFailure[] = [];
+  if (c.endpoint !== undefined) {
+    let ok: boolean;
+    try {
+      const u = new URL(c.endpoint);
+      ok = (u.protocol === 'http:' || u.protocol === 'https:') && !!u.host;
+    } catch {
+      ok = false;
+    }
+    if (!ok) failures.push({ property: 'endpoint', reason: `endpoint must be an http(s) URL, got "${c.endpoint}"` });
+  }
+  if (c.region !== undefined && !knownRegion(c.region)) {
+    failures.push({
+      property: 'region',
+      reason: `region "${c.region}" is not an OCI region (for example us-ashburn-1)`,
+    });
+  }
+  if (c.privateKeyPath !== undefined && !fs.existsSync(expandHome(c.privateKeyPath))) {
+    failures.push({ property: 'privateKeyPath', reason: `privateKeyPath: no key file at ${c.privateKeyPath}` });
+  }
+  if (c.auth !== undefined && c.auth.toLowerCase() !== 'apikey') {
+    failures.push({
+      property: 'auth',
+      reason: `auth "${c.auth}" is not supported yet: ocikit supports ApiKey (tenancyOcid, userOcid, fingerprint and a private key)`,
+    });
+  }
+  return failures;
+}
+
+function knownRegion(region: string): boolean {
+  // Loaded here, not at start: oci-common costs ~0.1 s to require and is only needed after the port line.
+  const { Region } = require('oci-common') as typeof import('oci-common');
+  const r = region.toLowerCase();
+  return Region.values().some((x) => x.regionId === r || x.regionCode === r);
+}
+
+export function expandHome(p: string): string {
+  return p.startsWith('~') ? path.join(os.homedir(), p.slice(1)) : p;
+}
+
+export interface Credentials {
+  tenancy: string;
+  user: string;
+  fingerprint: string;
+  privateKey: string;
+  passphrase?: string;
+  region: string;
+}
+
+/** Explicit values (config, then env) win; what is missing comes from the OCI config file profile. */
+export function credentials(c: ProviderConfig, env: NodeJS.ProcessEnv = process.env): Credentials {
+  let file: { get(key: string): string | undefined | null } | undefined;
+  const needFile = !(c.tenancyOcid && c.userOcid && c.fingerprint && (c.privateKey || c.privateKeyPath) && c.region);
+  if (needFile) {
+    const common = require('oci-common') as typeof import('oci-common');
+    const filePath = expandHome(env.OCI_CLI_CONFIG_FILE ?? '~/.oci/config');
+    if (fs.existsSync(filePath)) {
+      file = common.ConfigFileReader.parseFileFromPath(filePath, c.configFileProfile ?? 'DEFAULT');
+    }
+  }
+  const pick = (v: string | undefined, fileKey: string): string | undefined => v ?? file?.get(fileKey) ?? undefined;
+  const keyPath = pick(c.privateKeyPath, 'key_file');
+  let privateKey = c.privateKey;
+  if (!privateKey && keyPath) {
+    try {
+      privateKey = fs.readFileSync(expandHome(keyPath), 'utf8');
+    } catch (e) {
+      throw new Error(`cannot read the OCI private key ${keyPath}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+  const creds = {
+    tenancy: pick(c.tenancyOcid, 'tenancy'),
+    user: pick(c.userOcid, 'user'),
+    fingerprint: pick(c.fingerprint, 'fingerprint'),
+    privateKey,
+    passphrase: c.privateKeyPassword ?? file?.get('pass_phrase') ?? undefined,
+    region: pick(c.region, 'region'),
+  };
+  const missing = Object.entries({
+    tenancyOcid: creds.tenancy,
+    userOcid: creds.user,
+    fingerprint: creds.fingerprint,
+    'privateKey or privateKeyPath': creds.privateKey,
+    region: creds.region,
+  })
+    .filter(([, v]) => !v)
+    .map(([k]) => k);
+  if (missing.length) {
+    throw new Error(
+      `OCI provider configuration is incomplete: missing ${missing.join(', ')} (set oci:<key> config, the OCI_* environment variables, or ~/.oci/config)`,
+    );
+  }
+  return creds as Credentials;
+}

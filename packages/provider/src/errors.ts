@@ -1,0 +1,64 @@
+// The one error mapping: every failure the user sees names the resource, the operation, OCI's
+// status, code and message, and the opc-request-id.
+import type { Props } from './wire';
+
+export interface OciErrorLike {
+  statusCode?: number;
+  serviceCode?: string;
+  message?: string;
+  opcRequestId?: string;
+}
+
+export function isOciError(e: unknown): e is OciErrorLike & Error {
+  return typeof e === 'object' && e !== null && typeof (e as OciErrorLike).statusCode === 'number';
+}
+
+export function isNotFound(e: unknown): boolean {
+  return isOciError(e) && e.statusCode === 404;
+}
+
+/** `DrPlan "plan": CreateDrPlan failed: OCI 409 Conflict: <message> (opc-request-id: X)`. */
+export function describeError(subject: string, operation: string, e: unknown): string {
+  if (isOciError(e)) {
+    const rid = e.opcRequestId ? ` (opc-request-id: ${e.opcRequestId})` : '';
+    return `${subject}: ${operation} failed: OCI ${e.statusCode} ${e.serviceCode ?? ''}: ${firstLine(e.message)}${rid}`;
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  if (typeof e === 'object' && e && (e as { code?: string }).code === 'EOPENBREAKER') {
+    return `${subject}: ${operation} failed: too many failed calls to OCI (circuit breaker open)`;
+  }
+  return `${subject}: ${operation} failed: ${firstLine(msg)}`;
+}
+
+function firstLine(s: string | undefined): string {
+  return (s ?? '').split('\n')[0].trim();
+}
+
+export class ProviderError extends Error {}
+
+/** A resource that exists in OCI but did not become ready: Pulumi must still track it. */
+export class PartialFailure extends Error {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly outputs: Props,
+  ) {
+    super(message);
+  }
+}
+
+/** Wraps an OCI SDK call so its failure carries the resource and operation. */
+export async function call<T>(subject: string, operation: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof ProviderError || e instanceof PartialFailure) throw e;
+    const err = new ProviderError(describeError(subject, operation, e));
+    (err as { cause?: unknown }).cause = e;
+    throw err;
+  }
+}
+
+export function causeOf(e: unknown): unknown {
+  return (e as { cause?: unknown })?.cause ?? e;
+}

@@ -1,0 +1,168 @@
+// The six invokes, with pulumi-oci's tokens, arguments and result shapes (taken from schema.json).
+import { createHash } from 'node:crypto';
+import type { Clients } from '../clients';
+import { describeError, ProviderError } from '../errors';
+import { packageSchema, shapeObject } from '../schema';
+import type { Props } from '../wire';
+import type { Failure } from '../resources/resource';
+
+interface InvokeContext {
+  clients: Clients;
+  signal: AbortSignal;
+}
+type Result = { outputs: Props } | { failures: Failure[] };
+interface Page<T> {
+  items: T[];
+  next?: string;
+}
+
+async function all<T>(fetch: (page?: string) => Promise<Page<T>>): Promise<T[]> {
+  const items: T[] = [];
+  let page: string | undefined;
+  do {
+    const r = await fetch(page);
+    items.push(...r.items);
+    page = r.next;
+  } while (page);
+  return items;
+}
+
+function syntheticId(token: string, args: Props): string {
+  // Terraform gives data sources a hash id; ours is stable for the same arguments.
+  return `${token.split(':').pop()}-${createHash('sha1').update(JSON.stringify(args)).digest('hex').slice(0, 16)}`;
+}
+
+interface Filter {
+  name: string;
+  values: string[];
+  regex?: boolean;
+}
+const camel = (s: string): string => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** pulumi-oci `filters`: every filter must match (any of its values; exact or regex). Names may be snake_case. */
+export function applyFilters(items: Props[], filters: Filter[] | undefined): Props[] {
+  if (!filters?.length) return items;
+  return items.filter((item) =>
+    filters.every((f) => {
+      const v = item[camel(f.name)];
+      const candidates = Array.isArray(v)
+        ? v.map(String)
+        : v === undefined
+          ? []
+          : [typeof v === 'object' ? JSON.stringify(v) : String(v)];
+      return candidates.some((c) => f.values.some((want) => (f.regex ? new RegExp(want).test(c) : c === want)));
+    }),
+  );
+}
+
+function result(token: string, raw: Props): Props {
+  return shapeObject(raw, packageSchema().functions[token].outputs) ?? {};
+}
+
+/** A list invoke: pages through, shapes items as the schema's collection item type, filters. */
+async function listInvoke<T>(
+  token: string,
+  args: Props,
+  collection: string,
+  fetch: (page?: string) => Promise<Page<T>>,
+): Promise<Props> {
+  const raw = await all(fetch);
+  const fn = packageSchema().functions[token].outputs;
+  const collRef = fn.properties[collection].items!.$ref!;
+  const itemRef = packageSchema().types[collRef.replace('#/types/', '')].properties.items.items!.$ref!;
+  const itemSpec = packageSchema().types[itemRef.replace('#/types/', '')];
+  const shaped = raw.map((x) => shapeObject(x, itemSpec) ?? {});
+  const items = applyFilters(shaped, args.filters as Filter[] | undefined);
+  const out = result(token, { ...args, id: (args.id as string) ?? syntheticId(token, args) });
+  out[collection] = [{ items }];
+  return out;
+}
+
+const q = (args: Props, k: string): string | undefined =>
+  typeof args[k] === 'string' ? (args[k] as string) : undefined;
+
+const FUNCTIONS: Record<string, (c: InvokeContext, a: Props) => Promise<Props>> = {
+  'oci:DisasterRecovery/getDrPlan:getDrPlan': async (c, a) => {
+    const r = await c.clients.dr.getDrPlan({ drPlanId: q(a, 'drPlanId')! });
+    return {
+      ...result('oci:DisasterRecovery/getDrPlan:getDrPlan', r.drPlan as unknown as Props),
+      drPlanId: a.drPlanId,
+    };
+  },
+  'oci:DisasterRecovery/getDrPlans:getDrPlans': (c, a) =>
+    listInvoke('oci:DisasterRecovery/getDrPlans:getDrPlans', a, 'drPlanCollections', async (page) => {
+      const r = await c.clients.dr.listDrPlans({
+        drProtectionGroupId: q(a, 'drProtectionGroupId')!,
+        displayName: q(a, 'displayName'),
+        drPlanId: q(a, 'drPlanId'),
+        drPlanType: q(a, 'drPlanType') as never,
+        lifecycleState: q(a, 'state') as never,
+        lifecycleSubState: q(a, 'lifecycleSubState') as never,
+        page,
+      });
+      return { items: r.drPlanCollection.items, next: r.opcNextPage };
+    }),
+  'oci:DisasterRecovery/getDrProtectionGroups:getDrProtectionGroups': (c, a) =>
+    listInvoke(
+      'oci:DisasterRecovery/getDrProtectionGroups:getDrProtectionGroups',
+      a,
+      'drProtectionGroupCollections',
+      async (page) => {
+        const r = await c.clients.dr.listDrProtectionGroups({
+          compartmentId: q(a, 'compartmentId')!,
+          displayName: q(a, 'displayName'),
+          drProtectionGroupId: q(a, 'drProtectionGroupId'),
+          role: q(a, 'role') as never,
+          lifecycleState: q(a, 'state') as never,
+          lifecycleSubState: q(a, 'lifecycleSubState') as never,
+          page,
+        });
+        return { items: r.drProtectionGroupCollection.items, next: r.opcNextPage };
+      },
+    ),
+  'oci:AiLanguage/getEndpoint:getEndpoint': async (c, a) => {
+    const r = await c.clients.language.getEndpoint({ endpointId: q(a, 'id')! });
+    return result('oci:AiLanguage/getEndpoint:getEndpoint', r.endpoint as unknown as Props);
+  },
+  'oci:AiLanguage/getEndpoints:getEndpoints': (c, a) =>
+    listInvoke('oci:AiLanguage/getEndpoints:getEndpoints', a, 'endpointCollections', async (page) => {
+      const r = await c.clients.language.listEndpoints({
+        compartmentId: q(a, 'compartmentId')!,
+        endpointId: q(a, 'id'),
+        displayName: q(a, 'displayName'),
+        modelId: q(a, 'modelId'),
+        projectId: q(a, 'projectId'),
+        lifecycleState: q(a, 'state') as never,
+        page,
+      });
+      return { items: r.endpointCollection.items, next: r.opcNextPage };
+    }),
+  'oci:AiLanguage/getModels:getModels': (c, a) =>
+    listInvoke('oci:AiLanguage/getModels:getModels', a, 'modelCollections', async (page) => {
+      const r = await c.clients.language.listModels({
+        compartmentId: q(a, 'compartmentId')!,
+        modelId: q(a, 'id'),
+        displayName: q(a, 'displayName'),
+        projectId: q(a, 'projectId'),
+        lifecycleState: q(a, 'state') as never,
+        page,
+      });
+      return { items: r.modelCollection.items, next: r.opcNextPage };
+    }),
+};
+
+export async function invokeFunction(token: string, args: Props, ctx: InvokeContext): Promise<Result> {
+  const fn = FUNCTIONS[token];
+  const spec = packageSchema().functions[token];
+  if (!fn || !spec) throw new ProviderError(`unknown function ${token}`);
+  const failures: Failure[] = (spec.inputs.required ?? [])
+    .filter((k) => args[k] === undefined || args[k] === null || args[k] === '')
+    .map((k) => ({ property: k, reason: `missing required argument '${k}'` }));
+  if (failures.length) return { failures };
+  try {
+    return { outputs: await fn(ctx, args) };
+  } catch (e) {
+    if (e instanceof ProviderError) throw e;
+    throw new ProviderError(describeError(token.split(':').pop()!, token.split(':').pop()!, e));
+  }
+}

@@ -1,0 +1,68 @@
+// The plugin contract: started by the engine with one argument (its address), serves
+// pulumirpc.ResourceProvider on 127.0.0.1, prints only the port on the first stdout line, and
+// ends within a second on SIGTERM/SIGINT. Before the port line it loads only gRPC and the
+// provider stubs; the OCI SDK is loaded on Configure.
+import * as path from 'node:path';
+import type * as grpcTypes from '@grpc/grpc-js';
+
+function grpcLib(): typeof grpcTypes {
+  // The copy @pulumi/pulumi's stubs use (never a second one).
+  const pulumiDir = path.dirname(require.resolve('@pulumi/pulumi/package.json'));
+  return require(require.resolve('@grpc/grpc-js', { paths: [pulumiDir] })) as typeof grpcTypes;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const grpc = grpcLib();
+  const services = require('@pulumi/pulumi/proto/provider_grpc_pb');
+  const { createEngineLog } = require('./engine-log') as typeof import('./engine-log');
+  const { createProviderService } = require('./server') as typeof import('./server');
+  const engineAddress = argv.find((a) => !a.startsWith('-'));
+  const log = createEngineLog(grpc, engineAddress);
+  const service = createProviderService(
+    {
+      grpc,
+      provider: require('@pulumi/pulumi/proto/provider_pb'),
+      plugin: require('@pulumi/pulumi/proto/plugin_pb'),
+      empty: require('google-protobuf/google/protobuf/empty_pb'),
+      struct: require('google-protobuf/google/protobuf/struct_pb'),
+    },
+    log,
+  );
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': 400 * 1024 * 1024,
+    'grpc.max_send_message_length': 400 * 1024 * 1024,
+  });
+  server.addService(services.ResourceProviderService, service as unknown as grpcTypes.UntypedServiceImplementation);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+  process.stdout.write(`${port}\n`);
+  // Nothing else may reach stdout (the engine reads the port from it): libraries log to stderr.
+  console.log = console.error;
+  console.info = console.error;
+  const stop = (): void => {
+    log.close();
+    server.forceShutdown();
+    process.exit(0);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  // An engine that dies without stopping us must not leave us running: when our parent goes
+  // away (we are re-parented), we end too.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop();
+  }, 2000).unref();
+}
+
+/** Entry point of the bin: runs the plugin with the process arguments. */
+export function run(): void {
+  main(process.argv.slice(2)).catch((e: unknown) => {
+    process.stderr.write(`pulumi-resource-oci: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
+}
+
+if (require.main === module) run();

@@ -1,0 +1,239 @@
+// oci:DisasterRecovery/drPlan:DrPlan. Differences from pulumi-oci (Terraform) on purpose: an
+// update applies name/tag changes AND every raised trigger (Refresh, then Verify), and sends
+// UpdateDrPlanDetails, not a polymorphic body keyed on the plan type (TF 7.29+ regression).
+import type * as dr from 'oci-disasterrecovery';
+import { call, describeError, isOciError, PartialFailure, ProviderError } from '../../errors';
+import { nestTags, packageSchema, shapeObject } from '../../schema';
+import type { Props } from '../../wire';
+import { deleteAndWait, getOrGone, retryToken, waitSettled } from '../ops';
+import { tagFilter, type Failure, type OpContext, type ResourceModule, type UpdatePlan } from '../resource';
+import { checkDefinedTags, definedTagsToSend, tagInputs } from '../tags';
+
+const TOKEN = 'oci:DisasterRecovery/drPlan:DrPlan';
+export const PLAN_TYPES = ['SWITCHOVER', 'FAILOVER', 'START_DRILL', 'STOP_DRILL'];
+const READY = new Set(['ACTIVE', 'NEEDS_ATTENTION']);
+const IN_PLACE = ['displayName', 'freeformTags', 'definedTags'];
+
+type Plan = dr.models.DrPlan;
+
+function toOutputs(plan: Plan, inputs: Props): Props {
+  const spec = packageSchema().resources[TOKEN];
+  const out = shapeObject(plan, spec) ?? {};
+  for (const k of ['refreshTrigger', 'verifyTrigger', 'sourcePlanId']) {
+    if (out[k] === undefined && inputs[k] !== undefined && inputs[k] !== null) out[k] = inputs[k];
+  }
+  return out;
+}
+
+function getPlan(ctx: OpContext, id: string): Promise<Plan | undefined> {
+  return getOrGone(ctx, 'GetDrPlan', async () => (await ctx.clients.dr.getDrPlan({ drPlanId: id })).drPlan);
+}
+
+/** Waits for the operation's work request and for the resource to leave `transient`. */
+function settle(
+  ctx: OpContext,
+  operation: string,
+  wrId: string | undefined,
+  id: string,
+  transient: string,
+): Promise<Plan | undefined> {
+  return waitSettled(ctx, {
+    api: ctx.clients.dr,
+    operation,
+    workRequestId: wrId,
+    transient,
+    get: async () => (await ctx.clients.dr.getDrPlan({ drPlanId: id })).drPlan,
+  });
+}
+
+async function partial(ctx: OpContext, id: string, e: unknown, inputs: Props): Promise<never> {
+  const plan = await getPlan(ctx, id).catch(() => undefined);
+  const message = e instanceof Error ? e.message : String(e);
+  throw new PartialFailure(message, id, plan ? toOutputs(plan, inputs) : { ...inputs });
+}
+
+async function runAction(ctx: OpContext, id: string, action: 'Refresh' | 'Verify'): Promise<void> {
+  const operation = `${action}DrPlan`;
+  let wrId: string | undefined;
+  try {
+    const r =
+      action === 'Refresh'
+        ? await ctx.clients.dr.refreshDrPlan({
+            drPlanId: id,
+            refreshDrPlanDetails: { type: 'DEFAULT' },
+            opcRetryToken: retryToken(),
+          })
+        : await ctx.clients.dr.verifyDrPlan({
+            drPlanId: id,
+            verifyDrPlanDetails: { type: 'DEFAULT' },
+            opcRetryToken: retryToken(),
+          });
+    wrId = r.opcWorkRequestId;
+  } catch (e) {
+    if (isOciError(e) && e.statusCode === 409) {
+      const plan = await getPlan(ctx, id).catch(() => undefined);
+      const where = plan
+        ? ` (the plan is ${plan.lifecycleState}${plan.lifecycleSubState ? ` / ${plan.lifecycleSubState}` : ''})`
+        : '';
+      throw new ProviderError(`${describeError(ctx.subject, operation, e)}${where}`);
+    }
+    throw new ProviderError(describeError(ctx.subject, operation, e));
+  }
+  ctx.progress(`${action.toLowerCase()} started`);
+  await settle(ctx, operation, wrId, id, 'UPDATING');
+}
+
+function raised(oldV: unknown, newV: unknown): boolean {
+  return typeof oldV === 'number' && typeof newV === 'number' && newV > oldV;
+}
+
+export const drPlan: ResourceModule = {
+  token: TOKEN,
+  kind: 'DrPlan',
+  defaultTimeoutMs: 20 * 60_000,
+  computedInputs: ['sourcePlanId'],
+  triggers: ['refreshTrigger', 'verifyTrigger'],
+  unreported: ['refreshTrigger', 'verifyTrigger', 'sourcePlanId'],
+  stables: [
+    'drProtectionGroupId',
+    'type',
+    'sourcePlanId',
+    'compartmentId',
+    'peerDrProtectionGroupId',
+    'peerRegion',
+    'timeCreated',
+  ],
+  computedOutputs: [
+    'compartmentId',
+    'lifeCycleDetails',
+    'lifecycleSubState',
+    'peerDrProtectionGroupId',
+    'peerRegion',
+    'planGroups',
+    'state',
+    'systemTags',
+    'timeCreated',
+    'timeUpdated',
+  ],
+  defaults: (inputs) => inputs,
+  validate(inputs): Failure[] {
+    const failures: Failure[] = [];
+    const t = inputs.type;
+    if (typeof t === 'string' && !PLAN_TYPES.includes(t) && !t.startsWith('04da6b54')) {
+      failures.push({
+        property: 'type',
+        reason: `type "${t}" is not a DR plan type: use one of ${PLAN_TYPES.join(', ')}`,
+      });
+    }
+    failures.push(...checkDefinedTags(inputs.definedTags));
+    return failures;
+  },
+
+  async create(ctx, inputs) {
+    const r = await call(ctx.subject, 'CreateDrPlan', () =>
+      ctx.clients.dr.createDrPlan({
+        createDrPlanDetails: {
+          displayName: inputs.displayName as string,
+          type: inputs.type as dr.models.DrPlanType,
+          drProtectionGroupId: inputs.drProtectionGroupId as string,
+          sourcePlanId: inputs.sourcePlanId as string | undefined,
+          freeformTags: inputs.freeformTags as Record<string, string> | undefined,
+          definedTags: inputs.definedTags ? nestTags(inputs.definedTags as Record<string, string>) : undefined,
+        },
+        opcRetryToken: retryToken(),
+      }),
+    );
+    const id = r.drPlan.id;
+    try {
+      const plan = await settle(ctx, 'CreateDrPlan', r.opcWorkRequestId, id, 'CREATING');
+      if (!plan) throw new ProviderError(`${ctx.subject}: the plan disappeared while it was being created`);
+      if (!READY.has(plan.lifecycleState)) {
+        throw new ProviderError(
+          `${ctx.subject}: the plan ended ${plan.lifecycleState}${plan.lifeCycleDetails ? `: ${plan.lifeCycleDetails}` : ''}, not ACTIVE`,
+        );
+      }
+      return { id, outputs: toOutputs(plan, inputs) };
+    } catch (e) {
+      return partial(ctx, id, e, inputs);
+    }
+  },
+
+  async read(ctx, id) {
+    const plan = await getPlan(ctx, id);
+    if (!plan || plan.lifecycleState === 'DELETED') return undefined;
+    return toOutputs(plan, {});
+  },
+
+  async update(ctx, p: UpdatePlan) {
+    const { id, news, olds, oldInputs, changed } = p;
+    const applied: Props = { ...news };
+    const oldOf = (k: string): unknown => (olds[k] !== undefined ? olds[k] : oldInputs[k]);
+    const doRefresh = raised(oldOf('refreshTrigger'), news.refreshTrigger);
+    const doVerify = raised(oldOf('verifyTrigger'), news.verifyTrigger);
+    // Until an action has run, its counter stays at the old value in the outputs, so a failed
+    // action is attempted again on the next update.
+    if (doRefresh) applied.refreshTrigger = oldOf('refreshTrigger');
+    if (doVerify) applied.verifyTrigger = oldOf('verifyTrigger');
+    let touched = false;
+    try {
+      if (changed.some((k) => IN_PLACE.includes(k))) {
+        const current = olds.definedTags as Record<string, string> | undefined;
+        const r = await call(ctx.subject, 'UpdateDrPlan', () =>
+          ctx.clients.dr.updateDrPlan({
+            drPlanId: id,
+            // Only what changed: tags OCI or others set are left alone when only the name changes.
+            updateDrPlanDetails: {
+              displayName: news.displayName as string,
+              ...(changed.includes('freeformTags')
+                ? { freeformTags: (news.freeformTags as Record<string, string> | undefined) ?? {} }
+                : {}),
+              ...(changed.includes('definedTags')
+                ? {
+                    definedTags: definedTagsToSend(
+                      news.definedTags as Record<string, string>,
+                      current,
+                      tagFilter(ctx.config),
+                    ),
+                  }
+                : {}),
+            },
+          }),
+        );
+        touched = true;
+        await settle(ctx, 'UpdateDrPlan', r.opcWorkRequestId, id, 'UPDATING');
+      }
+      if (doRefresh) {
+        touched = true;
+        await runAction(ctx, id, 'Refresh');
+        applied.refreshTrigger = news.refreshTrigger;
+      }
+      if (doVerify) {
+        touched = true;
+        await runAction(ctx, id, 'Verify');
+        applied.verifyTrigger = news.verifyTrigger;
+      }
+    } catch (e) {
+      if (!touched) throw e;
+      return partial(ctx, id, e, applied);
+    }
+    const plan = await getPlan(ctx, id);
+    if (!plan) throw new ProviderError(`${ctx.subject}: the plan was deleted during the update`);
+    return toOutputs(plan, applied);
+  },
+
+  async delete(ctx, id) {
+    await deleteAndWait(ctx, {
+      operation: 'DeleteDrPlan',
+      getOperation: 'GetDrPlan',
+      del: () => ctx.clients.dr.deleteDrPlan({ drPlanId: id }),
+      get: async () => (await ctx.clients.dr.getDrPlan({ drPlanId: id })).drPlan,
+    });
+  },
+
+  inputsFromOutputs(o) {
+    const inputs: Props = tagInputs(o);
+    for (const k of ['displayName', 'drProtectionGroupId', 'type', 'sourcePlanId'])
+      if (o[k] !== undefined) inputs[k] = o[k];
+    return inputs;
+  },
+};

@@ -1,0 +1,174 @@
+// oci:AiLanguage/endpoint:Endpoint. Never replaced: a compartment change runs
+// ChangeEndpointCompartment, everything else UpdateEndpoint.
+import type * as lang from 'oci-ailanguage';
+import { call, PartialFailure, ProviderError } from '../../errors';
+import { nestTags, packageSchema, shapeObject } from '../../schema';
+import type { Props } from '../../wire';
+import { deleteAndWait, getOrGone, retryToken, waitSettled } from '../ops';
+import { tagFilter, type Failure, type OpContext, type ResourceModule } from '../resource';
+import { checkDefinedTags, definedTagsToSend, tagInputs } from '../tags';
+
+const TOKEN = 'oci:AiLanguage/endpoint:Endpoint';
+/** AI Language accepts 1–10 inference units per endpoint (400 InvalidParameter outside). */
+export const INFERENCE_UNITS = { min: 1, max: 10 };
+const UPDATABLE = ['displayName', 'description', 'alias', 'modelId', 'inferenceUnits', 'freeformTags', 'definedTags'];
+
+type Ep = lang.models.Endpoint;
+
+function toOutputs(ep: Ep): Props {
+  return shapeObject(ep, packageSchema().resources[TOKEN]) ?? {};
+}
+
+function getEndpoint(ctx: OpContext, id: string): Promise<Ep | undefined> {
+  return getOrGone(
+    ctx,
+    'GetEndpoint',
+    async () => (await ctx.clients.language.getEndpoint({ endpointId: id })).endpoint,
+  );
+}
+
+/** Waits for the operation's work request and for the resource to leave `transient`. */
+function settle(
+  ctx: OpContext,
+  operation: string,
+  wrId: string | undefined,
+  id: string,
+  transient: string,
+): Promise<Ep | undefined> {
+  return waitSettled(ctx, {
+    api: ctx.clients.language,
+    operation,
+    workRequestId: wrId,
+    transient,
+    get: async () => (await ctx.clients.language.getEndpoint({ endpointId: id })).endpoint,
+  });
+}
+
+function ready(ctx: OpContext, ep: Ep | undefined): Ep {
+  if (!ep) throw new ProviderError(`${ctx.subject}: the endpoint disappeared while it was being changed`);
+  if (ep.lifecycleState !== 'ACTIVE') {
+    throw new ProviderError(
+      `${ctx.subject}: the endpoint ended ${ep.lifecycleState}${ep.lifecycleDetails ? `: ${ep.lifecycleDetails}` : ''}, not ACTIVE`,
+    );
+  }
+  return ep;
+}
+
+async function partial(ctx: OpContext, id: string, e: unknown, fallback: Props): Promise<never> {
+  const ep = await getEndpoint(ctx, id).catch(() => undefined);
+  throw new PartialFailure(e instanceof Error ? e.message : String(e), id, ep ? toOutputs(ep) : fallback);
+}
+
+export const endpoint: ResourceModule = {
+  token: TOKEN,
+  kind: 'Endpoint',
+  defaultTimeoutMs: 60 * 60_000,
+  computedInputs: ['alias', 'description', 'displayName', 'inferenceUnits'],
+  triggers: [],
+  unreported: [],
+  stables: ['timeCreated'],
+  computedOutputs: ['lifecycleDetails', 'projectId', 'state', 'systemTags', 'timeCreated', 'timeUpdated'],
+  defaults(inputs) {
+    // The service default, applied in Check so the plan shows it (pulumi-oci shows it after create).
+    return inputs.inferenceUnits === undefined ? { ...inputs, inferenceUnits: 1 } : inputs;
+  },
+  validate(inputs): Failure[] {
+    const failures: Failure[] = [];
+    const u = inputs.inferenceUnits;
+    if (typeof u === 'number' && (u < INFERENCE_UNITS.min || u > INFERENCE_UNITS.max)) {
+      failures.push({
+        property: 'inferenceUnits',
+        reason: `inferenceUnits must be between ${INFERENCE_UNITS.min} and ${INFERENCE_UNITS.max}, got ${u}`,
+      });
+    }
+    failures.push(...checkDefinedTags(inputs.definedTags));
+    return failures;
+  },
+
+  async create(ctx, inputs) {
+    const r = await call(ctx.subject, 'CreateEndpoint', () =>
+      ctx.clients.language.createEndpoint({
+        createEndpointDetails: {
+          compartmentId: inputs.compartmentId as string,
+          modelId: inputs.modelId as string,
+          alias: inputs.alias as string | undefined,
+          description: inputs.description as string | undefined,
+          displayName: inputs.displayName as string | undefined,
+          inferenceUnits: inputs.inferenceUnits as number | undefined,
+          freeformTags: inputs.freeformTags as Record<string, string> | undefined,
+          definedTags: inputs.definedTags ? nestTags(inputs.definedTags as Record<string, string>) : undefined,
+        },
+        opcRetryToken: retryToken(),
+      }),
+    );
+    const id = r.endpoint.id;
+    try {
+      const ep = ready(ctx, await settle(ctx, 'CreateEndpoint', r.opcWorkRequestId, id, 'CREATING'));
+      return { id, outputs: toOutputs(ep) };
+    } catch (e) {
+      return partial(ctx, id, e, { ...inputs });
+    }
+  },
+
+  async read(ctx, id) {
+    const ep = await getEndpoint(ctx, id);
+    if (!ep || ep.lifecycleState === 'DELETED') return undefined;
+    return toOutputs(ep);
+  },
+
+  async update(ctx, { id, news, olds, changed }) {
+    let touched = false;
+    try {
+      if (changed.includes('compartmentId')) {
+        await call(ctx.subject, 'ChangeEndpointCompartment', () =>
+          ctx.clients.language.changeEndpointCompartment({
+            endpointId: id,
+            changeEndpointCompartmentDetails: { compartmentId: news.compartmentId as string },
+          }),
+        );
+        touched = true;
+      }
+      if (changed.some((k) => UPDATABLE.includes(k))) {
+        const details: lang.models.UpdateEndpointDetails = {};
+        for (const k of changed) {
+          if (k === 'definedTags') {
+            details.definedTags = definedTagsToSend(
+              news.definedTags as Record<string, string>,
+              olds.definedTags as Record<string, string>,
+              tagFilter(ctx.config),
+            );
+          } else if (k === 'freeformTags') details.freeformTags = (news.freeformTags as Record<string, string>) ?? {};
+          else if (UPDATABLE.includes(k) && news[k] !== undefined) (details as Props)[k] = news[k];
+        }
+        const r = await call(ctx.subject, 'UpdateEndpoint', () =>
+          ctx.clients.language.updateEndpoint({ endpointId: id, updateEndpointDetails: details }),
+        );
+        touched = true;
+        ready(ctx, await settle(ctx, 'UpdateEndpoint', r.opcWorkRequestId, id, 'UPDATING'));
+      }
+    } catch (e) {
+      if (!touched) throw e;
+      return partial(ctx, id, e, olds);
+    }
+    const ep = await getEndpoint(ctx, id);
+    if (!ep) throw new ProviderError(`${ctx.subject}: the endpoint was deleted during the update`);
+    return toOutputs(ep);
+  },
+
+  async delete(ctx, id) {
+    await deleteAndWait(ctx, {
+      operation: 'DeleteEndpoint',
+      getOperation: 'GetEndpoint',
+      del: () => ctx.clients.language.deleteEndpoint({ endpointId: id }),
+      get: async () => (await ctx.clients.language.getEndpoint({ endpointId: id })).endpoint,
+    });
+  },
+
+  inputsFromOutputs(o) {
+    const inputs: Props = tagInputs(o);
+    for (const k of ['compartmentId', 'modelId', 'alias', 'description', 'displayName', 'inferenceUnits']) {
+      if (o[k] !== undefined) inputs[k] = o[k];
+    }
+    return inputs;
+  },
+};

@@ -1,0 +1,160 @@
+// What a resource module declares, and the generic Check and Diff computed from that declaration
+// (types, required inputs and replacement fields come from schema.json).
+import type { Clients } from '../clients';
+import type { ProviderConfig } from '../config';
+import { packageSchema, typeError, type PropSpec } from '../schema';
+import { containsUnknown, isUnknown, reveal, type Props } from '../wire';
+
+export interface Failure {
+  property: string;
+  reason: string;
+}
+
+export interface OpContext {
+  clients: Clients;
+  config: ProviderConfig;
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** `DrPlan "name"`, for messages. */
+  subject: string;
+  progress(message: string): void;
+}
+
+export interface UpdatePlan {
+  id: string;
+  olds: Props; // previous outputs
+  oldInputs: Props;
+  news: Props; // checked inputs, secrets revealed
+  changed: string[];
+}
+
+export interface ResourceModule {
+  token: string;
+  kind: string;
+  defaultTimeoutMs: number;
+  /** Optional inputs the service fills in when absent: an absent input keeps what the service chose. */
+  computedInputs: string[];
+  /** Counters whose increase runs an action (never sent to OCI as fields). */
+  triggers: string[];
+  defaults(inputs: Props): Props;
+  validate(inputs: Props): Failure[];
+  create(ctx: OpContext, inputs: Props): Promise<{ id: string; outputs: Props }>;
+  /** Outputs, or undefined when the resource is gone (404 or DELETED). */
+  read(ctx: OpContext, id: string): Promise<Props | undefined>;
+  update(ctx: OpContext, plan: UpdatePlan): Promise<Props>;
+  delete(ctx: OpContext, id: string): Promise<void>;
+  /** The inputs that reproduce these outputs (import and refresh). */
+  inputsFromOutputs(outputs: Props): Props;
+  /** Inputs OCI does not report back (kept from the state on Read). */
+  unreported: string[];
+  /** Outputs that never change in an in-place update. */
+  stables: string[];
+  /** Outputs known before creation (preview): the inputs plus what the service will compute, unknown. */
+  computedOutputs: string[];
+}
+
+export function inputSpecs(token: string): {
+  props: Record<string, PropSpec>;
+  required: string[];
+  replaces: Set<string>;
+} {
+  const r = packageSchema().resources[token];
+  const replaces = new Set(
+    Object.entries(r.inputProperties)
+      .filter(([, p]) => p.willReplaceOnChanges)
+      .map(([k]) => k),
+  );
+  return { props: r.inputProperties, required: r.requiredInputs ?? [], replaces };
+}
+
+/** Generic Check: required inputs, declared types, then the module's own rules. Unknowns pass. */
+export function checkInputs(mod: ResourceModule, news: Props): Failure[] {
+  const { props, required } = inputSpecs(mod.token);
+  const failures: Failure[] = [];
+  const plain = reveal(news) as Props;
+  for (const key of required) {
+    const v = plain[key];
+    if (v === undefined || v === null || (typeof v === 'string' && v === '' && !isUnknown(v))) {
+      failures.push({ property: key, reason: `missing required property '${key}'` });
+    }
+  }
+  for (const [key, v] of Object.entries(plain)) {
+    const spec = props[key];
+    if (!spec) {
+      failures.push({ property: key, reason: `'${key}' is not an input of ${mod.kind}` });
+      continue;
+    }
+    const bad = typeError(v, spec);
+    if (bad) failures.push({ property: key, reason: `${key} ${bad}` });
+  }
+  if (failures.length) return failures;
+  return mod.validate(plain);
+}
+
+/** Defined-tag keys the service or the user asked us to ignore never make a diff. */
+export function tagFilter(config: ProviderConfig): (key: string) => boolean {
+  const ignored = new Set(config.ignoreDefinedTags);
+  return (key) => !key.startsWith('Oracle-Tags.') && !ignored.has(key);
+}
+
+function normalise(key: string, v: unknown, keepTag: (k: string) => boolean): unknown {
+  if (v === null) return undefined;
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const entries = Object.entries(v as Props).filter(([k]) => key !== 'definedTags' || keepTag(k));
+    return entries.length ? Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b))) : undefined;
+  }
+  return v;
+}
+
+export type DiffKind = 'ADD' | 'DELETE' | 'UPDATE';
+export interface InputDiff {
+  changed: string[];
+  replaces: string[];
+  detailed: Record<string, { kind: DiffKind; replace: boolean }>;
+}
+
+/**
+ * Old value of an input: the applied value from the old outputs, else the old inputs. Triggers
+ * read their outputs first so a failed action (whose outputs keep the old counter) is retried.
+ */
+export function oldValue(key: string, olds: Props, oldInputs: Props): unknown {
+  return olds[key] !== undefined ? olds[key] : oldInputs[key];
+}
+
+export function diffInputs(
+  mod: ResourceModule,
+  olds: Props,
+  oldInputs: Props,
+  news: Props,
+  config: ProviderConfig,
+): InputDiff {
+  const { props, replaces } = inputSpecs(mod.token);
+  const keepTag = tagFilter(config);
+  const out: InputDiff = { changed: [], replaces: [], detailed: {} };
+  for (const key of Object.keys(props)) {
+    const hasOldInput = Object.keys(oldInputs).length > 0;
+    // Non-trigger inputs compare with what the user last asked for (old inputs) when the engine
+    // sends them, so a service default (e.g. displayName chosen by OCI) is not a change.
+    const o = reveal(
+      mod.triggers.includes(key) ? oldValue(key, olds, oldInputs) : hasOldInput ? oldInputs[key] : olds[key],
+    );
+    const n = reveal(news[key]);
+    if (n === undefined && mod.computedInputs.includes(key)) continue;
+    // A trigger appearing (absent → value, e.g. after import) sets the baseline: nothing to run.
+    if (mod.triggers.includes(key) && (o === undefined || o === null)) continue;
+    let kind: DiffKind | undefined;
+    if (containsUnknown(n)) kind = 'UPDATE';
+    else {
+      const a = normalise(key, o, keepTag);
+      const b = normalise(key, n, keepTag);
+      if (JSON.stringify(a) !== JSON.stringify(b))
+        kind = a === undefined ? 'ADD' : b === undefined ? 'DELETE' : 'UPDATE';
+    }
+    if (!kind) continue;
+    const replace = replaces.has(key);
+    out.changed.push(key);
+    if (replace) out.replaces.push(key);
+    out.detailed[key] = { kind, replace };
+  }
+  return out;
+}

@@ -1,0 +1,110 @@
+// Struct ⇄ JS for the Pulumi wire: secrets stay wrapped, unknowns are recognised in every typed
+// form, and nothing undefined (which Struct.fromJavaScript rejects) ever reaches an output.
+import type { Struct } from 'google-protobuf/google/protobuf/struct_pb';
+
+export const SECRET_SIG = '4dabf18193072939515e22adb298388d';
+export const SECRET_MARK = '1b47061264138c4ac30d75fd1eb44270';
+const SIG_KEY = '4dabf18193072939515e22adb298388d';
+
+/** The engine's unknown sentinels (string, bool, number, array, object, asset, archive). */
+export const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
+const UNKNOWNS = new Set([
+  UNKNOWN,
+  '1c4a061d-8072-4f0a-a4cb-0ff528b18fe7',
+  '3eeb2bf0-c639-47a8-9e75-3b44932eb421',
+  '6a19a0b0-7e62-4c92-b797-7f8e31da9cc2',
+  'dd056dcd-154b-4c76-9bd3-c8f88648b5ff',
+  '030794c1-ac77-496b-92df-f27374a8bd58',
+  'e48ece36-62e2-4504-bad9-02848725956a',
+]);
+
+export type Props = Record<string, unknown>;
+
+export function isUnknown(v: unknown): boolean {
+  return typeof v === 'string' && UNKNOWNS.has(v);
+}
+
+export function isSecret(v: unknown): v is { value?: unknown } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && (v as Props)[SIG_KEY] === SECRET_MARK;
+}
+
+export function secret(value: unknown): Props {
+  return { [SIG_KEY]: SECRET_MARK, value };
+}
+
+/** True when the value or anything inside it is unknown (preview). */
+export function containsUnknown(v: unknown): boolean {
+  if (isUnknown(v)) return true;
+  if (Array.isArray(v)) return v.some(containsUnknown);
+  if (v && typeof v === 'object') return Object.values(v).some(containsUnknown);
+  return false;
+}
+
+export function containsSecret(v: unknown): boolean {
+  if (isSecret(v)) return true;
+  if (Array.isArray(v)) return v.some(containsSecret);
+  if (v && typeof v === 'object') return Object.values(v).some(containsSecret);
+  return false;
+}
+
+/** The plain value: secret wrappers removed at every depth (what is sent to OCI). */
+export function reveal(v: unknown): unknown {
+  if (isSecret(v)) return reveal(v.value);
+  if (Array.isArray(v)) return v.map(reveal);
+  if (v && typeof v === 'object') {
+    const out: Props = {};
+    for (const [k, x] of Object.entries(v)) out[k] = reveal(x);
+    return out;
+  }
+  return v;
+}
+
+export function revealProps(p: Props): Props {
+  return reveal(p) as Props;
+}
+
+/** Top-level keys of `inputs` that hold a secret anywhere inside. */
+export function secretKeys(...inputs: Props[]): Set<string> {
+  const keys = new Set<string>();
+  for (const p of inputs) for (const [k, v] of Object.entries(p)) if (containsSecret(v)) keys.add(k);
+  return keys;
+}
+
+/** Outputs with every key in `keys` wrapped secret (once), and undefined/JS-only values dropped. */
+export function protect(outputs: Props, keys: Set<string>): Props {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(outputs)) {
+    const c = clean(v);
+    if (c === undefined) continue;
+    out[k] = keys.has(k) && !isSecret(c) ? secret(reveal(c)) : c;
+  }
+  return out;
+}
+
+/** Drops undefined, functions, symbols; Dates become RFC 3339 strings; bigint becomes a number. */
+export function clean(v: unknown): unknown {
+  if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return undefined;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'number' && !Number.isFinite(v)) return undefined;
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(clean).filter((x) => x !== undefined);
+  if (v && typeof v === 'object') {
+    const out: Props = {};
+    for (const [k, x] of Object.entries(v)) {
+      const c = clean(x);
+      if (c !== undefined) out[k] = c;
+    }
+    return out;
+  }
+  return v;
+}
+
+/** A request Struct as JS; absent Structs (import sends none) are empty. */
+export function fromStruct(s: Struct | undefined): Props {
+  if (!s) return {};
+  return (s.toJavaScript() ?? {}) as Props;
+}
+
+export function toStruct(StructCtor: typeof Struct, p: Props): Struct {
+  return StructCtor.fromJavaScript(clean(p) as Record<string, never>);
+}

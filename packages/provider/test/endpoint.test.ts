@@ -1,0 +1,119 @@
+// Endpoint through the plugin, in the engine's call orders; every effect checked with the OCI SDK.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AIServiceLanguageClient } from 'oci-ailanguage';
+import {
+  check,
+  configuredPlugin,
+  create,
+  del,
+  diff,
+  ENDPOINT,
+  read,
+  startEnv,
+  update,
+  type Env,
+  type Plugin,
+  type Props,
+} from './support/harness';
+
+describe('Endpoint', () => {
+  let env: Env;
+  let plugin: Plugin;
+  let sdk: AIServiceLanguageClient;
+  let base: Props;
+  const get = async (id: string) => (await sdk.getEndpoint({ endpointId: id })).endpoint;
+  const newEndpoint = async (name: string, extra: Props = {}) => {
+    const c = await create(plugin, ENDPOINT, name, { ...base, ...extra });
+    return { id: c.id, outputs: c.outputs, inputs: c.checked };
+  };
+
+  before(async () => {
+    env = await startEnv();
+    sdk = env.language(env.sandbox.homeRegion);
+    plugin = await configuredPlugin(env, env.sandbox.homeRegion);
+    base = {
+      compartmentId: env.sandbox.compartmentId,
+      modelId: env.sandbox.aiLanguage.customModelIds.textClassification,
+    };
+  });
+  after(async () => {
+    await plugin?.close();
+    await env?.close();
+  });
+
+  it('create: one ACTIVE endpoint with every output; inferenceUnits defaults to 1', async () => {
+    const s = await newEndpoint('create', { displayName: 'tickets', description: 'd', freeformTags: { a: 'b' } });
+    const ep = await get(s.id);
+    assert.equal(ep.lifecycleState, 'ACTIVE');
+    assert.equal(ep.displayName, 'tickets');
+    assert.equal(s.outputs.inferenceUnits, 1);
+    assert.equal(s.inputs.inferenceUnits, 1, 'Check applies the default');
+    assert.equal(s.outputs.projectId, ep.projectId);
+    assert.equal(s.outputs.state, 'ACTIVE');
+    for (const k of ['compartmentId', 'modelId', 'displayName', 'timeCreated', 'projectId', 'freeformTags'])
+      assert.ok(k in s.outputs, k);
+    const all = (await sdk.listEndpoints({ compartmentId: env.sandbox.compartmentId, displayName: 'tickets' }))
+      .endpointCollection.items;
+    assert.equal(all.length, 1);
+  });
+
+  it('no change gives DIFF_NONE, also when OCI chose the display name', async () => {
+    const s = await newEndpoint('same');
+    assert.match(String(s.outputs.displayName), /^ailanguageendpoint/);
+    const checked = await check(plugin, ENDPOINT, 'same', s.inputs, { ...base });
+    assert.equal((await diff(plugin, ENDPOINT, 'same', s.id, s.outputs, s.inputs, checked)).changes, 'NONE');
+  });
+
+  it('updates every field in place, compartment through ChangeEndpointCompartment; never replaces', async () => {
+    let s = await newEndpoint('inplace', { displayName: 'one' });
+    const otherCompartment = `ocid1.compartment.oc1..${'b'.repeat(60)}`;
+    const steps: Array<[string, unknown, (ep: Awaited<ReturnType<typeof get>>) => unknown]> = [
+      ['displayName', 'two', (ep) => ep.displayName],
+      ['description', 'about', (ep) => ep.description],
+      ['alias', 'inplace-alias', (ep) => ep.alias],
+      ['inferenceUnits', 3, (ep) => ep.inferenceUnits],
+      ['modelId', env.sandbox.aiLanguage.customModelIds.namedEntityRecognition, (ep) => ep.modelId],
+      ['freeformTags', { k: 'v' }, (ep) => ep.freeformTags],
+      [
+        'definedTags',
+        { 'Operations.CostCenter': '7' },
+        (ep) =>
+          ep.definedTags?.Operations?.CostCenter && { 'Operations.CostCenter': ep.definedTags.Operations.CostCenter },
+      ],
+      ['compartmentId', otherCompartment, (ep) => ep.compartmentId],
+    ];
+    for (const [key, value, pick] of steps) {
+      const u = await update(plugin, ENDPOINT, 'inplace', s, { ...s.inputs, [key]: value });
+      assert.deepEqual(u.diff.diffs, [key], key);
+      assert.deepEqual(u.diff.replaces, [], `${key} never replaces`);
+      const ep = await get(s.id);
+      assert.deepEqual(pick(ep), value, `${key} applied`);
+      assert.equal(ep.lifecycleState, 'ACTIVE');
+      assert.deepEqual(u.outputs[key], value);
+      s = { id: s.id, outputs: u.outputs, inputs: u.inputs };
+    }
+  });
+
+  it('refresh after an out-of-band change and delete; import then no diff', async () => {
+    const s = await newEndpoint('oob', { displayName: 'oob' });
+    const r0 = await sdk.updateEndpoint({ endpointId: s.id, updateEndpointDetails: { description: 'outside' } });
+    assert.ok(r0.opcWorkRequestId);
+    await new Promise((r) => setTimeout(r, 20));
+    const r = await read(plugin, ENDPOINT, 'oob', s.id, s.outputs, s.inputs);
+    assert.equal(r.outputs.description, 'outside');
+    const imported = await read(plugin, ENDPOINT, 'oob', s.id);
+    assert.equal(imported.id, s.id);
+    const program = { ...base, displayName: 'oob', description: 'outside' };
+    const checked = await check(plugin, ENDPOINT, 'oob', imported.inputs, program);
+    assert.equal(
+      (await diff(plugin, ENDPOINT, 'oob', s.id, imported.outputs, imported.inputs, checked)).changes,
+      'NONE',
+    );
+    await sdk.deleteEndpoint({ endpointId: s.id });
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal((await read(plugin, ENDPOINT, 'oob', s.id, r.outputs, r.inputs)).id, '');
+    await del(plugin, ENDPOINT, 'oob', s.id, r.outputs);
+    await del(plugin, ENDPOINT, 'oob', s.id, r.outputs);
+  });
+});

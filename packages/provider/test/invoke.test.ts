@@ -1,0 +1,117 @@
+// The six invokes, with pulumi-oci's tokens and result shapes; compared with what the OCI SDK reads.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  configuredPlugin,
+  create,
+  DRPLAN,
+  ENDPOINT,
+  invoke,
+  startEnv,
+  type Env,
+  type Plugin,
+  type Props,
+} from './support/harness';
+
+describe('invokes', () => {
+  let env: Env;
+  let dr: Plugin;
+  let ai: Plugin;
+  let planId: string;
+  let endpointId: string;
+  before(async () => {
+    env = await startEnv();
+    dr = await configuredPlugin(env, env.sandbox.disasterRecovery.standbyRegion);
+    ai = await configuredPlugin(env, env.sandbox.homeRegion);
+    const g = env.sandbox.disasterRecovery.standbyProtectionGroupId;
+    planId = (await create(dr, DRPLAN, 'inv', { displayName: 'inv', drProtectionGroupId: g, type: 'SWITCHOVER' })).id;
+    await create(dr, DRPLAN, 'inv2', { displayName: 'inv2', drProtectionGroupId: g, type: 'FAILOVER' });
+    endpointId = (
+      await create(ai, ENDPOINT, 'inv', {
+        compartmentId: env.sandbox.compartmentId,
+        modelId: env.sandbox.aiLanguage.customModelIds.textClassification,
+        displayName: 'inv-ep',
+      })
+    ).id;
+  });
+  after(async () => {
+    await dr?.close();
+    await ai?.close();
+    await env?.close();
+  });
+
+  it('getDrPlan', async () => {
+    const { result } = await invoke(dr, 'oci:DisasterRecovery/getDrPlan:getDrPlan', { drPlanId: planId });
+    const plan = (await env.dr(env.sandbox.disasterRecovery.standbyRegion).getDrPlan({ drPlanId: planId })).drPlan;
+    assert.equal(result.id, planId);
+    assert.equal(result.drPlanId, planId);
+    assert.equal(result.displayName, 'inv');
+    assert.equal(result.state, 'ACTIVE');
+    assert.equal((result.planGroups as unknown[]).length, plan.planGroups.length);
+  });
+
+  it('getDrPlans: drPlanCollections[].items[] with filters', async () => {
+    const g = env.sandbox.disasterRecovery.standbyProtectionGroupId;
+    const all = await invoke(dr, 'oci:DisasterRecovery/getDrPlans:getDrPlans', { drProtectionGroupId: g });
+    const items = (all.result.drPlanCollections as Array<{ items: Props[] }>)[0].items;
+    assert.deepEqual(items.map((i) => i.displayName).sort(), ['inv', 'inv2']);
+    assert.equal(all.result.drProtectionGroupId, g);
+    assert.ok(typeof all.result.id === 'string' && all.result.id.length > 0);
+    const filtered = await invoke(dr, 'oci:DisasterRecovery/getDrPlans:getDrPlans', {
+      drProtectionGroupId: g,
+      filters: [{ name: 'type', values: ['FAILOVER'] }],
+    });
+    assert.deepEqual(
+      (filtered.result.drPlanCollections as Array<{ items: Props[] }>)[0].items.map((i) => i.displayName),
+      ['inv2'],
+    );
+    const regex = await invoke(dr, 'oci:DisasterRecovery/getDrPlans:getDrPlans', {
+      drProtectionGroupId: g,
+      filters: [{ name: 'display_name', values: ['^inv$'], regex: true }],
+    });
+    assert.deepEqual(
+      (regex.result.drPlanCollections as Array<{ items: Props[] }>)[0].items.map((i) => i.id),
+      [planId],
+    );
+    const missing = await invoke(dr, 'oci:DisasterRecovery/getDrPlans:getDrPlans', {});
+    assert.deepEqual(missing.failures, ["drProtectionGroupId: missing required argument 'drProtectionGroupId'"]);
+  });
+
+  it('getDrProtectionGroups', async () => {
+    const { result } = await invoke(dr, 'oci:DisasterRecovery/getDrProtectionGroups:getDrProtectionGroups', {
+      compartmentId: env.sandbox.compartmentId,
+      filters: [{ name: 'id', values: [env.sandbox.disasterRecovery.standbyProtectionGroupId] }],
+    });
+    const items = (result.drProtectionGroupCollections as Array<{ items: Props[] }>)[0].items;
+    assert.equal(items.length, 1);
+    assert.equal(items[0].role, 'STANDBY');
+    assert.equal(items[0].state, 'ACTIVE');
+  });
+
+  it('getEndpoint and getEndpoints', async () => {
+    const one = await invoke(ai, 'oci:AiLanguage/getEndpoint:getEndpoint', { id: endpointId });
+    assert.equal(one.result.displayName, 'inv-ep');
+    assert.equal(one.result.state, 'ACTIVE');
+    assert.equal(one.result.inferenceUnits, 1);
+    const list = await invoke(ai, 'oci:AiLanguage/getEndpoints:getEndpoints', {
+      compartmentId: env.sandbox.compartmentId,
+      filters: [{ name: 'displayName', values: ['inv-ep'] }],
+    });
+    const items = (list.result.endpointCollections as Array<{ items: Props[] }>)[0].items;
+    assert.deepEqual(
+      items.map((i) => i.id),
+      [endpointId],
+    );
+  });
+
+  it('getModels', async () => {
+    const { result } = await invoke(ai, 'oci:AiLanguage/getModels:getModels', {
+      compartmentId: env.sandbox.compartmentId,
+    });
+    const items = (result.modelCollections as Array<{ items: Props[] }>)[0].items;
+    const ids = items.map((i) => i.id);
+    assert.ok(ids.includes(env.sandbox.aiLanguage.customModelIds.textClassification));
+    const sdk = await env.language(env.sandbox.homeRegion).listModels({ compartmentId: env.sandbox.compartmentId });
+    assert.equal(items.length, sdk.modelCollection.items.length);
+  });
+});

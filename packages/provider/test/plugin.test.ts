@@ -1,0 +1,319 @@
+// The plugin contract and the provider-level RPCs: start-up, signals, schema, configuration,
+// Check failures, engine logging.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as grpc from '@grpc/grpc-js';
+import {
+  BIN,
+  checkFailures,
+  create,
+  del,
+  DRPLAN,
+  Empty,
+  ENDPOINT,
+  pb,
+  startEnv,
+  startPlugin,
+  struct,
+  type Env,
+  type Plugin,
+} from './support/harness';
+
+describe('plugin contract', () => {
+  it('prints only the port, serves on 127.0.0.1, and ends within a second on SIGTERM and SIGINT', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const p = await startPlugin({ engine: '127.0.0.1:1' });
+      assert.ok(p.port > 0);
+      const info = await p.call<{ getVersion(): string }>('getPluginInfo', new Empty());
+      assert.equal(info.getVersion(), JSON.parse(fs.readFileSync(`${__dirname}/../package.json`, 'utf8')).version);
+      const started = Date.now();
+      const exited = new Promise<number | null>((r) => p.child.once('exit', (code) => r(code)));
+      p.child.kill(signal);
+      const code = await exited;
+      assert.ok(Date.now() - started < 1000, `${signal} ends it within a second`);
+      assert.equal(code, 0);
+      p.client.close();
+    }
+  });
+
+  it('ends by itself when the process that started it goes away (no orphaned plugins)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const script = `const c = require('child_process').spawn(process.execPath, [${JSON.stringify(BIN)}, '127.0.0.1:1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      c.stdout.once('data', () => { console.log(c.pid); process.exit(0); });`;
+    const pid = Number(spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stdout.trim());
+    assert.ok(pid > 0);
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(alive(), false);
+  });
+
+  it('GetSchema returns schema.json; Handshake accepts secrets; other RPCs are UNIMPLEMENTED', async () => {
+    const p = await startPlugin();
+    try {
+      const res = await p.call<pb.GetSchemaResponse>('getSchema', new pb.GetSchemaRequest());
+      const schema = JSON.parse(res.getSchema());
+      assert.equal(schema.name, 'oci');
+      assert.ok(schema.resources[DRPLAN] && schema.resources[ENDPOINT]);
+      const hs = await p.call<pb.ProviderHandshakeResponse>('handshake', new pb.ProviderHandshakeRequest());
+      assert.equal(hs.getAcceptSecrets(), true);
+      await assert.rejects(
+        p.call('construct', new pb.ConstructRequest()),
+        (e: grpc.ServiceError) => e.code === grpc.status.UNIMPLEMENTED,
+      );
+      await assert.rejects(
+        p.call('getMapping', new pb.GetMappingRequest()),
+        (e: grpc.ServiceError) => e.code === grpc.status.UNIMPLEMENTED,
+      );
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe('configuration', () => {
+  let env: Env;
+  before(async () => {
+    env = await startEnv();
+  });
+  after(() => env?.close());
+
+  it('CheckConfig: one failure per bad key', async () => {
+    const p = await startPlugin();
+    try {
+      const res = await p.call<pb.CheckResponse>(
+        'checkConfig',
+        new pb.CheckRequest().setUrn('urn:pulumi:s::p::pulumi:providers:oci::default').setNews(
+          struct({
+            endpoint: 'ftp://nope',
+            region: 'mars-north-1',
+            privateKeyPath: '/no/such/key.pem',
+            auth: 'InstancePrincipal',
+            retryDurationSeconds: 'soon',
+            disableAutoRetries: 'maybe',
+            version: '4.20.0',
+          }),
+        ),
+      );
+      const byKey = Object.fromEntries(res.getFailuresList().map((f) => [f.getProperty(), f.getReason()]));
+      assert.deepEqual(Object.keys(byKey).sort(), [
+        'auth',
+        'disableAutoRetries',
+        'endpoint',
+        'privateKeyPath',
+        'region',
+        'retryDurationSeconds',
+      ]);
+      assert.match(byKey.endpoint, /http\(s\) URL/);
+      assert.match(byKey.region, /mars-north-1/);
+      assert.match(byKey.auth, /not supported yet/);
+      assert.equal(res.getFailuresList().length, 6);
+      const ok = await p.call<pb.CheckResponse>(
+        'checkConfig',
+        new pb.CheckRequest().setNews(struct({ endpoint: env.emulator.url, region: 'us-phoenix-1', ...env.creds })),
+      );
+      assert.equal(ok.getFailuresList().length, 0);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('accepts configuration as oci:config:<key> variables only', async () => {
+    const p = await startPlugin();
+    try {
+      const req = new pb.ConfigureRequest();
+      const vars = { endpoint: env.emulator.url, region: env.sandbox.homeRegion, ...env.creds };
+      for (const [k, v] of Object.entries(vars)) req.getVariablesMap().set(`oci:config:${k}`, v);
+      const res = await p.call<pb.ConfigureResponse>('configure', req);
+      assert.deepEqual(
+        [res.getAcceptsecrets(), res.getAcceptresources(), res.getSupportspreview()],
+        [true, true, true],
+      );
+      const c = await create(p, ENDPOINT, 'vars', {
+        compartmentId: env.sandbox.compartmentId,
+        modelId:
+          env.sandbox.aiLanguage.pretrainedModelIds.sentimentAnalysis ??
+          Object.values(env.sandbox.aiLanguage.pretrainedModelIds)[0],
+      });
+      assert.equal(c.outputs.state, 'ACTIVE');
+      await del(p, ENDPOINT, 'vars', c.id, c.outputs);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('takes the CLI environment (OCIKIT_ENDPOINT, OCI_*) as defaults; another region is <endpoint>/r/<region>', async () => {
+    const p = await startPlugin({
+      env: {
+        OCIKIT_ENDPOINT: env.emulator.url,
+        OCI_REGION: env.sandbox.homeRegion,
+        OCI_TENANCY_OCID: env.creds.tenancyOcid,
+        OCI_USER_OCID: env.creds.userOcid,
+        OCI_FINGERPRINT: env.creds.fingerprint,
+        OCI_PRIVATE_KEY_PATH: env.creds.privateKeyPath,
+      },
+    });
+    try {
+      // An explicit provider overriding only the region reaches the standby region of the same emulator.
+      await p.call(
+        'configure',
+        new pb.ConfigureRequest().setArgs(struct({ region: env.sandbox.disasterRecovery.standbyRegion })),
+      );
+      const dr = env.sandbox.disasterRecovery;
+      const c = await create(p, DRPLAN, 'envplan', {
+        displayName: 'envplan',
+        drProtectionGroupId: dr.standbyProtectionGroupId,
+        type: 'SWITCHOVER',
+      });
+      const got = await env.dr(dr.standbyRegion).getDrPlan({ drPlanId: c.id });
+      assert.equal(got.drPlan.displayName, 'envplan');
+      await del(p, DRPLAN, 'envplan', c.id, c.outputs);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('Configure rejects a bad key with one clear line', async () => {
+    const p = await startPlugin();
+    try {
+      await assert.rejects(
+        p.call('configure', new pb.ConfigureRequest().setArgs(struct({ endpoint: 'not a url' }))),
+        (e: grpc.ServiceError) => /endpoint must be an http\(s\) URL/.test(e.details),
+      );
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe('Check failures', () => {
+  let p: Plugin;
+  before(async () => {
+    p = await startPlugin();
+  });
+  after(() => p?.close());
+
+  it('DrPlan: one failure per kind of bad input, naming the property', async () => {
+    const missing = await checkFailures(p, DRPLAN, {});
+    assert.deepEqual(missing.map((f) => f.property).sort(), ['displayName', 'drProtectionGroupId', 'type']);
+    const wrongType = await checkFailures(p, DRPLAN, {
+      displayName: 3,
+      drProtectionGroupId: 'g',
+      type: 'SWITCHOVER',
+      refreshTrigger: 'x',
+    });
+    assert.deepEqual(wrongType.map((f) => f.property).sort(), ['displayName', 'refreshTrigger']);
+    const badType = await checkFailures(p, DRPLAN, { displayName: 'a', drProtectionGroupId: 'g', type: 'SIDEWAYS' });
+    assert.deepEqual(
+      badType.map((f) => f.property),
+      ['type'],
+    );
+    assert.match(badType[0].reason, /SWITCHOVER/);
+    const badTag = await checkFailures(p, DRPLAN, {
+      displayName: 'a',
+      drProtectionGroupId: 'g',
+      type: 'FAILOVER',
+      definedTags: { nodot: 'x' },
+    });
+    assert.deepEqual(
+      badTag.map((f) => f.property),
+      ['definedTags'],
+    );
+    const unknownProp = await checkFailures(p, DRPLAN, {
+      displayName: 'a',
+      drProtectionGroupId: 'g',
+      type: 'FAILOVER',
+      colour: 'red',
+    });
+    assert.deepEqual(
+      unknownProp.map((f) => f.property),
+      ['colour'],
+    );
+    const unknowns = await checkFailures(p, DRPLAN, {
+      displayName: '04da6b54-80e4-46f7-96ec-b56ff0331ba9',
+      drProtectionGroupId: '04da6b54-80e4-46f7-96ec-b56ff0331ba9',
+      type: '04da6b54-80e4-46f7-96ec-b56ff0331ba9',
+    });
+    assert.deepEqual(unknowns, [], 'unknown values pass');
+  });
+
+  it('Endpoint: required inputs and inferenceUnits bounds', async () => {
+    const missing = await checkFailures(p, ENDPOINT, {});
+    assert.deepEqual(missing.map((f) => f.property).sort(), ['compartmentId', 'modelId']);
+    for (const units of [0, 11]) {
+      const f = await checkFailures(p, ENDPOINT, { compartmentId: 'c', modelId: 'm', inferenceUnits: units });
+      assert.deepEqual(
+        f.map((x) => x.property),
+        ['inferenceUnits'],
+      );
+      assert.match(f[0].reason, /between 1 and 10/);
+    }
+    const frac = await checkFailures(p, ENDPOINT, { compartmentId: 'c', modelId: 'm', inferenceUnits: 1.5 });
+    assert.match(frac[0].reason, /integer/);
+  });
+});
+
+describe('engine log', () => {
+  it('sends progress to a reachable engine; an unreachable one never blocks', async () => {
+    const env = await startEnv({ transitionDelaySeconds: 1 });
+    const messages: string[] = [];
+    const services = require('@pulumi/pulumi/proto/engine_grpc_pb');
+    const server = new grpc.Server();
+    server.addService(services.EngineService, {
+      log: (call: { request: { getMessage(): string } }, cb: (e: null, r: Empty) => void) => {
+        messages.push(call.request.getMessage());
+        cb(null, new Empty());
+      },
+    });
+    const port = await new Promise<number>((r, j) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? j(e) : r(p))),
+    );
+    const p = await startPlugin({ engine: `127.0.0.1:${port}` });
+    try {
+      const args = { endpoint: env.emulator.url, region: env.sandbox.disasterRecovery.standbyRegion, ...env.creds };
+      await p.call('configure', new pb.ConfigureRequest().setArgs(struct(args)));
+      const dr = env.sandbox.disasterRecovery;
+      const c = await create(p, DRPLAN, 'logged', {
+        displayName: 'logged',
+        drProtectionGroupId: dr.standbyProtectionGroupId,
+        type: 'SWITCHOVER',
+      });
+      assert.ok(
+        messages.some((m) => /DrPlan "logged": work request/.test(m)),
+        messages.join('\n'),
+      );
+      await del(p, DRPLAN, 'logged', c.id, c.outputs);
+    } finally {
+      await p.close();
+      server.forceShutdown();
+      await env.close();
+    }
+  });
+});
+
+describe('credentials', () => {
+  it('missing credentials are one clear line naming what is missing', async () => {
+    const p = await startPlugin({ env: { HOME: '/nonexistent', OCI_CLI_CONFIG_FILE: '/nonexistent/config' } });
+    try {
+      await p.call(
+        'configure',
+        new pb.ConfigureRequest().setArgs(struct({ endpoint: 'http://127.0.0.1:9', region: 'us-ashburn-1' })),
+      );
+      await assert.rejects(
+        create(p, DRPLAN, 'nocreds', { displayName: 'n', drProtectionGroupId: 'g', type: 'SWITCHOVER' }),
+        (e: grpc.ServiceError) =>
+          /missing tenancyOcid, userOcid, fingerprint, privateKey or privateKeyPath/.test(e.details) &&
+          !/internal error/.test(e.details),
+      );
+    } finally {
+      await p.close();
+    }
+  });
+});
