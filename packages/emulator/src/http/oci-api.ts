@@ -21,9 +21,14 @@ export interface OciApiOptions extends HttpDependencies {
  * sibling plugin, is never authenticated as OCI and no URL prefix decides who is.
  */
 export const ociApi: FastifyPluginAsync<OciApiOptions> = async (app, { services, rateLimiter, ...deps }) => {
-  app.addHook('onRequest', async (request) => {
-    request.principal = principalFrom(request.headers.authorization);
-    rateLimiter?.take(request.principal.tenancyId);
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      request.principal = principalFrom(request.headers.authorization);
+      rateLimiter?.take(request.principal.tenancyId);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
   for (const routes of services) registerOperations(app, routes, deps);
 };

@@ -92,10 +92,12 @@ export function createHttpApp(): FastifyInstance {
     done(null, body),
   );
   app.decorateRequest('requestId', '');
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: on the hot path they cost less than async ones.
+  app.addHook('onRequest', (request, reply, done) => {
     const given = request.headers['opc-request-id'];
     request.requestId = (Array.isArray(given) ? given[0] : given) || newRequestId();
     reply.header('opc-request-id', request.requestId);
+    done();
   });
   app.setErrorHandler((error, request, reply) => {
     const serviceError = toServiceError(error as Error);
