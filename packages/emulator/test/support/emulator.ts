@@ -2,6 +2,7 @@ import * as common from 'oci-common';
 import { AIServiceLanguageClient } from 'oci-ailanguage';
 import { DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src';
+import { newOcid } from '../../src/core/ids';
 
 /**
  * Boundary-test harness: a real emulator on an ephemeral loopback port and the official OCI SDK
@@ -92,3 +93,6 @@ export async function ociError(call: () => Promise<unknown>): Promise<common.Oci
   }
   throw new Error('expected the call to fail with an OciError');
 }
+
+/** A fresh compartment OCID: compartments are not checked for existence, so any well-formed one works. */
+export const newCompartmentId = (): string => newOcid('compartment');
