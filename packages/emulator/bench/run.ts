@@ -19,8 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import * as common from 'oci-common';
-import { AIServiceLanguageClient } from 'oci-ailanguage';
-import { startEmulator } from '../src';
+import { AIServiceLanguageClient, models } from 'oci-ailanguage';
+import { AdminClient, startEmulator } from '../src';
 import { sqliteDriverName } from '../src/store/sqlite-driver';
 import { load, median, type LoadResult } from './load';
 import { measureStartup } from './startup';
@@ -52,14 +52,14 @@ function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
   return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
 }
 
-async function json(url: string, init: RequestInit = {}): Promise<any> {
+async function json<T = unknown>(url: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(url, {
     ...init,
     headers: { ...SIGNED, 'content-type': 'application/json', ...init.headers },
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 const row = (name: string, r: LoadResult) =>
@@ -90,8 +90,8 @@ async function benchDisasterRecovery(): Promise<{ lines: string[]; numbers: DrNu
   );
   const baselineFile = join(scratch, 'payloads.json');
   try {
-    const sandbox = await json(`${emulator.url}/_ocikit/sandbox`);
-    const standby = sandbox.disasterRecovery.standbyProtectionGroupId as string;
+    const sandbox = await new AdminClient(emulator.url).sandbox();
+    const standby = sandbox.disasterRecovery.standbyProtectionGroupId;
     const api = `${emulator.url}/r/${sandbox.disasterRecovery.standbyRegion}/20220125`;
     const idleMemory = memoryOf(emulator.child.pid!);
 
@@ -102,7 +102,7 @@ async function benchDisasterRecovery(): Promise<{ lines: string[]; numbers: DrNu
       Array.from({ length: 16 }, async () => {
         while (next < PLANS) {
           const n = next++;
-          const plan = await json(`${api}/drPlans`, {
+          const plan = await json<{ id: string }>(`${api}/drPlans`, {
             method: 'POST',
             body: JSON.stringify({
               displayName: `bench-plan-${String(n).padStart(5, '0')}`,
@@ -187,7 +187,11 @@ async function benchAiLanguage(): Promise<string[]> {
     {
       authenticationDetailsProvider: new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT'),
     },
-    { circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as any) },
+    {
+      circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as ConstructorParameters<
+        typeof common.CircuitBreaker
+      >[0]),
+    },
   );
   client.endpoint = emulator.url;
   try {
@@ -204,7 +208,7 @@ async function benchAiLanguage(): Promise<string[]> {
           modelId: ai.pretrainedModelIds.sentimentAnalysis,
         },
       });
-      await waiters.forEndpoint({ endpointId: created.endpoint.id }, 'ACTIVE' as any);
+      await waiters.forEndpoint({ endpointId: created.endpoint.id }, models.Endpoint.LifecycleState.Active);
       createToActive.push(performance.now() - started);
       const getStarted = performance.now();
       await client.getEndpoint({ endpointId: created.endpoint.id });
@@ -258,7 +262,7 @@ async function benchAiLanguage(): Promise<string[]> {
       const created = await client.createEndpoint({
         createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId },
       });
-      await waiters.forEndpoint({ endpointId: created.endpoint.id }, 'ACTIVE' as any);
+      await waiters.forEndpoint({ endpointId: created.endpoint.id }, models.Endpoint.LifecycleState.Active);
       const times: number[] = [];
       for (let i = 0; i < 20; i++) {
         const started = performance.now();

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { startEmulator } from './server';
 
@@ -8,7 +10,7 @@ const nonNegative = (name: string) => (value: string) => {
   return n;
 };
 
-const { version } = require('../package.json') as { version: string };
+const { version } = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')) as { version: string };
 
 const program = new Command()
   .name('ocikit-emulator')

@@ -1,26 +1,24 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { AdminClient } from './admin/client';
-import { registerAdminRoutes } from './admin/routes';
+import { adminApi } from './admin/routes';
 import { AdjustableClock } from './core/clock';
 import { loadOrCreateCredentials, writeOciConfig } from './core/credentials';
-import { errors, isOciServiceError, OciServiceError } from './core/errors';
-import { newOcid, newRequestId } from './core/ids';
+import { newOcid } from './core/ids';
 import { isKnownRegion } from './core/regions';
 import { peerRegionFor, type EmulatorSettings } from './core/settings';
-import { principalFrom } from './http/auth';
 import { FaultInjector } from './http/faults';
-import { registerService } from './http/operation';
+import { ociApi } from './http/oci-api';
+import { createHttpApp } from './http/pipeline';
 import { RateLimiter } from './http/rate-limit';
 import { RetryTokens } from './http/retry-tokens';
-import { toOciError, validatorCompiler } from './http/validation';
-import { createAiLanguageService } from './services/ai-language';
 import { ObjectStore } from './services/common/objects';
-import { createDisasterRecoveryService } from './services/disaster-recovery';
+import { SERVICES, type SandboxIds } from './services/registry';
 import type { SandboxContext } from './services/service';
 import { SqliteStore } from './store/sqlite-store';
+
+export { BODY_LIMIT_BYTES } from './http/pipeline';
 
 export interface EmulatorOptions {
   /** TCP port; 0 (the default) picks a free one. */
@@ -64,113 +62,12 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-export type SandboxIds = SandboxContext & {
-  disasterRecovery: ReturnType<ReturnType<typeof createDisasterRecoveryService>['seedSandbox']>;
-  aiLanguage: ReturnType<ReturnType<typeof createAiLanguageService>['seedSandbox']>;
-};
-
-/** Largest request body accepted; bigger ones are refused with 413 before they are parsed. */
-export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+export type { SandboxIds } from './services/registry';
 
 function seconds(value: number | undefined, fallback: number, name: string): number {
   const v = value ?? fallback;
   if (!Number.isFinite(v) || v < 0) throw new RangeError(`${name} must be a non-negative number of seconds`);
   return Math.round(v * 1000);
-}
-
-/** Maps anything thrown while serving a request to OCI's error; only real bugs become 500. */
-function toServiceError(error: FastifyError | Error): OciServiceError {
-  if (isOciServiceError(error)) return error;
-  const fe = error as FastifyError;
-  if (fe.validation) return toOciError(fe.validation as any, fe.validationContext ?? 'body');
-  switch (fe.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return errors.payloadTooLarge(BODY_LIMIT_BYTES);
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return errors.cannotParseRequest('The request body must be JSON (Content-Type: application/json).');
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return errors.cannotParseRequest('The Content-Length header does not match the body.');
-  }
-  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return new OciServiceError(fe.statusCode, 'InvalidParameter', error.message);
-  }
-  return errors.internal();
-}
-
-/**
- * JSON.parse reviver: an object member whose value is null is dropped, as OCI treats an explicit
- * null like an absent optional field (array elements are kept, so `[null]` still fails validation).
- */
-function withoutNullMembers(this: unknown, _key: string, value: unknown): unknown {
-  return value === null && !Array.isArray(this) ? undefined : value;
-}
-
-function buildApp(rateLimiter?: RateLimiter): FastifyInstance {
-  const app = fastify({
-    logger: false,
-    bodyLimit: BODY_LIMIT_BYTES,
-    // OCIDs run to ~100 characters; longer path parameters are still an id that does not exist.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
-    return503OnClosing: true,
-    // Requests Node's HTTP parser rejects (e.g. headers and URL over 16 KiB) still get OCI's error form.
-    clientErrorHandler: (error, socket) => {
-      if (!socket.writable) return socket.destroy(error);
-      const body = JSON.stringify(
-        errors
-          .cannotParseRequest(
-            `The HTTP request could not be read: ${(error as NodeJS.ErrnoException).code ?? error.message}.`,
-          )
-          .toBody(),
-      );
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-          `opc-request-id: ${newRequestId()}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    },
-    // Errors fastify raises before any hook runs (bad URL encoding, over-long parameters) in OCI's form.
-    frameworkErrors: (error, _request, reply) => {
-      const requestId = newRequestId();
-      (reply as unknown as FastifyReply)
-        .code(400)
-        .header('opc-request-id', requestId)
-        .send(errors.invalidParameter(`The request path is not valid: ${error.message.slice(0, 300)}`).toBody());
-    },
-  });
-  app.setValidatorCompiler(validatorCompiler);
-  // OCI SDKs send `content-type: application/json` on GETs and DELETEs too: an empty body is no body.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-    if (text === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text as string, withoutNullMembers));
-    } catch {
-      done(errors.cannotParseRequest(), undefined);
-    }
-  });
-  app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer' }, (_r, body, done) =>
-    done(null, body),
-  );
-  app.decorateRequest('requestId', '');
-  app.addHook('onRequest', async (request, reply) => {
-    const given = request.headers['opc-request-id'];
-    request.requestId = (Array.isArray(given) ? given[0] : given) || newRequestId();
-    reply.header('opc-request-id', request.requestId);
-    if (request.url.startsWith('/_ocikit/')) return;
-    request.principal = principalFrom(request.headers.authorization);
-    rateLimiter?.take(request.principal.tenancyId);
-  });
-  app.setErrorHandler((error, request, reply) => {
-    const serviceError = toServiceError(error as Error);
-    if (serviceError.status >= 500 && !isOciServiceError(error))
-      console.error('ocikit emulator: internal error:', error);
-    if (serviceError.code === 'TooManyRequests') reply.header('retry-after', '1');
-    reply.code(serviceError.status).header('opc-request-id', request.requestId).send(serviceError.toBody());
-  });
-  app.setNotFoundHandler((request, reply) => {
-    reply
-      .code(404)
-      .send(errors.notFound(`No such operation: ${request.method} ${request.url.split('?')[0]}.`).toBody());
-  });
-  return app;
 }
 
 /**
@@ -193,8 +90,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const credentials = loadOrCreateCredentials(store);
   const objects = new ObjectStore(store, clock);
   const deps = { store, clock, settings, credentials, objects };
-  const disasterRecovery = createDisasterRecoveryService(deps);
-  const aiLanguage = createAiLanguageService(deps);
+  const services = SERVICES.map((registration) => ({ key: registration.key, service: registration.create(deps) }));
   const faults = new FaultInjector();
 
   const seedSandbox = (): SandboxIds => {
@@ -207,11 +103,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         homeRegion,
         peerRegion: peerRegionFor(homeRegion),
       };
-      const ids: SandboxIds = {
-        ...context,
-        disasterRecovery: disasterRecovery.seedSandbox(context),
-        aiLanguage: aiLanguage.seedSandbox(context),
-      };
+      const ids = { ...context } as SandboxIds;
+      for (const { key, service } of services) Object.assign(ids, { [key]: service.seedSandbox(context) });
       store.setMeta('sandbox', JSON.stringify(ids));
       return ids;
     });
@@ -219,11 +112,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   if (options.rateLimit !== undefined && !(options.rateLimit > 0))
     throw new RangeError('rateLimit must be a positive number');
-  const app = buildApp(options.rateLimit ? new RateLimiter(options.rateLimit) : undefined);
-  const httpDeps = { store, retryTokens: new RetryTokens(store, clock), faults, homeRegion };
-  registerService(app, disasterRecovery.routes, httpDeps);
-  registerService(app, aiLanguage.routes, httpDeps);
-  registerAdminRoutes(app, {
+  const app = createHttpApp();
+  app.register(ociApi, {
+    services: services.map(({ service }) => service.routes),
+    store,
+    retryTokens: new RetryTokens(store, clock),
+    faults,
+    homeRegion,
+    rateLimiter: options.rateLimit ? new RateLimiter(options.rateLimit) : undefined,
+  });
+  app.register(adminApi, {
     clock,
     faults,
     objects,

@@ -112,7 +112,7 @@ export function resolveConfig(
 function validate(c: ProviderConfig): ConfigFailure[] {
   const failures: ConfigFailure[] = [];
   if (c.endpoint !== undefined) {
-    let ok = false;
+    let ok: boolean;
     try {
       const u = new URL(c.endpoint);
       ok = (u.protocol === 'http:' || u.protocol === 'https:') && !!u.host;
@@ -177,7 +177,7 @@ export function credentials(c: ProviderConfig, env: NodeJS.ProcessEnv = process.
     try {
       privateKey = fs.readFileSync(expandHome(keyPath), 'utf8');
     } catch (e) {
-      throw new Error(`cannot read the OCI private key ${keyPath}: ${(e as Error).message}`);
+      throw new Error(`cannot read the OCI private key ${keyPath}: ${(e as Error).message}`, { cause: e });
     }
   }
   const creds = {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { errors } from '../core/errors';
 import type { AdjustableClock } from '../core/clock';
 import type { FaultInjector } from '../http/faults';
@@ -17,7 +17,7 @@ export interface AdminDependencies {
  * The emulator's own control API under `/_ocikit` (not OCI; unsigned): health, the sandbox seed,
  * reset, moving the clock forward, injecting faults, and uploading objects (training data).
  */
-export function registerAdminRoutes(app: FastifyInstance, deps: AdminDependencies): void {
+export const adminApi: FastifyPluginAsync<AdminDependencies> = async (app, deps) => {
   app.get('/_ocikit/health', async () => ({ status: 'ok' }));
 
   app.post(
@@ -99,4 +99,4 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDependencie
     deps.objects.put(namespace, bucket, name, content);
     return reply.code(204).send();
   });
-}
+};

@@ -134,6 +134,7 @@ function openBetterSqlite3(filename: string): SqliteConnection {
     throw new Error(
       `better-sqlite3 ${reason}; on Node.js ${process.version} ` +
         'the emulator needs it: run `npm install better-sqlite3@~12.11.1`, or use Node.js 22.13+ (built-in node:sqlite)',
+      { cause: error },
     );
   }
   const db = new Database(filename);

@@ -1,4 +1,4 @@
-import type { Entity } from '../core/lifecycle';
+import type { Entity } from './entity';
 import {
   isBusyError,
   openSqlite,
@@ -58,7 +58,7 @@ export class SqliteStore implements Store {
     } catch (error) {
       this.db.close();
       if (isBusyError(error)) {
-        throw new Error(`the database ${filename} is in use by another emulator`);
+        throw new Error(`the database ${filename} is in use by another emulator`, { cause: error });
       }
       throw error;
     }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { after, before } from 'node:test';
 import { models, type AIServiceLanguageClient } from 'oci-ailanguage';
 import type { EmulatorOptions } from '../../src';
@@ -38,7 +37,7 @@ export function sdkModelTypes(): string[] {
 }
 
 /** A fresh compartment OCID, so each test lists only what it created. */
-export const newCompartmentId = (): string => `ocid1.compartment.oc1..${randomBytes(20).toString('hex')}`;
+export { newCompartmentId } from '../support/emulator';
 
 /** Follows `opc-next-page` from the first page to the last: every item in order, and how many pages it took. */
 export async function allPages<T>(
@@ -159,4 +158,4 @@ export async function createModel(
 }
 
 export const pretrained = (modelType: string, languageCode?: string) =>
-  ({ modelType, ...(languageCode ? { languageCode } : {}) }) as models.ModelDetails as any;
+  ({ modelType, ...(languageCode ? { languageCode } : {}) }) as models.ModelDetails as never;

@@ -1,4 +1,4 @@
-import type { DisasterRecoveryClient, models } from 'oci-disasterrecovery';
+import { models, type DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { newOcid } from '../../src/core/ids';
 import { fastWaiter, type TestEmulator } from '../support/emulator';
 
@@ -6,7 +6,9 @@ import { fastWaiter, type TestEmulator } from '../support/emulator';
 export const PEER_REGION = 'us-phoenix-1';
 export const HOME_REGION = 'us-ashburn-1';
 
-export const newCompartmentId = () => newOcid('compartment');
+import { newCompartmentId } from '../support/emulator';
+
+export { newCompartmentId };
 export const logLocation = { namespace: 'ns', bucket: 'dr-logs' };
 
 /** Members of a small application stack in `region`, as CreateDrProtectionGroupDetails lists them. */
@@ -72,7 +74,11 @@ export async function createPair(
       displayName: 'primary',
       logLocation,
       members: options.primaryMembers ?? primaryMembers(),
-      association: { role: 'PRIMARY', peerId: standbyCreated.drProtectionGroup.id, peerRegion: PEER_REGION } as any,
+      association: {
+        role: models.DrProtectionGroupRole.Primary,
+        peerId: standbyCreated.drProtectionGroup.id,
+        peerRegion: PEER_REGION,
+      },
     },
   });
   await settle(home, primaryCreated.opcWorkRequestId);
@@ -98,7 +104,11 @@ export async function createPlan(
   });
   const waited = await pair.peer
     .createWaiters(fastWaiter())
-    .forDrPlan({ drPlanId: created.drPlan.id }, 'ACTIVE' as any, 'NEEDS_ATTENTION' as any);
+    .forDrPlan(
+      { drPlanId: created.drPlan.id },
+      models.DrPlanLifecycleState.Active,
+      models.DrPlanLifecycleState.NeedsAttention,
+    );
   return waited!.drPlan;
 }
 
@@ -118,7 +128,7 @@ export async function raw(
   path: string,
   body?: string,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: any; headers: Headers }> {
+): Promise<{ status: number; body: Record<string, string>; headers: Headers }> {
   const response = await fetch(`${url}${path}`, {
     method,
     headers: {

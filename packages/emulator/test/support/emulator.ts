@@ -2,6 +2,7 @@ import * as common from 'oci-common';
 import { AIServiceLanguageClient } from 'oci-ailanguage';
 import { DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src';
+import { newOcid } from '../../src/core/ids';
 
 /**
  * Boundary-test harness: a real emulator on an ephemeral loopback port and the official OCI SDK
@@ -17,7 +18,7 @@ export interface TestEmulator {
   /** AI Language client for the home region (or `/r/<region>` when given). */
   language(region?: string): AIServiceLanguageClient;
   /** Calls the `/_ocikit` admin API. */
-  admin(method: string, path: string, body?: unknown): Promise<any>;
+  admin<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   /** Moves the emulator's clock forward. */
   advance(seconds: number): Promise<void>;
   close(): Promise<void>;
@@ -44,7 +45,9 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   const provider = new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT');
   const clientConfiguration = {
     retryConfiguration: fastRetry,
-    circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as any),
+    circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as ConstructorParameters<
+      typeof common.CircuitBreaker
+    >[0]),
   };
   const endpoint = (region?: string) => (region ? `${emulator.url}/r/${region}` : emulator.url);
   const clients: Array<{ close(): void }> = [];
@@ -52,7 +55,8 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     clients.push(client);
     return client;
   };
-  const admin = (method: string, path: string, body?: unknown) => emulator.admin.request(method, path, body);
+  const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
+    emulator.admin.request<T>(method, path, body);
   return {
     emulator,
     url: emulator.url,
@@ -89,3 +93,6 @@ export async function ociError(call: () => Promise<unknown>): Promise<common.Oci
   }
   throw new Error('expected the call to fail with an OciError');
 }
+
+/** A fresh compartment OCID: compartments are not checked for existence, so any well-formed one works. */
+export const newCompartmentId = (): string => newOcid('compartment');

@@ -61,7 +61,7 @@ export async function startPlugin(
     stderr: () => err,
     call<T>(method: string, req: unknown): Promise<T> {
       return new Promise((resolve, reject) => {
-        const fn = (client as unknown as Record<string, Function>)[method].bind(client);
+        const fn = (client as unknown as Record<string, (...args: unknown[]) => unknown>)[method].bind(client);
         fn(req, (e: grpc.ServiceError | null, res: T) => (e ? reject(e) : resolve(res)));
       });
     },

@@ -1,19 +1,14 @@
 import { rfc3339 } from '../../core/clock';
 import { errors } from '../../core/errors';
-import { etagOf } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { Entity, Transition } from '../../core/lifecycle';
 import type { RequestContext } from '../../http/operation';
-import { compact, entityUri, generatedDisplayName, listPage, resourceKind } from './context';
-import type {
-  AiLanguageContext,
-  CreateResourceDetails,
-  ListQuery,
-  ResourceBody,
-  UpdateResourceDetails,
-  WithEtag,
-} from './context';
-import { isOneOf, TRAINABLE_MODEL_TYPES, type ModelType, type TrainableModelType } from './enums';
+import { generatedDisplayName, listPage, resourceKind } from './resources';
+import { compact } from '../common/resources';
+import type { CreateResourceDetails, ListQuery, UpdateResourceDetails } from './resources';
+import type { AiLanguageDependencies } from './dependencies';
+import type { Started } from '../common/work-requests';
+import { isOneOf, TRAINABLE_MODEL_TYPES, type TrainableModelType } from './enums';
 import {
   modelVersionFor,
   parseTrainingData,
@@ -24,45 +19,10 @@ import {
   type TrainingFile,
 } from './inference';
 import { LifecycleOperations } from './lifecycle-operations';
+import { assertUsable, isTransient } from '../common/lifecycle-policy';
+import type { DatasetDetails, ModelBody, ModelDetails, TestStrategy } from './bodies';
 
-/** `ModelDetails`, discriminated by `modelType`. */
-export interface ModelDetails {
-  modelType: ModelType;
-  languageCode?: string;
-  version?: string;
-  /** TEXT_CLASSIFICATION only. */
-  classificationMode?: { classificationMode: 'MULTI_CLASS' | 'MULTI_LABEL'; version?: string };
-}
-
-/** `ObjectListDataset`. */
-export interface ObjectListLocation {
-  locationType: 'OBJECT_LIST';
-  namespaceName: string;
-  bucketName: string;
-  objectNames: string[];
-}
-
-/** `DatasetDetails`: `DataScienceLabelingDataset` or `ObjectStorageDataset`. */
-export type DatasetDetails =
-  | { datasetType: 'DATA_SCIENCE_LABELING'; datasetId: string }
-  | { datasetType: 'OBJECT_STORAGE'; locationDetails: ObjectListLocation };
-
-/** `TestAndValidationDatasetStrategy`. */
-export interface TestStrategy {
-  strategyType: 'TEST_AND_VALIDATION_DATASET';
-  testingDataset: DatasetDetails;
-  validationDataset?: DatasetDetails;
-}
-
-/** `Model`. */
-export interface ModelBody extends ResourceBody {
-  projectId: string;
-  modelDetails: ModelDetails;
-  trainingDataset?: DatasetDetails;
-  testStrategy?: TestStrategy;
-  evaluationResults?: TrainedModel['evaluationResults'];
-  version?: string;
-}
+export type { DatasetDetails, ModelBody, ModelDetails, ObjectListLocation, TestStrategy } from './bodies';
 
 /** `ModelSummary`: no `timeUpdated`, datasets, test strategy or evaluation results. */
 export type ModelSummaryBody = Omit<
@@ -91,20 +51,18 @@ export interface ListModelsQuery extends ListQuery {
   projectId?: string;
 }
 
-export const MODEL_KIND = resourceKind<ModelBody>(
+export const modelKind = resourceKind<ModelBody>(
   'ai_language_models',
   {
     projectId: { type: 'TEXT', value: (e: Entity<ModelBody>) => e.body.projectId },
   },
-  toModelSummary,
+  modelSummary,
 );
 
-export function toModelSummary(body: ModelBody): ModelSummaryBody {
+export function modelSummary(body: ModelBody): ModelSummaryBody {
   const { timeUpdated: _u, trainingDataset: _d, testStrategy: _t, evaluationResults: _e, ...summary } = body;
   return summary;
 }
-
-export type ModelWithEtag = WithEtag<'model', ModelBody>;
 
 /** Why a custom model cannot be trained; becomes the FAILED model's `lifecycleDetails` and its work request's error. */
 interface TrainingFailure {
@@ -127,7 +85,7 @@ class DatasetError extends Error {
 
 /** Reads and trains the datasets of a custom model (pure apart from reading objects). */
 export function trainFromDatasets(
-  objects: AiLanguageContext['objects'],
+  objects: AiLanguageDependencies['objects'],
   options: {
     modelType: TrainableModelType;
     modelDetails: ModelDetails;
@@ -171,7 +129,11 @@ export function trainFromDatasets(
 }
 
 /** The files of a dataset, from the emulator's object store. */
-function readDataset(objects: AiLanguageContext['objects'], dataset: DatasetDetails, field: string): TrainingFile[] {
+function readDataset(
+  objects: AiLanguageDependencies['objects'],
+  dataset: DatasetDetails,
+  field: string,
+): TrainingFile[] {
   if (dataset.datasetType === 'DATA_SCIENCE_LABELING') {
     throw new DatasetError(
       'DatasetNotSupported',
@@ -206,14 +168,11 @@ function readDataset(objects: AiLanguageContext['objects'], dataset: DatasetDeta
 export class Models {
   private readonly lifecycle: LifecycleOperations<ModelBody>;
 
-  constructor(private readonly c: AiLanguageContext) {
+  constructor(private readonly c: AiLanguageDependencies) {
     this.lifecycle = new LifecycleOperations(c, 'Model', c.models);
   }
 
-  create(
-    ctx: RequestContext,
-    details: CreateModelDetails,
-  ): ModelWithEtag & { workRequestId: string; location: string } {
+  create(ctx: RequestContext, details: CreateModelDetails): Started<ModelBody> {
     this.usableProject(ctx, details.projectId);
     const { modelType } = details.modelDetails;
     const trainable = isOneOf(TRAINABLE_MODEL_TYPES, modelType) ? modelType : undefined;
@@ -288,13 +247,13 @@ export class Models {
       internal,
       transitions: [{ ...ending, workRequestId: work.id }],
     });
-    return { model: body, etag: etagOf(body), workRequestId: work.id, location: entityUri('models', id) };
+    return { resource: body, workRequestId: work.id };
   }
 
   /** The model in the request's region, or 404. */
-  get(ctx: RequestContext, modelId: string): ModelWithEtag {
+  get(ctx: RequestContext, modelId: string): ModelBody {
     const { body } = this.lifecycle.find(ctx, modelId);
-    return { model: body, etag: etagOf(body) };
+    return body;
   }
 
   list(ctx: RequestContext, query: ListModelsQuery) {
@@ -331,14 +290,10 @@ export class Models {
   private usableProject(ctx: RequestContext, projectId: string): void {
     const project = this.c.projects.find(projectId, ctx.region)?.body;
     if (!project) throw errors.relatedResourceNotFound('projectId', projectId);
-    if (project.lifecycleState === 'ACTIVE') return;
-    if (project.lifecycleState === 'CREATING' || project.lifecycleState === 'UPDATING') {
-      throw errors.incorrectState(
-        `Project ${projectId} is ${project.lifecycleState}; models can be created in it once it is ACTIVE.`,
-      );
-    }
-    throw errors.conflict(
-      `Project ${projectId} is ${project.lifecycleState}; models can only be created in an ACTIVE project.`,
+    assertUsable(project.lifecycleState, (state) =>
+      isTransient(state)
+        ? `Project ${projectId} is ${state}; models can be created in it once it is ACTIVE.`
+        : `Project ${projectId} is ${state}; models can only be created in an ACTIVE project.`,
     );
   }
 }

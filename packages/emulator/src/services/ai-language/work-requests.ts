@@ -1,7 +1,6 @@
-import { etagOf } from '../../core/etag';
 import type { RequestContext } from '../../http/operation';
-import { paginate, parsePage, type Page } from '../../http/pagination';
-import type { WorkRequestBody, WorkRequests } from '../common/work-requests';
+import { parsePage } from '../../http/pagination';
+import { entriesPage, type WorkRequestBody, type WorkRequests } from '../common/work-requests';
 
 export interface ListWorkRequestsQuery {
   compartmentId: string;
@@ -20,11 +19,6 @@ export interface ListWorkRequestDetailsQuery {
   sortBy?: 'timeCreated' | 'displayName';
 }
 
-/** Pages an in-memory list (errors and logs of one work request are few). */
-function pageOf<T>(items: T[], page: Page) {
-  return paginate(page, (limit, offset) => items.slice(offset, offset + limit));
-}
-
 /**
  * The AI Language view of the shared work requests: the API's four read operations. Work
  * requests have no name, so `sortBy=displayName` orders like `timeCreated` (their time accepted).
@@ -32,9 +26,9 @@ function pageOf<T>(items: T[], page: Page) {
 export class LanguageWorkRequests {
   constructor(private readonly workRequests: WorkRequests) {}
 
-  get(ctx: RequestContext, workRequestId: string): { workRequest: WorkRequestBody; etag: string } {
+  get(ctx: RequestContext, workRequestId: string): WorkRequestBody {
     const { body } = this.workRequests.get(workRequestId, ctx.region);
-    return { workRequest: body, etag: etagOf(body) };
+    return body;
   }
 
   list(ctx: RequestContext, query: ListWorkRequestsQuery) {
@@ -52,13 +46,11 @@ export class LanguageWorkRequests {
 
   /** Oldest first unless `sortOrder=DESC`. */
   errors(ctx: RequestContext, workRequestId: string, query: ListWorkRequestDetailsQuery) {
-    const items = this.workRequests.errors(workRequestId, ctx.region);
-    return pageOf(query.sortOrder === 'DESC' ? items.reverse() : items, parsePage(query));
+    return entriesPage(this.workRequests.errors(workRequestId, ctx.region), query, 'ASC');
   }
 
   /** Oldest first unless `sortOrder=DESC`. */
   logs(ctx: RequestContext, workRequestId: string, query: ListWorkRequestDetailsQuery) {
-    const items = this.workRequests.logs(workRequestId, ctx.region);
-    return pageOf(query.sortOrder === 'DESC' ? items.reverse() : items, parsePage(query));
+    return entriesPage(this.workRequests.logs(workRequestId, ctx.region), query, 'ASC');
   }
 }

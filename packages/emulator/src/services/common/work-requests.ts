@@ -2,9 +2,9 @@ import { rfc3339, type Clock } from '../../core/clock';
 import { errors } from '../../core/errors';
 import { assertIfMatch } from '../../core/etag';
 import { newOcid } from '../../core/ids';
-import type { Entity } from '../../core/lifecycle';
+import type { Entity, Transition } from '../../core/lifecycle';
 import { Repository } from '../../core/repository';
-import { paginateQuery, type Page } from '../../http/pagination';
+import { paginate, paginateQuery, parsePage, type Page } from '../../http/pagination';
 import { listColumn, type Store } from '../../store/store';
 
 export type WorkRequestStatus = 'ACCEPTED' | 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'CANCELING' | 'CANCELED';
@@ -70,7 +70,7 @@ export interface StartedWorkRequest {
  */
 export class WorkRequests {
   readonly repository: Repository<WorkRequestBody>;
-  private readonly repositoriesByKind = new Map<string, Repository<any>>();
+  private readonly repositoriesByKind = new Map<string, Repository<object>>();
 
   constructor(
     store: Store,
@@ -97,7 +97,7 @@ export class WorkRequests {
   }
 
   /** Lets cancellation undo changes on entities of this kind. */
-  registerKind(repository: Repository<any>): void {
+  registerKind(repository: Repository<object>): void {
     this.repositoriesByKind.set(repository.kind.name, repository);
   }
 
@@ -230,4 +230,48 @@ export class WorkRequests {
       repository.save({ ...target, body, transitions: target.transitions.filter((t) => t.workRequestId !== id) });
     }
   }
+}
+
+/** What a create answers: the new resource (still CREATING) and the work request creating it. */
+export interface Started<T> {
+  resource: T;
+  workRequestId: string;
+}
+
+/**
+ * The undo patch that puts `before`'s fields back on an entity that a work request changed into
+ * `after`, for WorkRequests.cancel.
+ */
+export function revertPatch(kind: string, before: { id: string }, after: object): CancelPatch {
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
+  const set: Record<string, unknown> = {};
+  const unset: string[] = [];
+  for (const key of new Set([...Object.keys(b), ...Object.keys(a)])) {
+    if (b[key] === undefined) {
+      if (a[key] !== undefined) unset.push(key);
+    } else if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) {
+      set[key] = b[key];
+    }
+  }
+  return { kind, id: before.id, set, unset };
+}
+
+/** Tags a scheduled change with the work request it belongs to, so cancelling that drops it. */
+export const partOf = (workRequestId: string, transitions: Transition[]): Transition[] =>
+  transitions.map((t) => ({ ...t, workRequestId }));
+
+/**
+ * One page of a work request's errors or logs, by timestamp: `defaultOrder` unless the query's
+ * `sortOrder` says otherwise. The APIs differ in their default (Disaster Recovery lists newest
+ * first, AI Language oldest first), so each passes its own; the paging is this one.
+ */
+export function entriesPage<T extends { timestamp: string }>(
+  entries: T[],
+  query: { limit?: number; page?: string; sortOrder?: 'ASC' | 'DESC' },
+  defaultOrder: 'ASC' | 'DESC',
+) {
+  const sorted = [...entries].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+  if ((query.sortOrder ?? defaultOrder) === 'DESC') sorted.reverse();
+  return paginate(parsePage(query), (limit, offset) => sorted.slice(offset, offset + limit));
 }

@@ -8,8 +8,9 @@ import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
 import { paginateQuery, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
-import { deletionTransitions, listOrder } from '../common/resources';
-import type { CancelPatch, WorkRequests } from '../common/work-requests';
+import { isGone, isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
+import { compact, deletionTransitions, listOrder } from '../common/resources';
+import { partOf, revertPatch, type CancelPatch, type Started, type WorkRequests } from '../common/work-requests';
 import type { DrPlanLifecycleState, DrPlanLifecycleSubState, DrPlanType, SortOrder } from './enums';
 import {
   applyPlanGroupsUpdate,
@@ -18,46 +19,9 @@ import {
   refreshPlanGroups,
   verifyPlanGroups,
   type PlanGroup,
-} from './plan-builder';
-import type { DrProtectionGroupBody } from './protection-groups';
-
-// ---------------------------------------------------------------------------------------------
-// Pieces shared by the Disaster Recovery service's modules
-// ---------------------------------------------------------------------------------------------
-
-/** The API version every Disaster Recovery path starts with. */
-export const DR_BASE_PATH = '/20220125';
-
-type Tags = Record<string, string>;
-type DefinedTags = Record<string, Record<string, unknown>>;
-
-/** A copy of `body` without the keys whose value is undefined: OCI leaves absent optional fields out. */
-export function compact<T extends object>(body: T): T {
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as T;
-}
-
-/**
- * The undo patch that puts `before`'s fields back on an entity that a work request changed into
- * `after`, for WorkRequests.cancel.
- */
-export function revertPatch(kind: string, before: { id: string }, after: object): CancelPatch {
-  const b = before as Record<string, unknown>;
-  const a = after as Record<string, unknown>;
-  const set: Record<string, unknown> = {};
-  const unset: string[] = [];
-  for (const key of new Set([...Object.keys(b), ...Object.keys(a)])) {
-    if (b[key] === undefined) {
-      if (a[key] !== undefined) unset.push(key);
-    } else if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) {
-      set[key] = b[key];
-    }
-  }
-  return { kind, id: before.id, set, unset };
-}
-
-/** Tags a scheduled change with the work request it belongs to, so cancelling that drops it. */
-export const partOf = (workRequestId: string, transitions: Transition[]): Transition[] =>
-  transitions.map((t) => ({ ...t, workRequestId }));
+} from './plan-groups';
+import type { DrProtectionGroupBody } from './resources';
+import { BASE_PATH, type DefinedTags, type Tags } from './resources';
 
 // ---------------------------------------------------------------------------------------------
 // DR plans
@@ -153,9 +117,6 @@ export interface PlanChanges {
   onCancel: CancelPatch[];
 }
 
-const TRANSIENT_STATES: ReadonlySet<string> = new Set(['CREATING', 'UPDATING']);
-const GONE_STATES: ReadonlySet<string> = new Set(['DELETING', 'DELETED']);
-
 const DETAILS = {
   needsRefresh: 'The members of the DR protection groups changed: refresh the plan, then verify it.',
   needsVerification: 'The plan was refreshed: review the changes and verify the plan.',
@@ -165,7 +126,7 @@ const DETAILS = {
 
 /**
  * The rules of DR plans: what CreateDrPlan requires of its protection group, the lifecycle and
- * sub-state machine of update/refresh/verify/delete (reference 3.7), and what changes of the
+ * sub-state machine of update/refresh/verify/delete (as OCI's DR plan documentation describes it), and what changes of the
  * protection groups do to their plans.
  *
  * Error codes where OCI's are not documented (deliberate choices):
@@ -189,7 +150,7 @@ export class DrPlans {
   }
 
   private entityUri(id: string): string {
-    return `${DR_BASE_PATH}/drPlans/${id}`;
+    return `${BASE_PATH}/drPlans/${id}`;
   }
 
   /** The plan named in a path: 404 when it does not exist in the request's region. */
@@ -201,20 +162,20 @@ export class DrPlans {
 
   /** Rejects changes to a plan that is busy (transient, retryable) or finished (lasting). */
   private assertChangeable(plan: DrPlanBody, operation: string): void {
-    if (TRANSIENT_STATES.has(plan.lifecycleState)) {
-      throw errors.incorrectState(
-        `DR plan ${plan.id} is ${plan.lifecycleState}; ${operation} is possible once it is done.`,
-      );
-    }
-    if (GONE_STATES.has(plan.lifecycleState) || plan.lifecycleState === 'FAILED') {
-      throw errors.conflict(`DR plan ${plan.id} is ${plan.lifecycleState}; ${operation} is not possible.`);
-    }
+    const state = plan.lifecycleState;
+    if (!isTransient(state) && !isGone(state) && state !== 'FAILED') return;
+    throw lifecycleRefusal(
+      state,
+      isTransient(state)
+        ? `DR plan ${plan.id} is ${state}; ${operation} is possible once it is done.`
+        : `DR plan ${plan.id} is ${state}; ${operation} is not possible.`,
+    );
   }
 
   /** A plan's protection group must be at rest while the plan changes (one operation per pair at a time). */
   private assertGroupAtRest(plan: DrPlanBody): DrProtectionGroupBody | undefined {
     const group = this.deps.groups.find(plan.drProtectionGroupId)?.body;
-    if (group && TRANSIENT_STATES.has(group.lifecycleState)) {
+    if (group && isTransient(group.lifecycleState)) {
       throw errors.incorrectState(
         `DR protection group ${group.id} of the plan is ${group.lifecycleState}; try again once it is ACTIVE.`,
       );
@@ -236,13 +197,13 @@ export class DrPlans {
     };
   }
 
-  create(ctx: RequestContext, details: CreateDrPlanDetails): { plan: DrPlanBody; workRequestId: string } {
+  create(ctx: RequestContext, details: CreateDrPlanDetails): Started<DrPlanBody> {
     const groupEntity = this.deps.groups.find(details.drProtectionGroupId, ctx.region);
-    if (!groupEntity || GONE_STATES.has(groupEntity.body.lifecycleState)) {
+    if (!groupEntity || isGone(groupEntity.body.lifecycleState)) {
       throw errors.relatedResourceNotFound('drProtectionGroupId', details.drProtectionGroupId);
     }
     const group = groupEntity.body;
-    if (TRANSIENT_STATES.has(group.lifecycleState)) {
+    if (isTransient(group.lifecycleState)) {
       throw errors.incorrectState(
         `DR protection group ${group.id} is ${group.lifecycleState}; plans can be created once it is ACTIVE.`,
       );
@@ -263,10 +224,10 @@ export class DrPlans {
     let needsRefresh = false;
     if (details.sourcePlanId !== undefined) {
       const source = this.deps.plans.find(details.sourcePlanId, ctx.region)?.body;
-      if (!source || GONE_STATES.has(source.lifecycleState)) {
+      if (!source || isGone(source.lifecycleState)) {
         throw errors.relatedResourceNotFound('sourcePlanId', details.sourcePlanId);
       }
-      // [INFERRED] a clone stays within its protection group and plan type: its steps act on
+      // Inferred, not documented: a clone stays within its protection group and plan type: its steps act on
       // that pair's members and are the step types of that plan type.
       if (source.drProtectionGroupId !== group.id) {
         throw errors.invalidParameter(
@@ -325,7 +286,7 @@ export class DrPlans {
       body: plan,
       transitions: partOf(wr.id, [{ at: wr.finishesAt, set: ready }]),
     });
-    return { plan, workRequestId: wr.id };
+    return { resource: plan, workRequestId: wr.id };
   }
 
   get(ctx: RequestContext, id: string): DrPlanBody {
@@ -403,8 +364,8 @@ export class DrPlans {
   delete(ctx: RequestContext, id: string, ifMatch?: string): void {
     const plan = this.require(ctx, id);
     assertIfMatch(ifMatch, plan.body);
-    if (GONE_STATES.has(plan.body.lifecycleState)) return;
-    if (TRANSIENT_STATES.has(plan.body.lifecycleState)) {
+    if (isGone(plan.body.lifecycleState)) return;
+    if (isTransient(plan.body.lifecycleState)) {
       throw errors.incorrectState(`DR plan ${id} is ${plan.body.lifecycleState}; it can be deleted once that is done.`);
     }
     this.assertGroupAtRest(plan.body);
@@ -426,7 +387,7 @@ export class DrPlans {
   }
 
   /**
-   * Refresh (reference 3.7): only a NEEDS_ATTENTION plan whose sub-state is NEEDS_REFRESH. The
+   * Refresh: only a NEEDS_ATTENTION plan whose sub-state is NEEDS_REFRESH. The
    * groups and steps are regenerated from both protection groups' members now and the
    * differences labelled; the plan then needs a verify.
    */
@@ -460,7 +421,7 @@ export class DrPlans {
   }
 
   /**
-   * Verify (reference 3.7, preconditions [INFERRED]): only after a refresh (NEEDS_ATTENTION /
+   * Verify (its preconditions are not documented; inferred from the refresh workflow): only after a refresh (NEEDS_ATTENTION /
    * NEEDS_VERIFICATION). Removes what the refresh labelled deleted, clears every label and
    * makes the plan ACTIVE again.
    */
@@ -508,7 +469,7 @@ export class DrPlans {
   assertPlansAtRest(groupIds: Array<string | undefined>): void {
     for (const groupId of groupIds) {
       if (!groupId) continue;
-      const busy = this.plansOf(groupId).find((p) => TRANSIENT_STATES.has(p.body.lifecycleState));
+      const busy = this.plansOf(groupId).find((p) => isTransient(p.body.lifecycleState));
       if (busy) {
         throw errors.incorrectState(
           `DR plan ${busy.id} of DR protection group ${groupId} is ${busy.body.lifecycleState}; try again once it is done.`,
@@ -524,7 +485,7 @@ export class DrPlans {
   }
 
   /**
-   * Members of a protection group changed (reference 3.7 and checklist 7): the plans of both
+   * Members of a protection group changed: as in OCI, the plans of both
    * groups of the pair need a refresh. ACTIVE and NEEDS_ATTENTION plans become
    * NEEDS_ATTENTION / NEEDS_REFRESH (a refreshed but unverified plan is out of date again);
    * INACTIVE plans stay INACTIVE with sub-state NEEDS_REFRESH, which they keep until they are
@@ -553,7 +514,7 @@ export class DrPlans {
   }
 
   /**
-   * A protection group's role or association changed ([INFERRED] from the INACTIVE state's
+   * A protection group's role or association changed (inferred from the INACTIVE state's
    * documentation): plans can only be used in the STANDBY group of an associated pair. Plans of
    * any other group become INACTIVE, keeping their sub-state; when the group is the STANDBY of
    * a pair again (a role flip back, or a new association), its INACTIVE plans return to
@@ -566,7 +527,7 @@ export class DrPlans {
     const usable = group.role === 'STANDBY' && group.peerId !== undefined && group.peerRegion !== undefined;
     for (const plan of this.plansOf(group.id)) {
       const body = plan.body;
-      if (GONE_STATES.has(body.lifecycleState) || body.lifecycleState === 'FAILED') continue;
+      if (isGone(body.lifecycleState) || body.lifecycleState === 'FAILED') continue;
       if (!usable) {
         if (body.lifecycleState === 'INACTIVE') continue;
         this.rewrite(
@@ -600,7 +561,7 @@ export class DrPlans {
     }
   }
 
-  /** [INFERRED] A plan's compartment is its protection group's: plans move with their group. */
+  /** Inferred, not documented: a plan's compartment is its protection group's: plans move with their group. */
   compartmentChanged(groupId: string, compartmentId: string, changes: PlanChanges): void {
     for (const plan of this.plansOf(groupId)) {
       this.rewrite(plan, { ...plan.body, compartmentId }, changes);

@@ -9,8 +9,16 @@ import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
 import { paginateQuery, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
-import { deletionTransitions, listOrder, ocidSchema } from '../common/resources';
-import type { CancelPatch, FinalAction, WorkRequests } from '../common/work-requests';
+import { isGone, isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
+import { compact, deletionTransitions, listOrder, ocidSchema } from '../common/resources';
+import {
+  partOf,
+  revertPatch,
+  type CancelPatch,
+  type FinalAction,
+  type Started,
+  type WorkRequests,
+} from '../common/work-requests';
 import type {
   DrProtectionGroupLifecycleState,
   DrProtectionGroupLifecycleSubState,
@@ -19,31 +27,11 @@ import type {
   OperationType,
   SortOrder,
 } from './enums';
-import type { ProtectionGroupMember } from './plan-builder';
-import { compact, DR_BASE_PATH, partOf, revertPatch, type DrPlans, type PlanChanges } from './plans';
+import type { ProtectionGroupMember } from './plan-groups';
+import type { DrPlans, PlanChanges } from './plans';
+import { BASE_PATH, type DefinedTags, type DrProtectionGroupBody, type Tags } from './resources';
 
-type Tags = Record<string, string>;
-type DefinedTags = Record<string, Record<string, unknown>>;
-
-/** `DrProtectionGroup` exactly as the API serves it. */
-export interface DrProtectionGroupBody {
-  id: string;
-  compartmentId: string;
-  displayName: string;
-  role: DrProtectionGroupRole;
-  peerId?: string;
-  peerRegion?: string;
-  logLocation?: { namespace: string; bucket: string; object?: string };
-  members?: ProtectionGroupMember[];
-  timeCreated: string;
-  timeUpdated: string;
-  lifecycleState: DrProtectionGroupLifecycleState;
-  lifeCycleDetails?: string;
-  lifecycleSubState?: DrProtectionGroupLifecycleSubState;
-  freeformTags?: Tags;
-  definedTags?: DefinedTags;
-  systemTags?: DefinedTags;
-}
+export type { DrProtectionGroupBody } from './resources';
 
 /** `DrProtectionGroupSummary`: the List item, without `logLocation` and `members`. */
 export function protectionGroupSummary(
@@ -237,9 +225,6 @@ export interface DrProtectionGroupDependencies {
 const oppositeRole = (role: DrProtectionGroupRole): DrProtectionGroupRole =>
   role === 'PRIMARY' ? 'STANDBY' : 'PRIMARY';
 
-const TRANSIENT_STATES: ReadonlySet<string> = new Set(['CREATING', 'UPDATING']);
-const GONE_STATES: ReadonlySet<string> = new Set(['DELETING', 'DELETED']);
-
 /** One group's part in a work request: how it looks while the work runs, and when it is done. */
 interface GroupChange {
   entity: Entity<DrProtectionGroupBody>;
@@ -279,7 +264,7 @@ export class DrProtectionGroups {
   }
 
   private entityUri(id: string): string {
-    return `${DR_BASE_PATH}/drProtectionGroups/${id}`;
+    return `${BASE_PATH}/drProtectionGroups/${id}`;
   }
 
   /** The group named in a path: 404 when it does not exist in the request's region. */
@@ -293,18 +278,18 @@ export class DrProtectionGroups {
   private assertActive(group: DrProtectionGroupBody, operation: string): void {
     if (group.lifecycleState === 'ACTIVE') return;
     const message = `DR protection group ${group.id} is ${group.lifecycleState}; ${operation} needs it ACTIVE.`;
-    throw TRANSIENT_STATES.has(group.lifecycleState) ? errors.incorrectState(message) : errors.conflict(message);
+    throw lifecycleRefusal(group.lifecycleState, message);
   }
 
   /** The peer of an associated group, when it still exists (in any region). */
   private peerOf(group: DrProtectionGroupBody): Entity<DrProtectionGroupBody> | undefined {
     const peer = group.peerId ? this.deps.groups.find(group.peerId) : undefined;
-    return peer && !GONE_STATES.has(peer.body.lifecycleState) ? peer : undefined;
+    return peer && !isGone(peer.body.lifecycleState) ? peer : undefined;
   }
 
   /**
    * The group a new association names: it must exist (in the region given, which defaults to
-   * the request's region [INFERRED]), be ACTIVE, and not be associated yet.
+   * the request's region; inferred, not documented), be ACTIVE, and not be associated yet.
    */
   private requirePeerForAssociation(ctx: RequestContext, selfId: string, details: AssociationDetails, prefix = '') {
     const field = (name: string) => `${prefix}${name}`;
@@ -321,7 +306,7 @@ export class DrProtectionGroups {
     if (details.peerId === selfId)
       throw errors.invalidParameter('A DR protection group cannot be associated with itself.');
     const peer = this.deps.groups.find(details.peerId);
-    if (!peer || GONE_STATES.has(peer.body.lifecycleState))
+    if (!peer || isGone(peer.body.lifecycleState))
       throw errors.relatedResourceNotFound(field('peerId'), details.peerId);
     if (peer.region !== peerRegion) {
       throw errors.invalidParameter(
@@ -388,10 +373,7 @@ export class DrProtectionGroups {
     return this.run(ctx, operationType, changes, planChanges);
   }
 
-  create(
-    ctx: RequestContext,
-    details: CreateDrProtectionGroupDetails,
-  ): { group: DrProtectionGroupBody; workRequestId: string } {
+  create(ctx: RequestContext, details: CreateDrProtectionGroupDetails): Started<DrProtectionGroupBody> {
     const now = this.now();
     const id = newOcid('drprotectiongroup', ctx.region);
     const peer = details.association && this.requirePeerForAssociation(ctx, id, details.association, 'association.');
@@ -429,7 +411,7 @@ export class DrProtectionGroups {
         set: { lifecycleState: 'FAILED', lifeCycleDetails: 'The creation of the DR protection group was canceled.' },
       },
     ]);
-    return { group, workRequestId };
+    return { resource: group, workRequestId };
   }
 
   /** The peer side of an association with `selfId`, which takes `selfRole`. */
@@ -473,7 +455,7 @@ export class DrProtectionGroups {
   }
 
   /**
-   * UpdateDrProtectionGroup: `members`, when given, is the full list (reference 4.1). A change
+   * UpdateDrProtectionGroup: `members`, when given, is the full list (OCI replaces the members; it does not merge them). A change
    * of members puts the plans of both groups of the pair in need of a refresh.
    */
   update(
@@ -509,17 +491,17 @@ export class DrProtectionGroups {
   }
 
   /**
-   * DeleteDrProtectionGroup: refused while the group has DR plans ([UNCONFIRMED]; 409 Conflict,
+   * DeleteDrProtectionGroup: refused while the group has DR plans (OCI does not document the code: 409 Conflict,
    * or IncorrectState when the only ones left are being deleted). An associated group's peer is
    * left unassociated, and its plans INACTIVE.
    */
   delete(ctx: RequestContext, id: string, ifMatch?: string): { workRequestId: string } {
     const entity = this.require(ctx, id);
     assertIfMatch(ifMatch, entity.body);
-    if (GONE_STATES.has(entity.body.lifecycleState)) {
+    if (isGone(entity.body.lifecycleState)) {
       throw errors.conflict(`DR protection group ${id} is already ${entity.body.lifecycleState}.`);
     }
-    if (TRANSIENT_STATES.has(entity.body.lifecycleState)) {
+    if (isTransient(entity.body.lifecycleState)) {
       throw errors.incorrectState(
         `DR protection group ${id} is ${entity.body.lifecycleState}; it can be deleted once that is done.`,
       );
@@ -558,7 +540,7 @@ export class DrProtectionGroups {
 
   /**
    * AssociateDrProtectionGroup: `role` is this group's; the peer takes the other role, as in
-   * Terraform's acceptance test (reference 4.2). The peer may be in another region of this
+   * terraform-provider-oci's acceptance test, which associates a STANDBY with its PRIMARY. The peer may be in another region of this
    * emulator; `peerRegion` must be its region.
    */
   associate(ctx: RequestContext, id: string, details: AssociationDetails, ifMatch?: string): { workRequestId: string } {

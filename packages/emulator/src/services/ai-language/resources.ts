@@ -1,31 +1,13 @@
-import type { Clock } from '../../core/clock';
 import type { Entity } from '../../core/lifecycle';
 import type { Repository } from '../../core/repository';
-import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
 import { paginateQuery, parsePage } from '../../http/pagination';
 import type { ColumnValue, KindDefinition } from '../../store/store';
-import type { ObjectStore } from '../common/objects';
-import { listOrder } from '../common/resources';
-import type { WorkRequests } from '../common/work-requests';
-import type { EndpointBody } from './endpoints';
+import { compact, listOrder } from '../common/resources';
 import type { LifecycleState } from './enums';
-import type { ModelBody } from './models';
-import type { ProjectBody } from './projects';
 
 /** API version path of AI Language. */
 export const BASE_PATH = '/20221001';
-
-/** What the AI Language services share: storage of each kind, its work requests, the clock and settings. */
-export interface AiLanguageContext {
-  clock: Clock;
-  settings: EmulatorSettings;
-  objects: ObjectStore;
-  projects: Repository<ProjectBody>;
-  models: Repository<ModelBody>;
-  endpoints: Repository<EndpointBody>;
-  workRequests: WorkRequests;
-}
 
 export type FreeformTags = Record<string, string>;
 export type DefinedTags = Record<string, Record<string, unknown>>;
@@ -56,14 +38,6 @@ export interface CreateResourceDetails {
 
 /** What every Update* body may change (an absent field keeps its value); a kind may add more. */
 export type UpdateResourceDetails = Omit<Partial<CreateResourceDetails>, 'compartmentId'>;
-
-/** A resource under its kind's name (`project`, `model`, `endpoint`) and its etag, as Create and Get answer. */
-export type WithEtag<Name extends string, Body> = Record<Name, Body> & { etag: string };
-
-/** Drops `undefined` members: OCI omits absent optional fields instead of sending nulls. */
-export function compact<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
 
 /**
  * The store kind of a resource: the columns every List filters or sorts by, plus the kind's own
