@@ -7,7 +7,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as common from 'oci-common';
 import { nextDelay } from '../src/wait';
-import { BIN, configuredPlugin, create, del, DRPLAN, ENDPOINT, startEnv, type Env } from '../test/support/harness';
+import {
+  BIN,
+  configuredPlugin,
+  create,
+  del,
+  DRPLAN,
+  ENDPOINT,
+  startEnv,
+  startEnvProcess,
+  type Env,
+} from '../test/support/harness';
 
 const N = Number(process.env.BENCH_N ?? 10);
 const median = (xs: number[]): number => {
@@ -168,7 +178,9 @@ async function memory(env: Env): Promise<void> {
 async function main(): Promise<void> {
   console.log(`ocikit provider benchmarks (Node ${process.version}, N=${N})`);
   await startup();
-  const env = await startEnv();
+  // The emulator runs as its own process, so the plugin and the direct SDK calls both reach it
+  // across a process boundary (an in-process emulator would favour the SDK side).
+  const env = await startEnvProcess();
   try {
     await crud(env);
     await memory(env);

@@ -191,6 +191,14 @@ export class Deployment {
     return new StepError(message);
   }
 
+  private readonly claimed = new Set<string>();
+
+  /** Two registrations of one URN in a run are the program's mistake (Pulumi: "Duplicate resource URN"). */
+  private claim(urn: string): void {
+    if (this.claimed.has(urn)) throw new StepError(`duplicate resource URN '${urn}'; try giving it a unique name`);
+    this.claimed.add(urn);
+  }
+
   /** Runs a step under the parallelism bound and remembers it until it settles. */
   private step<T>(fn: () => Promise<T>): Promise<T> {
     const p = this.sem.run(fn);
@@ -343,6 +351,7 @@ export class Deployment {
   /** Component resources and the root stack: no provider, state only. */
   registerComponent(reg: Registration): StepOutcome {
     const urn = this.urn(reg.type, reg.name, reg.parent);
+    this.claim(urn);
     if (reg.type === stackType) this.stackUrn = urn;
     const old = this.olds.get(urn);
     this.registered.add(urn);
@@ -388,6 +397,7 @@ export class Deployment {
   async registerCustom(reg: Registration): Promise<StepOutcome> {
     this.guard();
     const urn = this.urn(reg.type, reg.name, reg.parent);
+    this.claim(urn);
     const old = this.olds.get(urn);
     this.registered.add(urn);
     const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);

@@ -170,6 +170,34 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
     assert.equal((await liveEndpoints('made-outside')).length, 1);
   });
 
+  it('imports by command without running the program', async () => {
+    const lang = cloud.language(cloud.sandbox.homeRegion);
+    const made = await lang.createEndpoint({
+      createEndpointDetails: {
+        compartmentId: cloud.sandbox.compartmentId,
+        modelId: cloud.sandbox.aiLanguage.pretrainedModelIds.sentimentAnalysis,
+        displayName: 'by-command',
+      },
+    });
+    const r = await prog.run({
+      imports: [{ type: 'oci:AiLanguage/endpoint:Endpoint', name: 'cmd', id: made.endpoint.id }],
+    });
+    assert.equal(r.ok, true, r.error);
+    assert.equal(r.changes.import, 1);
+    const res = JSON.parse(stateText()).checkpoint.latest.resources as Array<{
+      urn: string;
+      id: string;
+      inputs: Record<string, unknown>;
+    }>;
+    const cmd = res.find((x) => x.urn === 'urn:pulumi:dev::enginetest::oci:AiLanguage/endpoint:Endpoint::cmd')!;
+    assert.equal(cmd.id, made.endpoint.id);
+    assert.equal(cmd.inputs.displayName, 'by-command');
+    assert.ok(
+      res.some((x) => x.urn.endsWith('::plan')),
+      'the rest of the stack is untouched',
+    );
+  });
+
   it('a fault injected half-way fails the run; the next up converges with no duplicate', async () => {
     await cloud.emulator.admin.injectFault({
       operation: 'CreateEndpoint',

@@ -13,7 +13,7 @@ import { ResourceProviderClient } from '@pulumi/pulumi/proto/provider_grpc_pb';
 import * as pb from '@pulumi/pulumi/proto/provider_pb';
 import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
-import { startEmulator, type RunningEmulator } from '@ocikit/emulator';
+import { AdminClient, startEmulator, type RunningEmulator } from '@ocikit/emulator';
 
 export { pb, Struct, Empty };
 export const SECRET_SIG = '4dabf18193072939515e22adb298388d';
@@ -93,6 +93,41 @@ export async function startEnv(options: { transitionDelaySeconds?: number } = {}
     transitionDelaySeconds: options.transitionDelaySeconds ?? 0,
     trainingDurationSeconds: 0,
   });
+  return envFor(emulator);
+}
+
+/**
+ * The emulator as its own process (`ocikit-emulator --in-memory --seed sandbox`), for benchmarks
+ * that compare the plugin with direct SDK calls: both then cross a process boundary to reach it.
+ */
+export async function startEnvProcess(options: { transitionDelaySeconds?: number } = {}): Promise<Env> {
+  const bin = path.join(path.dirname(require.resolve('@ocikit/emulator/package.json')), 'bin', 'ocikit-emulator.js');
+  const args = ['--in-memory', '--seed', 'sandbox', '--transition-delay', String(options.transitionDelaySeconds ?? 0)];
+  const child = spawn(process.execPath, [bin, ...args, '--training-duration', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = readline.createInterface({ input: child.stdout! });
+  const it = lines[Symbol.asyncIterator]();
+  const url = /listening on (\S+)/.exec(String((await it.next()).value))![1];
+  const configFile = /OCI config file: (\S+)/.exec(String((await it.next()).value))![1];
+  const admin = new AdminClient(url);
+  const sandbox = await admin.request('GET', '/sandbox');
+  const emulator = {
+    url,
+    configFile,
+    region: sandbox.homeRegion,
+    sandbox,
+    admin,
+    async close() {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  } as RunningEmulator;
+  return envFor(emulator);
+}
+
+function envFor(emulator: RunningEmulator): Env {
   const file = common.ConfigFileReader.parseFileFromPath(emulator.configFile, 'DEFAULT');
   const creds = {
     tenancyOcid: file.get('tenancy')!,

@@ -1,0 +1,89 @@
+import { afterEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileStackState, listStacks, openStackState } from './state';
+import { StackLockedError } from './types';
+import { makeSecret, secretSig, sigKey } from './values';
+
+const crypter = {
+  encrypt: (p: string) => `v1:bm9uY2U=:${Buffer.from(p).toString('base64')}`,
+  decrypt: (c: string) => Buffer.from(c.split(':')[2], 'base64').toString('utf8'),
+};
+
+describe('stack state', () => {
+  const dirs: string[] = [];
+  const dir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'ocikit-state-'));
+    dirs.push(d);
+    return d;
+  };
+  afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('writes a Pulumi checkpoint with secrets as ciphertext, reads them back, exports a deployment', () => {
+    const d = dir();
+    writeFileSync(join(d, 'Pulumi.dev.yaml'), 'encryptionsalt: v1:c2FsdA==:v1:abc:def\n');
+    const s = new FileStackState(d, 'dev', crypter);
+    const stack = {
+      urn: 'urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev',
+      custom: false,
+      type: 'pulumi:pulumi:Stack',
+      inputs: {},
+      outputs: { token: makeSecret('s3cr3t'), n: 1 },
+    };
+    s.save({ resources: [stack], pendingOperations: [] });
+    const text = readFileSync(join(d, '.ocikit/stacks/dev.json'), 'utf8');
+    assert.ok(!text.includes('s3cr3t'));
+    const cp = JSON.parse(text);
+    assert.equal(cp.version, 3);
+    assert.equal(cp.checkpoint.stack, 'dev');
+    assert.deepEqual(cp.checkpoint.latest.secrets_providers, {
+      type: 'passphrase',
+      state: { salt: 'v1:c2FsdA==:v1:abc:def' },
+    });
+    const token = cp.checkpoint.latest.resources[0].outputs.token;
+    assert.equal(token[sigKey], secretSig);
+    assert.match(token.ciphertext, /^v1:/);
+    assert.deepEqual(s.load().resources[0].outputs, stack.outputs);
+    assert.deepEqual(s.outputs(), stack.outputs);
+    const exported = s.exportDeployment() as {
+      version: number;
+      deployment: { resources: unknown[]; manifest: unknown };
+    };
+    assert.equal(exported.version, 3);
+    assert.equal(exported.deployment.resources.length, 1);
+    assert.ok(exported.deployment.manifest);
+    s.backup();
+    assert.ok(existsSync(join(d, '.ocikit/stacks/dev.json.bak')));
+    assert.deepEqual(
+      listStacks(d).map((x) => [x.name, x.resourceCount]),
+      [['dev', 1]],
+    );
+  });
+
+  it('refuses a second lock with a one-line message and takes over the lock of a dead process', () => {
+    const d = dir();
+    const a = openStackState({ programDir: d, stack: 'dev' });
+    const b = openStackState({ programDir: d, stack: 'dev' });
+    a.lock();
+    assert.throws(
+      () => b.lock(),
+      (e: Error) => e instanceof StackLockedError && /locked by process/.test(e.message) && !e.message.includes('\n'),
+    );
+    a.unlock();
+    b.lock();
+    b.unlock();
+    // A lock whose process is gone (same host) is stale.
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    mkdirSync(join(d, '.ocikit/stacks'), { recursive: true });
+    writeFileSync(
+      join(d, '.ocikit/stacks/dev.lock'),
+      JSON.stringify({ pid: Number(dead), host: hostname(), time: 'then' }),
+    );
+    a.lock();
+    assert.equal(JSON.parse(readFileSync(join(d, '.ocikit/stacks/dev.lock'), 'utf8')).pid, process.pid);
+    a.unlock();
+  });
+});
