@@ -15,8 +15,8 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeF
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { startTestEmulator, fastWaiter } from '../../emulator/test/support/emulator';
-import { readConfigProfile } from '../src/embedded';
+import { fastWaiter } from '../../emulator/test/support/emulator';
+import { startCloud } from '../test/support/programs';
 import { cleanEnv, OCIKIT_BIN } from '../test/support/ocikit';
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 50);
@@ -79,14 +79,9 @@ async function pool<T>(items: T[], size: number, work: (item: T) => Promise<void
 
 async function main(): Promise<void> {
   if (!existsSync(OCIKIT_BIN.replace(/bin\/ocikit\.js$/, 'dist/main.js'))) throw new Error('run npm run build first');
-  const t = await startTestEmulator({ seed: 'sandbox' });
+  const cloud = await startCloud();
+  const { t, sandbox } = cloud;
   try {
-    const sandbox = t.emulator.sandbox!;
-    const dr = sandbox.disasterRecovery as unknown as Record<string, string>;
-    const modelId = (sandbox.aiLanguage as unknown as { customModelIds: Record<string, string> }).customModelIds
-      .textClassification;
-    const profile = readConfigProfile(t.emulator.configFile, 'DEFAULT');
-
     // Direct: the same creates with the official SDK, each waited to ACTIVE, PARALLEL at a time.
     const drClient = t.dr(sandbox.peerRegion);
     const language = t.language();
@@ -99,13 +94,17 @@ async function main(): Promise<void> {
           createDrPlanDetails: {
             displayName: `direct-plan-${n}`,
             type: 'SWITCHOVER' as never,
-            drProtectionGroupId: dr.standbyProtectionGroupId,
+            drProtectionGroupId: sandbox.standbyGroupId,
           },
         });
         await drClient.createWaiters(fastWaiter()).forDrPlan({ drPlanId: drPlan.id }, 'ACTIVE' as never);
       } else {
         const { endpoint } = await language.createEndpoint({
-          createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId, displayName: `direct-endpoint-${n}` },
+          createEndpointDetails: {
+            compartmentId: sandbox.compartmentId,
+            modelId: sandbox.textModelId,
+            displayName: `direct-endpoint-${n}`,
+          },
         });
         await language.createWaiters(fastWaiter()).forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as never);
       }
@@ -123,28 +122,16 @@ async function main(): Promise<void> {
       join(dir, 'Pulumi.dev.yaml'),
       stringify({
         config: {
-          'oci:endpoint': t.url,
-          'oci:region': t.emulator.region,
-          'oci:tenancyOcid': profile.tenancy,
-          'oci:userOcid': profile.user,
-          'oci:fingerprint': profile.fingerprint,
-          'oci:privateKeyPath': profile.key_file,
+          ...cloud.ociConfig,
           'bench:standbyRegion': sandbox.peerRegion,
-          'bench:standbyGroupId': dr.standbyProtectionGroupId,
+          'bench:standbyGroupId': sandbox.standbyGroupId,
           'bench:compartmentId': sandbox.compartmentId,
-          'bench:modelId': modelId,
+          'bench:modelId': sandbox.textModelId,
         },
       }),
     );
     // Explicit providers read the environment (as with the Pulumi CLI), the default one the stack config.
-    const env = cleanEnv({
-      OCIKIT_ENDPOINT: t.url,
-      OCI_REGION: t.emulator.region,
-      OCI_TENANCY_OCID: profile.tenancy,
-      OCI_USER_OCID: profile.user,
-      OCI_FINGERPRINT: profile.fingerprint,
-      OCI_PRIVATE_KEY_PATH: profile.key_file,
-    });
+    const env = cleanEnv(cloud.env);
     // The engine's cost, not ts-node's: type-checking the program is measured on its own below.
     const fast = { ...env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' };
     const up = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'up', '--yes'], fast);
@@ -164,7 +151,7 @@ async function main(): Promise<void> {
     console.log('| measure | value |\n|---|---|');
     for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);
   } finally {
-    await t.close();
+    await cloud.close();
   }
 }
 
