@@ -19,7 +19,7 @@ class Thing extends pulumi.CustomResource {
     super('oci:Test/thing:Thing', name, { ...args, state: undefined }, opts);
   }
   static get(name: string, id: string) {
-    return new Thing(name, {}, { id });
+    return new Thing(name, { size: undefined }, { id });
   }
 }
 `;
@@ -227,6 +227,30 @@ describe('step generator (fake provider)', () => {
     r = await prog.run();
     assert.equal(r.ok, true, r.error);
     assert.ok(cloudState()['ext-2'], 'a resource read with get is never deleted');
+  });
+
+  it('runs independent resources in parallel, and one at a time with parallel 1', async () => {
+    const src = header + stage2 + `new Thing('x1', { sleepMs: 300 });\nnew Thing('x2', { sleepMs: 300 });\n`;
+    const order = () => calls().filter((c) => /^(begin|create) x/.test(c));
+    prog.write(src);
+    reset();
+    let r = await prog.run({ parallel: 4 });
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(
+      order()
+        .slice(0, 2)
+        .map((c) => c.split(' ')[0]),
+      ['begin', 'begin'],
+      order().join(','),
+    );
+    prog.write(src.replace(/x([12])/g, 'y$1'));
+    reset();
+    r = await prog.run({ parallel: 1 });
+    assert.equal(r.ok, true, r.error);
+    const seq = calls()
+      .filter((c) => /^(begin|create) y/.test(c))
+      .map((c) => c.split(' ')[0]);
+    assert.deepEqual(seq, ['begin', 'create', 'begin', 'create']);
   });
 
   it('refuses a second run on a locked stack with a clear message', async () => {

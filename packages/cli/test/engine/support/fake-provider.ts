@@ -34,6 +34,10 @@ const provider: Provider = {
   },
   async create(urn, inputs: Props) {
     const name = urn.split('::').pop();
+    if (typeof inputs.sleepMs === 'number') {
+      log(`begin ${name}`);
+      await new Promise((r) => setTimeout(r, inputs.sleepMs as number));
+    }
     log(`create ${name}`);
     const id = `fake-${name}-${counter++}`;
     const s = load();
