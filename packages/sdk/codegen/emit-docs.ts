@@ -4,6 +4,7 @@
 import { examples } from './examples';
 import { MARKDOWN_HEADER_LINE } from './header';
 import {
+  requiredOutputs,
   FunctionSpec,
   PackageSchema,
   PropertySpec,
@@ -34,7 +35,7 @@ export function emitResourceDoc(types: TypeMap, packageName: string, tok: Token,
     ...Object.values(res.properties ?? {}),
     ...Object.values(res.inputProperties ?? {}),
   ]);
-  const access = `${packageName === '@ocikit/oci' ? 'oci' : 'pkg'}.${tok.folder}.${tok.name}`;
+  const access = `oci.${tok.folder}.${tok.name}`;
   const example = examples[tok.token] ?? resourceExample(types, packageName, tok, res);
   return `${MARKDOWN_HEADER_LINE}
 
@@ -81,11 +82,15 @@ ${
 ${nested}
 ## Look up an existing ${tok.name}
 
-\`\`\`typescript
-const existing = ${access}.get('name', 'ocid1.example', { /* optional state: any output property */ });
-\`\`\`
+\`${tok.name}.get(name, id, state?, opts?)\` reads an existing resource by its id without managing it; \`${tok.name}.isInstance(obj)\` tells whether a value is one.
 
-\`${tok.name}.get(name, id, state?, opts?)\` reads the resource without managing it; \`${tok.name}.isInstance(obj)\` tells whether a value is one.
+\`\`\`typescript
+import * as oci from '${packageName}';
+
+const existing = ${access}.get('existing', 'ocid1.example');
+
+export const existingState = existing.state;
+\`\`\`
 
 ## Import
 
@@ -258,10 +263,10 @@ function nestedTypes(types: TypeMap, roots: PropertySpec[]): string {
     .sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([token, name]) => {
       const type = types.schema.types![token]!;
-      const required = new Set(type.required ?? []);
+      const required = requiredOutputs(type);
       return `### ${name}
 
-${type.description ? `${prose(type.description)}\n\n` : ''}\`inputs.${token.split(':')[1]!.split('/')[0]}.${name}\` / \`outputs.${token.split(':')[1]!.split('/')[0]}.${name}\`
+${type.description ? `${prose(type.description)}\n\n` : ''}${typeNames(types, token)}
 
 | Property | Type | Always set in outputs | Description |
 | --- | --- | --- | --- |
@@ -272,6 +277,18 @@ ${sortedEntries(type.properties)
     })
     .join('\n');
   return `\n## Nested types\n\n${sections}`;
+}
+
+/** The SDK names of a nested type, e.g. `oci.types.output.DisasterRecovery.DrPlanPlanGroup`. */
+function typeNames(types: TypeMap, token: string): string {
+  const module = token.split(':')[1]!.split('/')[0]!;
+  const name = token.split(':')[2]!;
+  const names: string[] = [];
+  if (types.inputTypes.has(token)) names.push(`oci.types.input.${module}.${types.inputName(token, 'input')}`);
+  if (types.plainTypes.has(token))
+    names.push(`oci.types.input.${module}.${name}`, `oci.types.input.${module}.${name}Args`);
+  if (types.outputTypes.has(token)) names.push(`oci.types.output.${module}.${name}`);
+  return names.map((n) => `\`${n}\``).join(' · ');
 }
 
 function docType(types: TypeMap, spec: TypeSpec): string {
@@ -309,6 +326,15 @@ function cell(p: PropertySpec): string {
     .trim();
 }
 
+/**
+ * A schema description as page prose. Its own "## Example Usage" and "## Import" sections are
+ * dropped: the page renders both itself, with an example that compiles against this package
+ * (bridged descriptions carry Terraform-derived examples that import @pulumi/oci).
+ */
 function prose(text: string | undefined): string {
-  return (text ?? '').trim();
+  const sections = (text ?? '').split(/^(?=## )/m);
+  return sections
+    .filter((s) => !/^## (Example Usage|Import)\s*$/m.test(s.split('\n')[0] ?? ''))
+    .join('')
+    .trim();
 }

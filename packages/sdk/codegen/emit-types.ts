@@ -2,7 +2,7 @@
 // (`inputs.DisasterRecovery.DrPlanPlanGroup`), as @pulumi/oci has them.
 import { indent } from './emit-resource';
 import { finish } from './header';
-import { ObjectTypeSpec, PackageSchema, parseToken, sortedEntries } from './schema';
+import { ObjectTypeSpec, PackageSchema, parseToken, requiredInputs, requiredOutputs, sortedEntries } from './schema';
 import { TypeMap, docComment } from './type-map';
 
 interface Emitted {
@@ -34,7 +34,7 @@ export function emitOutputTypes(types: TypeMap): string {
   const out = [...types.outputTypes].sort().map((token) => {
     const { name } = parseToken(schema, token);
     const type = spec(schema, token);
-    const required = new Set(type.required ?? []);
+    const required = requiredOutputs(type);
     const body = sortedEntries(type.properties)
       .map(
         ([n, p]) =>
@@ -62,7 +62,7 @@ export { input, output };
 }
 
 function objectInterface(types: TypeMap, name: string, type: ObjectTypeSpec, usage: 'input' | 'plain'): string {
-  const required = new Set(type.required ?? []);
+  const required = requiredInputs(type);
   const body = sortedEntries(type.properties)
     .map(
       ([n, p]) =>

@@ -29,6 +29,18 @@ export interface ObjectTypeSpec {
   properties?: Record<string, PropertySpec>;
   required?: string[];
   enum?: { name?: string; value: unknown; description?: string }[];
+  /** Bridged schemas state per-language requiredness: requiredOutputs wins over required in outputs. */
+  language?: { nodejs?: { requiredInputs?: string[]; requiredOutputs?: string[] } };
+}
+
+/** The properties always present in an output of this object type. */
+export function requiredOutputs(type: ObjectTypeSpec): Set<string> {
+  return new Set(type.language?.nodejs?.requiredOutputs ?? type.required ?? []);
+}
+
+/** The properties a user must give in an input of this object type. */
+export function requiredInputs(type: ObjectTypeSpec): Set<string> {
+  return new Set(type.language?.nodejs?.requiredInputs ?? type.required ?? []);
 }
 
 export interface ResourceSpec extends ObjectTypeSpec {

@@ -23,3 +23,15 @@ export function definedTagsToSend(
   Object.assign(merged, wanted ?? {});
   return nestTags(merged);
 }
+
+/** Tag inputs that reproduce a resource's tags (import/refresh): service-added Oracle-Tags left out. */
+export function tagInputs(o: Record<string, unknown>): Record<string, unknown> {
+  const inputs: Record<string, unknown> = {};
+  const free = o.freeformTags as Record<string, string> | undefined;
+  if (free && Object.keys(free).length) inputs.freeformTags = free;
+  const defined = Object.entries((o.definedTags as Record<string, string> | undefined) ?? {}).filter(
+    ([k]) => !k.startsWith('Oracle-Tags.'),
+  );
+  if (defined.length) inputs.definedTags = Object.fromEntries(defined);
+  return inputs;
+}

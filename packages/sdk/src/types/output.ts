@@ -4,70 +4,70 @@ import * as outputs from '../types/output';
 
 export namespace AiLanguage {
   export interface GetEndpointsEndpointCollection {
-    items?: outputs.AiLanguage.GetEndpointsEndpointCollectionItem[];
+    items: outputs.AiLanguage.GetEndpointsEndpointCollectionItem[];
   }
 
   export interface GetEndpointsEndpointCollectionItem {
     /**
      * Unique name across user tenancy in a region to identify an endpoint to be used for inferencing.
      */
-    alias?: string;
+    alias: string;
     /**
      * The ID of the compartment in which to list resources.
      */
-    compartmentId?: string;
+    compartmentId: string;
     /**
      * Defined tags for this resource. Each key is predefined and scoped to a namespace. Example: `{"foo-namespace.bar-key": "value"}`
      */
-    definedTags?: { [key: string]: string };
+    definedTags: { [key: string]: string };
     /**
      * A short description of the endpoint.
      */
-    description?: string;
+    description: string;
     /**
      * A filter to return only resources that match the entire display name given.
      */
-    displayName?: string;
+    displayName: string;
     /**
      * Simple key-value pair that is applied without any predefined name, type or scope. Exists for cross-compatibility only. Example: `{"bar-key": "value"}`
      */
-    freeformTags?: { [key: string]: string };
+    freeformTags: { [key: string]: string };
     /**
      * Unique identifier endpoint OCID of an endpoint that is immutable on creation.
      */
-    id?: string;
+    id: string;
     /**
      * Number of replicas required for this endpoint.
      */
-    inferenceUnits?: number;
+    inferenceUnits: number;
     /**
      * A message describing the current state in more detail. For example, can be used to provide actionable information for a resource in failed state.
      */
-    lifecycleDetails?: string;
+    lifecycleDetails: string;
     /**
      * The ID of the trained model for which to list the endpoints.
      */
-    modelId?: string;
+    modelId: string;
     /**
      * The ID of the project for which to list the objects.
      */
-    projectId?: string;
+    projectId: string;
     /**
      * <b>Filter</b> results by the specified lifecycle state. Must be a valid state for the resource type.
      */
-    state?: string;
+    state: string;
     /**
      * Usage of system tag keys. These predefined keys are scoped to namespaces. Example: `{"orcl-cloud.free-tier-retained": "true"}`
      */
-    systemTags?: { [key: string]: string };
+    systemTags: { [key: string]: string };
     /**
      * The time the the endpoint was created. An RFC3339 formatted datetime string.
      */
-    timeCreated?: string;
+    timeCreated: string;
     /**
      * The time the endpoint was updated. An RFC3339 formatted datetime string.
      */
-    timeUpdated?: string;
+    timeUpdated: string;
   }
 
   export interface GetEndpointsFilter {
@@ -83,337 +83,337 @@ export namespace AiLanguage {
   }
 
   export interface GetModelsModelCollection {
-    items?: outputs.AiLanguage.GetModelsModelCollectionItem[];
+    items: outputs.AiLanguage.GetModelsModelCollectionItem[];
   }
 
   export interface GetModelsModelCollectionItem {
     /**
      * The ID of the compartment in which to list resources.
      */
-    compartmentId?: string;
+    compartmentId: string;
     /**
      * Defined tags for this resource. Each key is predefined and scoped to a namespace. Example: `{"foo-namespace.bar-key": "value"}`
      */
-    definedTags?: { [key: string]: string };
+    definedTags: { [key: string]: string };
     /**
      * A short description of the Model.
      */
-    description?: string;
+    description: string;
     /**
      * A filter to return only resources that match the entire display name given.
      */
-    displayName?: string;
+    displayName: string;
     /**
      * model training results of different models
      */
-    evaluationResults?: outputs.AiLanguage.GetModelsModelCollectionItemEvaluationResult[];
+    evaluationResults: outputs.AiLanguage.GetModelsModelCollectionItemEvaluationResult[];
     /**
      * Simple key-value pair that is applied without any predefined name, type or scope. Exists for cross-compatibility only. Example: `{"bar-key": "value"}`
      */
-    freeformTags?: { [key: string]: string };
+    freeformTags: { [key: string]: string };
     /**
      * Unique identifier model OCID of a model that is immutable on creation
      */
-    id?: string;
+    id: string;
     /**
      * A message describing the current state in more detail. For example, can be used to provide actionable information for a resource in failed state.
      */
-    lifecycleDetails?: string;
+    lifecycleDetails: string;
     /**
      * Possible model types
      */
-    modelDetails?: outputs.AiLanguage.GetModelsModelCollectionItemModelDetail[];
+    modelDetails: outputs.AiLanguage.GetModelsModelCollectionItemModelDetail[];
     /**
      * The ID of the project for which to list the objects.
      */
-    projectId?: string;
+    projectId: string;
     /**
      * <b>Filter</b> results by the specified lifecycle state. Must be a valid state for the resource type.
      */
-    state?: string;
+    state: string;
     /**
      * Usage of system tag keys. These predefined keys are scoped to namespaces. Example: `{"orcl-cloud.free-tier-retained": "true"}`
      */
-    systemTags?: { [key: string]: string };
+    systemTags: { [key: string]: string };
     /**
      * Possible strategy as testing and validation(optional) dataset.
      */
-    testStrategies?: outputs.AiLanguage.GetModelsModelCollectionItemTestStrategy[];
+    testStrategies: outputs.AiLanguage.GetModelsModelCollectionItemTestStrategy[];
     /**
      * The time the the model was created. An RFC3339 formatted datetime string.
      */
-    timeCreated?: string;
+    timeCreated: string;
     /**
      * The time the model was updated. An RFC3339 formatted datetime string.
      */
-    timeUpdated?: string;
+    timeUpdated: string;
     /**
      * Possible data set type
      */
-    trainingDatasets?: outputs.AiLanguage.GetModelsModelCollectionItemTrainingDataset[];
+    trainingDatasets: outputs.AiLanguage.GetModelsModelCollectionItemTrainingDataset[];
     /**
      * For pre trained models this will identify model type version used for model creation For custom this will identify model type version used for model creation and custom model on which training has to be done <<service>>::<<service-name>>_<<model-type-version>>::<<custom model on which this training has to be done>> ex: ai-lang::NER_V1::CUSTOM-V0
      */
-    version?: string;
+    version: string;
   }
 
   export interface GetModelsModelCollectionItemEvaluationResult {
     /**
      * List of text classification metrics
      */
-    classMetrics?: outputs.AiLanguage.GetModelsModelCollectionItemEvaluationResultClassMetric[];
+    classMetrics: outputs.AiLanguage.GetModelsModelCollectionItemEvaluationResultClassMetric[];
     /**
      * class level confusion matrix
      */
-    confusionMatrix?: string;
+    confusionMatrix: string;
     /**
      * List of entity metrics
      */
-    entityMetrics?: outputs.AiLanguage.GetModelsModelCollectionItemEvaluationResultEntityMetric[];
+    entityMetrics: outputs.AiLanguage.GetModelsModelCollectionItemEvaluationResultEntityMetric[];
     /**
      * labels
      */
-    labels?: string[];
+    labels: string[];
     /**
      * Model level named entity recognition metrics
      */
-    metrics?: outputs.AiLanguage.GetModelsModelCollectionItemEvaluationResultMetric[];
+    metrics: outputs.AiLanguage.GetModelsModelCollectionItemEvaluationResultMetric[];
     /**
      * Model type
      */
-    modelType?: string;
+    modelType: string;
   }
 
   export interface GetModelsModelCollectionItemEvaluationResultClassMetric {
     /**
      * F1-score, is a measure of a model’s accuracy on a dataset
      */
-    f1?: number;
+    f1: number;
     /**
      * Entity label
      */
-    label?: string;
+    label: string;
     /**
      * Precision refers to the number of true positives divided by the total number of positive predictions (i.e., the number of true positives plus the number of false positives)
      */
-    precision?: number;
+    precision: number;
     /**
      * Measures the model's ability to predict actual positive classes. It is the ratio between the predicted true positives and what was actually tagged. The recall metric reveals how many of the predicted classes are correct.
      */
-    recall?: number;
+    recall: number;
     /**
      * number of samples in the test set
      */
-    support?: number;
+    support: number;
   }
 
   export interface GetModelsModelCollectionItemEvaluationResultEntityMetric {
     /**
      * F1-score, is a measure of a model’s accuracy on a dataset
      */
-    f1?: number;
+    f1: number;
     /**
      * Entity label
      */
-    label?: string;
+    label: string;
     /**
      * Precision refers to the number of true positives divided by the total number of positive predictions (i.e., the number of true positives plus the number of false positives)
      */
-    precision?: number;
+    precision: number;
     /**
      * Measures the model's ability to predict actual positive classes. It is the ratio between the predicted true positives and what was actually tagged. The recall metric reveals how many of the predicted classes are correct.
      */
-    recall?: number;
+    recall: number;
   }
 
   export interface GetModelsModelCollectionItemEvaluationResultMetric {
     /**
      * The fraction of the labels that were correctly recognised .
      */
-    accuracy?: number;
+    accuracy: number;
     /**
      * F1-score, is a measure of a model’s accuracy on a dataset
      */
-    macroF1?: number;
+    macroF1: number;
     /**
      * Precision refers to the number of true positives divided by the total number of positive predictions (i.e., the number of true positives plus the number of false positives)
      */
-    macroPrecision?: number;
+    macroPrecision: number;
     /**
      * Measures the model's ability to predict actual positive classes. It is the ratio between the predicted true positives and what was actually tagged. The recall metric reveals how many of the predicted classes are correct.
      */
-    macroRecall?: number;
+    macroRecall: number;
     /**
      * F1-score, is a measure of a model’s accuracy on a dataset
      */
-    microF1?: number;
+    microF1: number;
     /**
      * Precision refers to the number of true positives divided by the total number of positive predictions (i.e., the number of true positives plus the number of false positives)
      */
-    microPrecision?: number;
+    microPrecision: number;
     /**
      * Measures the model's ability to predict actual positive classes. It is the ratio between the predicted true positives and what was actually tagged. The recall metric reveals how many of the predicted classes are correct.
      */
-    microRecall?: number;
+    microRecall: number;
     /**
      * F1-score, is a measure of a model’s accuracy on a dataset
      */
-    weightedF1?: number;
+    weightedF1: number;
     /**
      * Precision refers to the number of true positives divided by the total number of positive predictions (i.e., the number of true positives plus the number of false positives)
      */
-    weightedPrecision?: number;
+    weightedPrecision: number;
     /**
      * Measures the model's ability to predict actual positive classes. It is the ratio between the predicted true positives and what was actually tagged. The recall metric reveals how many of the predicted classes are correct.
      */
-    weightedRecall?: number;
+    weightedRecall: number;
   }
 
   export interface GetModelsModelCollectionItemModelDetail {
     /**
      * classification Modes
      */
-    classificationModes?: outputs.AiLanguage.GetModelsModelCollectionItemModelDetailClassificationMode[];
+    classificationModes: outputs.AiLanguage.GetModelsModelCollectionItemModelDetailClassificationMode[];
     /**
      * supported language default value is en
      */
-    languageCode?: string;
+    languageCode: string;
     /**
      * Model type
      */
-    modelType?: string;
+    modelType: string;
     /**
      * For pre trained models this will identify model type version used for model creation For custom this will identify model type version used for model creation and custom model on which training has to be done <<service>>::<<service-name>>_<<model-type-version>>::<<custom model on which this training has to be done>> ex: ai-lang::NER_V1::CUSTOM-V0
      */
-    version?: string;
+    version: string;
   }
 
   export interface GetModelsModelCollectionItemModelDetailClassificationMode {
     /**
      * classification Modes
      */
-    classificationMode?: string;
+    classificationMode: string;
     /**
      * For pre trained models this will identify model type version used for model creation For custom this will identify model type version used for model creation and custom model on which training has to be done <<service>>::<<service-name>>_<<model-type-version>>::<<custom model on which this training has to be done>> ex: ai-lang::NER_V1::CUSTOM-V0
      */
-    version?: string;
+    version: string;
   }
 
   export interface GetModelsModelCollectionItemTestStrategy {
     /**
      * This information will define the test strategy different datasets for test and validation(optional) dataset.
      */
-    strategyType?: string;
+    strategyType: string;
     /**
      * Possible data set type
      */
-    testingDatasets?: outputs.AiLanguage.GetModelsModelCollectionItemTestStrategyTestingDataset[];
+    testingDatasets: outputs.AiLanguage.GetModelsModelCollectionItemTestStrategyTestingDataset[];
     /**
      * Possible data set type
      */
-    validationDatasets?: outputs.AiLanguage.GetModelsModelCollectionItemTestStrategyValidationDataset[];
+    validationDatasets: outputs.AiLanguage.GetModelsModelCollectionItemTestStrategyValidationDataset[];
   }
 
   export interface GetModelsModelCollectionItemTestStrategyTestingDataset {
     /**
      * Data Science Labelling Service OCID
      */
-    datasetId?: string;
+    datasetId: string;
     /**
      * Possible data sets
      */
-    datasetType?: string;
+    datasetType: string;
     /**
      * Possible object storage location types
      */
-    locationDetails?: outputs.AiLanguage.GetModelsModelCollectionItemTestStrategyTestingDatasetLocationDetail[];
+    locationDetails: outputs.AiLanguage.GetModelsModelCollectionItemTestStrategyTestingDatasetLocationDetail[];
   }
 
   export interface GetModelsModelCollectionItemTestStrategyTestingDatasetLocationDetail {
     /**
      * Object storage bucket name
      */
-    bucket?: string;
+    bucket: string;
     /**
      * Possible object storage location types
      */
-    locationType?: string;
+    locationType: string;
     /**
      * Object storage namespace
      */
-    namespace?: string;
+    namespace: string;
     /**
      * Array of files which need to be processed in the bucket
      */
-    objectNames?: string[];
+    objectNames: string[];
   }
 
   export interface GetModelsModelCollectionItemTestStrategyValidationDataset {
     /**
      * Data Science Labelling Service OCID
      */
-    datasetId?: string;
+    datasetId: string;
     /**
      * Possible data sets
      */
-    datasetType?: string;
+    datasetType: string;
     /**
      * Possible object storage location types
      */
-    locationDetails?: outputs.AiLanguage.GetModelsModelCollectionItemTestStrategyValidationDatasetLocationDetail[];
+    locationDetails: outputs.AiLanguage.GetModelsModelCollectionItemTestStrategyValidationDatasetLocationDetail[];
   }
 
   export interface GetModelsModelCollectionItemTestStrategyValidationDatasetLocationDetail {
     /**
      * Object storage bucket name
      */
-    bucket?: string;
+    bucket: string;
     /**
      * Possible object storage location types
      */
-    locationType?: string;
+    locationType: string;
     /**
      * Object storage namespace
      */
-    namespace?: string;
+    namespace: string;
     /**
      * Array of files which need to be processed in the bucket
      */
-    objectNames?: string[];
+    objectNames: string[];
   }
 
   export interface GetModelsModelCollectionItemTrainingDataset {
     /**
      * Data Science Labelling Service OCID
      */
-    datasetId?: string;
+    datasetId: string;
     /**
      * Possible data sets
      */
-    datasetType?: string;
+    datasetType: string;
     /**
      * Possible object storage location types
      */
-    locationDetails?: outputs.AiLanguage.GetModelsModelCollectionItemTrainingDatasetLocationDetail[];
+    locationDetails: outputs.AiLanguage.GetModelsModelCollectionItemTrainingDatasetLocationDetail[];
   }
 
   export interface GetModelsModelCollectionItemTrainingDatasetLocationDetail {
     /**
      * Object storage bucket name
      */
-    bucket?: string;
+    bucket: string;
     /**
      * Possible object storage location types
      */
-    locationType?: string;
+    locationType: string;
     /**
      * Object storage namespace
      */
-    namespace?: string;
+    namespace: string;
     /**
      * Array of files which need to be processed in the bucket
      */
-    objectNames?: string[];
+    objectNames: string[];
   }
 }
 
@@ -422,461 +422,461 @@ export namespace DisasterRecovery {
     /**
      * Display name of the group.
      */
-    displayName?: string;
+    displayName: string;
     /**
      * Unique id. Must not be modified by the user.
      */
-    id?: string;
+    id: string;
     /**
      * Whether the group is enabled for execution. Applies only to a group of type USER_DEFINED_PAUSE. It is null for all other group types.
      */
-    isPauseEnabled?: boolean;
+    isPauseEnabled: boolean;
     /**
      * Refresh status of the plan step or group. STEP_ADDED is one value shown.
      */
-    refreshStatus?: string;
+    refreshStatus: string;
     /**
      * Steps in the group.
      */
-    steps?: outputs.DisasterRecovery.DrPlanPlanGroupStep[];
+    steps: outputs.DisasterRecovery.DrPlanPlanGroupStep[];
     /**
      * Group type. USER_DEFINED_PAUSE is one group type named.
      */
-    type?: string;
+    type: string;
   }
 
   export interface DrPlanPlanGroupStep {
     /**
      * Display name of the step.
      */
-    displayName?: string;
+    displayName: string;
     /**
      * Error mode for the step.
      */
-    errorMode?: string;
+    errorMode: string;
     /**
      * Unique id of the group the step belongs to. Must not be modified by the user.
      */
-    groupId?: string;
+    groupId: string;
     /**
      * Unique id of the step. Must not be modified by the user.
      */
-    id?: string;
+    id: string;
     /**
      * Whether the step is enabled for execution.
      */
-    isEnabled?: boolean;
+    isEnabled: boolean;
     /**
      * Resource identifier of the member associated with the step.
      */
-    memberId?: string;
+    memberId: string;
     /**
      * Refresh status of the step.
      */
-    refreshStatus?: string;
+    refreshStatus: string;
     /**
      * Timeout in seconds for executing the step.
      */
-    timeout?: number;
+    timeout: number;
     /**
      * Step type.
      */
-    type?: string;
+    type: string;
     /**
      * The display name of the DR Plan step type.  Example: `Database Switchover`
      */
-    typeDisplayName?: string;
+    typeDisplayName: string;
     /**
      * Details of a user-defined step.
      */
-    userDefinedSteps?: outputs.DisasterRecovery.DrPlanPlanGroupStepUserDefinedStep[];
+    userDefinedSteps: outputs.DisasterRecovery.DrPlanPlanGroupStepUserDefinedStep[];
   }
 
   export interface DrPlanPlanGroupStepUserDefinedStep {
     /**
      * Resource identifier of the function to invoke.
      */
-    functionId?: string;
+    functionId: string;
     /**
      * Region in which the function is deployed.
      */
-    functionRegion?: string;
+    functionRegion: string;
     /**
      * Object-storage location of a script.
      */
-    objectStorageScriptLocations?: outputs.DisasterRecovery.DrPlanPlanGroupStepUserDefinedStepObjectStorageScriptLocation[];
+    objectStorageScriptLocations: outputs.DisasterRecovery.DrPlanPlanGroupStepUserDefinedStepObjectStorageScriptLocation[];
     /**
      * Request body for the function.
      */
-    requestBody?: string;
+    requestBody: string;
     /**
      * User id on the instance used to run the script or command.
      */
-    runAsUser?: string;
+    runAsUser: string;
     /**
      * Resource identifier of the instance on which the script or command runs.
      */
-    runOnInstanceId?: string;
+    runOnInstanceId: string;
     /**
      * Region of that instance.
      */
-    runOnInstanceRegion?: string;
+    runOnInstanceRegion: string;
     /**
      * Script name plus its arguments, as one command line string.
      */
-    scriptCommand?: string;
+    scriptCommand: string;
     /**
      * Type of the user-defined step.
      */
-    stepType?: string;
+    stepType: string;
   }
 
   export interface DrPlanPlanGroupStepUserDefinedStepObjectStorageScriptLocation {
     /**
      * Bucket name inside the object-storage namespace.
      */
-    bucket?: string;
+    bucket: string;
     /**
      * Object-storage namespace (usually the tenancy name).
      */
-    namespace?: string;
+    namespace: string;
     /**
      * Object name inside the bucket.
      */
-    object?: string;
+    object: string;
   }
 
   export interface GetDrPlanPlanGroup {
     /**
      * The display name of the group.  Example: `DATABASE_SWITCHOVER`
      */
-    displayName?: string;
+    displayName: string;
     /**
      * The unique id of the step. Must not be modified by the user.  Example: `sgid1.step..uniqueID`
      */
-    id?: string;
+    id: string;
     /**
      * A flag indicating whether this group should be enabled for execution. This flag is only applicable to the `USER_DEFINED_PAUSE` group. The flag should be null for the remaining group types.  Example: `true`
      */
-    isPauseEnabled?: boolean;
+    isPauseEnabled: boolean;
     /**
      * The DR plan step refresh status.  Example: `STEP_ADDED`
      */
-    refreshStatus?: string;
+    refreshStatus: string;
     /**
      * The list of steps in the group.
      */
-    steps?: outputs.DisasterRecovery.GetDrPlanPlanGroupStep[];
+    steps: outputs.DisasterRecovery.GetDrPlanPlanGroupStep[];
     /**
      * The type of the DR plan.
      */
-    type?: string;
+    type: string;
   }
 
   export interface GetDrPlanPlanGroupStep {
     /**
      * The display name of the group.  Example: `DATABASE_SWITCHOVER`
      */
-    displayName?: string;
+    displayName: string;
     /**
      * The error mode for this step.
      */
-    errorMode?: string;
+    errorMode: string;
     /**
      * The unique id of the group to which this step belongs. Must not be modified by user.  Example: `sgid1.group..uniqueID`
      */
-    groupId?: string;
+    groupId: string;
     /**
      * The unique id of the step. Must not be modified by the user.  Example: `sgid1.step..uniqueID`
      */
-    id?: string;
+    id: string;
     /**
      * A flag indicating whether this step should be enabled for execution.  Example: `true`
      */
-    isEnabled?: boolean;
+    isEnabled: boolean;
     /**
      * The OCID of the member associated with this step.  Example: `ocid1.database.oc1..uniqueID`
      */
-    memberId?: string;
+    memberId: string;
     /**
      * The DR plan step refresh status.  Example: `STEP_ADDED`
      */
-    refreshStatus?: string;
+    refreshStatus: string;
     /**
      * The timeout in seconds for executing this step.  Example: `600`
      */
-    timeout?: number;
+    timeout: number;
     /**
      * The type of the DR plan.
      */
-    type?: string;
+    type: string;
     /**
      * The display name of the DR Plan step type.  Example: `Database Switchover`
      */
-    typeDisplayName?: string;
+    typeDisplayName: string;
     /**
      * The details for a user-defined step in a DR plan.
      */
-    userDefinedSteps?: outputs.DisasterRecovery.GetDrPlanPlanGroupStepUserDefinedStep[];
+    userDefinedSteps: outputs.DisasterRecovery.GetDrPlanPlanGroupStepUserDefinedStep[];
   }
 
   export interface GetDrPlanPlanGroupStepUserDefinedStep {
     /**
      * The OCID of function to be invoked.  Example: `ocid1.fnfunc.oc1..uniqueID`
      */
-    functionId?: string;
+    functionId: string;
     /**
      * The region in which the function is deployed.  Example: `us-ashburn-1`
      */
-    functionRegion?: string;
+    functionRegion: string;
     /**
      * The details of an object storage script location for a user-defined step in a DR plan.
      */
-    objectStorageScriptLocations?: outputs.DisasterRecovery.GetDrPlanPlanGroupStepUserDefinedStepObjectStorageScriptLocation[];
+    objectStorageScriptLocations: outputs.DisasterRecovery.GetDrPlanPlanGroupStepUserDefinedStepObjectStorageScriptLocation[];
     /**
      * The request body for the function.  Example: `{ "FnParam1", "FnParam2" }`
      */
-    requestBody?: string;
+    requestBody: string;
     /**
      * The user ID on the instance that will be used to execute the script specified in 'scriptCommand'. Example: `opc`
      */
-    runAsUser?: string;
+    runAsUser: string;
     /**
      * The OCID of the instance on which this script or command should be executed.
      */
-    runOnInstanceId?: string;
+    runOnInstanceId: string;
     /**
      * The region of the instance where this script or command should be executed.  Example: `us-ashburn-1`
      */
-    runOnInstanceRegion?: string;
+    runOnInstanceRegion: string;
     /**
      * The entire path and arguments for the script that is stored in object store, or inside a compressed archive in object store. Example: `/usr/bin/python3.7 scripts/start_server.py --port 8080 --env "production" --max-connections 200 --log-level "INFO"`
      */
-    scriptCommand?: string;
+    scriptCommand: string;
     /**
      * The type of the user-defined step.
      */
-    stepType?: string;
+    stepType: string;
   }
 
   export interface GetDrPlanPlanGroupStepUserDefinedStepObjectStorageScriptLocation {
     /**
      * The bucket name inside the object storage namespace.  Example: `customDrScripts`
      */
-    bucket?: string;
+    bucket: string;
     /**
      * The namespace in object storage (Note - this is usually the tenancy name).  Example: `myocitenancy`
      */
-    namespace?: string;
+    namespace: string;
     /**
      * The object name inside the object storage bucket.  Example: `validate_app_start.sh`
      */
-    object?: string;
+    object: string;
   }
 
   export interface GetDrPlansDrPlanCollection {
-    items?: outputs.DisasterRecovery.GetDrPlansDrPlanCollectionItem[];
+    items: outputs.DisasterRecovery.GetDrPlansDrPlanCollectionItem[];
   }
 
   export interface GetDrPlansDrPlanCollectionItem {
     /**
      * The OCID of the compartment containing the DR plan.  Example: `ocid1.compartment.oc1..uniqueID`
      */
-    compartmentId?: string;
+    compartmentId: string;
     /**
      * Defined tags for this resource. Each key is predefined and scoped to a namespace.  Example: `{"Operations.CostCenter": "42"}`
      */
-    definedTags?: { [key: string]: string };
+    definedTags: { [key: string]: string };
     /**
      * A filter to return only resources that match the given display name.  Example: `MyResourceDisplayName`
      */
-    displayName?: string;
+    displayName: string;
     /**
      * The OCID of the DR protection group. Mandatory query param.  Example: `ocid1.drprotectiongroup.oc1..uniqueID`
      */
-    drProtectionGroupId?: string;
+    drProtectionGroupId: string;
     /**
      * Simple key-value pair that is applied without any predefined name, type or scope. Exists for cross-compatibility only.  Example: `{"Department": "Finance"}`
      */
-    freeformTags?: { [key: string]: string };
+    freeformTags: { [key: string]: string };
     /**
      * The unique id of the step. Must not be modified by the user.  Example: `sgid1.step..uniqueID`
      */
-    id?: string;
+    id: string;
     /**
      * A message describing the DR plan's current state in more detail.
      */
-    lifeCycleDetails?: string;
+    lifeCycleDetails: string;
     /**
      * A filter to return only DR plans that match the given lifecycle sub-state.
      */
-    lifecycleSubState?: string;
+    lifecycleSubState: string;
     /**
      * The OCID of the peer DR protection group associated with this plan's DR protection group.  Example: `ocid1.drprotectiongroup.oc1..uniqueID`
      */
-    peerDrProtectionGroupId?: string;
+    peerDrProtectionGroupId: string;
     /**
      * The region of the peer DR protection group associated with this plan's DR protection group.  Example: `us-ashburn-1`
      */
-    peerRegion?: string;
+    peerRegion: string;
     /**
      * The list of groups in this DR plan.
      */
-    planGroups?: outputs.DisasterRecovery.GetDrPlansDrPlanCollectionItemPlanGroup[];
-    refreshTrigger?: number;
+    planGroups: outputs.DisasterRecovery.GetDrPlansDrPlanCollectionItemPlanGroup[];
+    refreshTrigger: number;
     /**
      * If this is a cloned DR plan, the OCID of the source DR plan that was used to clone this DR plan. If this DR plan was not cloned, then the value for this will be `null`.  Example: `ocid1.drplan.oc1..uniqueID`
      */
-    sourcePlanId?: string;
+    sourcePlanId: string;
     /**
      * A filter to return only DR plans that match the given lifecycle state.
      */
-    state?: string;
+    state: string;
     /**
      * Usage of system tag keys. These predefined keys are scoped to namespaces.  Example: `{"orcl-cloud.free-tier-retained": "true"}`
      */
-    systemTags?: { [key: string]: string };
+    systemTags: { [key: string]: string };
     /**
      * The date and time the DR plan was created. An RFC3339 formatted datetime string.  Example: `2019-03-29T09:36:42Z`
      */
-    timeCreated?: string;
+    timeCreated: string;
     /**
      * The date and time the DR plan was updated. An RFC3339 formatted datetime string.  Example: `2019-03-29T09:36:42Z`
      */
-    timeUpdated?: string;
+    timeUpdated: string;
     /**
      * The type of the DR plan.
      */
-    type?: string;
-    verifyTrigger?: number;
+    type: string;
+    verifyTrigger: number;
   }
 
   export interface GetDrPlansDrPlanCollectionItemPlanGroup {
     /**
      * A filter to return only resources that match the given display name.  Example: `MyResourceDisplayName`
      */
-    displayName?: string;
+    displayName: string;
     /**
      * The unique id of the step. Must not be modified by the user.  Example: `sgid1.step..uniqueID`
      */
-    id?: string;
+    id: string;
     /**
      * A flag indicating whether this group should be enabled for execution. This flag is only applicable to the `USER_DEFINED_PAUSE` group. The flag should be null for the remaining group types.  Example: `true`
      */
-    isPauseEnabled?: boolean;
+    isPauseEnabled: boolean;
     /**
      * The DR plan step refresh status.  Example: `STEP_ADDED`
      */
-    refreshStatus?: string;
+    refreshStatus: string;
     /**
      * The list of steps in the group.
      */
-    steps?: outputs.DisasterRecovery.GetDrPlansDrPlanCollectionItemPlanGroupStep[];
+    steps: outputs.DisasterRecovery.GetDrPlansDrPlanCollectionItemPlanGroupStep[];
     /**
      * The type of the DR plan.
      */
-    type?: string;
+    type: string;
   }
 
   export interface GetDrPlansDrPlanCollectionItemPlanGroupStep {
     /**
      * A filter to return only resources that match the given display name.  Example: `MyResourceDisplayName`
      */
-    displayName?: string;
+    displayName: string;
     /**
      * The error mode for this step.
      */
-    errorMode?: string;
+    errorMode: string;
     /**
      * The unique id of the group to which this step belongs. Must not be modified by user.  Example: `sgid1.group..uniqueID`
      */
-    groupId?: string;
+    groupId: string;
     /**
      * The unique id of the step. Must not be modified by the user.  Example: `sgid1.step..uniqueID`
      */
-    id?: string;
+    id: string;
     /**
      * A flag indicating whether this step should be enabled for execution.  Example: `true`
      */
-    isEnabled?: boolean;
+    isEnabled: boolean;
     /**
      * The OCID of the member associated with this step.  Example: `ocid1.database.oc1..uniqueID`
      */
-    memberId?: string;
+    memberId: string;
     /**
      * The DR plan step refresh status.  Example: `STEP_ADDED`
      */
-    refreshStatus?: string;
+    refreshStatus: string;
     /**
      * The timeout in seconds for executing this step.  Example: `600`
      */
-    timeout?: number;
+    timeout: number;
     /**
      * The type of the DR plan.
      */
-    type?: string;
+    type: string;
     /**
      * The display name of the DR Plan step type.  Example: `Database Switchover`
      */
-    typeDisplayName?: string;
+    typeDisplayName: string;
     /**
      * The details for a user-defined step in a DR plan.
      */
-    userDefinedSteps?: outputs.DisasterRecovery.GetDrPlansDrPlanCollectionItemPlanGroupStepUserDefinedStep[];
+    userDefinedSteps: outputs.DisasterRecovery.GetDrPlansDrPlanCollectionItemPlanGroupStepUserDefinedStep[];
   }
 
   export interface GetDrPlansDrPlanCollectionItemPlanGroupStepUserDefinedStep {
     /**
      * The OCID of function to be invoked.  Example: `ocid1.fnfunc.oc1..uniqueID`
      */
-    functionId?: string;
+    functionId: string;
     /**
      * The region in which the function is deployed.  Example: `us-ashburn-1`
      */
-    functionRegion?: string;
+    functionRegion: string;
     /**
      * The details of an object storage script location for a user-defined step in a DR plan.
      */
-    objectStorageScriptLocations?: outputs.DisasterRecovery.GetDrPlansDrPlanCollectionItemPlanGroupStepUserDefinedStepObjectStorageScriptLocation[];
+    objectStorageScriptLocations: outputs.DisasterRecovery.GetDrPlansDrPlanCollectionItemPlanGroupStepUserDefinedStepObjectStorageScriptLocation[];
     /**
      * The request body for the function.  Example: `{ "FnParam1", "FnParam2" }`
      */
-    requestBody?: string;
+    requestBody: string;
     /**
      * The user ID on the instance that will be used to execute the script specified in 'scriptCommand'. Example: `opc`
      */
-    runAsUser?: string;
+    runAsUser: string;
     /**
      * The OCID of the instance on which this script or command should be executed.
      */
-    runOnInstanceId?: string;
+    runOnInstanceId: string;
     /**
      * The region of the instance where this script or command should be executed.  Example: `us-ashburn-1`
      */
-    runOnInstanceRegion?: string;
+    runOnInstanceRegion: string;
     /**
      * The entire path and arguments for the script that is stored in object store, or inside a compressed archive in object store. Example: `/usr/bin/python3.7 scripts/start_server.py --port 8080 --env "production" --max-connections 200 --log-level "INFO"`
      */
-    scriptCommand?: string;
+    scriptCommand: string;
     /**
      * The type of the user-defined step.
      */
-    stepType?: string;
+    stepType: string;
   }
 
   export interface GetDrPlansDrPlanCollectionItemPlanGroupStepUserDefinedStepObjectStorageScriptLocation {
     /**
      * The bucket name inside the object storage namespace.  Example: `customDrScripts`
      */
-    bucket?: string;
+    bucket: string;
     /**
      * The namespace in object storage (Note - this is usually the tenancy name).  Example: `myocitenancy`
      */
-    namespace?: string;
+    namespace: string;
     /**
      * The object name inside the object storage bucket.  Example: `validate_app_start.sh`
      */
-    object?: string;
+    object: string;
   }
 
   export interface GetDrPlansFilter {
@@ -886,608 +886,608 @@ export namespace DisasterRecovery {
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollection {
-    items?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItem[];
+    items: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItem[];
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItem {
-    associations?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemAssociation[];
+    associations: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemAssociation[];
     /**
      * The ID (OCID) of the compartment in which to list resources.  Example: `ocid1.compartment.oc1..uniqueID`
      */
-    compartmentId?: string;
+    compartmentId: string;
     /**
      * Defined tags for this resource. Each key is predefined and scoped to a namespace.  Example: `{"Operations.CostCenter": "42"}`
      */
-    definedTags?: { [key: string]: string };
-    disassociateTrigger?: number;
+    definedTags: { [key: string]: string };
+    disassociateTrigger: number;
     /**
      * A filter to return only resources that match the given display name.  Example: `MyResourceDisplayName`
      */
-    displayName?: string;
+    displayName: string;
     /**
      * Simple key-value pair that is applied without any predefined name, type or scope. Exists for cross-compatibility only.  Example: `{"Department": "Finance"}`
      */
-    freeformTags?: { [key: string]: string };
+    freeformTags: { [key: string]: string };
     /**
      * The OCID of the virtual node pool in OKE cluster.
      */
-    id?: string;
+    id: string;
     /**
      * A message describing the DR protection group's current state in more detail.
      */
-    lifeCycleDetails?: string;
+    lifeCycleDetails: string;
     /**
      * A filter to return only DR protection groups that match the given lifecycle sub-state.
      */
-    lifecycleSubState?: string;
+    lifecycleSubState: string;
     /**
      * The details of an object storage log location for a DR protection group.
      */
-    logLocations?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemLogLocation[];
+    logLocations: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemLogLocation[];
     /**
      * A list of DR protection group members.
      */
-    members?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMember[];
+    members: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMember[];
     /**
      * The OCID of the peer DR protection group.  Example: `ocid1.drprotectiongroup.oc1..uniqueID`
      */
-    peerId?: string;
+    peerId: string;
     /**
      * The region of the peer DR protection group.  Example: `us-ashburn-1`
      */
-    peerRegion?: string;
+    peerRegion: string;
     /**
      * The DR protection group Role.
      */
-    role?: string;
+    role: string;
     /**
      * A filter to return only DR protection groups that match the given lifecycle state.
      */
-    state?: string;
+    state: string;
     /**
      * Usage of system tag keys. These predefined keys are scoped to namespaces.  Example: `{"orcl-cloud.free-tier-retained": "true"}`
      */
-    systemTags?: { [key: string]: string };
+    systemTags: { [key: string]: string };
     /**
      * The date and time the DR protection group was created. An RFC3339 formatted datetime string.  Example: `2019-03-29T09:36:42Z`
      */
-    timeCreated?: string;
+    timeCreated: string;
     /**
      * The date and time the DR protection group was updated. An RFC3339 formatted datetime string.  Example: `2019-03-29T09:36:42Z`
      */
-    timeUpdated?: string;
+    timeUpdated: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemAssociation {
     /**
      * The OCID of the peer DR protection group.  Example: `ocid1.drprotectiongroup.oc1..uniqueID`
      */
-    peerId?: string;
+    peerId: string;
     /**
      * The region of the peer DR protection group.  Example: `us-ashburn-1`
      */
-    peerRegion?: string;
+    peerRegion: string;
     /**
      * The DR protection group Role.
      */
-    role?: string;
+    role: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemLogLocation {
     /**
      * The bucket name inside the object storage namespace.  Example: `operationLogs`
      */
-    bucket?: string;
+    bucket: string;
     /**
      * The OKE namespace where the config map resides. Example: `namespaceString5`
      */
-    namespace?: string;
+    namespace: string;
     /**
      * The object name inside the object storage bucket.  Example: `switchoverPlanExecutions`
      */
-    object?: string;
+    object: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMember {
     /**
      * This specifies the mechanism used to create a temporary Autonomous Database instance for DR Drills. See https://docs.oracle.com/en/cloud/paas/autonomous-database/serverless/adbsb/autonomous-clone-about.html for information about these clone types. See https://docs.oracle.com/en/cloud/paas/autonomous-database/serverless/adbsb/autonomous-data-guard-snapshot-standby.html for information about snapshot standby.
      */
-    autonomousDatabaseStandbyTypeForDrDrills?: string;
+    autonomousDatabaseStandbyTypeForDrDrills: string;
     /**
      * A list of backend set mappings that are used to transfer or update backends during DR.
      */
-    backendSetMappings?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBackendSetMapping[];
+    backendSetMappings: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBackendSetMapping[];
     /**
      * The details of backup performed on OKE Cluster.
      */
-    backupConfigs?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBackupConfig[];
+    backupConfigs: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBackupConfig[];
     /**
      * The details for object storage backup location of an OKE Cluster
      */
-    backupLocations?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBackupLocation[];
+    backupLocations: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBackupLocation[];
     /**
      * The details of the block volume operations performed on the non-movable compute instance.
      */
-    blockVolumeAttachAndMountOperations?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeAttachAndMountOperation[];
+    blockVolumeAttachAndMountOperations: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeAttachAndMountOperation[];
     /**
      * Deprecated. Use the 'blockVolumeAttachAndMountOperations' attribute instead of this. Operations performed on a list of block volumes used on the non-movable compute instance.
      */
-    blockVolumeOperations?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeOperation[];
+    blockVolumeOperations: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeOperation[];
     /**
      * The bucket name inside the object storage namespace.  Example: `operationLogs`
      */
-    bucket?: string;
-    commonDestinationKeys?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberCommonDestinationKey[];
+    bucket: string;
+    commonDestinationKeys: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberCommonDestinationKey[];
     /**
      * The type of connection strings used to connect to an Autonomous Container Database snapshot standby created during a DR Drill operation. See https://docs.oracle.com/en/cloud/paas/autonomous-database/dedicated/adbcl/index.html for information about these service types.
      */
-    connectionStringType?: string;
+    connectionStringType: string;
     /**
      * The credentials for the HeatWave MySQL DB System administrator user, containing the username and the OCID of the vault secret that stores the password.
      */
-    dbSystemAdminUserDetails?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberDbSystemAdminUserDetail[];
+    dbSystemAdminUserDetails: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberDbSystemAdminUserDetail[];
     /**
      * The credentials for the HeatWave MySQL DB System replication user, containing the username and the OCID of the vault secret that stores the password.
      */
-    dbSystemReplicationUserDetails?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberDbSystemReplicationUserDetail[];
+    dbSystemReplicationUserDetails: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberDbSystemReplicationUserDetail[];
     /**
      * The availability domain of the destination mount target. Example: `BBTh:region-AD`
      */
-    destinationAvailabilityDomain?: string;
+    destinationAvailabilityDomain: string;
     /**
      * The OCID of the backup policy to use in the destination region. This policy will be used to create backups for this volume group after it moves the destination region.  Example: `ocid1.volumebackuppolicy.oc1..uniqueID`
      */
-    destinationBackupPolicyId?: string;
+    destinationBackupPolicyId: string;
     /**
      * The OCID of a capacity reservation in the destination region which will be used to launch the compute instance.  Example: `ocid1.capacityreservation.oc1..uniqueID`
      */
-    destinationCapacityReservationId?: string;
+    destinationCapacityReservationId: string;
     /**
      * The OCID of a compartment in the destination region in which the compute instance should be launched.  Example: `ocid1.compartment.oc1..uniqueID`
      */
-    destinationCompartmentId?: string;
+    destinationCompartmentId: string;
     /**
      * The OCID of a dedicated VM host in the destination region where the compute instance should be launched.  Example: `ocid1.dedicatedvmhost.oc1..uniqueID`
      */
-    destinationDedicatedVmHostId?: string;
+    destinationDedicatedVmHostId: string;
     /**
      * The OCID of a vault and customer-managed encryption key in the destination region.
      */
-    destinationEncryptionKeys?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberDestinationEncryptionKey[];
+    destinationEncryptionKeys: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberDestinationEncryptionKey[];
     /**
      * The OCID of the destination Load Balancer.  Example: `ocid1.loadbalancer.oc1..uniqueID`
      */
-    destinationLoadBalancerId?: string;
+    destinationLoadBalancerId: string;
     /**
      * The OCID of the destination Network Load Balancer.  Example: `ocid1.networkloadbalancer.oc1..uniqueID`
      */
-    destinationNetworkLoadBalancerId?: string;
+    destinationNetworkLoadBalancerId: string;
     /**
      * The OCID of the snapshot policy to use in the destination region. This policy will be attached to the file system after it moves to the destination region.  Example: `ocid1.filesystemsnapshotpolicy.oc1..uniqueID`
      */
-    destinationSnapshotPolicyId?: string;
+    destinationSnapshotPolicyId: string;
     /**
      * A list of mappings between the primary region file system export and destination region mount target.
      */
-    exportMappings?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberExportMapping[];
+    exportMappings: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberExportMapping[];
     /**
      * Operations performed on a list of file systems used on the non-movable compute instance.
      */
-    fileSystemOperations?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberFileSystemOperation[];
+    fileSystemOperations: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberFileSystemOperation[];
     /**
      * The maximum time (in seconds) to wait for the Global Transaction Identifier (GTID) synchronization process to complete before timing out.  Example: `600`
      */
-    gtidReconciliationTimeout?: number;
+    gtidReconciliationTimeout: number;
     /**
      * A flag indicating whether to continue with DR operation if the Global Transaction Identifier (GTID) reconciliation operation times out.  Example: `false`
      */
-    isContinueOnGtidReconciliationTimeout?: boolean;
+    isContinueOnGtidReconciliationTimeout: boolean;
     /**
      * A flag indicating if the compute instance should be moved during DR operations.  Example: `false`
      */
-    isMovable?: boolean;
+    isMovable: boolean;
     /**
      * A flag indicating if the compute instance should be moved to the same fault domain in the destination region.  The compute instance launch will fail if this flag is set to true and capacity is not available in the  specified fault domain in the destination region.  Example: `false`
      */
-    isRetainFaultDomain?: boolean;
+    isRetainFaultDomain: boolean;
     /**
      * A flag indicating whether the non-movable compute instance needs to be started and stopped during DR operations.
      */
-    isStartStopEnabled?: boolean;
+    isStartStopEnabled: boolean;
     /**
      * The OCID of the compute instance member that is designated as a jump host. This compute instance will be used to perform DR operations on the cluster using Oracle Cloud Agent's Run Command feature.  Example: `ocid1.instance.oc1..uniqueID`
      */
-    jumpHostId?: string;
+    jumpHostId: string;
     /**
      * The list of source-to-destination load balancer mappings required for DR operations. This property applies to the OKE cluster member in primary region.
      */
-    loadBalancerMappings?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberLoadBalancerMapping[];
+    loadBalancerMappings: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberLoadBalancerMapping[];
     /**
      * The list of node pools with configurations for minimum and maximum node counts. This property applies to the OKE cluster member in both the primary and standby region.
      */
-    managedNodePoolConfigs?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberManagedNodePoolConfig[];
+    managedNodePoolConfigs: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberManagedNodePoolConfig[];
     /**
      * The OCID of the member.  Example: `ocid1.instance.oc1..uniqueID`
      */
-    memberId?: string;
+    memberId: string;
     /**
      * The type of the member.
      */
-    memberType?: string;
+    memberType: string;
     /**
      * The OKE namespace where the config map resides. Example: `namespaceString5`
      */
-    namespace?: string;
+    namespace: string;
     /**
      * The list of source-to-destination network load balancer mappings required for DR operations. This property applies to the OKE cluster member in primary region.
      */
-    networkLoadBalancerMappings?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberNetworkLoadBalancerMapping[];
+    networkLoadBalancerMappings: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberNetworkLoadBalancerMapping[];
     /**
      * The OCID of the vault secret where the database SYSDBA password is stored. This password is required and used for performing database DR Drill operations when using full clone.  Example: `ocid1.vaultsecret.oc1..uniqueID`
      */
-    passwordVaultSecretId?: string;
+    passwordVaultSecretId: string;
     /**
      * The OCID of the peer OKE cluster. This property applies to the OKE cluster member in both the primary and standby region.  Example: `ocid1.cluster.oc1.uniqueID`
      */
-    peerClusterId?: string;
+    peerClusterId: string;
     /**
      * The OCID of the peer HeatWave MySQL DB System from the peer region.  Example: `ocid1.mysqldbsystem.oc1..uniqueID`
      */
-    peerDbSystemId?: string;
+    peerDbSystemId: string;
     /**
      * The list of config maps along with their corresponding namespaces. This property applies to the OKE cluster member in primary region.
      */
-    resourceModifierMappings?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberResourceModifierMapping[];
+    resourceModifierMappings: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberResourceModifierMapping[];
     /**
      * A list of mappings between source volume IDs in the volume group and customer-managed encryption keys in the  destination region which will be used to encrypt the volume after it moves to the destination region.
      */
-    sourceVolumeToDestinationEncryptionKeyMappings?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberSourceVolumeToDestinationEncryptionKeyMapping[];
+    sourceVolumeToDestinationEncryptionKeyMappings: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberSourceVolumeToDestinationEncryptionKeyMapping[];
     /**
      * The list of source-to-destination vault mappings required for DR operations. This property applies to the OKE cluster member in primary region.
      */
-    vaultMappings?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberVaultMapping[];
+    vaultMappings: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberVaultMapping[];
     /**
      * The list of node pools with configurations for minimum and maximum node counts. This property applies to the OKE cluster member in both the primary and standby region.
      */
-    virtualNodePoolConfigs?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberVirtualNodePoolConfig[];
+    virtualNodePoolConfigs: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberVirtualNodePoolConfig[];
     /**
      * A list of compute instance VNIC mappings.
      */
-    vnicMapping?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberVnicMapping[];
+    vnicMapping: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberVnicMapping[];
     /**
      * A list of compute instance VNIC mappings.
      */
-    vnicMappings?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberVnicMapping[];
+    vnicMappings: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberVnicMapping[];
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBackendSetMapping {
     /**
      * The name of the destination backend set.  Example: `My_Destination_Backend_Set`
      */
-    destinationBackendSetName?: string;
+    destinationBackendSetName: string;
     /**
      * This flag specifies if this backend set is used for traffic for non-movable compute instances. Backend sets that point to non-movable instances are only enabled or disabled during DR. For non-movable instances this flag should be set to 'true'. Backend sets that point to movable instances are emptied and their contents are transferred to the destination region network load balancer.  For movable instances this flag should be set to 'false'.   Example: `true`
      */
-    isBackendSetForNonMovable?: boolean;
+    isBackendSetForNonMovable: boolean;
     /**
      * The name of the source backend set.  Example: `My_Source_Backend_Set`
      */
-    sourceBackendSetName?: string;
+    sourceBackendSetName: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBackupConfig {
     /**
      * The schedule for backing up namespaces to the destination region. If a backup schedule is not specified, only a single backup will be created. This format of the string specifying the backup schedule must conform with RFC-5545. This schedule will use the UTC timezone. This property applies to the OKE cluster member in primary region.  Example: FREQ=WEEKLY;BYDAY=MO,TU,WE,TH;BYHOUR=10;INTERVAL=1
      */
-    backupSchedule?: string;
+    backupSchedule: string;
     /**
      * A list of namespaces to be excluded from the backup.  The default value is null. If a list of namespaces to exclude is not provided, all namespaces will be backed up. Specify either the `namespaces` or the `excludeNamespaces` parameter, but not both. This property applies to OKE cluster members in the primary region.  Example: ["namespaceString3", "namespaceString4"]
      */
-    excludeNamespaces?: string[];
+    excludeNamespaces: string[];
     /**
      * The OCID of the vault secret that stores the image credential. This property applies to the OKE cluster member in both the primary and standby region.
      */
-    imageReplicationVaultSecretId?: string;
+    imageReplicationVaultSecretId: string;
     /**
      * The maximum number of backups that should be retained. This property applies to the OKE cluster member in primary region.
      */
-    maxNumberOfBackupsRetained?: number;
+    maxNumberOfBackupsRetained: number;
     /**
      * A list of namespaces to be included in the backup.  The default value is null. If a list of namespaces to include is not provided, all namespaces will be backed up. Specify either the `namespaces` or the `excludeNamespaces` parameter, but not both. This property applies to the OKE cluster member in primary region.  Example: ["default", "pv-nginx"]
      */
-    namespaces?: string[];
+    namespaces: string[];
     /**
      * Controls the behaviour of image replication across regions. This property applies to the OKE cluster member in primary region.
      */
-    replicateImages?: string;
+    replicateImages: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBackupLocation {
     /**
      * The bucket name inside the object storage namespace.  Example: `operationLogs`
      */
-    bucket?: string;
+    bucket: string;
     /**
      * The OKE namespace where the config map resides. Example: `namespaceString5`
      */
-    namespace?: string;
+    namespace: string;
     /**
      * The object name inside the object storage bucket.  Example: `switchoverPlanExecutions`
      */
-    object?: string;
+    object: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeAttachAndMountOperation {
     /**
      * A list of details of attach or detach operations performed on block volumes.
      */
-    attachments?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeAttachAndMountOperationAttachment[];
+    attachments: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeAttachAndMountOperationAttachment[];
     /**
      * A list of details of mount operations performed on block volumes.
      */
-    mounts?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeAttachAndMountOperationMount[];
+    mounts: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeAttachAndMountOperationMount[];
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeAttachAndMountOperationAttachment {
     /**
      * The OCID of the block volume.  Example: `ocid1.volume.oc1..uniqueID`
      */
-    blockVolumeId?: string;
+    blockVolumeId: string;
     /**
      * The OCID of the reference compute instance needed to obtain the volume attachment details. This reference compute instance belongs to the peer DR protection group.  Example: `ocid1.instance.oc1..uniqueID`
      */
-    volumeAttachmentReferenceInstanceId?: string;
+    volumeAttachmentReferenceInstanceId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeAttachAndMountOperationMount {
     /**
      * The physical mount point of the file system on a host.  Example: `/mnt/yourmountpoint`
      */
-    mountPoint?: string;
+    mountPoint: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeOperation {
     /**
      * Deprecated. Use the 'ComputeInstanceNonMovableBlockVolumeAttachOperationDetails' definition instead of this. The details for attaching or detaching a block volume.
      */
-    attachmentDetails?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeOperationAttachmentDetail[];
+    attachmentDetails: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeOperationAttachmentDetail[];
     /**
      * The OCID of the block volume.  Example: `ocid1.volume.oc1..uniqueID`
      */
-    blockVolumeId?: string;
+    blockVolumeId: string;
     /**
      * Mount details of a file system.
      */
-    mountDetails?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeOperationMountDetail[];
+    mountDetails: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeOperationMountDetail[];
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeOperationAttachmentDetail {
     /**
      * The OCID of the reference compute instance needed to obtain the volume attachment details. This reference compute instance belongs to the peer DR protection group.  Example: `ocid1.instance.oc1..uniqueID`
      */
-    volumeAttachmentReferenceInstanceId?: string;
+    volumeAttachmentReferenceInstanceId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberBlockVolumeOperationMountDetail {
     /**
      * The physical mount point of the file system on a host.  Example: `/mnt/yourmountpoint`
      */
-    mountPoint?: string;
+    mountPoint: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberCommonDestinationKey {
     /**
      * The OCID of the customer-managed encryption key in the destination region vault.  Example: `ocid1.key.oc1..uniqueID`
      */
-    encryptionKeyId?: string;
+    encryptionKeyId: string;
     /**
      * The OCID of the destination region vault for the customer-managed encryption key.  Example: `ocid1.vault.oc1..uniqueID`
      */
-    vaultId?: string;
+    vaultId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberDbSystemAdminUserDetail {
     /**
      * The OCID of the vault secret where the database SYSDBA password is stored. This password is required and used for performing database DR Drill operations when using full clone.  Example: `ocid1.vaultsecret.oc1..uniqueID`
      */
-    passwordVaultSecretId?: string;
+    passwordVaultSecretId: string;
     /**
      * The user name for connecting to the HeatWave MySQL DB System node.  Example: `user`
      */
-    username?: string;
+    username: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberDbSystemReplicationUserDetail {
     /**
      * The OCID of the vault secret where the database SYSDBA password is stored. This password is required and used for performing database DR Drill operations when using full clone.  Example: `ocid1.vaultsecret.oc1..uniqueID`
      */
-    passwordVaultSecretId?: string;
+    passwordVaultSecretId: string;
     /**
      * The user name for connecting to the HeatWave MySQL DB System node.  Example: `user`
      */
-    username?: string;
+    username: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberDestinationEncryptionKey {
     /**
      * The OCID of the customer-managed encryption key in the destination region vault.  Example: `ocid1.key.oc1..uniqueID`
      */
-    encryptionKeyId?: string;
+    encryptionKeyId: string;
     /**
      * The OCID of the destination region vault for the customer-managed encryption key.  Example: `ocid1.vault.oc1..uniqueID`
      */
-    vaultId?: string;
+    vaultId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberExportMapping {
     /**
      * The OCID of the destination mount target on which this file system export should be created.  Example: `ocid1.mounttarget.oc1..uniqueID`
      */
-    destinationMountTargetId?: string;
+    destinationMountTargetId: string;
     /**
      * The OCID of the export path.  Example: `ocid1.export.oc1..uniqueID`
      */
-    exportId?: string;
+    exportId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberFileSystemOperation {
     /**
      * The export path of the file system.  Example: `/fs-export-path`
      */
-    exportPath?: string;
+    exportPath: string;
     /**
      * Mount details of a file system.
      */
-    mountDetails?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberFileSystemOperationMountDetail[];
+    mountDetails: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberFileSystemOperationMountDetail[];
     /**
      * The physical mount point of the file system on a host.  Example: `/mnt/yourmountpoint`
      */
-    mountPoint?: string;
+    mountPoint: string;
     /**
      * The OCID of the mount target for this file system.  Example: `ocid1.mounttarget.oc1..uniqueID`
      */
-    mountTargetId?: string;
+    mountTargetId: string;
     /**
      * Unmount details for a file system.
      */
-    unmountDetails?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberFileSystemOperationUnmountDetail[];
+    unmountDetails: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberFileSystemOperationUnmountDetail[];
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberFileSystemOperationMountDetail {
     /**
      * The OCID of the mount target for this file system.  Example: `ocid1.mounttarget.oc1..uniqueID`
      */
-    mountTargetId?: string;
+    mountTargetId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberFileSystemOperationUnmountDetail {
     /**
      * The OCID of the mount target for this file system.  Example: `ocid1.mounttarget.oc1..uniqueID`
      */
-    mountTargetId?: string;
+    mountTargetId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberLoadBalancerMapping {
     /**
      * The OCID of the destination Load Balancer.  Example: `ocid1.loadbalancer.oc1..uniqueID`
      */
-    destinationLoadBalancerId?: string;
+    destinationLoadBalancerId: string;
     /**
      * The OCID of the source Load Balancer.  Example: `ocid1.loadbalancer.oc1..uniqueID`
      */
-    sourceLoadBalancerId?: string;
+    sourceLoadBalancerId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberManagedNodePoolConfig {
     /**
      * The OCID of the virtual node pool in OKE cluster.
      */
-    id?: string;
+    id: string;
     /**
      * The maximum number to which nodes in the virtual node pool could be scaled up.
      */
-    maximum?: number;
+    maximum: number;
     /**
      * The minimum number to which nodes in the virtual node pool could be scaled down.
      */
-    minimum?: number;
+    minimum: number;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberNetworkLoadBalancerMapping {
     /**
      * The OCID of the destination Network Load Balancer.  Example: `ocid1.networkloadbalancer.oc1..uniqueID`
      */
-    destinationNetworkLoadBalancerId?: string;
+    destinationNetworkLoadBalancerId: string;
     /**
      * The OCID of the source Network Load Balancer.  Example: `ocid1.networkloadbalancer.oc1..uniqueID`
      */
-    sourceNetworkLoadBalancerId?: string;
+    sourceNetworkLoadBalancerId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberResourceModifierMapping {
     /**
      * The name of the config map containing resource modification details. Example: `resource-modifier`
      */
-    configMap?: string;
+    configMap: string;
     /**
      * The OKE namespace where the config map resides. Example: `namespaceString5`
      */
-    namespace?: string;
+    namespace: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberSourceVolumeToDestinationEncryptionKeyMapping {
     /**
      * The OCID of a vault and customer-managed encryption key in the destination region.
      */
-    destinationEncryptionKeys?: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberSourceVolumeToDestinationEncryptionKeyMappingDestinationEncryptionKey[];
+    destinationEncryptionKeys: outputs.DisasterRecovery.GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberSourceVolumeToDestinationEncryptionKeyMappingDestinationEncryptionKey[];
     /**
      * The OCID of the source boot volume or block volume.  Example: `ocid1.volume.oc1..uniqueID`
      */
-    sourceVolumeId?: string;
+    sourceVolumeId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberSourceVolumeToDestinationEncryptionKeyMappingDestinationEncryptionKey {
     /**
      * The OCID of the customer-managed encryption key in the destination region vault.  Example: `ocid1.key.oc1..uniqueID`
      */
-    encryptionKeyId?: string;
+    encryptionKeyId: string;
     /**
      * The OCID of the destination region vault for the customer-managed encryption key.  Example: `ocid1.vault.oc1..uniqueID`
      */
-    vaultId?: string;
+    vaultId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberVaultMapping {
     /**
      * The OCID of the destination Vault.  Example: `ocid1.vault.oc1..uniqueID`
      */
-    destinationVaultId?: string;
+    destinationVaultId: string;
     /**
      * The OCID of the source Vault.  Example: `ocid1.vault.oc1..uniqueID`
      */
-    sourceVaultId?: string;
+    sourceVaultId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberVirtualNodePoolConfig {
     /**
      * The OCID of the virtual node pool in OKE cluster.
      */
-    id?: string;
+    id: string;
     /**
      * The maximum number to which nodes in the virtual node pool could be scaled up.
      */
-    maximum?: number;
+    maximum: number;
     /**
      * The minimum number to which nodes in the virtual node pool could be scaled down.
      */
-    minimum?: number;
+    minimum: number;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollectionItemMemberVnicMapping {
     /**
      * A list of OCIDs of network security groups (NSG) in the destination region which should be assigned to the source VNIC.  Example: `[ ocid1.networksecuritygroup.oc1..uniqueID, ocid1.networksecuritygroup.oc1..uniqueID ]`
      */
-    destinationNsgIdLists?: string[];
+    destinationNsgIdLists: string[];
     /**
      * The private IP address to be assigned as the VNIC's primary IP address in the destination subnet. This must be a valid IP address in the destination subnet and the IP address must be available.  Example: `10.0.3.3`
      */
-    destinationPrimaryPrivateIpAddress?: string;
+    destinationPrimaryPrivateIpAddress: string;
     /**
      * The hostname label to be assigned in the destination subnet for the primary private IP of the source VNIC. This label is the hostname portion of the private IP's fully qualified domain name (FQDN)  (for example, 'myhost1' in the FQDN 'myhost1.subnet123.vcn1.oraclevcn.com').  Example: `myhost1`
      */
-    destinationPrimaryPrivateIpHostnameLabel?: string;
+    destinationPrimaryPrivateIpHostnameLabel: string;
     /**
      * The OCID of the reserved public IP address to be assigned to the compute instance in the destination region.  Example: `ocid1.publicip.oc1..uniqueID`
      */
-    destinationReservedPublicIpId?: string;
+    destinationReservedPublicIpId: string;
     /**
      * The OCID of the destination subnet to which the source VNIC should connect.  Example: `ocid1.subnet.oc1..uniqueID`
      */
-    destinationSubnetId?: string;
+    destinationSubnetId: string;
     /**
      * The OCID of the source VNIC.  Example: `ocid1.vnic.oc1..uniqueID`
      */
-    sourceVnicId?: string;
+    sourceVnicId: string;
   }
 
   export interface GetDrProtectionGroupsFilter {

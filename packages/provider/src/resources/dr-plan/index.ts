@@ -2,12 +2,12 @@
 // update applies name/tag changes AND every raised trigger (Refresh, then Verify), and sends
 // UpdateDrPlanDetails, not a polymorphic body keyed on the plan type (TF 7.29+ regression).
 import type * as dr from 'oci-disasterrecovery';
-import { call, describeError, isNotFound, isOciError, PartialFailure, ProviderError } from '../../errors';
+import { call, describeError, isOciError, PartialFailure, ProviderError } from '../../errors';
 import { nestTags, packageSchema, shapeObject } from '../../schema';
 import type { Props } from '../../wire';
-import { retryToken, waitLifecycle, waitWorkRequest } from '../ops';
+import { deleteAndWait, getOrGone, retryToken, waitLifecycle, waitWorkRequestSucceeded } from '../ops';
 import { tagFilter, type Failure, type OpContext, type ResourceModule, type UpdatePlan } from '../resource';
-import { checkDefinedTags, definedTagsToSend } from '../tags';
+import { checkDefinedTags, definedTagsToSend, tagInputs } from '../tags';
 
 const TOKEN = 'oci:DisasterRecovery/drPlan:DrPlan';
 export const PLAN_TYPES = ['SWITCHOVER', 'FAILOVER', 'START_DRILL', 'STOP_DRILL'];
@@ -25,34 +25,12 @@ function toOutputs(plan: Plan, inputs: Props): Props {
   return out;
 }
 
-async function getPlan(ctx: OpContext, id: string): Promise<Plan | undefined> {
-  try {
-    const r = await ctx.clients.dr.getDrPlan({ drPlanId: id });
-    return r.drPlan;
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw new ProviderError(describeError(ctx.subject, 'GetDrPlan', e));
-  }
+function getPlan(ctx: OpContext, id: string): Promise<Plan | undefined> {
+  return getOrGone(ctx, 'GetDrPlan', async () => (await ctx.clients.dr.getDrPlan({ drPlanId: id })).drPlan);
 }
 
-async function workRequestErrors(ctx: OpContext, wrId: string): Promise<string> {
-  try {
-    const r = await ctx.clients.dr.listWorkRequestErrors({ workRequestId: wrId });
-    return r.workRequestErrorCollection.items.map((x) => x.message).join('; ');
-  } catch {
-    return '';
-  }
-}
-
-async function waitWr(ctx: OpContext, operation: string, wrId: string | undefined): Promise<void> {
-  if (!wrId) return;
-  const status = await waitWorkRequest(ctx, wrId, (id) => ctx.clients.dr.getWorkRequest({ workRequestId: id }));
-  if (status !== 'SUCCEEDED') {
-    const why = await workRequestErrors(ctx, wrId);
-    throw new ProviderError(
-      `${ctx.subject}: ${operation} work request ${wrId} ended ${status}${why ? `: ${why}` : ''}`,
-    );
-  }
+function waitWr(ctx: OpContext, operation: string, wrId: string | undefined): Promise<void> {
+  return waitWorkRequestSucceeded(ctx, ctx.clients.dr, operation, wrId);
 }
 
 /** Waits until the plan leaves a transient state; returns it. */
@@ -236,30 +214,18 @@ export const drPlan: ResourceModule = {
   },
 
   async delete(ctx, id) {
-    try {
-      await ctx.clients.dr.deleteDrPlan({ drPlanId: id });
-    } catch (e) {
-      if (isNotFound(e)) return;
-      throw new ProviderError(describeError(ctx.subject, 'DeleteDrPlan', e));
-    }
-    await waitLifecycle(ctx, {
-      operation: 'GetDrPlan',
-      what: 'to be DELETED',
+    await deleteAndWait(ctx, {
+      operation: 'DeleteDrPlan',
+      getOperation: 'GetDrPlan',
+      del: () => ctx.clients.dr.deleteDrPlan({ drPlanId: id }),
       get: async () => (await ctx.clients.dr.getDrPlan({ drPlanId: id })).drPlan,
-      isDone: (p) => !p || p.lifecycleState === 'DELETED',
     });
   },
 
   inputsFromOutputs(o) {
-    const inputs: Props = {};
+    const inputs: Props = tagInputs(o);
     for (const k of ['displayName', 'drProtectionGroupId', 'type', 'sourcePlanId'])
       if (o[k] !== undefined) inputs[k] = o[k];
-    const free = o.freeformTags as Record<string, string> | undefined;
-    if (free && Object.keys(free).length) inputs.freeformTags = free;
-    const defined = Object.entries((o.definedTags as Record<string, string> | undefined) ?? {}).filter(
-      ([k]) => !k.startsWith('Oracle-Tags.'),
-    );
-    if (defined.length) inputs.definedTags = Object.fromEntries(defined);
     return inputs;
   },
 };

@@ -1,12 +1,12 @@
 // oci:AiLanguage/endpoint:Endpoint. Never replaced: a compartment change runs
 // ChangeEndpointCompartment, everything else UpdateEndpoint.
 import type * as lang from 'oci-ailanguage';
-import { call, describeError, isNotFound, PartialFailure, ProviderError } from '../../errors';
+import { call, PartialFailure, ProviderError } from '../../errors';
 import { nestTags, packageSchema, shapeObject } from '../../schema';
 import type { Props } from '../../wire';
-import { retryToken, waitLifecycle, waitWorkRequest } from '../ops';
+import { deleteAndWait, getOrGone, retryToken, waitLifecycle, waitWorkRequestSucceeded } from '../ops';
 import { tagFilter, type Failure, type OpContext, type ResourceModule } from '../resource';
-import { checkDefinedTags, definedTagsToSend } from '../tags';
+import { checkDefinedTags, definedTagsToSend, tagInputs } from '../tags';
 
 const TOKEN = 'oci:AiLanguage/endpoint:Endpoint';
 /** AI Language accepts 1–10 inference units per endpoint (400 InvalidParameter outside). */
@@ -19,30 +19,16 @@ function toOutputs(ep: Ep): Props {
   return shapeObject(ep, packageSchema().resources[TOKEN]) ?? {};
 }
 
-async function getEndpoint(ctx: OpContext, id: string): Promise<Ep | undefined> {
-  try {
-    return (await ctx.clients.language.getEndpoint({ endpointId: id })).endpoint;
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw new ProviderError(describeError(ctx.subject, 'GetEndpoint', e));
-  }
+function getEndpoint(ctx: OpContext, id: string): Promise<Ep | undefined> {
+  return getOrGone(
+    ctx,
+    'GetEndpoint',
+    async () => (await ctx.clients.language.getEndpoint({ endpointId: id })).endpoint,
+  );
 }
 
-async function waitWr(ctx: OpContext, operation: string, wrId: string | undefined): Promise<void> {
-  if (!wrId) return;
-  const status = await waitWorkRequest(ctx, wrId, (id) => ctx.clients.language.getWorkRequest({ workRequestId: id }));
-  if (status !== 'SUCCEEDED') {
-    let why = '';
-    try {
-      const r = await ctx.clients.language.listWorkRequestErrors({ workRequestId: wrId });
-      why = r.workRequestErrorCollection.items.map((x) => x.message).join('; ');
-    } catch {
-      // the status alone still explains the failure
-    }
-    throw new ProviderError(
-      `${ctx.subject}: ${operation} work request ${wrId} ended ${status}${why ? `: ${why}` : ''}`,
-    );
-  }
+function waitWr(ctx: OpContext, operation: string, wrId: string | undefined): Promise<void> {
+  return waitWorkRequestSucceeded(ctx, ctx.clients.language, operation, wrId);
 }
 
 async function settle(ctx: OpContext, id: string, transient: string): Promise<Ep | undefined> {
@@ -167,31 +153,19 @@ export const endpoint: ResourceModule = {
   },
 
   async delete(ctx, id) {
-    try {
-      await ctx.clients.language.deleteEndpoint({ endpointId: id });
-    } catch (e) {
-      if (isNotFound(e)) return;
-      throw new ProviderError(describeError(ctx.subject, 'DeleteEndpoint', e));
-    }
-    await waitLifecycle(ctx, {
-      operation: 'GetEndpoint',
-      what: 'to be DELETED',
+    await deleteAndWait(ctx, {
+      operation: 'DeleteEndpoint',
+      getOperation: 'GetEndpoint',
+      del: () => ctx.clients.language.deleteEndpoint({ endpointId: id }),
       get: async () => (await ctx.clients.language.getEndpoint({ endpointId: id })).endpoint,
-      isDone: (e) => !e || e.lifecycleState === 'DELETED',
     });
   },
 
   inputsFromOutputs(o) {
-    const inputs: Props = {};
+    const inputs: Props = tagInputs(o);
     for (const k of ['compartmentId', 'modelId', 'alias', 'description', 'displayName', 'inferenceUnits']) {
       if (o[k] !== undefined) inputs[k] = o[k];
     }
-    const free = o.freeformTags as Record<string, string> | undefined;
-    if (free && Object.keys(free).length) inputs.freeformTags = free;
-    const defined = Object.entries((o.definedTags as Record<string, string> | undefined) ?? {}).filter(
-      ([k]) => !k.startsWith('Oracle-Tags.'),
-    );
-    if (defined.length) inputs.definedTags = Object.fromEntries(defined);
     return inputs;
   },
 };
