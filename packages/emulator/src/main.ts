@@ -43,7 +43,11 @@ const program = new Command()
     'requests per second per tenancy before 429 TooManyRequests (default: no limit)',
     nonNegative('--rate-limit'),
   )
+  .option('--auth <mode>', 'signature (verify OCI request signatures) or none (accept any request)', 'signature')
+  .option('--admin-token <token>', 'bearer token of the /_ocikit admin API (default: a random one)')
   .action(async (opts) => {
+    if (opts.auth !== 'signature' && opts.auth !== 'none')
+      throw new InvalidArgumentError(`unknown --auth mode '${opts.auth}' (known: signature, none)`);
     if (opts.seed !== undefined && opts.seed !== 'sandbox')
       throw new InvalidArgumentError(`unknown seed '${opts.seed}' (known: sandbox)`);
     const emulator = await startEmulator({
@@ -57,9 +61,18 @@ const program = new Command()
       trainingDurationSeconds: opts.trainingDuration,
       deletedRetentionSeconds: opts.deletedRetention,
       rateLimit: opts.rateLimit,
+      auth: opts.auth,
+      adminToken: opts.adminToken,
     });
     // The first line is a contract: tools wait for it to learn the URL.
     console.log(`ocikit emulator listening on ${emulator.url}`);
+    // The second line says whether signatures are checked; the third carries the admin token.
+    console.log(
+      emulator.auth === 'none'
+        ? 'authentication: none (--auth none): request signatures are NOT verified; every request is accepted'
+        : 'authentication: OCI request signatures are verified (--auth none turns this off)',
+    );
+    console.log(`admin token: ${emulator.adminToken}`);
     console.log(`OCI config file: ${emulator.configFile} (profile DEFAULT, region ${emulator.region})`);
     console.log(
       'serving Disaster Recovery (/20220125) and AI Language (/20221001) for the home region, ' +

@@ -1,16 +1,19 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { AdminClient } from './admin/client';
+import { registerIdentityRoutes } from './admin/identities';
 import { registerAdminRoutes } from './admin/routes';
 import { AdjustableClock } from './core/clock';
 import { loadOrCreateCredentials, writeOciConfig } from './core/credentials';
+import { Identities } from './core/identities';
 import { errors, isOciServiceError, OciServiceError } from './core/errors';
-import { newOcid, newRequestId } from './core/ids';
+import { newRequestId } from './core/ids';
 import { isKnownRegion } from './core/regions';
 import { peerRegionFor, type EmulatorSettings } from './core/settings';
-import { principalFrom } from './http/auth';
+import { createAuthentication, type Authentication, type AuthMode } from './http/authentication';
 import { FaultInjector } from './http/faults';
 import { registerService } from './http/operation';
 import { RateLimiter } from './http/rate-limit';
@@ -48,6 +51,10 @@ export interface EmulatorOptions {
    * Tests can pass their own `AdjustableClock` and move it forward in-process.
    */
   clock?: AdjustableClock;
+  /** `signature` (default) verifies OCI request signatures; `none` accepts any request as the first user. */
+  auth?: AuthMode;
+  /** Bearer token of the admin API; a random one when omitted. Written to `<dataDir>/admin-token`. */
+  adminToken?: string;
 }
 
 export interface RunningEmulator {
@@ -59,8 +66,12 @@ export interface RunningEmulator {
   region: string;
   /** Sandbox ids when seeded (also at `GET /_ocikit/sandbox`). */
   sandbox?: SandboxIds;
-  /** Client of this emulator's `/_ocikit` admin API. */
+  /** Client of this emulator's `/_ocikit` admin API (carries the admin token). */
   admin: AdminClient;
+  /** The admin API's bearer token (also in `<dataDir>/admin-token`). */
+  adminToken: string;
+  /** Whether request signatures are verified. */
+  auth: AuthMode;
   close(): Promise<void>;
 }
 
@@ -105,7 +116,7 @@ function withoutNullMembers(this: unknown, _key: string, value: unknown): unknow
   return value === null && !Array.isArray(this) ? undefined : value;
 }
 
-function buildApp(rateLimiter?: RateLimiter): FastifyInstance {
+function buildApp(auth: Authentication, rateLimiter?: RateLimiter): FastifyInstance {
   const app = fastify({
     logger: false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -137,26 +148,37 @@ function buildApp(rateLimiter?: RateLimiter): FastifyInstance {
     },
   });
   app.setValidatorCompiler(validatorCompiler);
+  // Bodies are read as bytes: the signed x-content-sha256 is compared with exactly what arrived.
   // OCI SDKs send `content-type: application/json` on GETs and DELETEs too: an empty body is no body.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-    if (text === '') return done(null, undefined);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
     try {
-      done(null, JSON.parse(text as string, withoutNullMembers));
-    } catch {
-      done(errors.cannotParseRequest(), undefined);
+      auth.checkBody(request, raw as Buffer);
+      done(null, (raw as Buffer).length === 0 ? undefined : JSON.parse(raw.toString('utf8'), withoutNullMembers));
+    } catch (error) {
+      done(isOciServiceError(error) ? error : errors.cannotParseRequest(), undefined);
     }
   });
-  app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer' }, (_r, body, done) =>
-    done(null, body),
-  );
+  app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      auth.checkBody(request, body as Buffer);
+      done(null, body);
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   app.decorateRequest('requestId', '');
+  app.decorateRequest('bodyDigest', undefined);
+  app.decorateRequest('bodyDigestChecked', false);
   app.addHook('onRequest', async (request, reply) => {
     const given = request.headers['opc-request-id'];
     request.requestId = (Array.isArray(given) ? given[0] : given) || newRequestId();
     reply.header('opc-request-id', request.requestId);
-    if (request.url.startsWith('/_ocikit/')) return;
-    request.principal = principalFrom(request.headers.authorization);
-    rateLimiter?.take(request.principal.tenancyId);
+    auth.authenticate(request);
+    if (request.principal) rateLimiter?.take(request.principal.tenancyId);
+  });
+  // A signed body digest with no body read (an empty POST) is compared with the empty body.
+  app.addHook('preValidation', async (request) => {
+    if (request.bodyDigest !== undefined) auth.checkBody(request, undefined);
   });
   app.setErrorHandler((error, request, reply) => {
     const serviceError = toServiceError(error as Error);
@@ -191,6 +213,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const store = new SqliteStore(options.inMemory ? ':memory:' : join(dataDir, 'emulator.db'));
   const clock = options.clock ?? new AdjustableClock();
   const credentials = loadOrCreateCredentials(store);
+  const identities = new Identities(store, credentials);
+  const savedSandbox = store.getMeta('sandbox');
+  // Data directories seeded before tenancies existed: their sandbox compartment is the first tenancy's.
+  if (savedSandbox)
+    identities.addCompartment(credentials.tenancyId, (JSON.parse(savedSandbox) as SandboxIds).compartmentId);
   const objects = new ObjectStore(store, clock);
   const deps = { store, clock, settings, credentials, objects };
   const disasterRecovery = createDisasterRecoveryService(deps);
@@ -203,7 +230,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     return store.transaction(() => {
       const context: SandboxContext = {
         tenancyId: credentials.tenancyId,
-        compartmentId: newOcid('compartment'),
+        compartmentId: identities.addCompartment(credentials.tenancyId),
         homeRegion,
         peerRegion: peerRegionFor(homeRegion),
       };
@@ -219,7 +246,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   if (options.rateLimit !== undefined && !(options.rateLimit > 0))
     throw new RangeError('rateLimit must be a positive number');
-  const app = buildApp(options.rateLimit ? new RateLimiter(options.rateLimit) : undefined);
+  const authMode = options.auth ?? 'signature';
+  if (authMode !== 'signature' && authMode !== 'none') throw new RangeError(`unknown auth mode '${String(authMode)}'`);
+  const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
+  if (!/^[\x21-\x7e]+$/.test(adminToken)) throw new RangeError('adminToken must be printable ASCII without spaces');
+  const authentication = createAuthentication({
+    mode: authMode,
+    identities,
+    adminToken,
+    defaultPrincipal: {
+      tenancyId: credentials.tenancyId,
+      userId: credentials.userId,
+      fingerprint: credentials.fingerprint,
+    },
+  });
+  const app = buildApp(authentication, options.rateLimit ? new RateLimiter(options.rateLimit) : undefined);
   const httpDeps = { store, retryTokens: new RetryTokens(store, clock), faults, homeRegion };
   registerService(app, disasterRecovery.routes, httpDeps);
   registerService(app, aiLanguage.routes, httpDeps);
@@ -238,6 +279,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       faults.clear();
     },
   });
+  registerIdentityRoutes(app, { identities, homeRegion });
 
   let sandbox: SandboxIds | undefined;
   try {
@@ -251,12 +293,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const configFile = writeOciConfig(dataDir, credentials, homeRegion, url);
+  writeFileSync(join(dataDir, 'admin-token'), `${adminToken}\n`, { mode: 0o600 });
   return {
     url,
     configFile,
     region: homeRegion,
     sandbox,
-    admin: new AdminClient(url),
+    admin: new AdminClient(url, adminToken),
+    adminToken,
+    auth: authMode,
     close: async () => {
       await app.close();
       store.close();

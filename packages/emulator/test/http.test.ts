@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdjustableClock } from '../src';
 import { ociError, startTestEmulator, type TestEmulator } from './support/emulator';
+import { signedFetch } from './support/signed-fetch';
 
 describe('HTTP conventions shared by every service', () => {
   let t: TestEmulator;
@@ -41,12 +42,12 @@ describe('throttling', () => {
     // 2 requests a second: a token comes back every 500 ms, far longer than these requests take.
     const t = await startTestEmulator({ rateLimit: 2 });
     try {
-      const signed = { authorization: 'Signature version="1",keyId="tenancy/user/fp",signature="x"' };
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const response = await fetch(`${t.url}/20220125/drProtectionGroups?compartmentId=ocid1.compartment.oc1..x`, {
-          headers: signed,
-        });
+        const response = await signedFetch(
+          t.identity,
+          `${t.url}/20220125/drProtectionGroups?compartmentId=${t.identity.tenancyId}`,
+        );
         statuses.push(response.status);
         if (response.status === 429) {
           assert.equal(response.headers.get('retry-after'), '1');
@@ -119,12 +120,8 @@ describe('request bodies', () => {
   it('treat an explicit null member like an absent optional field', async () => {
     const t = await startTestEmulator();
     try {
-      const response = await fetch(`${t.url}/20220125/drProtectionGroups`, {
+      const response = await signedFetch(t.identity, `${t.url}/20220125/drProtectionGroups`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: 'Signature version="1",keyId="t/u/f",signature="x"',
-        },
         body: JSON.stringify({
           compartmentId: 'ocid1.compartment.oc1..nulls',
           displayName: 'with-nulls',
@@ -137,12 +134,8 @@ describe('request bodies', () => {
       const body = (await response.json()) as { displayName: string; members?: unknown[] };
       assert.equal(body.displayName, 'with-nulls');
       // A null required field is still missing.
-      const missing = await fetch(`${t.url}/20220125/drProtectionGroups`, {
+      const missing = await signedFetch(t.identity, `${t.url}/20220125/drProtectionGroups`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: 'Signature version="1",keyId="t/u/f",signature="x"',
-        },
         body: JSON.stringify({
           compartmentId: 'ocid1.compartment.oc1..nulls',
           displayName: null,

@@ -70,7 +70,7 @@ describe('persistence', () => {
       const read = await again.getDrProtectionGroup({ drProtectionGroupId: created.drProtectionGroup.id });
       assert.equal(read.drProtectionGroup.displayName, 'survives-restart');
       assert.equal(read.drProtectionGroup.lifecycleState, 'ACTIVE');
-      const sandbox = (await (await fetch(`${second.url}/_ocikit/sandbox`)).json()) as { compartmentId: string };
+      const sandbox = (await second.admin.sandbox()) as { compartmentId: string };
       assert.equal(sandbox.compartmentId, first.sandbox!.compartmentId);
       again.close();
     } finally {

@@ -64,12 +64,7 @@ export async function uploadObject(
   name: string,
   content: string,
 ): Promise<void> {
-  const response = await fetch(`${t.url}/_ocikit/objects/${namespace}/${bucket}/${name}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'text/plain' },
-    body: content,
-  });
-  if (response.status !== 204) throw new Error(`upload of ${name}: ${response.status} ${await response.text()}`);
+  await t.emulator.admin.putObject(namespace, bucket, name, content);
 }
 
 /** Uploads SUPPORT_TICKETS_CSV as `tickets.csv` and PRODUCTS_NER_JSONL as `products.jsonl`. */

@@ -1,3 +1,4 @@
+import { signedFetch, type SigningIdentity } from '../support/signed-fetch';
 import type { DisasterRecoveryClient, models } from 'oci-disasterrecovery';
 import { newOcid } from '../../src/core/ids';
 import { fastWaiter, type TestEmulator } from '../support/emulator';
@@ -111,23 +112,15 @@ export async function finished(
   return (await client.createWaiters(fastWaiter()).forWorkRequest({ workRequestId })).workRequest;
 }
 
-/** Raw signed-looking request (the emulator checks only the Authorization header's shape). */
+/** Raw HTTP request, signed as the SDK signs it, for what the SDK cannot send. */
 export async function raw(
-  url: string,
+  t: { url: string; identity: SigningIdentity },
   method: string,
   path: string,
   body?: string,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; body: any; headers: Headers }> {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      authorization: 'Signature keyId="a/b/c",signature="x"',
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...headers,
-    },
-    body,
-  });
+  const response = await signedFetch(t.identity, `${t.url}${path}`, { method, headers, body });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
 }

@@ -1,6 +1,7 @@
 import * as common from 'oci-common';
 import { AIServiceLanguageClient } from 'oci-ailanguage';
 import { DisasterRecoveryClient } from 'oci-disasterrecovery';
+import { identityFromConfig, type SigningIdentity } from './signed-fetch';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src';
 
 /**
@@ -12,6 +13,8 @@ import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../..
 export interface TestEmulator {
   emulator: RunningEmulator;
   url: string;
+  /** The emulator's first tenancy, user and key (from its config file), for raw signed requests. */
+  identity: SigningIdentity;
   /** Disaster Recovery client for the home region (or `/r/<region>` when given). */
   dr(region?: string): DisasterRecoveryClient;
   /** AI Language client for the home region (or `/r/<region>` when given). */
@@ -56,6 +59,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   return {
     emulator,
     url: emulator.url,
+    identity: identityFromConfig(emulator.configFile),
     dr(region) {
       const client = track(
         new DisasterRecoveryClient({ authenticationDetailsProvider: provider }, clientConfiguration),
