@@ -42,9 +42,7 @@ describe('request signatures (verified by default)', () => {
       { authenticationDetailsProvider: providerFor(identity) },
       {
         retryConfiguration: fastRetry,
-        circuitBreaker: new common.CircuitBreaker({
-          disableClientCircuitBreaker: true,
-        } as common.CircuitBreakerOptions),
+        circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as never),
       },
     );
     client.endpoint = t.url;
