@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Identities } from '../core/identities';
 
 export interface IdentityRouteDependencies {
@@ -13,7 +13,7 @@ const emptyObject = { type: 'object', additionalProperties: false, properties: {
  * answer carries what a client needs to sign requests as the new identity (the private key is
  * returned once and never stored).
  */
-export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRouteDependencies): void {
+export const identityAdminApi: FastifyPluginAsync<IdentityRouteDependencies> = async (app, deps) => {
   app.post(
     '/_ocikit/tenancies',
     {
@@ -66,4 +66,4 @@ export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRoute
       return { compartmentId: deps.identities.addCompartment(tenancyId) };
     },
   );
-}
+};

@@ -1,10 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import { adminTokenCheck } from '../http/authentication';
+import { identityAdminApi, type IdentityRouteDependencies } from './identities';
 import { errors } from '../core/errors';
 import type { AdjustableClock } from '../core/clock';
 import type { FaultInjector } from '../http/faults';
 import type { ObjectStore } from '../services/common/objects';
 
-export interface AdminDependencies {
+export interface AdminDependencies extends IdentityRouteDependencies {
+  /** Every admin call but the health check needs `Authorization: Bearer <adminToken>`. */
+  adminToken: string;
   clock: AdjustableClock;
   faults: FaultInjector;
   objects: ObjectStore;
@@ -14,10 +18,13 @@ export interface AdminDependencies {
 }
 
 /**
- * The emulator's own control API under `/_ocikit` (not OCI; unsigned): health, the sandbox seed,
+ * The emulator's own control API under `/_ocikit` (not OCI; not signed, but behind the admin bearer token): health, the sandbox seed,
  * reset, moving the clock forward, injecting faults, and uploading objects (training data).
  */
-export function registerAdminRoutes(app: FastifyInstance, deps: AdminDependencies): void {
+export const adminApi: FastifyPluginAsync<AdminDependencies> = async (app, deps) => {
+  const checkToken = adminTokenCheck(deps.adminToken);
+  app.addHook('onRequest', async (request) => checkToken(request));
+  await app.register(identityAdminApi, deps);
   app.get('/_ocikit/health', async () => ({ status: 'ok' }));
 
   app.post(
@@ -99,4 +106,4 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDependencie
     deps.objects.put(namespace, bucket, name, content);
     return reply.code(204).send();
   });
-}
+};

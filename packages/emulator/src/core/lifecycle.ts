@@ -4,30 +4,9 @@
  * entity applies every transition whose time has come, so a restart loses nothing, no timers
  * run, and a zero transition delay makes every change visible on the next read.
  */
-export interface Transition {
-  /** When the change takes effect, in clock milliseconds. */
-  at: number;
-  /** Fields to set on the body. */
-  set?: Record<string, unknown>;
-  /** Fields to remove from the body (OCI omits empty optional fields). */
-  unset?: string[];
-  /** The entity disappears (reads answer 404). */
-  remove?: true;
-  /** The work request this change belongs to, so cancelling it can drop the change. */
-  workRequestId?: string;
-}
+import type { Entity } from '../store/entity';
 
-export interface Entity<TBody extends object = Record<string, unknown>> {
-  id: string;
-  /** Region the entity lives in (`/r/<region>/…` requests see only their region). */
-  region: string;
-  /** The resource exactly as the API serves it. */
-  body: TBody;
-  /** Scheduled changes, ordered by `at`. */
-  transitions: Transition[];
-  /** Service-private data that is never served (e.g. a trained model's parameters). */
-  internal?: Record<string, unknown>;
-}
+export type { Entity, Transition } from '../store/entity';
 
 export interface SettleResult<T extends object> {
   entity: Entity<T>;

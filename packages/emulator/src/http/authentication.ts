@@ -11,8 +11,6 @@ export type AuthMode = 'signature' | 'none';
 export interface AuthenticationOptions {
   mode: AuthMode;
   identities: Identities;
-  /** The admin API's bearer token. */
-  adminToken: string;
   /** Who an unsigned request acts as under `--auth none`: the data directory's first user. */
   defaultPrincipal: Principal;
   /** Wall-clock time for the date check; the adjustable lifecycle clock does not move it. */
@@ -21,67 +19,60 @@ export interface AuthenticationOptions {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed x-content-sha256, compared with the body when it is read. */
-    bodyDigest?: string;
-    bodyDigestChecked: boolean;
+    /** Set by authentication when the signature covers x-content-sha256: compares the body's bytes. */
+    checkRawBody?: (raw: Buffer | undefined) => void;
   }
 }
 
-const ADMIN_PREFIX = '/_ocikit/';
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 /**
- * Who may call what: OCI routes need a verified request signature (or nothing under
- * `--auth none`), the admin API its bearer token, except the health check. Unknown routes are
- * left to the not-found handler, so a typo answers 404, not 401.
+ * The admin API's guard: `Authorization: Bearer <admin token>` on every call but the health
+ * check (compared in constant time).
  */
-export function createAuthentication(options: AuthenticationOptions) {
-  const now = options.now ?? Date.now;
-  const tokenDigest = digest(options.adminToken);
-
-  const checkAdminToken = (request: FastifyRequest): void => {
+export function adminTokenCheck(adminToken: string): (request: FastifyRequest) => void {
+  const expected = digest(adminToken);
+  return (request) => {
     if (request.method === 'GET' && request.routeOptions.url === '/_ocikit/health') return;
-    const header = request.headers.authorization ?? '';
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     if (!match) throw errors.notAuthenticated('The admin API needs an "Authorization: Bearer <admin token>" header.');
-    if (!timingSafeEqual(digest(match[1]), tokenDigest)) throw errors.notAuthenticated('The admin token is wrong.');
-  };
-
-  const principalWithoutVerification = (request: FastifyRequest): Principal => {
-    try {
-      const { tenancyId, userId, fingerprint } = parseSignature(request.headers.authorization);
-      if (options.identities.isTenancy(tenancyId)) return { tenancyId, userId, fingerprint };
-    } catch {
-      // --auth none: anything goes, and it acts as the first user.
-    }
-    return options.defaultPrincipal;
-  };
-
-  return {
-    /** onRequest hook: authenticates the request and sets `request.principal` for OCI routes. */
-    authenticate(request: FastifyRequest): void {
-      if (request.routeOptions.url === undefined) return;
-      if (request.url.startsWith(ADMIN_PREFIX)) return checkAdminToken(request);
-      if (options.mode === 'none') {
-        request.principal = principalWithoutVerification(request);
-        return;
-      }
-      const verified = verifySignature(
-        { method: request.method, url: request.url, headers: request.headers },
-        now(),
-        (keyId) => options.identities.publicKey(keyId),
-      );
-      request.principal = verified.principal;
-      request.bodyDigest = verified.bodyDigest;
-    },
-
-    /** Compares the signed digest with the body's bytes; call from every body parser, and once more before validation. */
-    checkBody(request: FastifyRequest, body: Buffer | undefined): void {
-      if (request.bodyDigestChecked) return;
-      request.bodyDigestChecked = true;
-      checkBodyDigest(request.bodyDigest, body);
-    },
+    if (!timingSafeEqual(digest(match[1]), expected)) throw errors.notAuthenticated('The admin token is wrong.');
   };
 }
 
-export type Authentication = ReturnType<typeof createAuthentication>;
+/**
+ * Who signed an OCI request: the verified signature's keyId (or, under `--auth none`, whoever
+ * the keyId names, else the first user). When the signature covers x-content-sha256, the body
+ * parser compares it with the body's bytes through `request.checkRawBody`.
+ */
+export function ociAuthentication(options: AuthenticationOptions): (request: FastifyRequest) => Principal {
+  const now = options.now ?? Date.now;
+  if (options.mode === 'none') {
+    return (request) => {
+      try {
+        const { tenancyId, userId, fingerprint } = parseSignature(request.headers.authorization);
+        if (options.identities.isTenancy(tenancyId)) return { tenancyId, userId, fingerprint };
+      } catch {
+        // --auth none: anything goes, and it acts as the first user.
+      }
+      return options.defaultPrincipal;
+    };
+  }
+  return (request) => {
+    const verified = verifySignature(
+      { method: request.method, url: request.url, headers: request.headers },
+      now(),
+      (keyId) => options.identities.publicKey(keyId),
+    );
+    const signedDigest = verified.bodyDigest;
+    if (signedDigest !== undefined) {
+      let checked = false;
+      request.checkRawBody = (raw) => {
+        if (checked) return;
+        checked = true;
+        checkBodyDigest(signedDigest, raw);
+      };
+    }
+    return verified.principal;
+  };
+}

@@ -56,13 +56,6 @@ export interface HttpDependencies {
   homeRegion: string;
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    requestId: string;
-    principal?: Principal;
-  }
-}
-
 function regionOf(request: FastifyRequest, homeRegion: string): string {
   const region = (request.params as { region?: string }).region;
   if (region === undefined) return homeRegion;
@@ -80,7 +73,7 @@ function send(reply: FastifyReply, response: RecordedResponse): FastifyReply {
  * The HTTP layer stays thin: it resolves the region, replays retry tokens, runs the service
  * call in a transaction and serialises the result; the rules are the service's.
  */
-export function registerService(app: FastifyInstance, routes: ServiceRoutes, deps: HttpDependencies): void {
+export function registerOperations(app: FastifyInstance, routes: ServiceRoutes, deps: HttpDependencies): void {
   for (const operation of routes.operations) {
     for (const prefix of ['', '/r/:region']) {
       app.route({

@@ -150,7 +150,7 @@ export function verifySignature(request: SignedRequest, now: number, lookup: Key
   const principal: Principal = { tenancyId: parsed.tenancyId, userId: parsed.userId, fingerprint: parsed.fingerprint };
   const key = lookup(principal);
   if (!key) throw fail(`no API key with keyId ${quote(parsed.keyId)} is known to this emulator.`);
-  let valid = false;
+  let valid: boolean;
   try {
     valid = verify('RSA-SHA256', Buffer.from(text, 'utf8'), key, parsed.signature);
   } catch {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Entity } from '../core/lifecycle';
+import type { Entity } from './entity';
 import { SqliteStore } from './sqlite-store';
 import type { KindDefinition } from './store';
 

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Entity } from '../core/lifecycle';
+import type { Entity } from './entity';
 import type { ColumnValue, KindDefinition, ListQuery, Store } from './store';
 
 /**

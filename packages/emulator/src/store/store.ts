@@ -1,4 +1,4 @@
-import type { Entity } from '../core/lifecycle';
+import type { Entity } from './entity';
 
 /** A value an indexed column can hold. */
 export type ColumnValue = string | number | null;

@@ -4,18 +4,14 @@ import { etagOf } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { Entity } from '../../core/lifecycle';
 import type { RequestContext } from '../../http/operation';
-import { compact, entityUri, generatedDisplayName, listPage, resourceKind } from './context';
-import type { AiLanguageContext, CreateResourceDetails, ListQuery, ResourceBody, WithEtag } from './context';
+import { entityUri, generatedDisplayName, listPage, resourceKind } from './resources';
+import { compact } from '../common/resources';
+import type { CreateResourceDetails, ListQuery, WithEtag } from './resources';
+import type { AiLanguageContext } from './context';
 import { activeWhenDone, LifecycleOperations } from './lifecycle-operations';
-import type { ModelBody } from './models';
+import type { EndpointBody, ModelBody } from './bodies';
 
-/** `Endpoint`. */
-export interface EndpointBody extends ResourceBody {
-  projectId: string;
-  modelId: string;
-  alias?: string;
-  inferenceUnits: number;
-}
+export type { EndpointBody } from './bodies';
 
 /** `EndpointSummary`: the Endpoint without `timeUpdated`. */
 export type EndpointSummaryBody = Omit<EndpointBody, 'timeUpdated'>;

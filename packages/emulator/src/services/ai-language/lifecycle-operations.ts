@@ -7,7 +7,9 @@ import type { RequestContext } from '../../http/operation';
 import type { ColumnValue } from '../../store/store';
 import { deletionTransitions } from '../common/resources';
 import type { FinalAction, StartedWorkRequest, StartWorkRequest } from '../common/work-requests';
-import { compact, entityUri, type AiLanguageContext, type ResourceBody, type UpdateResourceDetails } from './context';
+import { entityUri, type ResourceBody, type UpdateResourceDetails } from './resources';
+import type { AiLanguageContext } from './context';
+import { compact } from '../common/resources';
 import { ENTITY_TYPES, type LifecycleState, type OperationType } from './enums';
 
 /** The AI Language resource kinds, as error messages and operation names (`Update<Kind>`) spell them. */

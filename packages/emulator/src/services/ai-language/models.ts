@@ -4,16 +4,11 @@ import { etagOf } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { Entity, Transition } from '../../core/lifecycle';
 import type { RequestContext } from '../../http/operation';
-import { compact, entityUri, generatedDisplayName, listPage, resourceKind } from './context';
-import type {
-  AiLanguageContext,
-  CreateResourceDetails,
-  ListQuery,
-  ResourceBody,
-  UpdateResourceDetails,
-  WithEtag,
-} from './context';
-import { isOneOf, TRAINABLE_MODEL_TYPES, type ModelType, type TrainableModelType } from './enums';
+import { entityUri, generatedDisplayName, listPage, resourceKind } from './resources';
+import { compact } from '../common/resources';
+import type { CreateResourceDetails, ListQuery, UpdateResourceDetails, WithEtag } from './resources';
+import type { AiLanguageContext } from './context';
+import { isOneOf, TRAINABLE_MODEL_TYPES, type TrainableModelType } from './enums';
 import {
   modelVersionFor,
   parseTrainingData,
@@ -24,45 +19,9 @@ import {
   type TrainingFile,
 } from './inference';
 import { LifecycleOperations } from './lifecycle-operations';
+import type { DatasetDetails, ModelBody, ModelDetails, TestStrategy } from './bodies';
 
-/** `ModelDetails`, discriminated by `modelType`. */
-export interface ModelDetails {
-  modelType: ModelType;
-  languageCode?: string;
-  version?: string;
-  /** TEXT_CLASSIFICATION only. */
-  classificationMode?: { classificationMode: 'MULTI_CLASS' | 'MULTI_LABEL'; version?: string };
-}
-
-/** `ObjectListDataset`. */
-export interface ObjectListLocation {
-  locationType: 'OBJECT_LIST';
-  namespaceName: string;
-  bucketName: string;
-  objectNames: string[];
-}
-
-/** `DatasetDetails`: `DataScienceLabelingDataset` or `ObjectStorageDataset`. */
-export type DatasetDetails =
-  | { datasetType: 'DATA_SCIENCE_LABELING'; datasetId: string }
-  | { datasetType: 'OBJECT_STORAGE'; locationDetails: ObjectListLocation };
-
-/** `TestAndValidationDatasetStrategy`. */
-export interface TestStrategy {
-  strategyType: 'TEST_AND_VALIDATION_DATASET';
-  testingDataset: DatasetDetails;
-  validationDataset?: DatasetDetails;
-}
-
-/** `Model`. */
-export interface ModelBody extends ResourceBody {
-  projectId: string;
-  modelDetails: ModelDetails;
-  trainingDataset?: DatasetDetails;
-  testStrategy?: TestStrategy;
-  evaluationResults?: TrainedModel['evaluationResults'];
-  version?: string;
-}
+export type { DatasetDetails, ModelBody, ModelDetails, ObjectListLocation, TestStrategy } from './bodies';
 
 /** `ModelSummary`: no `timeUpdated`, datasets, test strategy or evaluation results. */
 export type ModelSummaryBody = Omit<

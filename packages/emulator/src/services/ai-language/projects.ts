@@ -2,19 +2,14 @@ import { rfc3339 } from '../../core/clock';
 import { etagOf } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { RequestContext } from '../../http/operation';
-import { compact, generatedDisplayName, listPage, resourceKind } from './context';
-import type {
-  AiLanguageContext,
-  CreateResourceDetails,
-  ListQuery,
-  ResourceBody,
-  UpdateResourceDetails,
-  WithEtag,
-} from './context';
+import { generatedDisplayName, listPage, resourceKind } from './resources';
+import { compact } from '../common/resources';
+import type { CreateResourceDetails, ListQuery, UpdateResourceDetails, WithEtag } from './resources';
+import type { AiLanguageContext } from './context';
 import { activeWhenDone, LifecycleOperations } from './lifecycle-operations';
+import type { ProjectBody } from './bodies';
 
-/** `Project`; `ProjectSummary` has the same fields. */
-export type ProjectBody = ResourceBody;
+export type { ProjectBody } from './bodies';
 
 export type CreateProjectDetails = CreateResourceDetails;
 

@@ -6,7 +6,7 @@ import {
   listQuerySchema,
   ocidSchema,
 } from '../common/resources';
-import { BASE_PATH } from './context';
+import { BASE_PATH } from './resources';
 import type { Endpoints, ListEndpointsQuery } from './endpoints';
 import {
   CLASSIFICATION_MODES,

@@ -21,6 +21,11 @@ export const ocidSchema = {
   pattern: '^ocid1\\.[a-z0-9]+\\.[a-z0-9-]+\\.[a-z0-9-]*\\.[a-zA-Z0-9._-]+$',
 } as const;
 
+/** A copy of `body` without the keys whose value is undefined: OCI leaves absent optional fields out. */
+export function compact<T extends object>(body: T): T {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as T;
+}
+
 export const displayNameSchema = { type: 'string', minLength: 1, maxLength: 255 } as const;
 
 export const sortOrderSchema = { type: 'string', enum: ['ASC', 'DESC'] } as const;

@@ -2,7 +2,7 @@ import { rfc3339, type Clock } from '../../core/clock';
 import { errors } from '../../core/errors';
 import { assertIfMatch } from '../../core/etag';
 import { newOcid } from '../../core/ids';
-import type { Entity } from '../../core/lifecycle';
+import type { Entity, Transition } from '../../core/lifecycle';
 import { Repository } from '../../core/repository';
 import { paginateQuery, type Page } from '../../http/pagination';
 import { listColumn, type Store } from '../../store/store';
@@ -231,3 +231,26 @@ export class WorkRequests {
     }
   }
 }
+
+/**
+ * The undo patch that puts `before`'s fields back on an entity that a work request changed into
+ * `after`, for WorkRequests.cancel.
+ */
+export function revertPatch(kind: string, before: { id: string }, after: object): CancelPatch {
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
+  const set: Record<string, unknown> = {};
+  const unset: string[] = [];
+  for (const key of new Set([...Object.keys(b), ...Object.keys(a)])) {
+    if (b[key] === undefined) {
+      if (a[key] !== undefined) unset.push(key);
+    } else if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) {
+      set[key] = b[key];
+    }
+  }
+  return { kind, id: before.id, set, unset };
+}
+
+/** Tags a scheduled change with the work request it belongs to, so cancelling that drops it. */
+export const partOf = (workRequestId: string, transitions: Transition[]): Transition[] =>
+  transitions.map((t) => ({ ...t, workRequestId }));

@@ -8,8 +8,8 @@ import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
 import { paginateQuery, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
-import { deletionTransitions, listOrder } from '../common/resources';
-import type { CancelPatch, WorkRequests } from '../common/work-requests';
+import { compact, deletionTransitions, listOrder } from '../common/resources';
+import { partOf, revertPatch, type CancelPatch, type WorkRequests } from '../common/work-requests';
 import type { DrPlanLifecycleState, DrPlanLifecycleSubState, DrPlanType, SortOrder } from './enums';
 import {
   applyPlanGroupsUpdate,
@@ -19,45 +19,8 @@ import {
   verifyPlanGroups,
   type PlanGroup,
 } from './plan-builder';
-import type { DrProtectionGroupBody } from './protection-groups';
-
-// ---------------------------------------------------------------------------------------------
-// Pieces shared by the Disaster Recovery service's modules
-// ---------------------------------------------------------------------------------------------
-
-/** The API version every Disaster Recovery path starts with. */
-export const DR_BASE_PATH = '/20220125';
-
-type Tags = Record<string, string>;
-type DefinedTags = Record<string, Record<string, unknown>>;
-
-/** A copy of `body` without the keys whose value is undefined: OCI leaves absent optional fields out. */
-export function compact<T extends object>(body: T): T {
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as T;
-}
-
-/**
- * The undo patch that puts `before`'s fields back on an entity that a work request changed into
- * `after`, for WorkRequests.cancel.
- */
-export function revertPatch(kind: string, before: { id: string }, after: object): CancelPatch {
-  const b = before as Record<string, unknown>;
-  const a = after as Record<string, unknown>;
-  const set: Record<string, unknown> = {};
-  const unset: string[] = [];
-  for (const key of new Set([...Object.keys(b), ...Object.keys(a)])) {
-    if (b[key] === undefined) {
-      if (a[key] !== undefined) unset.push(key);
-    } else if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) {
-      set[key] = b[key];
-    }
-  }
-  return { kind, id: before.id, set, unset };
-}
-
-/** Tags a scheduled change with the work request it belongs to, so cancelling that drops it. */
-export const partOf = (workRequestId: string, transitions: Transition[]): Transition[] =>
-  transitions.map((t) => ({ ...t, workRequestId }));
+import type { DrProtectionGroupBody } from './resources';
+import { DR_BASE_PATH, type DefinedTags, type Tags } from './resources';
 
 // ---------------------------------------------------------------------------------------------
 // DR plans

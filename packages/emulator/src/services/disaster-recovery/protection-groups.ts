@@ -9,8 +9,8 @@ import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
 import { paginateQuery, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
-import { deletionTransitions, listOrder, ocidSchema } from '../common/resources';
-import type { CancelPatch, FinalAction, WorkRequests } from '../common/work-requests';
+import { compact, deletionTransitions, listOrder, ocidSchema } from '../common/resources';
+import { partOf, revertPatch, type CancelPatch, type FinalAction, type WorkRequests } from '../common/work-requests';
 import type {
   DrProtectionGroupLifecycleState,
   DrProtectionGroupLifecycleSubState,
@@ -20,30 +20,10 @@ import type {
   SortOrder,
 } from './enums';
 import type { ProtectionGroupMember } from './plan-builder';
-import { compact, DR_BASE_PATH, partOf, revertPatch, type DrPlans, type PlanChanges } from './plans';
+import type { DrPlans, PlanChanges } from './plans';
+import { DR_BASE_PATH, type DefinedTags, type DrProtectionGroupBody, type Tags } from './resources';
 
-type Tags = Record<string, string>;
-type DefinedTags = Record<string, Record<string, unknown>>;
-
-/** `DrProtectionGroup` exactly as the API serves it. */
-export interface DrProtectionGroupBody {
-  id: string;
-  compartmentId: string;
-  displayName: string;
-  role: DrProtectionGroupRole;
-  peerId?: string;
-  peerRegion?: string;
-  logLocation?: { namespace: string; bucket: string; object?: string };
-  members?: ProtectionGroupMember[];
-  timeCreated: string;
-  timeUpdated: string;
-  lifecycleState: DrProtectionGroupLifecycleState;
-  lifeCycleDetails?: string;
-  lifecycleSubState?: DrProtectionGroupLifecycleSubState;
-  freeformTags?: Tags;
-  definedTags?: DefinedTags;
-  systemTags?: DefinedTags;
-}
+export type { DrProtectionGroupBody } from './resources';
 
 /** `DrProtectionGroupSummary`: the List item, without `logLocation` and `members`. */
 export function protectionGroupSummary(

@@ -23,7 +23,8 @@ import {
   DR_PROTECTION_GROUP_ROLES,
   OPERATION_STATUSES,
 } from './enums';
-import { DR_BASE_PATH, type DrPlans } from './plans';
+import type { DrPlans } from './plans';
+import { DR_BASE_PATH } from './resources';
 import { MEMBER_PROPERTIES, MEMBER_REQUIRED, type DrProtectionGroups } from './protection-groups';
 
 // ---------------------------------------------------------------------------------------------

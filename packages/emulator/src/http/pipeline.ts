@@ -1,0 +1,126 @@
+import type { ErrorObject } from 'ajv';
+import fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { errors, isOciServiceError, OciServiceError } from '../core/errors';
+import { newRequestId } from '../core/ids';
+import { toOciError, validatorCompiler } from './validation';
+
+/** Largest request body accepted; bigger ones are refused with 413 before they are parsed. */
+export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The client's `opc-request-id`, or a new one; echoed on every response. */
+    requestId: string;
+  }
+}
+
+/** Maps anything thrown while serving a request to OCI's error; only real bugs become 500. */
+export function toServiceError(error: FastifyError | Error): OciServiceError {
+  if (isOciServiceError(error)) return error;
+  const fe = error as FastifyError;
+  if (fe.validation) return toOciError(fe.validation as unknown as ErrorObject[], fe.validationContext ?? 'body');
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge(BODY_LIMIT_BYTES);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.cannotParseRequest('The request body must be JSON (Content-Type: application/json).');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errors.cannotParseRequest('The Content-Length header does not match the body.');
+  }
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new OciServiceError(fe.statusCode, 'InvalidParameter', error.message);
+  }
+  return errors.internal();
+}
+
+/**
+ * JSON.parse reviver: an object member whose value is null is dropped, as OCI treats an explicit
+ * null like an absent optional field (array elements are kept, so `[null]` still fails validation).
+ * This is the emulator's one null-handling path: handlers never see a null member.
+ */
+function withoutNullMembers(this: unknown, _key: string, value: unknown): unknown {
+  return value === null && !Array.isArray(this) ? undefined : value;
+}
+
+/**
+ * The HTTP pipeline every route shares, OCI's and the admin API's alike: request ids, JSON
+ * parsing, schema validation, and one mapping of every error to OCI's error body. Routes are
+ * added by plugins (`ociApi`, `adminApi`).
+ */
+export function createHttpApp(): FastifyInstance {
+  const app = fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // OCIDs run to ~100 characters; longer path parameters are still an id that does not exist.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    return503OnClosing: true,
+    // Requests Node's HTTP parser rejects (e.g. headers and URL over 16 KiB) still get OCI's error form.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return socket.destroy(error);
+      const body = JSON.stringify(
+        errors
+          .cannotParseRequest(
+            `The HTTP request could not be read: ${(error as NodeJS.ErrnoException).code ?? error.message}.`,
+          )
+          .toBody(),
+      );
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `opc-request-id: ${newRequestId()}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
+    // Errors fastify raises before any hook runs (bad URL encoding, over-long parameters) in OCI's form.
+    frameworkErrors: (error, _request, reply) => {
+      const requestId = newRequestId();
+      (reply as unknown as FastifyReply)
+        .code(400)
+        .header('opc-request-id', requestId)
+        .send(errors.invalidParameter(`The request path is not valid: ${error.message.slice(0, 300)}`).toBody());
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  // Bodies are read as bytes so a signed x-content-sha256 is compared with exactly what arrived
+  // (`checkRawBody`, set by the OCI API's authentication), before anything is parsed.
+  // OCI SDKs send `content-type: application/json` on GETs and DELETEs too: an empty body is no body.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
+    try {
+      request.checkRawBody?.(raw as Buffer);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    if ((raw as Buffer).length === 0) return done(null, undefined);
+    try {
+      done(null, JSON.parse(raw.toString('utf8'), withoutNullMembers));
+    } catch {
+      done(errors.cannotParseRequest(), undefined);
+    }
+  });
+  app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      request.checkRawBody?.(body as Buffer);
+      done(null, body);
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  app.decorateRequest('requestId', '');
+  app.decorateRequest('checkRawBody', undefined);
+  app.addHook('onRequest', async (request, reply) => {
+    const given = request.headers['opc-request-id'];
+    request.requestId = (Array.isArray(given) ? given[0] : given) || newRequestId();
+    reply.header('opc-request-id', request.requestId);
+  });
+  app.setErrorHandler((error, request, reply) => {
+    const serviceError = toServiceError(error as Error);
+    if (serviceError.status >= 500 && !isOciServiceError(error))
+      console.error('ocikit emulator: internal error:', error);
+    if (serviceError.code === 'TooManyRequests') reply.header('retry-after', '1');
+    reply.code(serviceError.status).header('opc-request-id', request.requestId).send(serviceError.toBody());
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .send(errors.notFound(`No such operation: ${request.method} ${request.url.split('?')[0]}.`).toBody());
+  });
+  return app;
+}
