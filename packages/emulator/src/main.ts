@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { validateFault, type FaultSpec } from './http/faults';
 import { startEmulator } from './server';
 
 const nonNegative = (name: string) => (value: string) => {
@@ -7,6 +9,28 @@ const nonNegative = (name: string) => (value: string) => {
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative number.`);
   return n;
 };
+
+/** Reads a --faults file: a fault object, an array of them, or `{"items": [...]}` as GET /_ocikit/faults answers. */
+function readFaults(file: string): FaultSpec[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new InvalidArgumentError(`cannot read --faults file ${file}: ${(error as Error).message}`);
+  }
+  const items = Array.isArray(parsed)
+    ? parsed
+    : parsed && typeof parsed === 'object' && Array.isArray((parsed as { items?: unknown }).items)
+      ? (parsed as { items: unknown[] }).items
+      : [parsed];
+  return items.map((item, i) => {
+    try {
+      return validateFault(item, `fault ${i + 1}`);
+    } catch (error) {
+      throw new InvalidArgumentError(`--faults ${file}: ${(error as Error).message}`);
+    }
+  });
+}
 
 const { version } = require('../package.json') as { version: string };
 
@@ -44,6 +68,7 @@ const program = new Command()
     nonNegative('--rate-limit'),
   )
   .option('--auth <mode>', 'signature (verify OCI request signatures) or none (accept any request)', 'signature')
+  .option('--faults <file>', 'JSON file of faults to arm at start: one fault object or an array of them')
   .option('--admin-token <token>', 'bearer token of the /_ocikit admin API (default: a random one)')
   .action(async (opts) => {
     if (opts.auth !== 'signature' && opts.auth !== 'none')
@@ -63,6 +88,7 @@ const program = new Command()
       rateLimit: opts.rateLimit,
       auth: opts.auth,
       adminToken: opts.adminToken,
+      faults: opts.faults === undefined ? undefined : readFaults(opts.faults),
     });
     // The first line is a contract: tools wait for it to learn the URL.
     console.log(`ocikit emulator listening on ${emulator.url}`);

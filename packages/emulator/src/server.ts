@@ -10,7 +10,7 @@ import { Identities } from './core/identities';
 import { isKnownRegion } from './core/regions';
 import { peerRegionFor, type EmulatorSettings } from './core/settings';
 import { ociAuthentication, type AuthMode } from './http/authentication';
-import { FaultInjector } from './http/faults';
+import { FaultInjector, type FaultSpec } from './http/faults';
 import { ociApi } from './http/oci-api';
 import { createHttpApp } from './http/pipeline';
 import { RateLimiter } from './http/rate-limit';
@@ -51,6 +51,8 @@ export interface EmulatorOptions {
   clock?: AdjustableClock;
   /** `signature` (default) verifies OCI request signatures; `none` accepts any request as the first user. */
   auth?: AuthMode;
+  /** Faults armed at start, as `POST /_ocikit/faults` takes them (`--faults <json file>`). */
+  faults?: FaultSpec[];
   /** Bearer token of the admin API; a random one when omitted. Written to `<dataDir>/admin-token`. */
   adminToken?: string;
 }
@@ -112,6 +114,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const disasterRecovery = createDisasterRecoveryService(deps);
   const aiLanguage = createAiLanguageService(deps);
   const faults = new FaultInjector();
+  for (const fault of options.faults ?? []) faults.add(fault);
 
   const seedSandbox = (): SandboxIds => {
     const saved = store.getMeta('sandbox');

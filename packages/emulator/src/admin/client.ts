@@ -6,10 +6,23 @@
 export interface FaultSpec {
   /** OCI operation name, e.g. `CreateDrPlan`; every operation when omitted. */
   operation?: string;
+  /** Resource kind, e.g. `DrPlan`, `Endpoint`; every kind when omitted. */
+  resourceKind?: string;
+  /** `error` (default), `latency`, `drop-response` or `fail-work-request`. */
+  kind?: 'error' | 'latency' | 'drop-response' | 'fail-work-request';
+  /** `error`: status, code and message of the answer; `retryAfterSeconds` for 429. */
   status?: number;
   code?: string;
   message?: string;
+  retryAfterSeconds?: number;
+  /** `latency`: a fixed delay, or one between min and max. */
+  delayMs?: number;
+  minDelayMs?: number;
+  maxDelayMs?: number;
+  /** How many matching calls (default 1), or a probability per call drawn from `seed`. */
   count?: number;
+  probability?: number;
+  seed?: number;
   [key: string]: unknown;
 }
 
@@ -73,6 +86,11 @@ export class AdminClient {
   /** Arms a fault (see the README's admin API section). */
   async injectFault(fault: FaultSpec): Promise<void> {
     await this.request('POST', '/faults', fault);
+  }
+
+  /** What is armed, with the counts left. */
+  async listFaults(): Promise<FaultSpec[]> {
+    return (await this.request<{ items: FaultSpec[] }>('GET', '/faults')).items;
   }
 
   async clearFaults(): Promise<void> {

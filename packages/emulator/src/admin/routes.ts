@@ -3,7 +3,7 @@ import { adminTokenCheck } from '../http/authentication';
 import { identityAdminApi, type IdentityRouteDependencies } from './identities';
 import { errors } from '../core/errors';
 import type { AdjustableClock } from '../core/clock';
-import type { FaultInjector } from '../http/faults';
+import type { FaultInjector, FaultSpec } from '../http/faults';
 import type { ObjectStore } from '../services/common/objects';
 
 export interface AdminDependencies extends IdentityRouteDependencies {
@@ -63,35 +63,11 @@ export const adminApi: FastifyPluginAsync<AdminDependencies> = async (app, deps)
   );
 
   app.get('/_ocikit/faults', async () => ({ items: deps.faults.list() }));
-  app.post(
-    '/_ocikit/faults',
-    {
-      schema: {
-        body: {
-          type: 'object',
-          required: ['status', 'code'],
-          properties: {
-            operation: { type: 'string' },
-            status: { type: 'integer', minimum: 400, maximum: 599 },
-            code: { type: 'string', minLength: 1 },
-            message: { type: 'string' },
-            count: { type: 'integer', minimum: 1 },
-          },
-        },
-      },
-    },
-    async (request, reply) => {
-      const body = request.body as {
-        operation?: string;
-        status: number;
-        code: string;
-        message?: string;
-        count?: number;
-      };
-      deps.faults.add({ ...body, count: body.count ?? 1 });
-      return reply.code(204).send();
-    },
-  );
+  // Validated by validateFault (also used for --faults files), so both accept exactly the same.
+  app.post('/_ocikit/faults', async (request, reply) => {
+    deps.faults.add(request.body as FaultSpec);
+    return reply.code(204).send();
+  });
   app.delete('/_ocikit/faults', async (_request, reply) => {
     deps.faults.clear();
     return reply.code(204).send();

@@ -3,7 +3,7 @@ import { errors } from '../core/errors';
 import { isKnownRegion } from '../core/regions';
 import type { Principal } from './auth';
 import { RetryTokens, type RecordedResponse } from './retry-tokens';
-import type { FaultInjector } from './faults';
+import { beforeOperation, dropResponse, resourceKindOf, type FaultInjector } from './faults';
 import type { Store } from '../store/store';
 
 /** What every service operation knows about the request it serves. */
@@ -75,12 +75,18 @@ function send(reply: FastifyReply, response: RecordedResponse): FastifyReply {
  */
 export function registerOperations(app: FastifyInstance, routes: ServiceRoutes, deps: HttpDependencies): void {
   for (const operation of routes.operations) {
+    const resourceKind = resourceKindOf(operation.path);
     for (const prefix of ['', '/r/:region']) {
       app.route({
         method: operation.method,
         url: `${prefix}${routes.basePath}${operation.path}`,
         schema: operation.handler ? operation.schema : undefined,
-        handler: async (request, reply) => send(reply, execute(operation, request, deps)),
+        handler: async (request, reply) => {
+          const fault = deps.faults.take(operation.name, resourceKind);
+          if (fault) await beforeOperation(fault, reply);
+          const response = execute(operation, request, deps);
+          return fault?.kind === 'drop-response' ? dropResponse(request, reply) : send(reply, response);
+        },
       });
     }
   }
@@ -93,8 +99,6 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
     principal: request.principal!,
   };
   if (!operation.handler) throw errors.methodNotImplemented(operation.name);
-  const fault = deps.faults.take(operation.name);
-  if (fault) throw fault;
 
   const header = (name: string) => {
     const value = request.headers[name];

@@ -114,7 +114,7 @@ export function createHttpApp(): FastifyInstance {
     const serviceError = toServiceError(error as Error);
     if (serviceError.status >= 500 && !isOciServiceError(error))
       console.error('ocikit emulator: internal error:', error);
-    if (serviceError.code === 'TooManyRequests') reply.header('retry-after', '1');
+    if (serviceError.code === 'TooManyRequests' && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
     reply.code(serviceError.status).header('opc-request-id', request.requestId).send(serviceError.toBody());
   });
   app.setNotFoundHandler((request, reply) => {
