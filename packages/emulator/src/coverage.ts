@@ -1,15 +1,16 @@
 import { AdjustableClock } from './core/clock';
 import { loadOrCreateCredentials } from './core/credentials';
 import type { ServiceRoutes } from './http/operation';
-import { createAiLanguageService } from './services/ai-language';
 import { ObjectStore } from './services/common/objects';
-import { createDisasterRecoveryService } from './services/disaster-recovery';
+import { SERVICES } from './services/registry';
 import { SqliteStore } from './store/sqlite-store';
 
 /**
- * The README's support table, generated from the operations the services declare, so the
- * table cannot drift from the code (`npm run support-table`; a test compares it with the README).
+ * The README's support table, generated from the operations the registered services declare
+ * (services/registry.ts), so the table cannot drift from the code (`npm run support-table`; a
+ * test compares it with the README).
  */
+
 /** Every operation the emulator declares, with its service's name and version path. */
 export function declaredOperations(): Array<{ service: string; routes: ServiceRoutes }> {
   const store = new SqliteStore(':memory:');
@@ -22,10 +23,7 @@ export function declaredOperations(): Array<{ service: string; routes: ServiceRo
       credentials: loadOrCreateCredentials(store),
       objects: new ObjectStore(store, clock),
     };
-    return [
-      { service: 'Disaster Recovery', routes: createDisasterRecoveryService(deps).routes },
-      { service: 'AI Language', routes: createAiLanguageService(deps).routes },
-    ];
+    return SERVICES.map(({ name, create }) => ({ service: name, routes: create(deps).routes }));
   } finally {
     store.close();
   }

@@ -15,9 +15,8 @@ import { ociApi } from './http/oci-api';
 import { createHttpApp } from './http/pipeline';
 import { RateLimiter } from './http/rate-limit';
 import { RetryTokens } from './http/retry-tokens';
-import { createAiLanguageService } from './services/ai-language';
 import { ObjectStore } from './services/common/objects';
-import { createDisasterRecoveryService } from './services/disaster-recovery';
+import { SERVICES, type ServiceSandboxIds } from './services/registry';
 import type { SandboxContext } from './services/service';
 import { SqliteStore } from './store/sqlite-store';
 
@@ -75,10 +74,7 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-export type SandboxIds = SandboxContext & {
-  disasterRecovery: ReturnType<ReturnType<typeof createDisasterRecoveryService>['seedSandbox']>;
-  aiLanguage: ReturnType<ReturnType<typeof createAiLanguageService>['seedSandbox']>;
-};
+export type SandboxIds = SandboxContext & ServiceSandboxIds;
 
 function seconds(value: number | undefined, fallback: number, name: string): number {
   const v = value ?? fallback;
@@ -111,8 +107,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     identities.addCompartment(credentials.tenancyId, (JSON.parse(savedSandbox) as SandboxIds).compartmentId);
   const objects = new ObjectStore(store, clock);
   const deps = { store, clock, settings, credentials, objects };
-  const disasterRecovery = createDisasterRecoveryService(deps);
-  const aiLanguage = createAiLanguageService(deps);
+  const services = SERVICES.map((registration) => ({ key: registration.key, service: registration.create(deps) }));
   const faults = new FaultInjector();
   for (const fault of options.faults ?? []) faults.add(fault);
 
@@ -126,11 +121,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         homeRegion,
         peerRegion: peerRegionFor(homeRegion),
       };
-      const ids: SandboxIds = {
-        ...context,
-        disasterRecovery: disasterRecovery.seedSandbox(context),
-        aiLanguage: aiLanguage.seedSandbox(context),
-      };
+      const ids = { ...context } as SandboxIds;
+      for (const { key, service } of services) Object.assign(ids, { [key]: service.seedSandbox(context) });
       store.setMeta('sandbox', JSON.stringify(ids));
       return ids;
     });
@@ -144,7 +136,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (!/^[\x21-\x7e]+$/.test(adminToken)) throw new RangeError('adminToken must be printable ASCII without spaces');
   const app = createHttpApp();
   app.register(ociApi, {
-    services: [disasterRecovery.routes, aiLanguage.routes],
+    services: services.map(({ service }) => service.routes),
     store,
     retryTokens: new RetryTokens(store, clock),
     faults,

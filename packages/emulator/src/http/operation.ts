@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { errors } from '../core/errors';
 import { isKnownRegion } from '../core/regions';
 import type { Principal } from './auth';
@@ -11,14 +12,20 @@ export interface RequestContext {
   requestId: string;
   /** `/r/<region>/…` paths name the region; other paths are the emulator's home region. */
   region: string;
+  /** The emulator's home region (responses name other regions on their `/r/<region>` path). */
+  homeRegion: string;
   principal: Principal;
 }
 
-export interface OperationInput {
+/**
+ * What a handler receives. `Body`, `Query` and `Params` are derived from the operation's request
+ * schemas by `defineOperation`, so a handler sees exactly the shape validation lets through.
+ */
+export interface OperationInput<Body = unknown, Query = Record<string, unknown>, Params = Record<string, string>> {
   ctx: RequestContext;
-  params: Record<string, string>;
-  query: Record<string, any>;
-  body: any;
+  params: Params;
+  query: Query;
+  body: Body;
   ifMatch?: string;
 }
 
@@ -29,6 +36,23 @@ export interface OperationResult {
   headers?: Record<string, string | undefined>;
 }
 
+/** The request schemas of an operation (JSON Schema, declared `as const` so their types carry over). */
+export interface RequestSchemas {
+  body?: JSONSchema;
+  querystring?: JSONSchema;
+  params?: JSONSchema;
+}
+
+/** The type validation lets through for a schema, or `Otherwise` when the operation declares none. */
+type Validated<S, Otherwise> = S extends JSONSchema ? FromSchema<S> : Otherwise;
+
+/** Path parameters: named in the path (`/drPlans/:drPlanId`), always strings. */
+type PathParams<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+  ? { [K in Name]: string } & PathParams<`/${Rest}`>
+  : Path extends `${string}:${infer Name}`
+    ? { [K in Name]: string }
+    : Record<never, string>;
+
 /** One OCI API operation: its route, its request schema and the service call behind it. */
 export interface OperationDefinition {
   /** OCI's operation name, e.g. `CreateDrPlan` (used in 501s and fault injection). */
@@ -36,12 +60,47 @@ export interface OperationDefinition {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path under the API version, fastify syntax: `/drPlans/:drPlanId`. */
   path: string;
-  schema?: { body?: object; querystring?: object; params?: object };
+  schema?: RequestSchemas;
   /** The operation accepts `opc-retry-token` (creates and POST actions). */
   retryToken?: boolean;
   /** Synchronous on purpose: the whole call runs inside one SQLite transaction. */
   handler?: (input: OperationInput) => OperationResult;
 }
+
+/** An operation as a service declares it: the handler's input typed from the schemas and path. */
+export interface OperationSpec<Path extends string, S extends RequestSchemas> {
+  name: string;
+  method: OperationDefinition['method'];
+  path: Path;
+  schema?: S;
+  retryToken?: boolean;
+  handler?: (
+    input: OperationInput<
+      Validated<S['body'], undefined>,
+      Validated<S['querystring'], Record<string, never>>,
+      PathParams<Path>
+    >,
+  ) => OperationResult;
+}
+
+/**
+ * Declares an operation with its handler's input derived from its request schemas (through
+ * json-schema-to-ts's `FromSchema`) and its path parameters from its path. The route layer
+ * validates every request against the same schemas before the handler runs, which is what makes
+ * the one widening cast below sound.
+ */
+export function defineOperation<const Path extends string, const S extends RequestSchemas = Record<never, never>>(
+  spec: OperationSpec<Path, S>,
+): OperationDefinition {
+  return spec as unknown as OperationDefinition;
+}
+
+/** An operation the emulator declares but does not implement: it answers 501 MethodNotImplemented. */
+export const notImplemented = (
+  name: string,
+  method: OperationDefinition['method'],
+  path: string,
+): OperationDefinition => ({ name, method, path });
 
 export interface ServiceRoutes {
   /** API version path, e.g. `/20220125`. */
@@ -96,6 +155,7 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
   const ctx: RequestContext = {
     requestId: request.requestId,
     region: regionOf(request, deps.homeRegion),
+    homeRegion: deps.homeRegion,
     principal: request.principal!,
   };
   if (!operation.handler) throw errors.methodNotImplemented(operation.name);

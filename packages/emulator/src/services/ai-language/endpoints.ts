@@ -1,14 +1,15 @@
 import { rfc3339 } from '../../core/clock';
 import { errors } from '../../core/errors';
-import { etagOf } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { Entity } from '../../core/lifecycle';
 import type { RequestContext } from '../../http/operation';
-import { entityUri, generatedDisplayName, listPage, resourceKind } from './resources';
+import { generatedDisplayName, listPage, resourceKind } from './resources';
 import { compact } from '../common/resources';
-import type { CreateResourceDetails, ListQuery, WithEtag } from './resources';
-import type { AiLanguageContext } from './context';
+import type { CreateResourceDetails, ListQuery } from './resources';
+import type { AiLanguageDependencies } from './dependencies';
+import type { Started } from '../common/work-requests';
 import { activeWhenDone, LifecycleOperations } from './lifecycle-operations';
+import { assertUsable, isTransient } from '../common/lifecycle-policy';
 import type { EndpointBody, ModelBody } from './bodies';
 
 export type { EndpointBody } from './bodies';
@@ -41,7 +42,7 @@ export interface ListEndpointsQuery extends ListQuery {
  */
 export const INFERENCE_UNITS = { min: 1, max: 10, default: 1 } as const;
 
-export const ENDPOINT_KIND = resourceKind<EndpointBody>(
+export const endpointKind = resourceKind<EndpointBody>(
   'ai_language_endpoints',
   {
     projectId: { type: 'TEXT', value: (e: Entity<EndpointBody>) => e.body.projectId },
@@ -52,15 +53,13 @@ export const ENDPOINT_KIND = resourceKind<EndpointBody>(
       value: (e: Entity<EndpointBody>) => (e.internal as EndpointInternal | undefined)?.tenancyId ?? null,
     },
   },
-  toEndpointSummary,
+  endpointSummary,
 );
 
-export function toEndpointSummary(body: EndpointBody): EndpointSummaryBody {
+export function endpointSummary(body: EndpointBody): EndpointSummaryBody {
   const { timeUpdated: _timeUpdated, ...summary } = body;
   return summary;
 }
-
-export type EndpointWithEtag = WithEtag<'endpoint', EndpointBody>;
 
 /**
  * AI Language endpoints: a model deployed for inference. An endpoint serves only while it is
@@ -69,14 +68,11 @@ export type EndpointWithEtag = WithEtag<'endpoint', EndpointBody>;
 export class Endpoints {
   private readonly lifecycle: LifecycleOperations<EndpointBody>;
 
-  constructor(private readonly c: AiLanguageContext) {
+  constructor(private readonly c: AiLanguageDependencies) {
     this.lifecycle = new LifecycleOperations(c, 'Endpoint', c.endpoints);
   }
 
-  create(
-    ctx: RequestContext,
-    details: CreateEndpointDetails,
-  ): EndpointWithEtag & { workRequestId: string; location: string } {
+  create(ctx: RequestContext, details: CreateEndpointDetails): Started<EndpointBody> {
     const model = this.deployableModel(ctx, details.modelId);
     const inferenceUnits = this.inferenceUnits(details.inferenceUnits);
     if (details.alias !== undefined) this.assertAliasFree(ctx, details.alias);
@@ -100,7 +96,7 @@ export class Endpoints {
     });
     const internal: EndpointInternal = { tenancyId: ctx.principal.tenancyId };
     this.c.endpoints.save({ id, region: ctx.region, body, internal, transitions: [activeWhenDone(work)] });
-    return { endpoint: body, etag: etagOf(body), workRequestId: work.id, location: entityUri('endpoints', id) };
+    return { resource: body, workRequestId: work.id };
   }
 
   /** The endpoint in the request's region, or 404. */
@@ -115,9 +111,9 @@ export class Endpoints {
       .find((e) => e.body.lifecycleState !== 'DELETED');
   }
 
-  get(ctx: RequestContext, endpointId: string): EndpointWithEtag {
+  get(ctx: RequestContext, endpointId: string): EndpointBody {
     const { body } = this.find(ctx, endpointId);
-    return { endpoint: body, etag: etagOf(body) };
+    return body;
   }
 
   list(ctx: RequestContext, query: ListEndpointsQuery) {
@@ -179,19 +175,12 @@ export class Endpoints {
   private deployableModel(ctx: RequestContext, modelId: string): ModelBody {
     const model = this.c.models.find(modelId, ctx.region)?.body;
     if (!model) throw errors.relatedResourceNotFound('modelId', modelId);
-    switch (model.lifecycleState) {
-      case 'ACTIVE':
-        return model;
-      case 'CREATING':
-      case 'UPDATING':
-        throw errors.incorrectState(
-          `Model ${modelId} is ${model.lifecycleState}; an endpoint can be created for it once it is ACTIVE.`,
-        );
-      default:
-        throw errors.conflict(
-          `Model ${modelId} is ${model.lifecycleState}; only an ACTIVE model can be deployed to an endpoint.`,
-        );
-    }
+    assertUsable(model.lifecycleState, (state) =>
+      isTransient(state)
+        ? `Model ${modelId} is ${state}; an endpoint can be created for it once it is ACTIVE.`
+        : `Model ${modelId} is ${state}; only an ACTIVE model can be deployed to an endpoint.`,
+    );
+    return model;
   }
 
   /** 400 InvalidParameter naming the field and its bounds. */

@@ -1,11 +1,11 @@
 import { Repository } from '../../core/repository';
 import type { EmulatedService, ServiceDependencies } from '../service';
 import { WorkRequests } from '../common/work-requests';
-import type { AiLanguageContext } from './context';
-import { ENDPOINT_KIND, Endpoints, type EndpointBody } from './endpoints';
+import type { AiLanguageDependencies } from './dependencies';
+import { endpointKind, Endpoints, type EndpointBody } from './endpoints';
 import { InferenceActions } from './inference-actions';
-import { MODEL_KIND, Models, type ModelBody } from './models';
-import { PROJECT_KIND, Projects, type ProjectBody } from './projects';
+import { modelKind, Models, type ModelBody } from './models';
+import { projectKind, Projects, type ProjectBody } from './projects';
 import { aiLanguageRoutes } from './routes';
 import { seedAiLanguageSandbox, type AiLanguageSandboxIds } from './sandbox';
 import { LanguageWorkRequests } from './work-requests';
@@ -23,13 +23,13 @@ export function createAiLanguageService(deps: ServiceDependencies): EmulatedServ
     ocidType: 'ailanguageworkrequest',
     transitionDelayMs: settings.transitionDelayMs,
   });
-  const context: AiLanguageContext = {
+  const context: AiLanguageDependencies = {
     clock,
     settings,
     objects,
-    projects: new Repository<ProjectBody>(store, PROJECT_KIND, clock),
-    models: new Repository<ModelBody>(store, MODEL_KIND, clock),
-    endpoints: new Repository<EndpointBody>(store, ENDPOINT_KIND, clock),
+    projects: new Repository<ProjectBody>(store, projectKind, clock),
+    models: new Repository<ModelBody>(store, modelKind, clock),
+    endpoints: new Repository<EndpointBody>(store, endpointKind, clock),
     workRequests,
   };
   workRequests.registerKind(context.projects);

@@ -1,10 +1,11 @@
 import { errors } from '../../core/errors';
 import type { RequestContext } from '../../http/operation';
-import type { AiLanguageContext } from './context';
+import type { AiLanguageDependencies } from './dependencies';
 import type { Endpoints, EndpointBody } from './endpoints';
 import type { ModelType } from './enums';
 import { runInference, type InferenceModel, type InferenceOperation, type InferenceQuery } from './inference';
 import type { ModelInternal } from './models';
+import { assertUsable, isTransient } from '../common/lifecycle-policy';
 
 /** The routing fields every batch inference body carries. */
 export interface InferenceRouting {
@@ -30,7 +31,7 @@ const DEFAULT_PRETRAINED: Record<InferenceOperation, ModelType> = {
  */
 export class InferenceActions {
   constructor(
-    private readonly c: AiLanguageContext,
+    private readonly c: AiLanguageDependencies,
     private readonly endpoints: Endpoints,
   ) {}
 
@@ -74,18 +75,12 @@ export class InferenceActions {
       endpoint = this.endpoints.findByAlias(ctx, details.alias!)?.body;
       if (!endpoint) throw errors.notAuthorizedOrNotFound(`endpoint with alias '${details.alias}'`);
     }
-    switch (endpoint.lifecycleState) {
-      case 'ACTIVE':
-        return endpoint;
-      case 'CREATING':
-      case 'UPDATING':
-        throw errors.incorrectState(
-          `Endpoint ${endpoint.id} is ${endpoint.lifecycleState}; it serves inference requests once it is ACTIVE.`,
-        );
-      default:
-        throw errors.conflict(
-          `Endpoint ${endpoint.id} is ${endpoint.lifecycleState} and does not serve inference requests.`,
-        );
-    }
+    const serving = endpoint;
+    assertUsable(serving.lifecycleState, (state) =>
+      isTransient(state)
+        ? `Endpoint ${serving.id} is ${state}; it serves inference requests once it is ACTIVE.`
+        : `Endpoint ${serving.id} is ${state} and does not serve inference requests.`,
+    );
+    return serving;
   }
 }

@@ -5,10 +5,11 @@ import type { Entity, Transition } from '../../core/lifecycle';
 import type { Repository } from '../../core/repository';
 import type { RequestContext } from '../../http/operation';
 import type { ColumnValue } from '../../store/store';
+import { isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
 import { deletionTransitions } from '../common/resources';
 import type { FinalAction, StartedWorkRequest, StartWorkRequest } from '../common/work-requests';
 import { entityUri, type ResourceBody, type UpdateResourceDetails } from './resources';
-import type { AiLanguageContext } from './context';
+import type { AiLanguageDependencies } from './dependencies';
 import { compact } from '../common/resources';
 import { ENTITY_TYPES, type LifecycleState, type OperationType } from './enums';
 
@@ -62,7 +63,7 @@ export class LifecycleOperations<T extends ResourceBody> {
   private readonly names: (typeof NAMES)[ResourceKind];
 
   constructor(
-    private readonly c: AiLanguageContext,
+    private readonly c: AiLanguageDependencies,
     readonly kind: ResourceKind,
     private readonly repository: Repository<T>,
   ) {
@@ -168,13 +169,12 @@ export class LifecycleOperations<T extends ResourceBody> {
 }
 
 /**
- * Refuses to change a resource whose lifecycle state does not allow it.
- *
- * - ACTIVE (and FAILED when `allowFailed`, so a failed resource can be deleted) may change.
- * - CREATING, UPDATING, DELETING: 409 IncorrectState. The state ends by itself, and the SDKs
- *   retry IncorrectState, so a client that does not wait still succeeds.
- * - FAILED (when not allowed): 409 Conflict, which clients do not retry: it never changes.
- * - DELETED: 404 NotAuthorizedOrNotFound; the resource is only kept readable for a while.
+ * Refuses to change a resource whose lifecycle state does not allow it, by the lifecycle policy
+ * of every resource (services/common/lifecycle-policy.ts): ACTIVE (and FAILED when
+ * `allowFailed`, so a failed resource can be deleted) may change; CREATING and UPDATING answer
+ * 409 IncorrectState (they end by themselves); DELETING and FAILED 409 Conflict (they never
+ * become ACTIVE). DELETED answers 404 NotAuthorizedOrNotFound: the resource is only kept
+ * readable for a while.
  */
 function assertChangeable(
   kind: ResourceKind,
@@ -185,12 +185,14 @@ function assertChangeable(
   const state = body.lifecycleState;
   if (state === 'ACTIVE' || (state === 'FAILED' && options.allowFailed)) return;
   if (state === 'DELETED') throw errors.notAuthorizedOrNotFound(`${kind.toLowerCase()} ${body.id} (it is DELETED)`);
-  if (state === 'FAILED') {
-    throw errors.conflict(
-      `${kind} ${body.id} is FAILED; ${operation} is not possible. Delete it and create a new one.`,
-    );
-  }
-  throw errors.incorrectState(`${kind} ${body.id} is ${state}; ${operation} is possible once it is ACTIVE.`);
+  throw lifecycleRefusal(
+    state,
+    isTransient(state)
+      ? `${kind} ${body.id} is ${state}; ${operation} is possible once it is ACTIVE.`
+      : state === 'FAILED'
+        ? `${kind} ${body.id} is FAILED; ${operation} is not possible. Delete it and create a new one.`
+        : `${kind} ${body.id} is ${state}; ${operation} is not possible.`,
+  );
 }
 
 /**

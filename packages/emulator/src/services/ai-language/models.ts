@@ -1,13 +1,13 @@
 import { rfc3339 } from '../../core/clock';
 import { errors } from '../../core/errors';
-import { etagOf } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { Entity, Transition } from '../../core/lifecycle';
 import type { RequestContext } from '../../http/operation';
-import { entityUri, generatedDisplayName, listPage, resourceKind } from './resources';
+import { generatedDisplayName, listPage, resourceKind } from './resources';
 import { compact } from '../common/resources';
-import type { CreateResourceDetails, ListQuery, UpdateResourceDetails, WithEtag } from './resources';
-import type { AiLanguageContext } from './context';
+import type { CreateResourceDetails, ListQuery, UpdateResourceDetails } from './resources';
+import type { AiLanguageDependencies } from './dependencies';
+import type { Started } from '../common/work-requests';
 import { isOneOf, TRAINABLE_MODEL_TYPES, type TrainableModelType } from './enums';
 import {
   modelVersionFor,
@@ -19,6 +19,7 @@ import {
   type TrainingFile,
 } from './inference';
 import { LifecycleOperations } from './lifecycle-operations';
+import { assertUsable, isTransient } from '../common/lifecycle-policy';
 import type { DatasetDetails, ModelBody, ModelDetails, TestStrategy } from './bodies';
 
 export type { DatasetDetails, ModelBody, ModelDetails, ObjectListLocation, TestStrategy } from './bodies';
@@ -50,20 +51,18 @@ export interface ListModelsQuery extends ListQuery {
   projectId?: string;
 }
 
-export const MODEL_KIND = resourceKind<ModelBody>(
+export const modelKind = resourceKind<ModelBody>(
   'ai_language_models',
   {
     projectId: { type: 'TEXT', value: (e: Entity<ModelBody>) => e.body.projectId },
   },
-  toModelSummary,
+  modelSummary,
 );
 
-export function toModelSummary(body: ModelBody): ModelSummaryBody {
+export function modelSummary(body: ModelBody): ModelSummaryBody {
   const { timeUpdated: _u, trainingDataset: _d, testStrategy: _t, evaluationResults: _e, ...summary } = body;
   return summary;
 }
-
-export type ModelWithEtag = WithEtag<'model', ModelBody>;
 
 /** Why a custom model cannot be trained; becomes the FAILED model's `lifecycleDetails` and its work request's error. */
 interface TrainingFailure {
@@ -86,7 +85,7 @@ class DatasetError extends Error {
 
 /** Reads and trains the datasets of a custom model (pure apart from reading objects). */
 export function trainFromDatasets(
-  objects: AiLanguageContext['objects'],
+  objects: AiLanguageDependencies['objects'],
   options: {
     modelType: TrainableModelType;
     modelDetails: ModelDetails;
@@ -130,7 +129,11 @@ export function trainFromDatasets(
 }
 
 /** The files of a dataset, from the emulator's object store. */
-function readDataset(objects: AiLanguageContext['objects'], dataset: DatasetDetails, field: string): TrainingFile[] {
+function readDataset(
+  objects: AiLanguageDependencies['objects'],
+  dataset: DatasetDetails,
+  field: string,
+): TrainingFile[] {
   if (dataset.datasetType === 'DATA_SCIENCE_LABELING') {
     throw new DatasetError(
       'DatasetNotSupported',
@@ -165,14 +168,11 @@ function readDataset(objects: AiLanguageContext['objects'], dataset: DatasetDeta
 export class Models {
   private readonly lifecycle: LifecycleOperations<ModelBody>;
 
-  constructor(private readonly c: AiLanguageContext) {
+  constructor(private readonly c: AiLanguageDependencies) {
     this.lifecycle = new LifecycleOperations(c, 'Model', c.models);
   }
 
-  create(
-    ctx: RequestContext,
-    details: CreateModelDetails,
-  ): ModelWithEtag & { workRequestId: string; location: string } {
+  create(ctx: RequestContext, details: CreateModelDetails): Started<ModelBody> {
     this.usableProject(ctx, details.projectId);
     const { modelType } = details.modelDetails;
     const trainable = isOneOf(TRAINABLE_MODEL_TYPES, modelType) ? modelType : undefined;
@@ -247,13 +247,13 @@ export class Models {
       internal,
       transitions: [{ ...ending, workRequestId: work.id }],
     });
-    return { model: body, etag: etagOf(body), workRequestId: work.id, location: entityUri('models', id) };
+    return { resource: body, workRequestId: work.id };
   }
 
   /** The model in the request's region, or 404. */
-  get(ctx: RequestContext, modelId: string): ModelWithEtag {
+  get(ctx: RequestContext, modelId: string): ModelBody {
     const { body } = this.lifecycle.find(ctx, modelId);
-    return { model: body, etag: etagOf(body) };
+    return body;
   }
 
   list(ctx: RequestContext, query: ListModelsQuery) {
@@ -290,14 +290,10 @@ export class Models {
   private usableProject(ctx: RequestContext, projectId: string): void {
     const project = this.c.projects.find(projectId, ctx.region)?.body;
     if (!project) throw errors.relatedResourceNotFound('projectId', projectId);
-    if (project.lifecycleState === 'ACTIVE') return;
-    if (project.lifecycleState === 'CREATING' || project.lifecycleState === 'UPDATING') {
-      throw errors.incorrectState(
-        `Project ${projectId} is ${project.lifecycleState}; models can be created in it once it is ACTIVE.`,
-      );
-    }
-    throw errors.conflict(
-      `Project ${projectId} is ${project.lifecycleState}; models can only be created in an ACTIVE project.`,
+    assertUsable(project.lifecycleState, (state) =>
+      isTransient(state)
+        ? `Project ${projectId} is ${state}; models can be created in it once it is ACTIVE.`
+        : `Project ${projectId} is ${state}; models can only be created in an ACTIVE project.`,
     );
   }
 }

@@ -1,11 +1,11 @@
 import { rfc3339 } from '../../core/clock';
-import { etagOf } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { RequestContext } from '../../http/operation';
 import { generatedDisplayName, listPage, resourceKind } from './resources';
 import { compact } from '../common/resources';
-import type { CreateResourceDetails, ListQuery, UpdateResourceDetails, WithEtag } from './resources';
-import type { AiLanguageContext } from './context';
+import type { CreateResourceDetails, ListQuery, UpdateResourceDetails } from './resources';
+import type { AiLanguageDependencies } from './dependencies';
+import type { Started } from '../common/work-requests';
 import { activeWhenDone, LifecycleOperations } from './lifecycle-operations';
 import type { ProjectBody } from './bodies';
 
@@ -20,9 +20,7 @@ export interface ListProjectsQuery extends ListQuery {
 }
 
 // A project's summary carries every field of the project.
-export const PROJECT_KIND = resourceKind<ProjectBody>('ai_language_projects', {}, (body) => body);
-
-export type ProjectWithEtag = WithEtag<'project', ProjectBody>;
+export const projectKind = resourceKind<ProjectBody>('ai_language_projects', {}, (body) => body);
 
 /**
  * AI Language projects: the containers of models and endpoints. Create, update and delete run
@@ -32,11 +30,11 @@ export type ProjectWithEtag = WithEtag<'project', ProjectBody>;
 export class Projects {
   private readonly lifecycle: LifecycleOperations<ProjectBody>;
 
-  constructor(private readonly c: AiLanguageContext) {
+  constructor(private readonly c: AiLanguageDependencies) {
     this.lifecycle = new LifecycleOperations(c, 'Project', c.projects);
   }
 
-  create(ctx: RequestContext, details: CreateProjectDetails): ProjectWithEtag & { workRequestId: string } {
+  create(ctx: RequestContext, details: CreateProjectDetails): Started<ProjectBody> {
     const now = this.c.clock.now();
     const id = newOcid('ailanguageproject', ctx.region);
     const work = this.lifecycle.startWork(ctx, 'CREATED', id, details.compartmentId);
@@ -52,13 +50,13 @@ export class Projects {
       systemTags: {},
     });
     this.c.projects.save({ id, region: ctx.region, body, transitions: [activeWhenDone(work)] });
-    return { project: body, etag: etagOf(body), workRequestId: work.id };
+    return { resource: body, workRequestId: work.id };
   }
 
   /** The project in the request's region, or 404. */
-  get(ctx: RequestContext, projectId: string): ProjectWithEtag {
+  get(ctx: RequestContext, projectId: string): ProjectBody {
     const { body } = this.lifecycle.find(ctx, projectId);
-    return { project: body, etag: etagOf(body) };
+    return body;
   }
 
   list(ctx: RequestContext, query: ListProjectsQuery) {

@@ -39,9 +39,6 @@ export interface CreateResourceDetails {
 /** What every Update* body may change (an absent field keeps its value); a kind may add more. */
 export type UpdateResourceDetails = Omit<Partial<CreateResourceDetails>, 'compartmentId'>;
 
-/** A resource under its kind's name (`project`, `model`, `endpoint`) and its etag, as Create and Get answer. */
-export type WithEtag<Name extends string, Body> = Record<Name, Body> & { etag: string };
-
 /**
  * The store kind of a resource: the columns every List filters or sorts by, plus the kind's own
  * filters, and the summary its List serves (kept stored, so a page never parses whole documents).

@@ -1,4 +1,5 @@
-import type { OperationDefinition, ServiceRoutes } from '../../http/operation';
+import { defineOperation, type OperationDefinition, ServiceRoutes } from '../../http/operation';
+import { accepted, content, created, page, resource } from '../../http/responses';
 import {
   definedTagsSchema,
   displayNameSchema,
@@ -6,8 +7,8 @@ import {
   listQuerySchema,
   ocidSchema,
 } from '../common/resources';
-import { BASE_PATH } from './resources';
-import type { Endpoints, ListEndpointsQuery } from './endpoints';
+import { BASE_PATH, entityUri } from './resources';
+import type { Endpoints } from './endpoints';
 import {
   CLASSIFICATION_MODES,
   DATASET_TYPES,
@@ -17,9 +18,9 @@ import {
   TEST_STRATEGY_TYPES,
 } from './enums';
 import type { InferenceActions } from './inference-actions';
-import type { ListModelsQuery, Models } from './models';
-import type { ListProjectsQuery, Projects } from './projects';
-import type { LanguageWorkRequests, ListWorkRequestsQuery } from './work-requests';
+import type { CreateModelDetails, Models } from './models';
+import type { Projects } from './projects';
+import type { LanguageWorkRequests } from './work-requests';
 
 export interface AiLanguageServices {
   projects: Projects;
@@ -42,7 +43,7 @@ const changeCompartmentBody = {
   type: 'object',
   required: ['compartmentId'],
   properties: { compartmentId: ocidSchema },
-};
+} as const;
 
 const datasetSchema = {
   type: 'object',
@@ -65,18 +66,18 @@ const datasetSchema = {
     { if: { properties: { datasetType: { const: 'DATA_SCIENCE_LABELING' } } }, then: { required: ['datasetId'] } },
     { if: { properties: { datasetType: { const: 'OBJECT_STORAGE' } } }, then: { required: ['locationDetails'] } },
   ],
-};
+} as const;
 
 const createProjectBody = {
   type: 'object',
   required: ['compartmentId'],
   properties: { compartmentId: ocidSchema, displayName: displayNameSchema, description: text, ...tags },
-};
+} as const;
 
 const updateProjectBody = {
   type: 'object',
   properties: { displayName: displayNameSchema, description: text, ...tags },
-};
+} as const;
 
 const createModelBody = {
   type: 'object',
@@ -112,7 +113,7 @@ const createModelBody = {
     },
     ...tags,
   },
-};
+} as const;
 
 const updateModelBody = updateProjectBody;
 
@@ -124,34 +125,39 @@ const endpointFields = {
   modelId: ocidSchema,
   inferenceUnits: { type: 'integer' },
   ...tags,
-};
+} as const;
 const createEndpointBody = {
   type: 'object',
   required: ['compartmentId', 'modelId'],
   properties: { compartmentId: ocidSchema, ...endpointFields },
-};
-const updateEndpointBody = { type: 'object', properties: endpointFields };
+} as const;
+const updateEndpointBody = { type: 'object', properties: endpointFields } as const;
 
 /** Document limits (count, length) are checked by inference with OCI's messages, not here. */
-const documents = (withLanguageCode: boolean) => ({
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['key', 'text'],
-    properties: { key: text, text, ...(withLanguageCode ? { languageCode: text } : {}) },
-  },
-});
-const inferenceBody = (extra: Record<string, object> = {}, withLanguageCode = true) => ({
+const documentFields = { key: text, text } as const;
+const routingFields = { endpointId: nonEmpty, alias: nonEmpty, compartmentId: nonEmpty } as const;
+const inferenceBody = {
   type: 'object',
   required: ['documents'],
   properties: {
-    endpointId: nonEmpty,
-    alias: nonEmpty,
-    compartmentId: nonEmpty,
-    documents: documents(withLanguageCode),
-    ...extra,
+    ...routingFields,
+    documents: {
+      type: 'array',
+      items: { type: 'object', required: ['key', 'text'], properties: { ...documentFields, languageCode: text } },
+    },
   },
-});
+} as const;
+/** DetectDominantLanguage: documents carry no languageCode; two options of its own. */
+const dominantLanguageBody = {
+  type: 'object',
+  required: ['documents'],
+  properties: {
+    ...routingFields,
+    documents: { type: 'array', items: { type: 'object', required: ['key', 'text'], properties: documentFields } },
+    shouldIgnoreTransliteration: { type: 'boolean' },
+    charsToConsider: { type: 'integer' },
+  },
+} as const;
 
 const listProjectsQuery = listQuerySchema(
   { compartmentId: nonEmpty, projectId: nonEmpty, lifecycleState, displayName: text },
@@ -211,55 +217,45 @@ const NOT_IMPLEMENTED: OperationDefinition[] = [
  * `opc-next-page`); `opc-request-id` is added to every response by the HTTP layer.
  */
 export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
-  const accepted = (workRequestId?: string) => ({ status: 202, headers: { 'opc-work-request-id': workRequestId } });
-
   const operations: OperationDefinition[] = [
     // Projects
-    {
+    defineOperation({
       name: 'CreateProject',
       method: 'POST',
       path: '/projects',
       schema: { body: createProjectBody },
       retryToken: true,
       handler: ({ ctx, body }) => {
-        const r = s.projects.create(ctx, body);
-        return { body: r.project, headers: { etag: r.etag, 'opc-work-request-id': r.workRequestId } };
+        return created(ctx, s.projects.create(ctx, body));
       },
-    },
-    {
+    }),
+    defineOperation({
       name: 'ListProjects',
       method: 'GET',
       path: '/projects',
       schema: { querystring: listProjectsQuery },
-      handler: ({ ctx, query }) => {
-        const r = s.projects.list(ctx, query as ListProjectsQuery);
-        return { body: { items: r.items }, headers: r.headers };
-      },
-    },
-    {
+      handler: ({ ctx, query }) => page(s.projects.list(ctx, query)),
+    }),
+    defineOperation({
       name: 'GetProject',
       method: 'GET',
       path: '/projects/:projectId',
-      handler: ({ ctx, params }) => {
-        const r = s.projects.get(ctx, params.projectId);
-        return { body: r.project, headers: { etag: r.etag } };
-      },
-    },
-    {
+      handler: ({ ctx, params }) => resource(s.projects.get(ctx, params.projectId)),
+    }),
+    defineOperation({
       name: 'UpdateProject',
       method: 'PUT',
       path: '/projects/:projectId',
       schema: { body: updateProjectBody },
-      handler: ({ ctx, params, body, ifMatch }) =>
-        accepted(s.projects.update(ctx, params.projectId, body, ifMatch).workRequestId),
-    },
-    {
+      handler: ({ ctx, params, body, ifMatch }) => accepted(s.projects.update(ctx, params.projectId, body, ifMatch)),
+    }),
+    defineOperation({
       name: 'DeleteProject',
       method: 'DELETE',
       path: '/projects/:projectId',
-      handler: ({ ctx, params, ifMatch }) => accepted(s.projects.delete(ctx, params.projectId, ifMatch).workRequestId),
-    },
-    {
+      handler: ({ ctx, params, ifMatch }) => accepted(s.projects.delete(ctx, params.projectId, ifMatch)),
+    }),
+    defineOperation({
       name: 'ChangeProjectCompartment',
       method: 'POST',
       path: '/projects/:projectId/actions/changeCompartment',
@@ -269,57 +265,49 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
         s.projects.changeCompartment(ctx, params.projectId, body.compartmentId, ifMatch);
         return accepted();
       },
-    },
+    }),
 
     // Models
-    {
+    defineOperation({
       name: 'CreateModel',
       method: 'POST',
       path: '/models',
       schema: { body: createModelBody },
       retryToken: true,
       handler: ({ ctx, body }) => {
-        const r = s.models.create(ctx, body);
-        return {
-          body: r.model,
-          headers: { etag: r.etag, location: r.location, 'opc-work-request-id': r.workRequestId },
-        };
+        // The schema's if/then rules make `trainingDataset` and `testStrategy` datasets one of
+        // DatasetDetails' two shapes; FromSchema keeps if/then out of the type, so say it here.
+        const started = s.models.create(ctx, body as CreateModelDetails);
+        return created(ctx, started, entityUri('models', started.resource.id));
       },
-    },
-    {
+    }),
+    defineOperation({
       name: 'ListModels',
       method: 'GET',
       path: '/models',
       schema: { querystring: listModelsQuery },
-      handler: ({ ctx, query }) => {
-        const r = s.models.list(ctx, query as ListModelsQuery);
-        return { body: { items: r.items }, headers: r.headers };
-      },
-    },
-    {
+      handler: ({ ctx, query }) => page(s.models.list(ctx, query)),
+    }),
+    defineOperation({
       name: 'GetModel',
       method: 'GET',
       path: '/models/:modelId',
-      handler: ({ ctx, params }) => {
-        const r = s.models.get(ctx, params.modelId);
-        return { body: r.model, headers: { etag: r.etag } };
-      },
-    },
-    {
+      handler: ({ ctx, params }) => resource(s.models.get(ctx, params.modelId)),
+    }),
+    defineOperation({
       name: 'UpdateModel',
       method: 'PUT',
       path: '/models/:modelId',
       schema: { body: updateModelBody },
-      handler: ({ ctx, params, body, ifMatch }) =>
-        accepted(s.models.update(ctx, params.modelId, body, ifMatch).workRequestId),
-    },
-    {
+      handler: ({ ctx, params, body, ifMatch }) => accepted(s.models.update(ctx, params.modelId, body, ifMatch)),
+    }),
+    defineOperation({
       name: 'DeleteModel',
       method: 'DELETE',
       path: '/models/:modelId',
-      handler: ({ ctx, params, ifMatch }) => accepted(s.models.delete(ctx, params.modelId, ifMatch).workRequestId),
-    },
-    {
+      handler: ({ ctx, params, ifMatch }) => accepted(s.models.delete(ctx, params.modelId, ifMatch)),
+    }),
+    defineOperation({
       name: 'ChangeModelCompartment',
       method: 'POST',
       path: '/models/:modelId/actions/changeCompartment',
@@ -329,58 +317,47 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
         s.models.changeCompartment(ctx, params.modelId, body.compartmentId, ifMatch);
         return accepted();
       },
-    },
+    }),
 
     // Endpoints
-    {
+    defineOperation({
       name: 'CreateEndpoint',
       method: 'POST',
       path: '/endpoints',
       schema: { body: createEndpointBody },
       retryToken: true,
       handler: ({ ctx, body }) => {
-        const r = s.endpoints.create(ctx, body);
-        return {
-          body: r.endpoint,
-          headers: { etag: r.etag, location: r.location, 'opc-work-request-id': r.workRequestId },
-        };
+        const started = s.endpoints.create(ctx, body);
+        return created(ctx, started, entityUri('endpoints', started.resource.id));
       },
-    },
-    {
+    }),
+    defineOperation({
       name: 'ListEndpoints',
       method: 'GET',
       path: '/endpoints',
       schema: { querystring: listEndpointsQuery },
-      handler: ({ ctx, query }) => {
-        const r = s.endpoints.list(ctx, query as ListEndpointsQuery);
-        return { body: { items: r.items }, headers: r.headers };
-      },
-    },
-    {
+      handler: ({ ctx, query }) => page(s.endpoints.list(ctx, query)),
+    }),
+    defineOperation({
       name: 'GetEndpoint',
       method: 'GET',
       path: '/endpoints/:endpointId',
-      handler: ({ ctx, params }) => {
-        const r = s.endpoints.get(ctx, params.endpointId);
-        return { body: r.endpoint, headers: { etag: r.etag } };
-      },
-    },
-    {
+      handler: ({ ctx, params }) => resource(s.endpoints.get(ctx, params.endpointId)),
+    }),
+    defineOperation({
       name: 'UpdateEndpoint',
       method: 'PUT',
       path: '/endpoints/:endpointId',
       schema: { body: updateEndpointBody },
-      handler: ({ ctx, params, body, ifMatch }) =>
-        accepted(s.endpoints.update(ctx, params.endpointId, body, ifMatch).workRequestId),
-    },
-    {
+      handler: ({ ctx, params, body, ifMatch }) => accepted(s.endpoints.update(ctx, params.endpointId, body, ifMatch)),
+    }),
+    defineOperation({
       name: 'DeleteEndpoint',
       method: 'DELETE',
       path: '/endpoints/:endpointId',
-      handler: ({ ctx, params, ifMatch }) =>
-        accepted(s.endpoints.delete(ctx, params.endpointId, ifMatch).workRequestId),
-    },
-    {
+      handler: ({ ctx, params, ifMatch }) => accepted(s.endpoints.delete(ctx, params.endpointId, ifMatch)),
+    }),
+    defineOperation({
       name: 'ChangeEndpointCompartment',
       method: 'POST',
       path: '/endpoints/:endpointId/actions/changeCompartment',
@@ -390,95 +367,80 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
         s.endpoints.changeCompartment(ctx, params.endpointId, body.compartmentId, ifMatch);
         return accepted();
       },
-    },
+    }),
 
     // Work requests
-    {
+    defineOperation({
       name: 'ListWorkRequests',
       method: 'GET',
       path: '/workRequests',
       schema: { querystring: listWorkRequestsQuery },
-      handler: ({ ctx, query }) => {
-        const r = s.workRequests.list(ctx, query as ListWorkRequestsQuery);
-        return { body: { items: r.items }, headers: r.headers };
-      },
-    },
-    {
+      handler: ({ ctx, query }) => page(s.workRequests.list(ctx, query)),
+    }),
+    defineOperation({
       name: 'GetWorkRequest',
       method: 'GET',
       path: '/workRequests/:workRequestId',
-      handler: ({ ctx, params }) => {
-        const r = s.workRequests.get(ctx, params.workRequestId);
-        return { body: r.workRequest, headers: { etag: r.etag } };
-      },
-    },
-    {
+      handler: ({ ctx, params }) => resource(s.workRequests.get(ctx, params.workRequestId)),
+    }),
+    defineOperation({
       name: 'ListWorkRequestErrors',
       method: 'GET',
       path: '/workRequests/:workRequestId/errors',
       schema: { querystring: listWorkRequestDetailsQuery },
-      handler: ({ ctx, params, query }) => {
-        const r = s.workRequests.errors(ctx, params.workRequestId, query);
-        return { body: { items: r.items }, headers: r.headers };
-      },
-    },
-    {
+      handler: ({ ctx, params, query }) => page(s.workRequests.errors(ctx, params.workRequestId, query)),
+    }),
+    defineOperation({
       name: 'ListWorkRequestLogs',
       method: 'GET',
       path: '/workRequests/:workRequestId/logs',
       schema: { querystring: listWorkRequestDetailsQuery },
-      handler: ({ ctx, params, query }) => {
-        const r = s.workRequests.logs(ctx, params.workRequestId, query);
-        return { body: { items: r.items }, headers: r.headers };
-      },
-    },
+      handler: ({ ctx, params, query }) => page(s.workRequests.logs(ctx, params.workRequestId, query)),
+    }),
 
     // Inference (data plane)
-    {
+    defineOperation({
       name: 'BatchDetectLanguageEntities',
       method: 'POST',
       path: '/actions/batchDetectLanguageEntities',
-      schema: { body: inferenceBody() },
-      handler: ({ ctx, body }) => ({ body: s.inference.run(ctx, 'batchDetectLanguageEntities', body) }),
-    },
-    {
+      schema: { body: inferenceBody },
+      handler: ({ ctx, body }) => content(s.inference.run(ctx, 'batchDetectLanguageEntities', body)),
+    }),
+    defineOperation({
       name: 'BatchDetectLanguageTextClassification',
       method: 'POST',
       path: '/actions/batchDetectLanguageTextClassification',
-      schema: { body: inferenceBody() },
-      handler: ({ ctx, body }) => ({ body: s.inference.run(ctx, 'batchDetectLanguageTextClassification', body) }),
-    },
-    {
+      schema: { body: inferenceBody },
+      handler: ({ ctx, body }) => content(s.inference.run(ctx, 'batchDetectLanguageTextClassification', body)),
+    }),
+    defineOperation({
       name: 'BatchDetectLanguageSentiments',
       method: 'POST',
       path: '/actions/batchDetectLanguageSentiments',
       schema: {
-        body: inferenceBody(),
+        body: inferenceBody,
         // Repeated (`level=ASPECT&level=SENTENCE`, as the SDKs send it) or comma-separated;
         // inference checks each value (ASPECT, SENTENCE).
         querystring: { type: 'object', properties: { level: { type: 'array', items: { type: 'string' } } } },
       },
-      handler: ({ ctx, body, query }) => ({ body: s.inference.run(ctx, 'batchDetectLanguageSentiments', body, query) }),
-    },
-    {
+      handler: ({ ctx, body, query }) => content(s.inference.run(ctx, 'batchDetectLanguageSentiments', body, query)),
+    }),
+    defineOperation({
       name: 'BatchDetectDominantLanguage',
       method: 'POST',
       path: '/actions/batchDetectDominantLanguage',
       schema: {
-        body: inferenceBody(
-          { shouldIgnoreTransliteration: { type: 'boolean' }, charsToConsider: { type: 'integer' } },
-          false,
-        ),
+        body: dominantLanguageBody,
       },
-      handler: ({ ctx, body }) => ({ body: s.inference.run(ctx, 'batchDetectDominantLanguage', body) }),
-    },
-    {
+      handler: ({ ctx, body }) => content(s.inference.run(ctx, 'batchDetectDominantLanguage', body)),
+    }),
+    defineOperation({
       name: 'BatchDetectLanguageKeyPhrases',
       method: 'POST',
       path: '/actions/batchDetectLanguageKeyPhrases',
-      schema: { body: inferenceBody() },
-      handler: ({ ctx, body }) => ({ body: s.inference.run(ctx, 'batchDetectLanguageKeyPhrases', body) }),
-    },
+      schema: { body: inferenceBody },
+      handler: ({ ctx, body }) => content(s.inference.run(ctx, 'batchDetectLanguageKeyPhrases', body)),
+    }),
 
     ...NOT_IMPLEMENTED,
   ];

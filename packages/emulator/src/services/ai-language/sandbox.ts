@@ -1,7 +1,7 @@
 import { rfc3339 } from '../../core/clock';
 import { newOcid } from '../../core/ids';
 import type { SandboxContext } from '../service';
-import type { AiLanguageContext } from './context';
+import type { AiLanguageDependencies } from './dependencies';
 import type { ModelType, TrainableModelType } from './enums';
 import { DATA_FILES, modelVersionFor, readDataFile } from './inference';
 import { trainFromDatasets, type DatasetDetails, type ModelBody, type ModelInternal } from './models';
@@ -43,7 +43,7 @@ const OBJECTS = { textClassification: 'support-tickets.csv', namedEntityRecognit
  * the package's `data/` folder, which are also uploaded to the object store so they can be
  * reused in a CreateModel call.
  */
-export function seedAiLanguageSandbox(c: AiLanguageContext, sandbox: SandboxContext): AiLanguageSandboxIds {
+export function seedAiLanguageSandbox(c: AiLanguageDependencies, sandbox: SandboxContext): AiLanguageSandboxIds {
   const region = sandbox.homeRegion;
   const now = rfc3339(c.clock.now());
   const common = {

@@ -1,4 +1,3 @@
-import { etagOf } from '../../core/etag';
 import type { RequestContext } from '../../http/operation';
 import { paginate, parsePage, type Page } from '../../http/pagination';
 import type { WorkRequestBody, WorkRequests } from '../common/work-requests';
@@ -32,9 +31,9 @@ function pageOf<T>(items: T[], page: Page) {
 export class LanguageWorkRequests {
   constructor(private readonly workRequests: WorkRequests) {}
 
-  get(ctx: RequestContext, workRequestId: string): { workRequest: WorkRequestBody; etag: string } {
+  get(ctx: RequestContext, workRequestId: string): WorkRequestBody {
     const { body } = this.workRequests.get(workRequestId, ctx.region);
-    return { workRequest: body, etag: etagOf(body) };
+    return body;
   }
 
   list(ctx: RequestContext, query: ListWorkRequestsQuery) {

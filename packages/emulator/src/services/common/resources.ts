@@ -1,3 +1,4 @@
+import type { JSONSchema } from 'json-schema-to-ts';
 import type { Transition } from '../../core/lifecycle';
 import type { EmulatorSettings } from '../../core/settings';
 
@@ -31,7 +32,10 @@ export const displayNameSchema = { type: 'string', minLength: 1, maxLength: 255 
 export const sortOrderSchema = { type: 'string', enum: ['ASC', 'DESC'] } as const;
 
 /** Query parameters of every List operation, plus the operation's own filters. */
-export function listQuerySchema(properties: Record<string, object>, required: string[] = []) {
+export function listQuerySchema<
+  const P extends Record<string, JSONSchema>,
+  const R extends readonly string[] = readonly [],
+>(properties: P, required: R = [] as unknown as R) {
   return {
     type: 'object',
     required,
@@ -42,7 +46,7 @@ export function listQuerySchema(properties: Record<string, object>, required: st
       sortBy: { type: 'string', enum: ['timeCreated', 'displayName'] },
       ...properties,
     },
-  };
+  } as const;
 }
 
 /** OCI's default sort: newest first by time, A→Z by name, unless `sortOrder` says otherwise. */

@@ -232,6 +232,12 @@ export class WorkRequests {
   }
 }
 
+/** What a create answers: the new resource (still CREATING) and the work request creating it. */
+export interface Started<T> {
+  resource: T;
+  workRequestId: string;
+}
+
 /**
  * The undo patch that puts `before`'s fields back on an entity that a work request changed into
  * `after`, for WorkRequests.cancel.

@@ -8,8 +8,9 @@ import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
 import { paginateQuery, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
+import { isGone, isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
 import { compact, deletionTransitions, listOrder } from '../common/resources';
-import { partOf, revertPatch, type CancelPatch, type WorkRequests } from '../common/work-requests';
+import { partOf, revertPatch, type CancelPatch, type Started, type WorkRequests } from '../common/work-requests';
 import type { DrPlanLifecycleState, DrPlanLifecycleSubState, DrPlanType, SortOrder } from './enums';
 import {
   applyPlanGroupsUpdate,
@@ -20,7 +21,7 @@ import {
   type PlanGroup,
 } from './plan-builder';
 import type { DrProtectionGroupBody } from './resources';
-import { DR_BASE_PATH, type DefinedTags, type Tags } from './resources';
+import { BASE_PATH, type DefinedTags, type Tags } from './resources';
 
 // ---------------------------------------------------------------------------------------------
 // DR plans
@@ -116,9 +117,6 @@ export interface PlanChanges {
   onCancel: CancelPatch[];
 }
 
-const TRANSIENT_STATES: ReadonlySet<string> = new Set(['CREATING', 'UPDATING']);
-const GONE_STATES: ReadonlySet<string> = new Set(['DELETING', 'DELETED']);
-
 const DETAILS = {
   needsRefresh: 'The members of the DR protection groups changed: refresh the plan, then verify it.',
   needsVerification: 'The plan was refreshed: review the changes and verify the plan.',
@@ -152,7 +150,7 @@ export class DrPlans {
   }
 
   private entityUri(id: string): string {
-    return `${DR_BASE_PATH}/drPlans/${id}`;
+    return `${BASE_PATH}/drPlans/${id}`;
   }
 
   /** The plan named in a path: 404 when it does not exist in the request's region. */
@@ -164,20 +162,20 @@ export class DrPlans {
 
   /** Rejects changes to a plan that is busy (transient, retryable) or finished (lasting). */
   private assertChangeable(plan: DrPlanBody, operation: string): void {
-    if (TRANSIENT_STATES.has(plan.lifecycleState)) {
-      throw errors.incorrectState(
-        `DR plan ${plan.id} is ${plan.lifecycleState}; ${operation} is possible once it is done.`,
-      );
-    }
-    if (GONE_STATES.has(plan.lifecycleState) || plan.lifecycleState === 'FAILED') {
-      throw errors.conflict(`DR plan ${plan.id} is ${plan.lifecycleState}; ${operation} is not possible.`);
-    }
+    const state = plan.lifecycleState;
+    if (!isTransient(state) && !isGone(state) && state !== 'FAILED') return;
+    throw lifecycleRefusal(
+      state,
+      isTransient(state)
+        ? `DR plan ${plan.id} is ${state}; ${operation} is possible once it is done.`
+        : `DR plan ${plan.id} is ${state}; ${operation} is not possible.`,
+    );
   }
 
   /** A plan's protection group must be at rest while the plan changes (one operation per pair at a time). */
   private assertGroupAtRest(plan: DrPlanBody): DrProtectionGroupBody | undefined {
     const group = this.deps.groups.find(plan.drProtectionGroupId)?.body;
-    if (group && TRANSIENT_STATES.has(group.lifecycleState)) {
+    if (group && isTransient(group.lifecycleState)) {
       throw errors.incorrectState(
         `DR protection group ${group.id} of the plan is ${group.lifecycleState}; try again once it is ACTIVE.`,
       );
@@ -199,13 +197,13 @@ export class DrPlans {
     };
   }
 
-  create(ctx: RequestContext, details: CreateDrPlanDetails): { plan: DrPlanBody; workRequestId: string } {
+  create(ctx: RequestContext, details: CreateDrPlanDetails): Started<DrPlanBody> {
     const groupEntity = this.deps.groups.find(details.drProtectionGroupId, ctx.region);
-    if (!groupEntity || GONE_STATES.has(groupEntity.body.lifecycleState)) {
+    if (!groupEntity || isGone(groupEntity.body.lifecycleState)) {
       throw errors.relatedResourceNotFound('drProtectionGroupId', details.drProtectionGroupId);
     }
     const group = groupEntity.body;
-    if (TRANSIENT_STATES.has(group.lifecycleState)) {
+    if (isTransient(group.lifecycleState)) {
       throw errors.incorrectState(
         `DR protection group ${group.id} is ${group.lifecycleState}; plans can be created once it is ACTIVE.`,
       );
@@ -226,7 +224,7 @@ export class DrPlans {
     let needsRefresh = false;
     if (details.sourcePlanId !== undefined) {
       const source = this.deps.plans.find(details.sourcePlanId, ctx.region)?.body;
-      if (!source || GONE_STATES.has(source.lifecycleState)) {
+      if (!source || isGone(source.lifecycleState)) {
         throw errors.relatedResourceNotFound('sourcePlanId', details.sourcePlanId);
       }
       // [INFERRED] a clone stays within its protection group and plan type: its steps act on
@@ -288,7 +286,7 @@ export class DrPlans {
       body: plan,
       transitions: partOf(wr.id, [{ at: wr.finishesAt, set: ready }]),
     });
-    return { plan, workRequestId: wr.id };
+    return { resource: plan, workRequestId: wr.id };
   }
 
   get(ctx: RequestContext, id: string): DrPlanBody {
@@ -366,8 +364,8 @@ export class DrPlans {
   delete(ctx: RequestContext, id: string, ifMatch?: string): void {
     const plan = this.require(ctx, id);
     assertIfMatch(ifMatch, plan.body);
-    if (GONE_STATES.has(plan.body.lifecycleState)) return;
-    if (TRANSIENT_STATES.has(plan.body.lifecycleState)) {
+    if (isGone(plan.body.lifecycleState)) return;
+    if (isTransient(plan.body.lifecycleState)) {
       throw errors.incorrectState(`DR plan ${id} is ${plan.body.lifecycleState}; it can be deleted once that is done.`);
     }
     this.assertGroupAtRest(plan.body);
@@ -471,7 +469,7 @@ export class DrPlans {
   assertPlansAtRest(groupIds: Array<string | undefined>): void {
     for (const groupId of groupIds) {
       if (!groupId) continue;
-      const busy = this.plansOf(groupId).find((p) => TRANSIENT_STATES.has(p.body.lifecycleState));
+      const busy = this.plansOf(groupId).find((p) => isTransient(p.body.lifecycleState));
       if (busy) {
         throw errors.incorrectState(
           `DR plan ${busy.id} of DR protection group ${groupId} is ${busy.body.lifecycleState}; try again once it is done.`,
@@ -529,7 +527,7 @@ export class DrPlans {
     const usable = group.role === 'STANDBY' && group.peerId !== undefined && group.peerRegion !== undefined;
     for (const plan of this.plansOf(group.id)) {
       const body = plan.body;
-      if (GONE_STATES.has(body.lifecycleState) || body.lifecycleState === 'FAILED') continue;
+      if (isGone(body.lifecycleState) || body.lifecycleState === 'FAILED') continue;
       if (!usable) {
         if (body.lifecycleState === 'INACTIVE') continue;
         this.rewrite(

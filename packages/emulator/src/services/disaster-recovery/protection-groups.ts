@@ -9,8 +9,16 @@ import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
 import { paginateQuery, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
+import { isGone, isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
 import { compact, deletionTransitions, listOrder, ocidSchema } from '../common/resources';
-import { partOf, revertPatch, type CancelPatch, type FinalAction, type WorkRequests } from '../common/work-requests';
+import {
+  partOf,
+  revertPatch,
+  type CancelPatch,
+  type FinalAction,
+  type Started,
+  type WorkRequests,
+} from '../common/work-requests';
 import type {
   DrProtectionGroupLifecycleState,
   DrProtectionGroupLifecycleSubState,
@@ -21,7 +29,7 @@ import type {
 } from './enums';
 import type { ProtectionGroupMember } from './plan-builder';
 import type { DrPlans, PlanChanges } from './plans';
-import { DR_BASE_PATH, type DefinedTags, type DrProtectionGroupBody, type Tags } from './resources';
+import { BASE_PATH, type DefinedTags, type DrProtectionGroupBody, type Tags } from './resources';
 
 export type { DrProtectionGroupBody } from './resources';
 
@@ -217,9 +225,6 @@ export interface DrProtectionGroupDependencies {
 const oppositeRole = (role: DrProtectionGroupRole): DrProtectionGroupRole =>
   role === 'PRIMARY' ? 'STANDBY' : 'PRIMARY';
 
-const TRANSIENT_STATES: ReadonlySet<string> = new Set(['CREATING', 'UPDATING']);
-const GONE_STATES: ReadonlySet<string> = new Set(['DELETING', 'DELETED']);
-
 /** One group's part in a work request: how it looks while the work runs, and when it is done. */
 interface GroupChange {
   entity: Entity<DrProtectionGroupBody>;
@@ -259,7 +264,7 @@ export class DrProtectionGroups {
   }
 
   private entityUri(id: string): string {
-    return `${DR_BASE_PATH}/drProtectionGroups/${id}`;
+    return `${BASE_PATH}/drProtectionGroups/${id}`;
   }
 
   /** The group named in a path: 404 when it does not exist in the request's region. */
@@ -273,13 +278,13 @@ export class DrProtectionGroups {
   private assertActive(group: DrProtectionGroupBody, operation: string): void {
     if (group.lifecycleState === 'ACTIVE') return;
     const message = `DR protection group ${group.id} is ${group.lifecycleState}; ${operation} needs it ACTIVE.`;
-    throw TRANSIENT_STATES.has(group.lifecycleState) ? errors.incorrectState(message) : errors.conflict(message);
+    throw lifecycleRefusal(group.lifecycleState, message);
   }
 
   /** The peer of an associated group, when it still exists (in any region). */
   private peerOf(group: DrProtectionGroupBody): Entity<DrProtectionGroupBody> | undefined {
     const peer = group.peerId ? this.deps.groups.find(group.peerId) : undefined;
-    return peer && !GONE_STATES.has(peer.body.lifecycleState) ? peer : undefined;
+    return peer && !isGone(peer.body.lifecycleState) ? peer : undefined;
   }
 
   /**
@@ -301,7 +306,7 @@ export class DrProtectionGroups {
     if (details.peerId === selfId)
       throw errors.invalidParameter('A DR protection group cannot be associated with itself.');
     const peer = this.deps.groups.find(details.peerId);
-    if (!peer || GONE_STATES.has(peer.body.lifecycleState))
+    if (!peer || isGone(peer.body.lifecycleState))
       throw errors.relatedResourceNotFound(field('peerId'), details.peerId);
     if (peer.region !== peerRegion) {
       throw errors.invalidParameter(
@@ -368,10 +373,7 @@ export class DrProtectionGroups {
     return this.run(ctx, operationType, changes, planChanges);
   }
 
-  create(
-    ctx: RequestContext,
-    details: CreateDrProtectionGroupDetails,
-  ): { group: DrProtectionGroupBody; workRequestId: string } {
+  create(ctx: RequestContext, details: CreateDrProtectionGroupDetails): Started<DrProtectionGroupBody> {
     const now = this.now();
     const id = newOcid('drprotectiongroup', ctx.region);
     const peer = details.association && this.requirePeerForAssociation(ctx, id, details.association, 'association.');
@@ -409,7 +411,7 @@ export class DrProtectionGroups {
         set: { lifecycleState: 'FAILED', lifeCycleDetails: 'The creation of the DR protection group was canceled.' },
       },
     ]);
-    return { group, workRequestId };
+    return { resource: group, workRequestId };
   }
 
   /** The peer side of an association with `selfId`, which takes `selfRole`. */
@@ -496,10 +498,10 @@ export class DrProtectionGroups {
   delete(ctx: RequestContext, id: string, ifMatch?: string): { workRequestId: string } {
     const entity = this.require(ctx, id);
     assertIfMatch(ifMatch, entity.body);
-    if (GONE_STATES.has(entity.body.lifecycleState)) {
+    if (isGone(entity.body.lifecycleState)) {
       throw errors.conflict(`DR protection group ${id} is already ${entity.body.lifecycleState}.`);
     }
-    if (TRANSIENT_STATES.has(entity.body.lifecycleState)) {
+    if (isTransient(entity.body.lifecycleState)) {
       throw errors.incorrectState(
         `DR protection group ${id} is ${entity.body.lifecycleState}; it can be deleted once that is done.`,
       );

@@ -11,7 +11,7 @@ import type { ProtectionGroupMember } from './plan-builder';
  */
 
 /** The API version every Disaster Recovery path starts with. */
-export const DR_BASE_PATH = '/20220125';
+export const BASE_PATH = '/20220125';
 
 export type Tags = Record<string, string>;
 export type DefinedTags = Record<string, Record<string, unknown>>;

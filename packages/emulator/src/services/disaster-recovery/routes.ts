@@ -1,6 +1,7 @@
-import { etagOf } from '../../core/etag';
-import type { OperationDefinition, OperationResult, RequestContext, ServiceRoutes } from '../../http/operation';
+import type { JSONSchema } from 'json-schema-to-ts';
+import { defineOperation, type OperationDefinition, OperationResult, ServiceRoutes } from '../../http/operation';
 import { paginate, parsePage } from '../../http/pagination';
+import { accepted, created, page, resource } from '../../http/responses';
 import {
   definedTagsSchema,
   displayNameSchema,
@@ -24,26 +25,26 @@ import {
   OPERATION_STATUSES,
 } from './enums';
 import type { DrPlans } from './plans';
-import { DR_BASE_PATH } from './resources';
+import { BASE_PATH } from './resources';
 import { MEMBER_PROPERTIES, MEMBER_REQUIRED, type DrProtectionGroups } from './protection-groups';
 
 // ---------------------------------------------------------------------------------------------
 // Request schemas (types, enums and required fields; the services check the rest)
 // ---------------------------------------------------------------------------------------------
 
-const enumOf = (values: readonly string[]) => ({ type: 'string', enum: [...values] });
+const enumOf = <const V extends readonly string[]>(values: V) => ({ type: 'string', enum: values }) as const;
 const nonEmpty = { type: 'string', minLength: 1 } as const;
 /** JSON null reads as absent in planGroups (plan-builder's rule: some clients send null for unset fields). */
-const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
+const nullable = <const S extends JSONSchema>(schema: S) => ({ anyOf: [schema, { type: 'null' }] }) as const;
 
 /** `{"type":"DEFAULT"}`: the only subtype of the Refresh, Verify and Disassociate details. */
-const defaultDetailsSchema = { type: 'object', required: ['type'], properties: { type: enumOf(['DEFAULT']) } };
+const defaultDetailsSchema = { type: 'object', required: ['type'], properties: { type: enumOf(['DEFAULT']) } } as const;
 
 const logLocationSchema = {
   type: 'object',
   required: ['namespace', 'bucket'],
   properties: { namespace: nonEmpty, bucket: nonEmpty },
-};
+} as const;
 
 /** A protection-group member, discriminated on `memberType`. */
 const memberSchema = {
@@ -54,15 +55,15 @@ const memberSchema = {
     if: { required: ['memberType'], properties: { memberType: { const: memberType } } },
     then: { required: [...(MEMBER_REQUIRED[memberType] ?? [])], properties: MEMBER_PROPERTIES[memberType] },
   })),
-};
+} as const;
 
-const membersSchema = { type: 'array', items: memberSchema };
+const membersSchema = { type: 'array', items: memberSchema } as const;
 
 const associationSchema = {
   type: 'object',
   required: ['role'],
   properties: { peerId: ocidSchema, peerRegion: nonEmpty, role: enumOf(DR_PROTECTION_GROUP_ROLES) },
-};
+} as const;
 
 const tags = { freeformTags: freeformTagsSchema, definedTags: definedTagsSchema };
 
@@ -77,17 +78,18 @@ const createProtectionGroupSchema = {
     members: membersSchema,
     ...tags,
   },
-};
+} as const;
 
 /**
  * A body whose fields are all optional. The TypeScript SDK sends no body at all when the
  * details serialise to `{}`, so an absent body (which fastify validates as null) is an empty
  * update; a string, number, boolean or array is still refused.
  */
-const optionalObject = (properties: Record<string, object>) => ({
-  not: { type: ['string', 'number', 'boolean', 'array'] },
-  properties,
-});
+const optionalObject = <const P extends Record<string, JSONSchema>>(properties: P) =>
+  ({
+    not: { type: ['string', 'number', 'boolean', 'array'] },
+    properties,
+  }) as const;
 
 const updateProtectionGroupSchema = optionalObject({
   displayName: displayNameSchema,
@@ -106,7 +108,7 @@ const stepSchema = {
     isEnabled: nullable({ type: 'boolean' }),
     userDefinedStep: nullable({ type: 'object', properties: { stepType: enumOf(DR_PLAN_USER_DEFINED_STEP_TYPES) } }),
   },
-};
+} as const;
 
 /**
  * `UpdateDrPlanGroupDetails[]`. Field types are checked here; what the list means (id matching,
@@ -126,7 +128,7 @@ const planGroupsSchema = {
       steps: nullable({ type: 'array', items: stepSchema }),
     },
   },
-};
+} as const;
 
 const createPlanSchema = {
   type: 'object',
@@ -138,7 +140,7 @@ const createPlanSchema = {
     sourcePlanId: ocidSchema,
     ...tags,
   },
-};
+} as const;
 
 const updatePlanSchema = optionalObject({ displayName: displayNameSchema, planGroups: planGroupsSchema, ...tags });
 
@@ -167,16 +169,17 @@ const listProtectionGroupsQuery = listQuerySchema(
 );
 
 /** Work-request lists sort by `timeAccepted` only. */
-const workRequestPageQuery = (properties: Record<string, object> = {}) => ({
-  type: 'object',
-  properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 1000 },
-    page: nonEmpty,
-    sortOrder: sortOrderSchema,
-    sortBy: enumOf(['timeAccepted']),
-    ...properties,
-  },
-});
+const workRequestPageQuery = <const P extends Record<string, JSONSchema>>(properties: P = {} as P) =>
+  ({
+    type: 'object',
+    properties: {
+      limit: { type: 'integer', minimum: 1, maximum: 1000 },
+      page: nonEmpty,
+      sortOrder: sortOrderSchema,
+      sortBy: enumOf(['timeAccepted']),
+      ...properties,
+    },
+  }) as const;
 
 const listWorkRequestsQuery = workRequestPageQuery({
   compartmentId: nonEmpty,
@@ -195,22 +198,6 @@ export interface DisasterRecoveryRouteDependencies {
   workRequests: WorkRequests;
   homeRegion: string;
 }
-
-/** GET: the resource and its etag. */
-const resource = (body: object): OperationResult => ({ status: 200, body, headers: { etag: etagOf(body) } });
-
-/** An accepted change: 202 with the work request that carries it out. */
-const accepted = (result: { workRequestId: string }): OperationResult => ({
-  status: 202,
-  headers: { 'opc-work-request-id': result.workRequestId },
-});
-
-/** A list page: `{items}` plus `opc-next-page` when more remain. */
-const page = (result: { items: unknown[]; headers: Record<string, string> }): OperationResult => ({
-  status: 200,
-  body: { items: result.items },
-  headers: result.headers,
-});
 
 /** Work-request errors and logs: newest first unless `sortOrder=ASC`, paged like every list. */
 function timestampPage<T extends { timestamp: string }>(
@@ -231,67 +218,47 @@ function timestampPage<T extends { timestamp: string }>(
 export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies): ServiceRoutes {
   const { groups, plans, workRequests } = deps;
 
-  /** Location of a created resource, on the region path when it is not the home region. */
-  const location = (ctx: RequestContext, path: string) =>
-    `${ctx.region === deps.homeRegion ? '' : `/r/${ctx.region}`}${DR_BASE_PATH}${path}`;
-
-  /** Create: 200 with the new resource, its etag and location, and the work request. */
-  const created = (
-    ctx: RequestContext,
-    path: string,
-    body: { id: string },
-    workRequestId: string,
-  ): OperationResult => ({
-    status: 200,
-    body,
-    headers: {
-      etag: etagOf(body),
-      location: location(ctx, `${path}/${body.id}`),
-      'opc-work-request-id': workRequestId,
-    },
-  });
-
   const operations: OperationDefinition[] = [
     // DR protection groups
-    {
+    defineOperation({
       name: 'CreateDrProtectionGroup',
       method: 'POST',
       path: '/drProtectionGroups',
       schema: { body: createProtectionGroupSchema },
       retryToken: true,
       handler: ({ ctx, body }) => {
-        const { group, workRequestId } = groups.create(ctx, body);
-        return created(ctx, '/drProtectionGroups', group, workRequestId);
+        const started = groups.create(ctx, body);
+        return created(ctx, started, `${BASE_PATH}/drProtectionGroups/${started.resource.id}`);
       },
-    },
-    {
+    }),
+    defineOperation({
       name: 'GetDrProtectionGroup',
       method: 'GET',
       path: '/drProtectionGroups/:drProtectionGroupId',
       handler: ({ ctx, params }) => resource(groups.get(ctx, params.drProtectionGroupId)),
-    },
-    {
+    }),
+    defineOperation({
       name: 'ListDrProtectionGroups',
       method: 'GET',
       path: '/drProtectionGroups',
       schema: { querystring: listProtectionGroupsQuery },
-      handler: ({ ctx, query }) => page(groups.list(ctx, query as any)),
-    },
-    {
+      handler: ({ ctx, query }) => page(groups.list(ctx, query)),
+    }),
+    defineOperation({
       name: 'UpdateDrProtectionGroup',
       method: 'PUT',
       path: '/drProtectionGroups/:drProtectionGroupId',
       schema: { body: updateProtectionGroupSchema },
       handler: ({ ctx, params, body, ifMatch }) =>
         accepted(groups.update(ctx, params.drProtectionGroupId, body ?? {}, ifMatch)),
-    },
-    {
+    }),
+    defineOperation({
       name: 'DeleteDrProtectionGroup',
       method: 'DELETE',
       path: '/drProtectionGroups/:drProtectionGroupId',
       handler: ({ ctx, params, ifMatch }) => accepted(groups.delete(ctx, params.drProtectionGroupId, ifMatch)),
-    },
-    {
+    }),
+    defineOperation({
       name: 'AssociateDrProtectionGroup',
       method: 'POST',
       path: '/drProtectionGroups/:drProtectionGroupId/actions/associate',
@@ -299,16 +266,16 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       retryToken: true,
       handler: ({ ctx, params, body, ifMatch }) =>
         accepted(groups.associate(ctx, params.drProtectionGroupId, body, ifMatch)),
-    },
-    {
+    }),
+    defineOperation({
       name: 'DisassociateDrProtectionGroup',
       method: 'POST',
       path: '/drProtectionGroups/:drProtectionGroupId/actions/disassociate',
       schema: { body: defaultDetailsSchema },
       retryToken: true,
       handler: ({ ctx, params, ifMatch }) => accepted(groups.disassociate(ctx, params.drProtectionGroupId, ifMatch)),
-    },
-    {
+    }),
+    defineOperation({
       name: 'UpdateDrProtectionGroupRole',
       method: 'POST',
       path: '/drProtectionGroups/:drProtectionGroupId/actions/updateRole',
@@ -316,8 +283,8 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       retryToken: true,
       handler: ({ ctx, params, body, ifMatch }) =>
         accepted(groups.updateRole(ctx, params.drProtectionGroupId, body.role, ifMatch)),
-    },
-    {
+    }),
+    defineOperation({
       name: 'ChangeDrProtectionGroupCompartment',
       method: 'POST',
       path: '/drProtectionGroups/:drProtectionGroupId/actions/changeCompartment',
@@ -325,40 +292,40 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       retryToken: true,
       handler: ({ ctx, params, body, ifMatch }) =>
         accepted(groups.changeCompartment(ctx, params.drProtectionGroupId, body.compartmentId, ifMatch)),
-    },
+    }),
 
     // DR plans
-    {
+    defineOperation({
       name: 'CreateDrPlan',
       method: 'POST',
       path: '/drPlans',
       schema: { body: createPlanSchema },
       retryToken: true,
       handler: ({ ctx, body }) => {
-        const { plan, workRequestId } = plans.create(ctx, body);
-        return created(ctx, '/drPlans', plan, workRequestId);
+        const started = plans.create(ctx, body);
+        return created(ctx, started, `${BASE_PATH}/drPlans/${started.resource.id}`);
       },
-    },
-    {
+    }),
+    defineOperation({
       name: 'GetDrPlan',
       method: 'GET',
       path: '/drPlans/:drPlanId',
       handler: ({ ctx, params }) => resource(plans.get(ctx, params.drPlanId)),
-    },
-    {
+    }),
+    defineOperation({
       name: 'ListDrPlans',
       method: 'GET',
       path: '/drPlans',
       schema: { querystring: listPlansQuery },
-      handler: ({ ctx, query }) => page(plans.list(ctx, query as any)),
-    },
-    {
+      handler: ({ ctx, query }) => page(plans.list(ctx, query)),
+    }),
+    defineOperation({
       name: 'UpdateDrPlan',
       method: 'PUT',
       path: '/drPlans/:drPlanId',
       schema: { body: updatePlanSchema },
       handler: ({ ctx, params, body, ifMatch }) => accepted(plans.update(ctx, params.drPlanId, body ?? {}, ifMatch)),
-    },
+    }),
     {
       // No work-request header: OCI's DeleteDrPlan has none (reference 2.1).
       name: 'DeleteDrPlan',
@@ -369,52 +336,52 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
         return { status: 204 };
       },
     },
-    {
+    defineOperation({
       name: 'RefreshDrPlan',
       method: 'POST',
       path: '/drPlans/:drPlanId/actions/refresh',
       schema: { body: defaultDetailsSchema },
       retryToken: true,
       handler: ({ ctx, params, ifMatch }) => accepted(plans.refresh(ctx, params.drPlanId, ifMatch)),
-    },
-    {
+    }),
+    defineOperation({
       name: 'VerifyDrPlan',
       method: 'POST',
       path: '/drPlans/:drPlanId/actions/verify',
       schema: { body: defaultDetailsSchema },
       retryToken: true,
       handler: ({ ctx, params, ifMatch }) => accepted(plans.verify(ctx, params.drPlanId, ifMatch)),
-    },
+    }),
 
     // Work requests
-    {
+    defineOperation({
       name: 'GetWorkRequest',
       method: 'GET',
       path: '/workRequests/:workRequestId',
       handler: ({ ctx, params }) => resource(workRequests.get(params.workRequestId, ctx.region).body),
-    },
-    {
+    }),
+    defineOperation({
       name: 'ListWorkRequests',
       method: 'GET',
       path: '/workRequests',
       schema: { querystring: listWorkRequestsQuery },
       handler: ({ ctx, query }) => page(workRequests.list(ctx.region, query, parsePage(query))),
-    },
-    {
+    }),
+    defineOperation({
       name: 'ListWorkRequestErrors',
       method: 'GET',
       path: '/workRequests/:workRequestId/errors',
       schema: { querystring: workRequestPageQuery() },
       handler: ({ ctx, params, query }) => timestampPage(workRequests.errors(params.workRequestId, ctx.region), query),
-    },
-    {
+    }),
+    defineOperation({
       name: 'ListWorkRequestLogs',
       method: 'GET',
       path: '/workRequests/:workRequestId/logs',
       schema: { querystring: workRequestPageQuery() },
       handler: ({ ctx, params, query }) => timestampPage(workRequests.logs(params.workRequestId, ctx.region), query),
-    },
-    {
+    }),
+    defineOperation({
       name: 'CancelWorkRequest',
       method: 'DELETE',
       path: '/workRequests/:workRequestId',
@@ -422,7 +389,7 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
         workRequests.cancel(params.workRequestId, ctx.region, ifMatch);
         return { status: 202 };
       },
-    },
+    }),
 
     // Not emulated: answered with 501 MethodNotImplemented.
     { name: 'CreateDrPlanExecution', method: 'POST', path: '/drPlanExecutions' },
@@ -437,22 +404,22 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
     { name: 'IgnoreDrPlanExecution', method: 'POST', path: '/drPlanExecutions/:drPlanExecutionId/actions/ignore' },
     { name: 'CreateAutomaticDrConfiguration', method: 'POST', path: '/automaticDrConfigurations' },
     { name: 'ListAutomaticDrConfigurations', method: 'GET', path: '/automaticDrConfigurations' },
-    {
+    defineOperation({
       name: 'GetAutomaticDrConfiguration',
       method: 'GET',
       path: '/automaticDrConfigurations/:automaticDrConfigurationId',
-    },
-    {
+    }),
+    defineOperation({
       name: 'UpdateAutomaticDrConfiguration',
       method: 'PUT',
       path: '/automaticDrConfigurations/:automaticDrConfigurationId',
-    },
-    {
+    }),
+    defineOperation({
       name: 'DeleteAutomaticDrConfiguration',
       method: 'DELETE',
       path: '/automaticDrConfigurations/:automaticDrConfigurationId',
-    },
+    }),
   ];
 
-  return { basePath: DR_BASE_PATH, operations };
+  return { basePath: BASE_PATH, operations };
 }

@@ -6,7 +6,7 @@ import type { WorkRequests } from '../common/work-requests';
 import type { EndpointBody, ModelBody, ProjectBody } from './bodies';
 
 /** What the AI Language services share: storage of each kind, its work requests, the clock and settings. */
-export interface AiLanguageContext {
+export interface AiLanguageDependencies {
   clock: Clock;
   settings: EmulatorSettings;
   objects: ObjectStore;
