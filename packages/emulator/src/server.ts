@@ -141,6 +141,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     retryTokens: new RetryTokens(store, clock),
     faults,
     homeRegion,
+    tenancies: identities,
     rateLimiter: options.rateLimit ? new RateLimiter(options.rateLimit) : undefined,
     authenticate: ociAuthentication({
       mode: authMode,

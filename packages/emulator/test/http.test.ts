@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AdjustableClock } from '../src';
-import { ociError, startTestEmulator, type TestEmulator } from './support/emulator';
+import { newCompartmentId, ociError, startTestEmulator, type TestEmulator } from './support/emulator';
 import { signedFetch } from './support/signed-fetch';
 
 describe('HTTP conventions shared by every service', () => {
@@ -73,7 +73,7 @@ describe('injected clock', () => {
       const client = t.dr();
       const created = await client.createDrProtectionGroup({
         createDrProtectionGroupDetails: {
-          compartmentId: 'ocid1.compartment.oc1..clock',
+          compartmentId: t.identity.tenancyId,
           displayName: 'clocked',
           logLocation: { namespace: 'ns', bucket: 'logs' },
         },
@@ -98,7 +98,7 @@ describe('retry tokens', () => {
         client.createDrProtectionGroup({
           opcRetryToken: 'token-1',
           createDrProtectionGroupDetails: {
-            compartmentId: 'ocid1.compartment.oc1..tokens',
+            compartmentId: t.identity.tenancyId,
             displayName,
             logLocation: { namespace: 'ns', bucket: 'logs' },
           },
@@ -123,7 +123,7 @@ describe('request bodies', () => {
       const response = await signedFetch(t.identity, `${t.url}/20220125/drProtectionGroups`, {
         method: 'POST',
         body: JSON.stringify({
-          compartmentId: 'ocid1.compartment.oc1..nulls',
+          compartmentId: t.identity.tenancyId,
           displayName: 'with-nulls',
           logLocation: { namespace: 'ns', bucket: 'logs', object: null },
           members: null,
@@ -137,7 +137,7 @@ describe('request bodies', () => {
       const missing = await signedFetch(t.identity, `${t.url}/20220125/drProtectionGroups`, {
         method: 'POST',
         body: JSON.stringify({
-          compartmentId: 'ocid1.compartment.oc1..nulls',
+          compartmentId: t.identity.tenancyId,
           displayName: null,
           logLocation: { namespace: 'ns', bucket: 'logs' },
         }),
@@ -156,7 +156,7 @@ describe('list paging', () => {
     const t = await startTestEmulator({ clock });
     try {
       const client = t.dr();
-      const compartmentId = 'ocid1.compartment.oc1..paging';
+      const compartmentId = newCompartmentId();
       const create = async (displayName: string) => {
         clock.advance(1000); // distinct timeCreated values, newest first in the default order
         return (
@@ -199,7 +199,7 @@ describe('list paging', () => {
     const t = await startTestEmulator();
     try {
       const error = await ociError(() =>
-        t.dr().listDrProtectionGroups({ compartmentId: 'ocid1.compartment.oc1..x', page: 'bogus' }),
+        t.dr().listDrProtectionGroups({ compartmentId: t.identity.tenancyId, page: 'bogus' }),
       );
       assert.equal(error.statusCode, 400);
       assert.equal(error.serviceCode, 'InvalidParameter');

@@ -9,6 +9,7 @@ import * as common from 'oci-common';
 import { DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { startEmulator } from '../src';
 import { fastRetry } from './support/emulator';
+import { identityFromConfig } from './support/signed-fetch';
 
 const createPg = (client: DisasterRecoveryClient, compartmentId: string, displayName: string) =>
   client.createDrProtectionGroup({
@@ -83,7 +84,7 @@ describe('persistence', () => {
     const { child, url } = await spawnEmulator(dataDir);
     const configFile = join(dataDir, 'config');
     const client = clientFor(url, configFile);
-    const compartmentId = 'ocid1.compartment.oc1..killtest';
+    const compartmentId = identityFromConfig(configFile).tenancyId;
     const acknowledged: string[] = [];
     let killed = false;
     const exited = new Promise((resolve) => child.once('exit', resolve));

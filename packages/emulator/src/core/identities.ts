@@ -26,6 +26,17 @@ interface IdentityDocument {
   keys: ApiKeyRecord[];
 }
 
+/** Compartment ownership, as the HTTP layer applies it to every OCI call. */
+export interface TenancyRules {
+  /** The compartment is the tenancy itself or one the emulator created for it. */
+  owns(tenancyId: string, compartmentId: string): boolean;
+  /**
+   * A resource in the compartment is visible to the tenancy: it owns the compartment, or the
+   * compartment is unknown (data written before tenancies existed) and this is the first tenancy.
+   */
+  sees(tenancyId: string, compartmentId: string): boolean;
+}
+
 export interface NewTenancy {
   tenancyId: string;
   userId: string;
@@ -55,8 +66,10 @@ function generateKey(): { fingerprint: string; publicKeyPem: string; privateKeyP
  * tenancy, user and key (`Credentials`) are its first entries, so existing data directories and
  * config files keep working unchanged.
  */
-export class Identities {
+export class Identities implements TenancyRules {
   private doc: IdentityDocument;
+  private readonly compartmentOwners = new Map<string, string>();
+  private readonly firstTenancyId: string;
   private readonly keyObjects = new Map<string, KeyObject>();
 
   constructor(
@@ -78,6 +91,21 @@ export class Identities {
           ],
         };
     if (!saved) this.save();
+    this.firstTenancyId = this.doc.tenancies[0].id;
+    for (const tenancy of this.doc.tenancies) this.indexCompartments(tenancy);
+  }
+
+  private indexCompartments(tenancy: TenancyRecord): void {
+    this.compartmentOwners.set(tenancy.id, tenancy.id);
+    for (const compartmentId of tenancy.compartments) this.compartmentOwners.set(compartmentId, tenancy.id);
+  }
+
+  owns(tenancyId: string, compartmentId: string): boolean {
+    return this.compartmentOwners.get(compartmentId) === tenancyId;
+  }
+
+  sees(tenancyId: string, compartmentId: string): boolean {
+    return (this.compartmentOwners.get(compartmentId) ?? this.firstTenancyId) === tenancyId;
   }
 
   private save(): void {
@@ -107,13 +135,9 @@ export class Identities {
     return this.doc.tenancies.some((t) => t.id === tenancyId);
   }
 
-  /** The tenancy a compartment belongs to (the tenancy OCID is its own root compartment). */
-  tenancyOfCompartment(compartmentId: string): string | undefined {
-    return this.doc.tenancies.find((t) => t.id === compartmentId || t.compartments.includes(compartmentId))?.id;
-  }
-
   createTenancy(name?: string): NewTenancy {
     const tenancyId = newOcid('tenancy');
+    this.compartmentOwners.set(tenancyId, tenancyId);
     this.doc.tenancies.push({
       id: tenancyId,
       name: name ?? `tenancy-${this.doc.tenancies.length + 1}`,
@@ -163,6 +187,7 @@ export class Identities {
     const tenancy = this.tenancy(tenancyId);
     if (!tenancy.compartments.includes(compartmentId)) {
       tenancy.compartments.push(compartmentId);
+      this.compartmentOwners.set(compartmentId, tenancyId);
       this.save();
     }
     return compartmentId;

@@ -6,6 +6,8 @@ import type { Principal } from './auth';
 import { RetryTokens, type RecordedResponse } from './retry-tokens';
 import { beforeOperation, dropResponse, resourceKindOf, type FaultInjector } from './faults';
 import type { Store } from '../store/store';
+import { withinTenancy } from '../core/tenancy-scope';
+import type { TenancyRules } from '../core/identities';
 
 /** What every service operation knows about the request it serves. */
 export interface RequestContext {
@@ -113,6 +115,8 @@ export interface HttpDependencies {
   retryTokens: RetryTokens;
   faults: FaultInjector;
   homeRegion: string;
+  /** Which compartments each tenancy owns and sees (isolation between tenancies). */
+  tenancies: TenancyRules;
 }
 
 function regionOf(request: FastifyRequest, homeRegion: string): string {
@@ -159,6 +163,13 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
     principal: request.principal!,
   };
   if (!operation.handler) throw errors.methodNotImplemented(operation.name);
+  // A compartment named in the query (list filters) or body (creates, moves) must be the caller's.
+  const tenancyId = ctx.principal.tenancyId;
+  for (const source of [request.query, request.body]) {
+    const compartmentId = (source as { compartmentId?: unknown } | undefined)?.compartmentId;
+    if (typeof compartmentId === 'string' && !deps.tenancies.owns(tenancyId, compartmentId))
+      throw errors.notAuthorizedOrNotFound(`compartment ${compartmentId}`);
+  }
 
   const header = (name: string) => {
     const value = request.headers[name];
@@ -192,5 +203,6 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
   };
   // A read changes nothing a client asked for (settling due transitions is atomic on its own),
   // so only mutating calls pay for a transaction around the whole call.
-  return operation.method === 'GET' ? run() : deps.store.transaction(run);
+  const confined = () => withinTenancy((compartmentId) => deps.tenancies.sees(tenancyId, compartmentId), run);
+  return operation.method === 'GET' ? confined() : deps.store.transaction(confined);
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { after, before } from 'node:test';
 import { models, type AIServiceLanguageClient } from 'oci-ailanguage';
 import type { EmulatorOptions } from '../../src';
@@ -37,8 +36,8 @@ export function sdkModelTypes(): string[] {
   return [...new Set(types)].sort();
 }
 
-/** A fresh compartment OCID, so each test lists only what it created. */
-export const newCompartmentId = (): string => `ocid1.compartment.oc1..${randomBytes(20).toString('hex')}`;
+/** A fresh compartment, so each test lists only what it created. */
+export { newCompartmentId } from '../support/emulator';
 
 /** Follows `opc-next-page` from the first page to the last: every item in order, and how many pages it took. */
 export async function allPages<T>(

@@ -7,7 +7,8 @@ import { fastWaiter, type TestEmulator } from '../support/emulator';
 export const PEER_REGION = 'us-phoenix-1';
 export const HOME_REGION = 'us-ashburn-1';
 
-export const newCompartmentId = () => newOcid('compartment');
+import { newCompartmentId } from '../support/emulator';
+export { newCompartmentId };
 export const logLocation = { namespace: 'ns', bucket: 'dr-logs' };
 
 /** Members of a small application stack in `region`, as CreateDrProtectionGroupDetails lists them. */

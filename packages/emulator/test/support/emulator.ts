@@ -37,6 +37,20 @@ export const fastWaiter = (attempts = 200): common.WaiterConfiguration => ({
   delayStrategy: new common.FixedTimeDelayStrategy(0.01),
 });
 
+/**
+ * Compartments of the latest test emulator's first tenancy, created through the admin API at
+ * start, so tests can take a fresh one synchronously (`newCompartmentId()`): the emulator refuses
+ * compartments it did not create.
+ */
+let compartmentPool: string[] = [];
+
+/** A fresh compartment of the latest started test emulator's first tenancy. */
+export function newCompartmentId(): string {
+  const id = compartmentPool.pop();
+  if (!id) throw new Error('no test compartments left: start a test emulator first (or raise the pool size)');
+  return id;
+}
+
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const emulator = await startEmulator({
     inMemory: true,
@@ -44,6 +58,12 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     trainingDurationSeconds: 0,
     ...options,
   });
+  const identity = identityFromConfig(emulator.configFile);
+  compartmentPool = (
+    await Promise.all(
+      Array.from({ length: 48 }, (_, i) => emulator.admin.createCompartment(identity.tenancyId, `test-${i}`)),
+    )
+  ).map((c) => c.compartmentId);
   const provider = new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT');
   const clientConfiguration = {
     retryConfiguration: fastRetry,
@@ -59,7 +79,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   return {
     emulator,
     url: emulator.url,
-    identity: identityFromConfig(emulator.configFile),
+    identity,
     dr(region) {
       const client = track(
         new DisasterRecoveryClient({ authenticationDetailsProvider: provider }, clientConfiguration),
