@@ -27,6 +27,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // A `let` read by a closure before its one assignment (a signal handler set up before start) stays `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {

@@ -7,6 +7,11 @@
  * 2. AI Language: endpoint create-to-ACTIVE as the official SDK waiter observes it (zero
  *    transition delay), as a ratio to one GetEndpoint round trip; inference throughput for a
  *    100-document batch.
+ * 3. Start-up: spawn to first line of `ocikit-emulator` (bench/startup.ts).
+ *
+ * The SQLite driver is the running Node's (node:sqlite on 22.13+/24, better-sqlite3 on 20), or
+ * the one `OCIKIT_SQLITE` forces. Env: BENCH_PLANS, BENCH_SECONDS (load per phase), BENCH_AI=0
+ * skips AI Language, BENCH_JSON=<file> also writes the key numbers as JSON (bench/runtimes.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,9 +19,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import * as common from 'oci-common';
-import { AIServiceLanguageClient } from 'oci-ailanguage';
-import { startEmulator } from '../src';
+import { AIServiceLanguageClient, models } from 'oci-ailanguage';
+import { AdminClient, startEmulator } from '../src';
+import { sqliteDriverName } from '../src/store/sqlite-driver';
 import { load, median, type LoadResult } from './load';
+import { measureStartup } from './startup';
 
 const PLANS = Number(process.env.BENCH_PLANS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -45,20 +52,28 @@ function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
   return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
 }
 
-async function json(url: string, init: RequestInit = {}): Promise<any> {
+async function json<T = unknown>(url: string, init: RequestInit = {}): Promise<T> {
   const response = await fetch(url, {
     ...init,
     headers: { ...SIGNED, 'content-type': 'application/json', ...init.headers },
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 const row = (name: string, r: LoadResult) =>
   `| ${name} | ${r.perSecond.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} |`;
 
-async function benchDisasterRecovery(): Promise<string[]> {
+interface DrNumbers {
+  plans: number;
+  getPerSecond: number;
+  listPerSecond: number;
+  getRatio: number;
+  listRatio: number;
+}
+
+async function benchDisasterRecovery(): Promise<{ lines: string[]; numbers: DrNumbers }> {
   // File-backed, as users run it (`--data`), in a scratch directory.
   const scratch = mkdtempSync(join(tmpdir(), 'ocikit-bench-'));
   const emulator = await startChild(
@@ -75,8 +90,8 @@ async function benchDisasterRecovery(): Promise<string[]> {
   );
   const baselineFile = join(scratch, 'payloads.json');
   try {
-    const sandbox = await json(`${emulator.url}/_ocikit/sandbox`);
-    const standby = sandbox.disasterRecovery.standbyProtectionGroupId as string;
+    const sandbox = await new AdminClient(emulator.url).sandbox();
+    const standby = sandbox.disasterRecovery.standbyProtectionGroupId;
     const api = `${emulator.url}/r/${sandbox.disasterRecovery.standbyRegion}/20220125`;
     const idleMemory = memoryOf(emulator.child.pid!);
 
@@ -87,7 +102,7 @@ async function benchDisasterRecovery(): Promise<string[]> {
       Array.from({ length: 16 }, async () => {
         while (next < PLANS) {
           const n = next++;
-          const plan = await json(`${api}/drPlans`, {
+          const plan = await json<{ id: string }>(`${api}/drPlans`, {
             method: 'POST',
             body: JSON.stringify({
               displayName: `bench-plan-${String(n).padStart(5, '0')}`,
@@ -128,7 +143,14 @@ async function benchDisasterRecovery(): Promise<string[]> {
       });
       const listBase = await load({ url: () => `${baseline.url}/list`, concurrency: CONCURRENCY, seconds: SECONDS });
       const afterMemory = memoryOf(emulator.child.pid!);
-      return [
+      const numbers: DrNumbers = {
+        plans: ids.length,
+        getPerSecond: getPlan.perSecond,
+        listPerSecond: listPlans.perSecond,
+        getRatio: getPlan.perSecond / getBase.perSecond,
+        listRatio: listPlans.perSecond / listBase.perSecond,
+      };
+      const lines = [
         `### Disaster Recovery: ${ids.length} plans stored (created in ${createSeconds.toFixed(1)} s, ${(ids.length / createSeconds).toFixed(0)} creates/s)`,
         '',
         `Plan JSON ${JSON.stringify(item).length} bytes; list page of 100 summaries ${JSON.stringify(page).length} bytes; ${CONCURRENCY} concurrent clients, ${SECONDS} s each.`,
@@ -140,10 +162,11 @@ async function benchDisasterRecovery(): Promise<string[]> {
         row('ListDrPlans limit=100 (emulator)', listPlans),
         row('same JSON, bare fastify', listBase),
         '',
-        `Throughput ratio emulator / bare fastify: GetDrPlan ${(getPlan.perSecond / getBase.perSecond).toFixed(2)}, ListDrPlans ${(listPlans.perSecond / listBase.perSecond).toFixed(2)}.`,
+        `Throughput ratio emulator / bare fastify: GetDrPlan ${numbers.getRatio.toFixed(2)}, ListDrPlans ${numbers.listRatio.toFixed(2)}.`,
         '',
         `Emulator memory: RSS ${idleMemory.rssMiB.toFixed(0)} MiB idle after seeding; ${loadedMemory.rssMiB.toFixed(0)} MiB with ${ids.length} plans; ${afterMemory.rssMiB.toFixed(0)} MiB after the load (peak ${afterMemory.peakMiB.toFixed(0)} MiB).`,
       ];
+      return { lines, numbers };
     } finally {
       baseline.child.kill();
     }
@@ -164,7 +187,11 @@ async function benchAiLanguage(): Promise<string[]> {
     {
       authenticationDetailsProvider: new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT'),
     },
-    { circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as any) },
+    {
+      circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as ConstructorParameters<
+        typeof common.CircuitBreaker
+      >[0]),
+    },
   );
   client.endpoint = emulator.url;
   try {
@@ -181,7 +208,7 @@ async function benchAiLanguage(): Promise<string[]> {
           modelId: ai.pretrainedModelIds.sentimentAnalysis,
         },
       });
-      await waiters.forEndpoint({ endpointId: created.endpoint.id }, 'ACTIVE' as any);
+      await waiters.forEndpoint({ endpointId: created.endpoint.id }, models.Endpoint.LifecycleState.Active);
       createToActive.push(performance.now() - started);
       const getStarted = performance.now();
       await client.getEndpoint({ endpointId: created.endpoint.id });
@@ -235,7 +262,7 @@ async function benchAiLanguage(): Promise<string[]> {
       const created = await client.createEndpoint({
         createEndpointDetails: { compartmentId: sandbox.compartmentId, modelId },
       });
-      await waiters.forEndpoint({ endpointId: created.endpoint.id }, 'ACTIVE' as any);
+      await waiters.forEndpoint({ endpointId: created.endpoint.id }, models.Endpoint.LifecycleState.Active);
       const times: number[] = [];
       for (let i = 0; i < 20; i++) {
         const started = performance.now();
@@ -261,15 +288,29 @@ async function benchAiLanguage(): Promise<string[]> {
 }
 
 async function main() {
+  const driver = sqliteDriverName();
   const out = [
     '## Benchmark results',
     '',
-    `Node ${process.version}, ${new Date().toISOString().slice(0, 10)}, command: \`npm run bench\``,
+    `Node ${process.version}, SQLite through ${driver === 'node' ? 'node:sqlite' : 'better-sqlite3'}, ${new Date().toISOString().slice(0, 10)}, command: \`npm run bench\``,
     '',
   ];
-  out.push(...(await benchDisasterRecovery()), '');
-  out.push(...(await benchAiLanguage()));
+  const dr = await benchDisasterRecovery();
+  out.push(...dr.lines, '');
+  const startup = await measureStartup();
+  out.push(
+    '### Start-up',
+    '',
+    `First line printed by \`ocikit-emulator\`, median of 5 (\`node -e 0\`: ${startup.nodeMs.toFixed(0)} ms): ` +
+      `${startup.existingDataMs.toFixed(0)} ms on an existing data directory, ` +
+      `${startup.inMemorySeedMs.toFixed(0)} ms for \`--in-memory --seed sandbox\`.`,
+    '',
+  );
+  if (process.env.BENCH_AI !== '0') out.push(...(await benchAiLanguage()));
   console.log(out.join('\n'));
+  if (process.env.BENCH_JSON) {
+    writeFileSync(process.env.BENCH_JSON, JSON.stringify({ node: process.version, driver, ...dr.numbers, ...startup }));
+  }
 }
 
 main().catch((error) => {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError } from 'commander';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
 import { validateFault, type FaultSpec } from './http/faults';
 import { startEmulator } from './server';
 
@@ -32,7 +33,7 @@ function readFaults(file: string): FaultSpec[] {
   });
 }
 
-const { version } = require('../package.json') as { version: string };
+const { version } = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')) as { version: string };
 
 const program = new Command()
   .name('ocikit-emulator')
@@ -75,6 +76,17 @@ const program = new Command()
       throw new InvalidArgumentError(`unknown --auth mode '${opts.auth}' (known: signature, none)`);
     if (opts.seed !== undefined && opts.seed !== 'sandbox')
       throw new InvalidArgumentError(`unknown seed '${opts.seed}' (known: sandbox)`);
+    // SIGINT/SIGTERM close the server and the database, then exit 0, also when they arrive
+    // while starting; a second signal during shutdown exits at once (committed data is in the WAL).
+    let close: (() => Promise<void>) | undefined;
+    let stopping = false;
+    const stop = () => {
+      if (stopping) process.exit(0);
+      stopping = true;
+      if (close) shutDown(close);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
     const emulator = await startEmulator({
       port: opts.port,
       host: opts.host,
@@ -105,10 +117,19 @@ const program = new Command()
         `any other region under ${emulator.url}/r/<region>/…, and the admin API under /_ocikit`,
     );
     if (emulator.sandbox) console.log(`sandbox: ${JSON.stringify(emulator.sandbox, null, 2)}`);
-    const stop = () => void emulator.close().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    close = () => emulator.close();
+    if (stopping) shutDown(close);
   });
+
+function shutDown(close: () => Promise<void>): void {
+  close().then(
+    () => process.exit(0),
+    (error: Error) => {
+      console.error(`ocikit-emulator: stopping failed: ${error.message}`);
+      process.exit(1);
+    },
+  );
+}
 
 program.parseAsync().catch((error: Error) => {
   console.error(`ocikit-emulator: ${error.message}`);

@@ -16,7 +16,7 @@ import { createHttpApp } from './http/pipeline';
 import { RateLimiter } from './http/rate-limit';
 import { RetryTokens } from './http/retry-tokens';
 import { ObjectStore } from './services/common/objects';
-import { SERVICES, type ServiceSandboxIds } from './services/registry';
+import { SERVICES, type SandboxIds } from './services/registry';
 import type { SandboxContext } from './services/service';
 import { SqliteStore } from './store/sqlite-store';
 
@@ -74,7 +74,7 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-export type SandboxIds = SandboxContext & ServiceSandboxIds;
+export type { SandboxIds } from './services/registry';
 
 function seconds(value: number | undefined, fallback: number, name: string): number {
   const v = value ?? fallback;

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { SandboxIds } from '../src';
 import { declaredOperations } from '../src/coverage';
 import { regionOfOcid } from '../src/core/regions';
 import { startTestEmulator, type TestEmulator } from './support/emulator';
@@ -78,8 +79,22 @@ function idsFor(name: string, pool: string[]): string[] {
   return pool;
 }
 
+/** The parts of a request schema the generator reads. */
+interface SchemaView {
+  type?: string | readonly string[];
+  enum?: readonly unknown[];
+  const?: unknown;
+  required?: readonly string[];
+  properties?: Readonly<Record<string, SchemaView>>;
+  additionalProperties?: boolean | SchemaView;
+  items?: SchemaView;
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+}
+
 /** A value for `schema`, mostly valid, sometimes corrupted; OCIDs come from the pool of real ids. */
-function generate(schema: any, random: Random, pool: string[], depth = 0, name = ''): unknown {
+function generate(schema: SchemaView | undefined, random: Random, pool: string[], depth = 0, name = ''): unknown {
   if (!schema || depth > 6 || random.chance(0.06)) return corrupt(random);
   if (schema.enum) return random.chance(0.9) ? random.pick(schema.enum) : 'NOT_A_VALUE';
   if (schema.const !== undefined) return schema.const;
@@ -87,7 +102,7 @@ function generate(schema: any, random: Random, pool: string[], depth = 0, name =
     case 'object': {
       const out: Record<string, unknown> = {};
       const required = new Set<string>(schema.required ?? []);
-      for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
+      for (const [name, property] of Object.entries(schema.properties ?? {})) {
         if (required.has(name) ? random.chance(0.95) : random.chance(0.5))
           out[name] = generate(property, random, pool, depth + 1, name);
       }
@@ -137,7 +152,7 @@ describe('fuzzing every operation with schema-guided requests', () => {
   /** A fresh sandbox plus a plan and an endpoint in it, so every operation can reach its success path. */
   async function freshWorld(): Promise<void> {
     await t.admin('POST', '/reset');
-    const sandbox = await t.admin('POST', '/seed', { seed: 'sandbox' });
+    const sandbox = await t.admin<SandboxIds>('POST', '/seed', { seed: 'sandbox' });
     const dr = sandbox.disasterRecovery;
     const plan = await signedFetch(t.identity, `${t.url}/r/${dr.standbyRegion}/20220125/drPlans`, {
       method: 'POST',
@@ -185,10 +200,11 @@ describe('fuzzing every operation with schema-guided requests', () => {
                 : String(random.pick(ODD_STRINGS) || 'x'),
             ),
           );
-          const query = generate(operation.schema?.querystring ?? { type: 'object' }, random, pool) as Record<
-            string,
-            unknown
-          >;
+          const query = generate(
+            (operation.schema?.querystring ?? { type: 'object' }) as SchemaView,
+            random,
+            pool,
+          ) as Record<string, unknown>;
           const search = new URLSearchParams();
           if (query && typeof query === 'object' && !Array.isArray(query)) {
             for (const [name, value] of Object.entries(query)) {
@@ -200,7 +216,7 @@ describe('fuzzing every operation with schema-guided requests', () => {
           const body = hasBody
             ? random.chance(0.05)
               ? '{"broken json'
-              : JSON.stringify(generate(operation.schema?.body ?? { type: 'object' }, random, pool))
+              : JSON.stringify(generate((operation.schema?.body ?? { type: 'object' }) as SchemaView, random, pool))
             : undefined;
           // Mostly the region of the first regional id in the request (where it can be found).
           const home = t.emulator.region;

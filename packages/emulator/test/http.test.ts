@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { requests } from 'oci-disasterrecovery';
 import { AdjustableClock } from '../src';
 import { newCompartmentId, ociError, startTestEmulator, type TestEmulator } from './support/emulator';
 import { signedFetch } from './support/signed-fetch';
@@ -181,7 +182,7 @@ describe('list paging', () => {
             compartmentId,
             limit: 3,
             page,
-            sortBy: sortBy as any,
+            sortBy: sortBy as requests.ListDrProtectionGroupsRequest.SortBy | undefined,
           });
           seen.push(...response.drProtectionGroupCollection.items.map((g) => g.id));
           page = response.opcNextPage;

@@ -21,7 +21,9 @@ function clientFor(url: string, configFile: string): DisasterRecoveryClient {
     { authenticationDetailsProvider: new common.ConfigFileAuthenticationDetailsProvider(configFile, 'DEFAULT') },
     {
       retryConfiguration: fastRetry,
-      circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as any),
+      circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as ConstructorParameters<
+        typeof common.CircuitBreaker
+      >[0]),
     },
   );
   client.endpoint = url;

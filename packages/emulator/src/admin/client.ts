@@ -3,6 +3,7 @@
  * CLI) and the CLI itself reach the admin API through this class, so that how admin calls are
  * authorised lives in one place.
  */
+import type { SandboxIds } from '../services/registry';
 export interface FaultSpec {
   /** OCI operation name, e.g. `CreateDrPlan`; every operation when omitted. */
   operation?: string;
@@ -49,7 +50,7 @@ export class AdminClient {
   ) {}
 
   /** Calls `<url>/_ocikit<path>` and returns the parsed JSON answer (undefined when empty). */
-  async request<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const text = await this.send(
       method,
       path,
@@ -74,7 +75,7 @@ export class AdminClient {
   }
 
   /** The sandbox ids (seeding it first when `seed` is true). */
-  sandbox(seed = false): Promise<any> {
+  sandbox(seed = false): Promise<SandboxIds> {
     return seed ? this.request('POST', '/seed', { seed: 'sandbox' }) : this.request('GET', '/sandbox');
   }
 

@@ -11,7 +11,7 @@ import type { ListQuery, KindDefinition, Store } from '../store/store';
 export class Repository<T extends object> {
   constructor(
     private readonly store: Store,
-    readonly kind: KindDefinition,
+    readonly kind: KindDefinition<T>,
     private readonly clock: Clock,
   ) {
     store.ensureKind(kind);

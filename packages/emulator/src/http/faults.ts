@@ -67,6 +67,8 @@ export function validateFault(input: unknown, where = 'fault'): FaultSpec {
       throw bad(field, 'must be a non-empty string');
   const kind = (spec.kind ?? 'error') as FaultKind;
   if (!FAULT_KINDS.includes(kind)) throw bad('kind', `must be one of ${FAULT_KINDS.join(', ')}`);
+  // Not built yet: refused rather than armed and silently ignored.
+  if (kind === 'fail-work-request') throw bad('kind', 'fail-work-request is not implemented by this emulator yet');
   if (spec.count !== undefined && !(Number.isInteger(spec.count) && (spec.count as number) >= 1))
     throw bad('count', 'must be an integer of at least 1');
   if (spec.probability !== undefined) {

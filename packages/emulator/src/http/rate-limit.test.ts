@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { OciServiceError } from '../core/errors';
 import { RateLimiter } from './rate-limit';
 
 describe('RateLimiter', () => {
@@ -9,14 +10,14 @@ describe('RateLimiter', () => {
     for (let i = 0; i < 3; i++) limiter.take('t1');
     assert.throws(
       () => limiter.take('t1'),
-      (e: any) => e.status === 429 && e.code === 'TooManyRequests',
+      (e: OciServiceError) => e.status === 429 && e.code === 'TooManyRequests',
     );
     limiter.take('t2'); // another tenancy has its own bucket
     now += 1000 / 3; // one token back
     limiter.take('t1');
     assert.throws(
       () => limiter.take('t1'),
-      (e: any) => e.status === 429,
+      (e: OciServiceError) => e.status === 429,
     );
   });
 });

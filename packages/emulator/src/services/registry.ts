@@ -1,6 +1,6 @@
 import { createAiLanguageService } from './ai-language';
 import { createDisasterRecoveryService } from './disaster-recovery';
-import type { EmulatedService, ServiceDependencies } from './service';
+import type { EmulatedService, SandboxContext, ServiceDependencies } from './service';
 
 /** One emulated OCI service as the composition root and the support-table generator see it. */
 export interface ServiceRegistration<K extends string = string, TSandbox extends object = object> {
@@ -30,3 +30,6 @@ type Registered = (typeof SERVICES)[number];
 export type ServiceSandboxIds = {
   [S in Registered as S['key']]: ReturnType<ReturnType<S['create']>['seedSandbox']>;
 };
+
+/** What the sandbox seed created: where it put things, and each service's ids. */
+export type SandboxIds = SandboxContext & ServiceSandboxIds;

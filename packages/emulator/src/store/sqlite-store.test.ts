@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Entity } from './entity';
+import { DRIVER_ENV, hasNodeSqlite, openSqlite, sqliteDriverName, type SqliteDriverName } from './sqlite-driver';
 import { SqliteStore } from './sqlite-store';
 import type { KindDefinition } from './store';
 
@@ -24,87 +25,173 @@ const thing = (id: string, name: string, rank: number, region = 'r1'): Entity<Th
   transitions: [],
 });
 
-describe('SqliteStore', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ocikit-store-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+/** Whether better-sqlite3 is installed and built for this Node. */
+function betterSqlite3Loads(): boolean {
+  try {
+    openSqlite(':memory:', 'better-sqlite3').close();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
-  it('filters, sorts, pages and returns stored summaries', () => {
-    const store = new SqliteStore(':memory:');
-    store.ensureKind(kind);
-    store.put(kind, thing('a', 'x', 2), null);
-    store.put(kind, thing('b', 'x', 1), null);
-    store.put(kind, thing('c', 'y', 3), null);
-    store.put(kind, thing('d', 'x', 9, 'r2'), null);
-    const page = store.list<Thing>(kind, {
-      where: { region: 'r1', name: 'x' },
-      orderBy: [{ column: 'rank', direction: 'ASC' }],
-      limit: 1,
-      offset: 1,
-    });
-    assert.deepEqual(
-      page.map((e) => e.id),
-      ['a'],
-    );
-    assert.deepEqual(
-      store.listSummaries(kind, { where: { region: 'r1' }, orderBy: [{ column: 'rank', direction: 'DESC' }] }),
-      [
-        { id: 'c', name: 'y' },
-        { id: 'a', name: 'x' },
-        { id: 'b', name: 'x' },
-      ],
-    );
-    assert.equal(store.count(kind, { region: 'r2' }), 1);
-    store.close();
+// Every driver the running Node can use. better-sqlite3 12 aborts the process on Node 24.19+
+// (when a statement is garbage-collected), so beside node:sqlite it is tested on 22/23 only.
+const drivers: SqliteDriverName[] = hasNodeSqlite() ? ['node'] : ['better-sqlite3'];
+if (hasNodeSqlite() && Number(process.versions.node.split('.')[0]) < 24 && betterSqlite3Loads()) {
+  drivers.push('better-sqlite3');
+}
+
+for (const driver of drivers) describeStore(driver);
+
+describe('SQLite driver choice', () => {
+  const forced = process.env[DRIVER_ENV];
+  after(() => {
+    if (forced === undefined) delete process.env[DRIVER_ENV];
+    else process.env[DRIVER_ENV] = forced;
   });
 
-  it('finds entities with due transitions by their settle time', () => {
-    const store = new SqliteStore(':memory:');
-    store.ensureKind(kind);
-    store.put(kind, thing('a', 'x', 1), 100);
-    store.put(kind, thing('b', 'x', 1), 200);
-    store.put(kind, thing('c', 'x', 1), null);
-    assert.deepEqual(
-      store.due(kind, 150).map((e) => e.id),
-      ['a'],
-    );
-    store.close();
+  it('uses node:sqlite where the running Node has it, better-sqlite3 otherwise', () => {
+    delete process.env[DRIVER_ENV];
+    assert.equal(sqliteDriverName(), hasNodeSqlite() ? 'node' : 'better-sqlite3');
+    assert.equal(new SqliteStore(':memory:').driver, sqliteDriverName());
   });
 
-  it('rolls back a failed transaction', () => {
-    const store = new SqliteStore(':memory:');
-    store.ensureKind(kind);
-    assert.throws(() =>
-      store.transaction(() => {
-        store.put(kind, thing('a', 'x', 1), null);
-        throw new Error('half-way');
-      }),
-    );
-    assert.equal(store.get(kind, 'a'), undefined);
-    store.close();
+  it(`lets ${DRIVER_ENV} force a driver and rejects unknown ones in one line`, () => {
+    process.env[DRIVER_ENV] = drivers[0];
+    assert.equal(sqliteDriverName(), drivers[0]);
+    process.env[DRIVER_ENV] = 'sqlite4';
+    assert.throws(() => new SqliteStore(':memory:'), /^Error: OCIKIT_SQLITE=sqlite4 is not a SQLite driver/);
   });
 
-  it('adds and backfills columns a kind gains, keeping its data', () => {
-    const file = join(dir, 'evolve.db');
-    const v1: KindDefinition = { name: 'things', columns: { name: kind.columns.name } };
-    const first = new SqliteStore(file);
-    first.ensureKind(v1);
-    first.put(v1, thing('a', 'x', 7), null);
-    first.close();
-    const second = new SqliteStore(file);
-    second.ensureKind(kind);
-    assert.deepEqual(
-      second.list<Thing>(kind, { where: { rank: 7 } }).map((e) => e.id),
-      ['a'],
-    );
-    assert.deepEqual(second.listSummaries(kind, {}), [{ id: 'a', name: 'x' }]);
-    second.close();
-  });
-
-  it('lets only one emulator open a data directory at a time', () => {
-    const file = join(dir, 'locked.db');
-    const owner = new SqliteStore(file);
-    assert.throws(() => new SqliteStore(file), /in use by another emulator/);
-    owner.close();
-    new SqliteStore(file).close(); // free again once closed
+  it('names what is missing when the forced driver cannot load', { skip: hasNodeSqlite() }, () => {
+    assert.throws(() => openSqlite(':memory:', 'node'), /node:sqlite is not available on Node\.js v20/);
   });
 });
+
+function describeStore(driver: SqliteDriverName) {
+  const open = (filename: string) => new SqliteStore(filename, { driver });
+  describe(`SqliteStore on ${driver}`, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ocikit-store-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('runs on the driver it was given', () => {
+      const store = open(':memory:');
+      assert.equal(store.driver, driver);
+      store.close();
+    });
+
+    it('filters, sorts, pages and returns stored summaries', () => {
+      const store = open(':memory:');
+      store.ensureKind(kind);
+      store.put(kind, thing('a', 'x', 2), null);
+      store.put(kind, thing('b', 'x', 1), null);
+      store.put(kind, thing('c', 'y', 3), null);
+      store.put(kind, thing('d', 'x', 9, 'r2'), null);
+      const page = store.list<Thing>(kind, {
+        where: { region: 'r1', name: 'x' },
+        orderBy: [{ column: 'rank', direction: 'ASC' }],
+        limit: 1,
+        offset: 1,
+      });
+      assert.deepEqual(
+        page.map((e) => e.id),
+        ['a'],
+      );
+      assert.deepEqual(
+        store.listSummaries(kind, { where: { region: 'r1' }, orderBy: [{ column: 'rank', direction: 'DESC' }] }),
+        [
+          { id: 'c', name: 'y' },
+          { id: 'a', name: 'x' },
+          { id: 'b', name: 'x' },
+        ],
+      );
+      assert.equal(store.count(kind, { region: 'r2' }), 1);
+      store.close();
+    });
+
+    it('finds entities with due transitions by their settle time', () => {
+      const store = open(':memory:');
+      store.ensureKind(kind);
+      store.put(kind, thing('a', 'x', 1), 100);
+      store.put(kind, thing('b', 'x', 1), 200);
+      store.put(kind, thing('c', 'x', 1), null);
+      assert.deepEqual(
+        store.due(kind, 150).map((e) => e.id),
+        ['a'],
+      );
+      store.close();
+    });
+
+    it('rolls back a failed transaction', () => {
+      const store = open(':memory:');
+      store.ensureKind(kind);
+      assert.throws(() =>
+        store.transaction(() => {
+          store.put(kind, thing('a', 'x', 1), null);
+          throw new Error('half-way');
+        }),
+      );
+      assert.equal(store.get(kind, 'a'), undefined);
+      store.close();
+    });
+
+    it('adds and backfills columns a kind gains, keeping its data', () => {
+      const file = join(dir, 'evolve.db');
+      const v1: KindDefinition = { name: 'things', columns: { name: kind.columns.name } };
+      const first = open(file);
+      first.ensureKind(v1);
+      first.put(v1, thing('a', 'x', 7), null);
+      first.close();
+      const second = open(file);
+      second.ensureKind(kind);
+      assert.deepEqual(
+        second.list<Thing>(kind, { where: { rank: 7 } }).map((e) => e.id),
+        ['a'],
+      );
+      assert.deepEqual(second.listSummaries(kind, {}), [{ id: 'a', name: 'x' }]);
+      second.close();
+    });
+
+    it('lets only one emulator open a data directory at a time', () => {
+      const file = join(dir, 'locked.db');
+      const owner = open(file);
+      assert.throws(() => open(file), /in use by another emulator/);
+      owner.close();
+      open(file).close(); // free again once closed
+    });
+
+    it('undoes only a failed nested part of a transaction, and joins nested store transactions', () => {
+      const store = open(':memory:');
+      store.ensureKind(kind);
+      store.transaction(() => {
+        store.put(kind, thing('a', 'x', 1), null);
+        store.transaction(() => store.put(kind, thing('b', 'x', 1), null));
+        // A kind created inside a transaction whose creation fails leaves the outer work intact.
+        assert.throws(() =>
+          store.ensureKind({ name: 'bad', columns: { 'no-such"col': { type: 'TEXT', value: () => null } } }),
+        );
+      });
+      assert.deepEqual(
+        store.list(kind, {}).map((e) => e.id),
+        ['a', 'b'],
+      );
+      store.close();
+    });
+
+    it('stores a column value the kind leaves undefined as NULL', () => {
+      const store = open(':memory:');
+      const sparse: KindDefinition = {
+        name: 'sparse',
+        columns: { note: { type: 'TEXT', value: () => undefined as never } },
+      };
+      store.ensureKind(sparse);
+      store.put(sparse, thing('a', 'x', 1), null);
+      assert.deepEqual(
+        store.list(sparse, { where: { note: null } }).map((e) => e.id),
+        ['a'],
+      );
+      store.close();
+    });
+  });
+}

@@ -1,5 +1,11 @@
-import Database from 'better-sqlite3';
 import type { Entity } from './entity';
+import {
+  isBusyError,
+  openSqlite,
+  type SqliteConnection,
+  type SqliteDriverName,
+  type SqliteStatement,
+} from './sqlite-driver';
 import type { ColumnValue, KindDefinition, ListQuery, Store } from './store';
 
 /**
@@ -8,7 +14,7 @@ import type { ColumnValue, KindDefinition, ListQuery, Store } from './store';
  * numbered migration below, applied once, in order, inside a transaction.
  */
 export const SCHEMA_VERSION = 1;
-const MIGRATIONS: Record<number, (db: Database.Database) => void> = {
+const MIGRATIONS: Record<number, (db: SqliteConnection) => void> = {
   1: (db) => db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)'),
 };
 
@@ -22,33 +28,37 @@ const quote = (name: string): string => {
 };
 
 /**
- * SQLite through better-sqlite3: one table per kind (`id`, `region`, `settle_at`, the kind's
+ * SQLite through `node:sqlite` or better-sqlite3 (see sqlite-driver.ts): one table per kind (`id`, `region`, `settle_at`, the kind's
  * indexed columns, and the entity as a JSON `doc`). WAL journal: a write acknowledged to a
  * client is in the WAL file before the response is sent, so it survives the process being
  * killed (synchronous=NORMAL only risks the last transactions on an OS crash or power loss).
  */
 export class SqliteStore implements Store {
-  private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly db: SqliteConnection;
+  private readonly statements = new Map<string, SqliteStatement>();
   private readonly knownKinds = new Set<string>();
+  /** How many `atomic` calls are running: 0 outside a transaction. */
+  private depth = 0;
 
-  constructor(filename: string) {
-    // No busy wait: the only other connection there can be is another emulator (see below).
-    this.db = new Database(filename, { timeout: 100 });
+  /** `driver` forces a SQLite driver; by default the running Node's (see sqlite-driver.ts). */
+  constructor(filename: string, options: { driver?: SqliteDriverName } = {}) {
+    this.db = openSqlite(filename, options.driver);
     try {
+      // No long busy wait: the only other connection there can be is another emulator (see below).
+      this.db.exec('PRAGMA busy_timeout = 100');
       if (filename !== ':memory:') {
-        this.db.pragma('journal_mode = WAL');
+        this.db.exec('PRAGMA journal_mode = WAL');
         // One emulator per data directory: its clock, retry tokens and settlement assume they
         // are the only writer. The exclusive lock is held until close or the process's death.
-        this.db.pragma('locking_mode = EXCLUSIVE');
+        this.db.exec('PRAGMA locking_mode = EXCLUSIVE');
         this.db.exec('BEGIN EXCLUSIVE; COMMIT');
       }
-      this.db.pragma('synchronous = NORMAL');
+      this.db.exec('PRAGMA synchronous = NORMAL');
       this.migrate();
     } catch (error) {
       this.db.close();
-      if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) {
-        throw new Error(`the database ${filename} is in use by another emulator`);
+      if (isBusyError(error)) {
+        throw new Error(`the database ${filename} is in use by another emulator`, { cause: error });
       }
       throw error;
     }
@@ -63,14 +73,43 @@ export class SqliteStore implements Store {
       );
     }
     for (let version = current + 1; version <= SCHEMA_VERSION; version++) {
-      this.db.transaction(() => {
+      this.atomic(() => {
         MIGRATIONS[version](this.db);
         this.setMeta('schema_version', String(version));
-      })();
+      });
     }
   }
 
-  private statement(sql: string): Database.Statement {
+  /** Which SQLite driver this store runs on. */
+  get driver(): SqliteDriverName {
+    return this.db.driver;
+  }
+
+  /**
+   * Runs `fn` in a transaction; a nested call gets a savepoint, so its failure undoes only its
+   * own part (what better-sqlite3's `db.transaction` did, which node:sqlite lacks).
+   */
+  private atomic<R>(fn: () => R): R {
+    const savepoint = this.depth ? `s${this.depth}` : undefined;
+    this.db.exec(savepoint ? `SAVEPOINT ${savepoint}` : 'BEGIN');
+    this.depth++;
+    try {
+      const result = fn();
+      this.db.exec(savepoint ? `RELEASE ${savepoint}` : 'COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        this.db.exec(savepoint ? `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}` : 'ROLLBACK');
+      } catch {
+        // SQLite already rolled the transaction back (e.g. on SQLITE_FULL): nothing to undo.
+      }
+      throw error;
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private statement(sql: string): SqliteStatement {
     let stmt = this.statements.get(sql);
     if (!stmt) {
       stmt = this.db.prepare(sql);
@@ -82,7 +121,7 @@ export class SqliteStore implements Store {
   ensureKind(kind: KindDefinition): void {
     if (this.knownKinds.has(kind.name)) return;
     const table = quote(kind.name);
-    this.db.transaction(() => {
+    this.atomic(() => {
       this.db.exec(
         `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, region TEXT NOT NULL, settle_at INTEGER, doc TEXT NOT NULL)`,
       );
@@ -116,7 +155,7 @@ export class SqliteStore implements Store {
           update.run(...added.map(([, column]) => column.value(entity)), row.id);
         }
       }
-    })();
+    });
     this.knownKinds.add(kind.name);
   }
 
@@ -228,8 +267,7 @@ export class SqliteStore implements Store {
   }
 
   transaction<R>(fn: () => R): R {
-    if (this.db.inTransaction) return fn();
-    return this.db.transaction(fn)();
+    return this.depth ? fn() : this.atomic(fn);
   }
 
   getMeta(key: string): string | undefined {
@@ -241,6 +279,6 @@ export class SqliteStore implements Store {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    this.db.close();
   }
 }

@@ -7,15 +7,21 @@ export type ColumnValue = string | number | null;
  * One kind of stored entity: its table and the columns list filters and sorting use. Columns
  * are computed from the entity whenever it is written; the entity itself is kept as JSON.
  */
-export interface KindDefinition {
+/** An indexed column: its SQL type and how to compute it from the entity (a method, so kinds of any body fit). */
+export interface ColumnDefinition<TBody extends object = object> {
+  type: 'TEXT' | 'INTEGER';
+  value(entity: Entity<TBody>): ColumnValue;
+}
+
+export interface KindDefinition<TBody extends object = object> {
   /** Table name, snake_case. */
   name: string;
-  columns: Record<string, { type: 'TEXT' | 'INTEGER'; value: (entity: Entity<any>) => ColumnValue }>;
+  columns: Record<string, ColumnDefinition<TBody>>;
   /**
    * The item a List operation serves for the entity (OCI's *Summary shape). Kept beside the
    * document when given, so a list page reads small summaries instead of whole documents.
    */
-  summary?: (entity: Entity<any>) => object;
+  summary?(entity: Entity<TBody>): object;
   /**
    * Composite indexes (after `region`) for the kind's common filter + sort pairs, e.g.
    * `[['drProtectionGroupId', 'timeCreated']]`, so a list page is a range scan, not a sort.

@@ -1,6 +1,6 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { models } from 'oci-ailanguage';
+import { models, requests } from 'oci-ailanguage';
 import { fastWaiter, ociError, type TestEmulator } from '../support/emulator';
 import { allPages, createModel, createProject, languageSuite, newCompartmentId, pretrained } from './support';
 
@@ -39,7 +39,7 @@ describe('AI Language endpoints through the official SDK', () => {
 
     const waited = await env.client
       .createWaiters(fastWaiter())
-      .forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as any);
+      .forEndpoint({ endpointId: endpoint.id }, models.Endpoint.LifecycleState.Active);
     assert.equal(waited!.endpoint.lifecycleState, 'ACTIVE');
     const got = await env.client.getEndpoint({ endpointId: endpoint.id });
     assert.ok(got.etag);
@@ -100,7 +100,7 @@ describe('AI Language endpoints through the official SDK', () => {
     assert.equal(error.statusCode, 400);
     assert.equal(error.serviceCode, 'RelatedResourceNotAuthorizedOrNotFound');
     const missing = await ociError(() =>
-      env.client.createEndpoint({ createEndpointDetails: { compartmentId } as any }),
+      env.client.createEndpoint({ createEndpointDetails: { compartmentId } as never }),
     );
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.serviceCode, 'MissingParameter');
@@ -280,8 +280,12 @@ describe('AI Language endpoints through the official SDK', () => {
         })
       ).endpoint.id;
     }
-    const all = (await env.client.listEndpoints({ compartmentId: listCompartment, sortBy: 'displayName' as any }))
-      .endpointCollection.items;
+    const all = (
+      await env.client.listEndpoints({
+        compartmentId: listCompartment,
+        sortBy: requests.ListEndpointsRequest.SortBy.DisplayName,
+      })
+    ).endpointCollection.items;
     assert.deepEqual(
       all.map((e) => e.displayName),
       ['a', 'b', 'c', 'd', 'e'],
@@ -290,8 +294,8 @@ describe('AI Language endpoints through the official SDK', () => {
     const desc = (
       await env.client.listEndpoints({
         compartmentId: listCompartment,
-        sortBy: 'displayName' as any,
-        sortOrder: 'DESC' as any,
+        sortBy: requests.ListEndpointsRequest.SortBy.DisplayName,
+        sortOrder: models.SortOrder.Desc,
       })
     ).endpointCollection.items;
     assert.deepEqual(
@@ -301,8 +305,8 @@ describe('AI Language endpoints through the official SDK', () => {
     const byTime = (
       await env.client.listEndpoints({
         compartmentId: listCompartment,
-        sortBy: 'timeCreated' as any,
-        sortOrder: 'ASC' as any,
+        sortBy: requests.ListEndpointsRequest.SortBy.TimeCreated,
+        sortOrder: models.SortOrder.Asc,
       })
     ).endpointCollection.items;
     assert.deepEqual(
@@ -316,11 +320,15 @@ describe('AI Language endpoints through the official SDK', () => {
         projectId: string;
         modelId: string;
         displayName: string;
-        lifecycleState: any;
+        lifecycleState: string;
       }>,
     ) =>
       (
-        await env.client.listEndpoints({ compartmentId: listCompartment, sortBy: 'displayName' as any, ...filters })
+        await env.client.listEndpoints({
+          compartmentId: listCompartment,
+          sortBy: requests.ListEndpointsRequest.SortBy.DisplayName,
+          ...filters,
+        })
       ).endpointCollection.items.map((e) => e.displayName);
     assert.deepEqual(await names({ modelId: otherModel.id }), ['a', 'd']);
     assert.deepEqual(await names({ projectId: project.id }), ['b', 'c', 'e']);
@@ -333,7 +341,7 @@ describe('AI Language endpoints through the official SDK', () => {
     const paged = await allPages(async (page) => {
       const response = await env.client.listEndpoints({
         compartmentId: listCompartment,
-        sortBy: 'displayName' as any,
+        sortBy: requests.ListEndpointsRequest.SortBy.DisplayName,
         limit: 2,
         page,
       });
@@ -345,7 +353,7 @@ describe('AI Language endpoints through the official SDK', () => {
       ['a', 'b', 'c', 'd', 'e'],
     );
 
-    const missing = await ociError(() => env.client.listEndpoints({ modelId: model.id } as any));
+    const missing = await ociError(() => env.client.listEndpoints({ modelId: model.id } as never));
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.serviceCode, 'MissingParameter');
   });
@@ -433,8 +441,10 @@ describe('AI Language endpoints through the official SDK', () => {
 async function fetchChangeCompartment(t: TestEmulator, endpointId: string, compartmentId: string): Promise<Response> {
   const client = t.language();
   let captured: Response | undefined;
-  const original = (client as any)._httpClient.send.bind((client as any)._httpClient);
-  (client as any)._httpClient.send = async (...args: unknown[]) => {
+  // The SDK keeps its HTTP client private; the test reads the raw response through it.
+  const http = (client as unknown as { _httpClient: { send: (...args: unknown[]) => Promise<unknown> } })._httpClient;
+  const original = http.send.bind(http);
+  http.send = async (...args: unknown[]) => {
     captured = (await original(...args)) as Response;
     return captured;
   };
@@ -503,7 +513,7 @@ describe('AI Language endpoint lifecycle on the clock', () => {
     assert.equal(wr.workRequest.resources![0].actionType, 'DELETED');
     const gone = await env.client
       .createWaiters(fastWaiter())
-      .forEndpoint({ endpointId: endpoint.id }, 'DELETED' as any);
+      .forEndpoint({ endpointId: endpoint.id }, models.Endpoint.LifecycleState.Deleted);
     assert.equal(gone!.endpoint.lifecycleState, 'DELETED');
     const update = await ociError(() =>
       env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { displayName: 'y' } }),

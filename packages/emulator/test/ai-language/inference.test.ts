@@ -1,6 +1,6 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { models } from 'oci-ailanguage';
+import { requests, type models } from 'oci-ailanguage';
 import { ociError } from '../support/emulator';
 import {
   createModel,
@@ -111,7 +111,10 @@ describe('AI Language inference through endpoints', () => {
             'The food was excellent but the service was terribly slow.',
           ),
         },
-        level: ['SENTENCE', 'ASPECT'] as any,
+        level: [
+          requests.BatchDetectLanguageSentimentsRequest.Level.Sentence,
+          requests.BatchDetectLanguageSentimentsRequest.Level.Aspect,
+        ],
       });
       const [happy, mixed] = result.documents;
       assert.equal(happy.documentSentiment, 'Positive', how);
@@ -270,7 +273,7 @@ describe('AI Language inference through endpoints', () => {
 
     const noDocuments = await ociError(() =>
       env.client.batchDetectLanguageKeyPhrases({
-        batchDetectLanguageKeyPhrasesDetails: { alias: endpoints.phrases.alias } as any,
+        batchDetectLanguageKeyPhrasesDetails: { alias: endpoints.phrases.alias } as never,
       }),
     );
     assert.equal(noDocuments.statusCode, 400);
@@ -337,7 +340,7 @@ describe('AI Language inference only while the endpoint is ACTIVE', () => {
     const infer = (routing: Routing) =>
       env.client.batchDetectLanguageSentiments({
         batchDetectLanguageSentimentsDetails: { ...routing, documents: docs('What a wonderful day.') },
-        level: ['SENTENCE'] as any,
+        level: [requests.BatchDetectLanguageSentimentsRequest.Level.Sentence],
       });
 
     const creating = await ociError(() => infer({ endpointId: endpoint.id }));

@@ -1,6 +1,6 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { models } from 'oci-ailanguage';
+import { models } from 'oci-ailanguage';
 import { MODEL_TYPES } from '../../src/services/ai-language/enums';
 import { fastWaiter, ociError } from '../support/emulator';
 import {
@@ -86,7 +86,7 @@ describe('AI Language models through the official SDK', () => {
     assert.deepEqual(created.model.trainingDataset, details.trainingDataset);
     const model = (await env.client
       .createWaiters(fastWaiter())
-      .forModel({ modelId: created.model.id }, 'ACTIVE' as any))!.model;
+      .forModel({ modelId: created.model.id }, models.Model.LifecycleState.Active))!.model;
     assert.equal(model.version, 'ai-lang::TXT_CLS_V1::CUSTOM-V0');
     const results = model.evaluationResults as models.TextClassificationEvaluationResults;
     assert.equal(results.modelType, 'TEXT_CLASSIFICATION');
@@ -156,7 +156,7 @@ describe('AI Language models through the official SDK', () => {
           compartmentId,
           projectId,
           modelDetails: pretrained('TEXT_CLASSIFICATION'),
-          trainingDataset: { datasetType: 'OBJECT_STORAGE' } as any,
+          trainingDataset: { datasetType: 'OBJECT_STORAGE' } as never,
         },
       }),
     );
@@ -271,9 +271,9 @@ describe('AI Language models through the official SDK', () => {
       1,
     );
     assert.equal((await env.client.listModels({ compartmentId, modelId: named.id })).modelCollection.items.length, 1);
-    const failed = await env.client.listModels({ compartmentId, lifecycleState: 'FAILED' as any });
+    const failed = await env.client.listModels({ compartmentId, lifecycleState: 'FAILED' });
     assert.ok(failed.modelCollection.items.every((m) => m.lifecycleState === 'FAILED'));
-    const missing = await ociError(() => env.client.listModels({ projectId: other.id } as any));
+    const missing = await ociError(() => env.client.listModels({ projectId: other.id } as never));
     assert.equal(missing.serviceCode, 'MissingParameter');
   });
 

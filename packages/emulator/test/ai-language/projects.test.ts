@@ -1,3 +1,4 @@
+import { models, requests } from 'oci-ailanguage';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ociError } from '../support/emulator';
@@ -110,15 +111,18 @@ describe('AI Language projects through the official SDK', () => {
       await createProject(env.client, compartmentId, name);
     await createProject(env.client, newCompartmentId(), 'alpha'); // another compartment: never listed
 
-    const byName = await env.client.listProjects({ compartmentId, sortBy: 'displayName' as any });
+    const byName = await env.client.listProjects({
+      compartmentId,
+      sortBy: requests.ListProjectsRequest.SortBy.DisplayName,
+    });
     assert.deepEqual(
       byName.projectCollection.items.map((p) => p.displayName),
       ['alpha', 'bravo', 'charlie', 'delta', 'echo'],
     );
     const desc = await env.client.listProjects({
       compartmentId,
-      sortBy: 'displayName' as any,
-      sortOrder: 'DESC' as any,
+      sortBy: requests.ListProjectsRequest.SortBy.DisplayName,
+      sortOrder: models.SortOrder.Desc,
     });
     assert.equal(desc.projectCollection.items[0].displayName, 'echo');
     const newestFirst = await env.client.listProjects({ compartmentId });
@@ -129,7 +133,12 @@ describe('AI Language projects through the official SDK', () => {
     );
 
     const paged = await allPages(async (page) => {
-      const response = await env.client.listProjects({ compartmentId, sortBy: 'displayName' as any, limit: 2, page });
+      const response = await env.client.listProjects({
+        compartmentId,
+        sortBy: requests.ListProjectsRequest.SortBy.DisplayName,
+        limit: 2,
+        page,
+      });
       return { items: response.projectCollection.items, opcNextPage: response.opcNextPage };
     });
     assert.equal(paged.pages, 3);
@@ -142,18 +151,18 @@ describe('AI Language projects through the official SDK', () => {
     assert.equal(filtered.projectCollection.items.length, 1);
     const byId = await env.client.listProjects({ compartmentId, projectId: filtered.projectCollection.items[0].id });
     assert.equal(byId.projectCollection.items[0].displayName, 'charlie');
-    const creating = await env.client.listProjects({ compartmentId, lifecycleState: 'CREATING' as any });
+    const creating = await env.client.listProjects({ compartmentId, lifecycleState: 'CREATING' });
     assert.equal(creating.projectCollection.items.length, 0);
-    const active = await env.client.listProjects({ compartmentId, lifecycleState: 'ACTIVE' as any });
+    const active = await env.client.listProjects({ compartmentId, lifecycleState: 'ACTIVE' });
     assert.equal(active.projectCollection.items.length, 5);
   });
 
   it('requires compartmentId to list and rejects unknown enum values', async () => {
-    const missing = await ociError(() => env.client.listProjects({} as any));
+    const missing = await ociError(() => env.client.listProjects({} as never));
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.serviceCode, 'MissingParameter');
     const bad = await ociError(() =>
-      env.client.listProjects({ compartmentId: newCompartmentId(), lifecycleState: 'SLEEPING' as any }),
+      env.client.listProjects({ compartmentId: newCompartmentId(), lifecycleState: 'SLEEPING' as never }),
     );
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.serviceCode, 'InvalidParameter');

@@ -1,14 +1,15 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { models } from 'oci-ailanguage';
+import { models } from 'oci-ailanguage';
+import type { SandboxIds } from '../../src';
 import { fastWaiter } from '../support/emulator';
 import { languageSuite } from './support';
 
 describe('AI Language sandbox seed', () => {
   const env = languageSuite({ seed: 'sandbox', trainingDurationSeconds: 60 });
-  let sandbox: any;
+  let sandbox: SandboxIds;
   before(async () => {
-    sandbox = await env.t.admin('GET', '/sandbox');
+    sandbox = await env.t.admin<SandboxIds>('GET', '/sandbox');
   });
 
   it('lists the AI Language ids under aiLanguage at GET /_ocikit/sandbox', async () => {
@@ -61,7 +62,9 @@ describe('AI Language sandbox seed', () => {
       },
     });
     assert.equal(endpoint.projectId, ai.projectId);
-    await env.client.createWaiters(fastWaiter()).forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as any);
+    await env.client
+      .createWaiters(fastWaiter())
+      .forEndpoint({ endpointId: endpoint.id }, models.Endpoint.LifecycleState.Active);
     const { batchDetectLanguageTextClassificationResult: result } =
       await env.client.batchDetectLanguageTextClassification({
         batchDetectLanguageTextClassificationDetails: {
@@ -87,7 +90,9 @@ describe('AI Language sandbox seed', () => {
         modelId: ai.customModelIds.namedEntityRecognition,
       },
     });
-    await env.client.createWaiters(fastWaiter()).forEndpoint({ endpointId: endpoint.id }, 'ACTIVE' as any);
+    await env.client
+      .createWaiters(fastWaiter())
+      .forEndpoint({ endpointId: endpoint.id }, models.Endpoint.LifecycleState.Active);
     const { batchDetectLanguageEntitiesResult: result } = await env.client.batchDetectLanguageEntities({
       batchDetectLanguageEntitiesDetails: {
         endpointId: endpoint.id,

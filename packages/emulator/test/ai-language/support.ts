@@ -153,4 +153,4 @@ export async function createModel(
 }
 
 export const pretrained = (modelType: string, languageCode?: string) =>
-  ({ modelType, ...(languageCode ? { languageCode } : {}) }) as models.ModelDetails as any;
+  ({ modelType, ...(languageCode ? { languageCode } : {}) }) as models.ModelDetails as never;

@@ -1,3 +1,4 @@
+import { models } from 'oci-ailanguage';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fastWaiter, ociError } from '../support/emulator';
@@ -96,7 +97,7 @@ describe('AI Language work requests', () => {
   });
 
   it('requires compartmentId to list and answers 404 for an unknown work request', async () => {
-    const missing = await ociError(() => env.client.listWorkRequests({} as any));
+    const missing = await ociError(() => env.client.listWorkRequests({} as never));
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.serviceCode, 'MissingParameter');
     const unknown = await ociError(() =>
@@ -142,8 +143,9 @@ describe('AI Language work request progress on the clock', () => {
     const all = (await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId })).workRequestLogCollection
       .items;
     assert.equal(all.length, 3);
-    const desc = (await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, sortOrder: 'DESC' as any }))
-      .workRequestLogCollection.items;
+    const desc = (
+      await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, sortOrder: models.SortOrder.Desc })
+    ).workRequestLogCollection.items;
     assert.deepEqual(
       desc.map((l) => l.message),
       [...all].reverse().map((l) => l.message),

@@ -1,3 +1,4 @@
+import { models } from 'oci-disasterrecovery';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { newOcid } from '../../src/core/ids';
@@ -6,7 +7,11 @@ import { ociError, startTestEmulator, type TestEmulator } from '../support/emula
 import { PEER_REGION, createPair, createPlan, logLocation, newCompartmentId, raw, type Pair } from './fixtures';
 
 /** Every error answer is OCI's: a status, `{code, message}` and an opc-request-id; never a 500. */
-function assertOciError(response: { status: number; body: any; headers: Headers }, status: number, code: string): void {
+function assertOciError(
+  response: { status: number; body: Record<string, string>; headers: Headers },
+  status: number,
+  code: string,
+): void {
   assert.equal(response.status, status, JSON.stringify(response.body));
   assert.equal(response.body.code, code);
   assert.equal(typeof response.body.message, 'string');
@@ -35,7 +40,7 @@ describe('DR error answers', () => {
       client.createDrPlanExecution({
         createDrPlanExecutionDetails: {
           planId: newOcid('drplan'),
-          executionOptions: { planExecutionType: 'SWITCHOVER' } as any,
+          executionOptions: { planExecutionType: 'SWITCHOVER' } as never,
         },
       }),
     );
@@ -56,7 +61,7 @@ describe('DR error answers', () => {
     // Fewer faults than the client's 3 attempts: its retries get through.
     await t.admin('POST', '/faults', { operation: 'GetDrPlan', status: 429, code: 'TooManyRequests', count: 2 });
     assert.equal((await pair.peer.getDrPlan({ drPlanId: plan.id })).drPlan.id, plan.id);
-    assert.deepEqual((await t.admin('GET', '/faults')).items, []);
+    assert.deepEqual((await t.admin<{ items: unknown[] }>('GET', '/faults')).items, []);
   });
 
   it('refuses malformed and invalid bodies with 400 and the OCI code, never 500', async () => {
@@ -181,7 +186,7 @@ describe('DR error answers', () => {
         pair.peer.updateDrProtectionGroupRole({
           drProtectionGroupId: pair.standby.id,
           ifMatch: 'stale',
-          updateDrProtectionGroupRoleDetails: { role: 'PRIMARY' as any },
+          updateDrProtectionGroupRoleDetails: { role: models.DrProtectionGroupRole.Primary },
         }),
     ]) {
       const err = await ociError(call);

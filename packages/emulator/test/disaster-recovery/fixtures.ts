@@ -1,5 +1,5 @@
 import { signedFetch, type SigningIdentity } from '../support/signed-fetch';
-import type { DisasterRecoveryClient, models } from 'oci-disasterrecovery';
+import { models, type DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { newOcid } from '../../src/core/ids';
 import { fastWaiter, type TestEmulator } from '../support/emulator';
 
@@ -74,7 +74,11 @@ export async function createPair(
       displayName: 'primary',
       logLocation,
       members: options.primaryMembers ?? primaryMembers(),
-      association: { role: 'PRIMARY', peerId: standbyCreated.drProtectionGroup.id, peerRegion: PEER_REGION } as any,
+      association: {
+        role: models.DrProtectionGroupRole.Primary,
+        peerId: standbyCreated.drProtectionGroup.id,
+        peerRegion: PEER_REGION,
+      },
     },
   });
   await settle(home, primaryCreated.opcWorkRequestId);
@@ -100,7 +104,11 @@ export async function createPlan(
   });
   const waited = await pair.peer
     .createWaiters(fastWaiter())
-    .forDrPlan({ drPlanId: created.drPlan.id }, 'ACTIVE' as any, 'NEEDS_ATTENTION' as any);
+    .forDrPlan(
+      { drPlanId: created.drPlan.id },
+      models.DrPlanLifecycleState.Active,
+      models.DrPlanLifecycleState.NeedsAttention,
+    );
   return waited!.drPlan;
 }
 
@@ -120,7 +128,7 @@ export async function raw(
   path: string,
   body?: string,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: any; headers: Headers }> {
+): Promise<{ status: number; body: Record<string, string>; headers: Headers }> {
   const response = await signedFetch(t.identity, `${t.url}${path}`, { method, headers, body });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };

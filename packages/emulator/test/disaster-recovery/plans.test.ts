@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { models } from 'oci-disasterrecovery';
+import { models } from 'oci-disasterrecovery';
 import { newOcid } from '../../src/core/ids';
 import { fastWaiter, ociError, startTestEmulator, type TestEmulator } from '../support/emulator';
 import { PEER_REGION, createPair, createPlan, finished, logLocation, raw, type Pair } from './fixtures';
@@ -61,7 +61,9 @@ describe('DR plans', () => {
       { entityType: 'DrPlan', actionType: 'CREATED', identifier: plan.id, entityUri: `/20220125/drPlans/${plan.id}` },
     ]);
 
-    const active = await pair.peer.createWaiters(fastWaiter()).forDrPlan({ drPlanId: plan.id }, 'ACTIVE' as any);
+    const active = await pair.peer
+      .createWaiters(fastWaiter())
+      .forDrPlan({ drPlanId: plan.id }, models.DrPlanLifecycleState.Active);
     assert.equal(active!.drPlan.lifecycleState, 'ACTIVE');
     const got = await pair.peer.getDrPlan({ drPlanId: plan.id });
     assert.ok(got.etag);
@@ -138,7 +140,11 @@ describe('DR plans', () => {
   it('refuses plans outside the ACTIVE STANDBY group of an associated pair', async () => {
     const inPrimary = await ociError(() =>
       pair.home.createDrPlan({
-        createDrPlanDetails: { displayName: 'p', type: 'SWITCHOVER' as any, drProtectionGroupId: pair.primary.id },
+        createDrPlanDetails: {
+          displayName: 'p',
+          type: models.DrPlanType.Switchover,
+          drProtectionGroupId: pair.primary.id,
+        },
       }),
     );
     assert.deepEqual([inPrimary.statusCode, inPrimary.serviceCode], [400, 'InvalidParameter']);
@@ -152,7 +158,7 @@ describe('DR plans', () => {
       pair.home.createDrPlan({
         createDrPlanDetails: {
           displayName: 'p',
-          type: 'SWITCHOVER' as any,
+          type: models.DrPlanType.Switchover,
           drProtectionGroupId: lonely.drProtectionGroup.id,
         },
       }),
@@ -163,7 +169,7 @@ describe('DR plans', () => {
       pair.peer.createDrPlan({
         createDrPlanDetails: {
           displayName: 'p',
-          type: 'SWITCHOVER' as any,
+          type: models.DrPlanType.Switchover,
           drProtectionGroupId: newOcid('drprotectiongroup', PEER_REGION),
         },
       }),
@@ -172,7 +178,11 @@ describe('DR plans', () => {
     // The group lives in the peer region: from the home region it does not exist.
     const otherRegion = await ociError(() =>
       pair.home.createDrPlan({
-        createDrPlanDetails: { displayName: 'p', type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id },
+        createDrPlanDetails: {
+          displayName: 'p',
+          type: models.DrPlanType.Switchover,
+          drProtectionGroupId: pair.standby.id,
+        },
       }),
     );
     assert.deepEqual(
@@ -182,13 +192,13 @@ describe('DR plans', () => {
 
     const badType = await ociError(() =>
       pair.peer.createDrPlan({
-        createDrPlanDetails: { displayName: 'p', type: 'SIDEWAYS' as any, drProtectionGroupId: pair.standby.id },
+        createDrPlanDetails: { displayName: 'p', type: 'SIDEWAYS' as never, drProtectionGroupId: pair.standby.id },
       }),
     );
     assert.deepEqual([badType.statusCode, badType.serviceCode], [400, 'InvalidParameter']);
     const noName = await ociError(() =>
       pair.peer.createDrPlan({
-        createDrPlanDetails: { type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id } as any,
+        createDrPlanDetails: { type: models.DrPlanType.Switchover, drProtectionGroupId: pair.standby.id } as never,
       }),
     );
     assert.deepEqual([noName.statusCode, noName.serviceCode], [400, 'MissingParameter']);
@@ -216,7 +226,7 @@ describe('DR plans', () => {
       pair.peer.createDrPlan({
         createDrPlanDetails: {
           displayName: 'c',
-          type: 'SWITCHOVER' as any,
+          type: models.DrPlanType.Switchover,
           drProtectionGroupId: pair.standby.id,
           sourcePlanId: newOcid('drplan', PEER_REGION),
         },
@@ -227,7 +237,7 @@ describe('DR plans', () => {
       pair.peer.createDrPlan({
         createDrPlanDetails: {
           displayName: 'c',
-          type: 'FAILOVER' as any,
+          type: models.DrPlanType.Failover,
           drProtectionGroupId: pair.standby.id,
           sourcePlanId: source.id,
         },
@@ -311,13 +321,17 @@ describe('DR plans', () => {
     const roundTrip = await pair.peer.updateDrPlan({
       drPlanId: plan.id,
       ifMatch: etag,
-      updateDrPlanDetails: { displayName: 'after', freeformTags: { k: 'v' }, planGroups: plan.planGroups as any },
+      updateDrPlanDetails: {
+        displayName: 'after',
+        freeformTags: { k: 'v' },
+        planGroups: plan.planGroups as unknown as models.UpdateDrPlanGroupDetails[],
+      },
     });
     assert.ok(roundTrip.opcWorkRequestId);
     const wr = await finished(pair.peer, roundTrip.opcWorkRequestId);
     assert.equal(wr.operationType, 'UPDATE_DR_PLAN');
     assert.deepEqual(
-      json(wr.resources).map((r: any) => [r.entityType, r.actionType, r.identifier]),
+      json(wr.resources).map((r) => [r.entityType, r.actionType, r.identifier]),
       [['DrPlan', 'UPDATED', plan.id]],
     );
     const updated = (await pair.peer.getDrPlan({ drPlanId: plan.id })).drPlan;
@@ -345,7 +359,7 @@ describe('DR plans', () => {
     };
     const changed = await pair.peer.updateDrPlan({
       drPlanId: plan.id,
-      updateDrPlanDetails: { planGroups: [tuned, custom, ...rest] as any },
+      updateDrPlanDetails: { planGroups: [tuned, custom, ...rest] as unknown as models.UpdateDrPlanGroupDetails[] },
     });
     await finished(pair.peer, changed.opcWorkRequestId);
     const now = (await pair.peer.getDrPlan({ drPlanId: plan.id })).drPlan;
@@ -360,13 +374,16 @@ describe('DR plans', () => {
     assert.match(added.id, /^sgid1\.group\.\./);
     assert.equal(added.steps[0].type, 'USER_DEFINED');
     assert.equal(added.steps[0].userDefinedStep!.stepType, 'RUN_LOCAL_SCRIPT');
-    assert.equal((added.steps[0].userDefinedStep as any).runOnInstanceRegion, PEER_REGION);
+    assert.equal(
+      (added.steps[0].userDefinedStep as models.RunLocalScriptUserDefinedStep).runOnInstanceRegion,
+      PEER_REGION,
+    );
 
     // Removing a built-in group is refused and changes nothing.
     const dropped = await ociError(() =>
       pair.peer.updateDrPlan({
         drPlanId: plan.id,
-        updateDrPlanDetails: { planGroups: now.planGroups.slice(1) as any },
+        updateDrPlanDetails: { planGroups: now.planGroups.slice(1) as unknown as models.UpdateDrPlanGroupDetails[] },
       }),
     );
     assert.deepEqual([dropped.statusCode, dropped.serviceCode], [400, 'InvalidParameter']);
@@ -431,7 +448,11 @@ describe('DR plan deletion over time', () => {
   it('reads DELETING at once, DELETED when the work is done, then 404; 204 without a work request', async () => {
     const pair = await createPair(t, { settle: () => t.advance(5) });
     const created = await pair.peer.createDrPlan({
-      createDrPlanDetails: { displayName: 'doomed', type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id },
+      createDrPlanDetails: {
+        displayName: 'doomed',
+        type: models.DrPlanType.Switchover,
+        drProtectionGroupId: pair.standby.id,
+      },
     });
     const planId = created.drPlan.id;
     assert.equal((await pair.peer.getDrPlan({ drPlanId: planId })).drPlan.lifecycleState, 'CREATING');
@@ -460,7 +481,7 @@ describe('DR plan deletion over time', () => {
     assert.equal((await pair.peer.getDrPlan({ drPlanId: planId })).drPlan.lifecycleState, 'DELETED');
     const listed = await pair.peer.listDrPlans({
       drProtectionGroupId: pair.standby.id,
-      lifecycleState: 'DELETED' as any,
+      lifecycleState: models.DrPlanLifecycleState.Deleted,
     });
     assert.deepEqual(
       listed.drPlanCollection.items.map((p) => p.id),
@@ -469,7 +490,7 @@ describe('DR plan deletion over time', () => {
     const wr = (await pair.peer.getWorkRequest({ workRequestId: deletion!.id })).workRequest;
     assert.equal(wr.status, 'SUCCEEDED');
     assert.deepEqual(
-      json(wr.resources).map((r: any) => [r.entityType, r.actionType]),
+      json(wr.resources).map((r) => [r.entityType, r.actionType]),
       [['DrPlan', 'DELETED']],
     );
 
@@ -485,13 +506,17 @@ describe('DR plan deletion over time', () => {
   it('serves the SDK waiter forDrPlan(DELETED) through DELETING', async () => {
     const pair = await createPair(t, { settle: () => t.advance(5) });
     const created = await pair.peer.createDrPlan({
-      createDrPlanDetails: { displayName: 'waited', type: 'FAILOVER' as any, drProtectionGroupId: pair.standby.id },
+      createDrPlanDetails: {
+        displayName: 'waited',
+        type: models.DrPlanType.Failover,
+        drProtectionGroupId: pair.standby.id,
+      },
     });
     await t.advance(5);
     await pair.peer.deleteDrPlan({ drPlanId: created.drPlan.id });
     const waiting = pair.peer
       .createWaiters(fastWaiter(500))
-      .forDrPlan({ drPlanId: created.drPlan.id }, 'DELETED' as any);
+      .forDrPlan({ drPlanId: created.drPlan.id }, models.DrPlanLifecycleState.Deleted);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await t.advance(5);
     const result = await waiting;

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DisasterRecoveryClient, models } from 'oci-disasterrecovery';
+import { models, requests, type DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { newOcid } from '../../src/core/ids';
 import { ociError, startTestEmulator, type TestEmulator } from '../support/emulator';
 import {
@@ -86,9 +86,9 @@ describe('DR protection groups', () => {
     // (JSON round trip: the SDK's models carry undefined keys for absent fields.)
     assert.deepEqual(JSON.parse(JSON.stringify(body.members)), [
       { memberId: instanceId, memberType: 'COMPUTE_INSTANCE_NON_MOVABLE', isStartStopEnabled: true },
-      { memberId: (body.members![1] as any).memberId, memberType: 'DATABASE' },
+      { memberId: body.members![1].memberId, memberType: 'DATABASE' },
       {
-        memberId: (body.members![2] as any).memberId,
+        memberId: body.members![2].memberId,
         memberType: 'OBJECT_STORAGE_BUCKET',
         namespaceName: 'ns',
         bucketName: 'b',
@@ -120,7 +120,11 @@ describe('DR protection groups', () => {
 
     const associated = await home.associateDrProtectionGroup({
       drProtectionGroupId: a.id,
-      associateDrProtectionGroupDetails: { role: 'STANDBY' as any, peerId: b.id, peerRegion: PEER_REGION },
+      associateDrProtectionGroupDetails: {
+        role: models.DrProtectionGroupRole.Standby,
+        peerId: b.id,
+        peerRegion: PEER_REGION,
+      },
     });
     const wr = await finished(home, associated.opcWorkRequestId);
     assert.equal(wr.operationType, 'ASSOCIATE_DR_PROTECTION_GROUP');
@@ -138,7 +142,7 @@ describe('DR protection groups', () => {
 
     const flipped = await peer.updateDrProtectionGroupRole({
       drProtectionGroupId: b.id,
-      updateDrProtectionGroupRoleDetails: { role: 'STANDBY' as any },
+      updateDrProtectionGroupRoleDetails: { role: models.DrProtectionGroupRole.Standby },
     });
     assert.equal((await finished(peer, flipped.opcWorkRequestId)).operationType, 'UPDATE_ROLE_DR_PROTECTION_GROUP');
     aNow = (await home.getDrProtectionGroup({ drProtectionGroupId: a.id })).drProtectionGroup;
@@ -148,7 +152,7 @@ describe('DR protection groups', () => {
     const roleErr = await ociError(() =>
       peer.updateDrProtectionGroupRole({
         drProtectionGroupId: b.id,
-        updateDrProtectionGroupRoleDetails: { role: 'UNCONFIGURED' as any },
+        updateDrProtectionGroupRoleDetails: { role: models.DrProtectionGroupRole.Unconfigured },
       }),
     );
     assert.deepEqual([roleErr.statusCode, roleErr.serviceCode], [400, 'InvalidParameter']);
@@ -175,7 +179,7 @@ describe('DR protection groups', () => {
     const notAssociated = await ociError(() =>
       home.updateDrProtectionGroupRole({
         drProtectionGroupId: a.id,
-        updateDrProtectionGroupRoleDetails: { role: 'PRIMARY' as any },
+        updateDrProtectionGroupRoleDetails: { role: models.DrProtectionGroupRole.Primary },
       }),
     );
     assert.deepEqual([notAssociated.statusCode, notAssociated.serviceCode], [409, 'Conflict']);
@@ -191,7 +195,7 @@ describe('DR protection groups', () => {
       ociError(() =>
         home.associateDrProtectionGroup({
           drProtectionGroupId: a.id,
-          associateDrProtectionGroupDetails: details as any,
+          associateDrProtectionGroupDetails: details as never,
         }),
       );
 
@@ -224,7 +228,7 @@ describe('DR protection groups', () => {
           compartmentId,
           displayName: 'third',
           logLocation,
-          association: { role: 'PRIMARY', peerId: pair.standby.id, peerRegion: PEER_REGION } as any,
+          association: { role: models.DrProtectionGroupRole.Primary, peerId: pair.standby.id, peerRegion: PEER_REGION },
         },
       }),
     );
@@ -264,7 +268,7 @@ describe('DR protection groups', () => {
       got.members!.map((m) => m.memberId),
       [initial[1].memberId, added.memberId],
     );
-    assert.equal((got.members![1] as any).destinationAvailabilityDomain, 'AD-1');
+    assert.equal((got.members![1] as unknown as Record<string, unknown>).destinationAvailabilityDomain, 'AD-1');
 
     // Omitting members keeps them; an empty list removes them all.
     const update = (details: models.UpdateDrProtectionGroupDetails) =>
@@ -331,15 +335,18 @@ describe('DR protection groups', () => {
     assert.deepEqual(new Set(seen), new Set(ids));
     assert.equal(seen.length, 5);
 
-    const byName = await client.listDrProtectionGroups({ compartmentId, sortBy: 'displayName' as any });
+    const byName = await client.listDrProtectionGroups({
+      compartmentId,
+      sortBy: requests.ListDrProtectionGroupsRequest.SortBy.DisplayName,
+    });
     assert.deepEqual(
       byName.drProtectionGroupCollection.items.map((g) => g.displayName),
       ['alpha', 'bravo', 'charlie', 'delta', 'echo'],
     );
     const byNameDesc = await client.listDrProtectionGroups({
       compartmentId,
-      sortBy: 'displayName' as any,
-      sortOrder: 'DESC' as any,
+      sortBy: requests.ListDrProtectionGroupsRequest.SortBy.DisplayName,
+      sortOrder: models.SortOrder.Desc,
     });
     assert.deepEqual(
       byNameDesc.drProtectionGroupCollection.items.map((g) => g.displayName),
@@ -364,11 +371,14 @@ describe('DR protection groups', () => {
     );
     const active = await client.listDrProtectionGroups({
       compartmentId,
-      lifecycleState: 'ACTIVE' as any,
-      role: 'UNCONFIGURED' as any,
+      lifecycleState: models.DrProtectionGroupLifecycleState.Active,
+      role: models.DrProtectionGroupRole.Unconfigured,
     });
     assert.equal(active.drProtectionGroupCollection.items.length, 5);
-    const primaries = await client.listDrProtectionGroups({ compartmentId, role: 'PRIMARY' as any });
+    const primaries = await client.listDrProtectionGroups({
+      compartmentId,
+      role: models.DrProtectionGroupRole.Primary,
+    });
     assert.equal(primaries.drProtectionGroupCollection.items.length, 0);
 
     const missing = await raw(t, 'GET', '/20220125/drProtectionGroups');

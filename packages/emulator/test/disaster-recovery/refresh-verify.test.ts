@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DisasterRecoveryClient, models } from 'oci-disasterrecovery';
+import { models, type DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { newOcid } from '../../src/core/ids';
 import { ociError, startTestEmulator, type TestEmulator } from '../support/emulator';
 import { HOME_REGION, PEER_REGION, createPair, createPlan, finished, type Pair } from './fixtures';
@@ -69,7 +69,7 @@ describe('DR plan refresh and verify', () => {
 
     const needing = await pair.peer.listDrPlans({
       drProtectionGroupId: pair.standby.id,
-      lifecycleSubState: 'NEEDS_REFRESH' as any,
+      lifecycleSubState: models.DrPlanLifecycleSubState.NeedsRefresh,
     });
     assert.deepEqual(new Set(needing.drPlanCollection.items.map((p) => p.id)), new Set([plan.id, other.id]));
     const early = await ociError(() => verify(pair.peer, plan.id));
@@ -140,7 +140,7 @@ describe('DR plan refresh and verify', () => {
 
     const flip = await pair.peer.updateDrProtectionGroupRole({
       drProtectionGroupId: pair.standby.id,
-      updateDrProtectionGroupRoleDetails: { role: 'PRIMARY' as any },
+      updateDrProtectionGroupRoleDetails: { role: models.DrProtectionGroupRole.Primary },
     });
     await finished(pair.peer, flip.opcWorkRequestId);
     const inactive = await getPlan(pair.peer, plan.id);
@@ -150,7 +150,11 @@ describe('DR plan refresh and verify', () => {
     assert.deepEqual([refused.statusCode, refused.serviceCode], [409, 'Conflict']);
     const inNewPrimary = await ociError(() =>
       pair.peer.createDrPlan({
-        createDrPlanDetails: { displayName: 'x', type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id },
+        createDrPlanDetails: {
+          displayName: 'x',
+          type: models.DrPlanType.Switchover,
+          drProtectionGroupId: pair.standby.id,
+        },
       }),
     );
     assert.deepEqual([inNewPrimary.statusCode, inNewPrimary.serviceCode], [400, 'InvalidParameter']);
@@ -160,7 +164,7 @@ describe('DR plan refresh and verify', () => {
       await pair.home.createDrPlan({
         createDrPlanDetails: {
           displayName: 'reverse',
-          type: 'SWITCHOVER' as any,
+          type: models.DrPlanType.Switchover,
           drProtectionGroupId: pair.primary.id,
         },
       })
@@ -177,7 +181,7 @@ describe('DR plan refresh and verify', () => {
     // Flip back: the first plan is usable again but must be refreshed; the other one is INACTIVE.
     const back = await pair.home.updateDrProtectionGroupRole({
       drProtectionGroupId: pair.primary.id,
-      updateDrProtectionGroupRoleDetails: { role: 'PRIMARY' as any },
+      updateDrProtectionGroupRoleDetails: { role: models.DrProtectionGroupRole.Primary },
     });
     await finished(pair.home, back.opcWorkRequestId);
     assert.deepEqual(state(await getPlan(pair.peer, plan.id)), ['NEEDS_ATTENTION', 'NEEDS_REFRESH']);
@@ -206,7 +210,11 @@ describe('DR plan refresh and verify', () => {
 
     const again = await pair.peer.associateDrProtectionGroup({
       drProtectionGroupId: pair.standby.id,
-      associateDrProtectionGroupDetails: { role: 'STANDBY' as any, peerId: pair.primary.id, peerRegion: HOME_REGION },
+      associateDrProtectionGroupDetails: {
+        role: models.DrProtectionGroupRole.Standby,
+        peerId: pair.primary.id,
+        peerRegion: HOME_REGION,
+      },
     });
     await finished(pair.peer, again.opcWorkRequestId);
     assert.deepEqual(state(await getPlan(pair.peer, plan.id)), ['ACTIVE', undefined]);

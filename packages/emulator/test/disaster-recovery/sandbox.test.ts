@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { models } from 'oci-disasterrecovery';
+import { models } from 'oci-disasterrecovery';
+import type { SandboxIds } from '../../src';
 import { fastWaiter, startTestEmulator, type TestEmulator } from '../support/emulator';
 
 describe('DR sandbox seed', () => {
@@ -12,7 +13,7 @@ describe('DR sandbox seed', () => {
 
   it('seeds an associated PRIMARY/STANDBY pair, ACTIVE at once, with a realistic set of members', async () => {
     const ids = t.emulator.sandbox!.disasterRecovery;
-    assert.deepEqual((await t.admin('GET', '/sandbox')).disasterRecovery, ids);
+    assert.deepEqual((await t.admin<SandboxIds>('GET', '/sandbox')).disasterRecovery, ids);
     assert.equal(ids.primaryRegion, t.emulator.region);
     assert.notEqual(ids.standbyRegion, ids.primaryRegion);
 
@@ -69,8 +70,9 @@ describe('DR sandbox seed', () => {
         drProtectionGroupId: ids.standbyProtectionGroupId,
       },
     });
-    const plan = (await client.createWaiters(fastWaiter()).forDrPlan({ drPlanId: created.drPlan.id }, 'ACTIVE' as any))!
-      .drPlan;
+    const plan = (await client
+      .createWaiters(fastWaiter())
+      .forDrPlan({ drPlanId: created.drPlan.id }, models.DrPlanLifecycleState.Active))!.drPlan;
     assert.equal(plan.lifecycleState, 'ACTIVE');
     assert.equal(plan.peerDrProtectionGroupId, ids.primaryProtectionGroupId);
     assert.equal(plan.peerRegion, ids.primaryRegion);
@@ -103,13 +105,13 @@ describe('DR sandbox seed', () => {
       });
       const ready = (await client
         .createWaiters(fastWaiter())
-        .forDrPlan({ drPlanId: other.drPlan.id }, 'ACTIVE' as any))!.drPlan;
+        .forDrPlan({ drPlanId: other.drPlan.id }, models.DrPlanLifecycleState.Active))!.drPlan;
       assert.ok(ready.planGroups.length > 1, `${type} plan has generated groups`);
     }
   });
 
   it('seeding again is idempotent', async () => {
-    const again = await t.admin('POST', '/seed', { seed: 'sandbox' });
+    const again = await t.admin<SandboxIds>('POST', '/seed', { seed: 'sandbox' });
     assert.deepEqual(again.disasterRecovery, t.emulator.sandbox!.disasterRecovery);
   });
 });

@@ -1,3 +1,4 @@
+import { models, requests } from 'oci-disasterrecovery';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { newOcid } from '../../src/core/ids';
@@ -32,7 +33,7 @@ describe('DR work requests over time', () => {
     assert.equal(wr.timeStarted, undefined);
     assert.equal(wr.timeFinished, undefined);
     assert.deepEqual(
-      json(wr.resources).map((r: any) => [r.entityType, r.actionType, r.identifier]),
+      json(wr.resources).map((r) => [r.entityType, r.actionType, r.identifier]),
       [['DrProtectionGroup', 'IN_PROGRESS', groupId]],
     );
     assert.equal(
@@ -64,7 +65,7 @@ describe('DR work requests over time', () => {
     assert.ok(wr.timeFinished);
     assert.ok(new Date(wr.timeFinished!).getTime() >= new Date(wr.timeStarted!).getTime());
     assert.deepEqual(
-      json(wr.resources).map((r: any) => r.actionType),
+      json(wr.resources).map((r) => r.actionType),
       ['CREATED'],
     );
     assert.equal(
@@ -73,7 +74,7 @@ describe('DR work requests over time', () => {
     );
 
     // Logs follow the progress; errors are empty for work that succeeded.
-    const logs = (await client.listWorkRequestLogs({ workRequestId, sortOrder: 'ASC' as any }))
+    const logs = (await client.listWorkRequestLogs({ workRequestId, sortOrder: models.SortOrder.Asc }))
       .workRequestLogEntryCollection.items;
     assert.deepEqual(
       logs.map((l) => l.message.split(' ')[0]),
@@ -96,14 +97,14 @@ describe('DR work requests over time', () => {
       byResource.workRequestSummaryCollection.items.map((w) => w.id),
       [workRequestId],
     );
-    const succeeded = await client.listWorkRequests({ compartmentId, status: 'SUCCEEDED' as any });
+    const succeeded = await client.listWorkRequests({ compartmentId, status: models.OperationStatus.Succeeded });
     assert.deepEqual(
       succeeded.workRequestSummaryCollection.items.map((w) => w.id),
       [workRequestId],
     );
     assert.equal(
-      (await client.listWorkRequests({ compartmentId, status: 'ACCEPTED' as any })).workRequestSummaryCollection.items
-        .length,
+      (await client.listWorkRequests({ compartmentId, status: models.OperationStatus.Accepted }))
+        .workRequestSummaryCollection.items.length,
       0,
     );
     assert.equal(
@@ -148,8 +149,8 @@ describe('DR work requests over time', () => {
     assert.equal(second.opcNextPage, undefined);
     const oldest = await client.listWorkRequests({
       compartmentId,
-      sortOrder: 'ASC' as any,
-      sortBy: 'timeAccepted' as any,
+      sortOrder: models.SortOrder.Asc,
+      sortBy: requests.ListWorkRequestsRequest.SortBy.TimeAccepted,
     });
     assert.deepEqual(
       oldest.workRequestSummaryCollection.items.map((w) => w.id),
@@ -161,7 +162,11 @@ describe('DR work requests over time', () => {
   it('cancels an ACCEPTED plan creation: the work request ends CANCELED and the plan FAILED; finished work cannot be cancelled', async () => {
     const pair = await createPair(t, { settle });
     const created = await pair.peer.createDrPlan({
-      createDrPlanDetails: { displayName: 'canceled', type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id },
+      createDrPlanDetails: {
+        displayName: 'canceled',
+        type: models.DrPlanType.Switchover,
+        drProtectionGroupId: pair.standby.id,
+      },
     });
     const workRequestId = created.opcWorkRequestId;
     assert.equal((await pair.peer.getWorkRequest({ workRequestId })).workRequest.status, 'ACCEPTED');
@@ -194,7 +199,11 @@ describe('DR work requests over time', () => {
   it('cancelling a protection-group update restores the group and the plans it had moved', async () => {
     const pair = await createPair(t, { settle });
     const plan = await pair.peer.createDrPlan({
-      createDrPlanDetails: { displayName: 'kept', type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id },
+      createDrPlanDetails: {
+        displayName: 'kept',
+        type: models.DrPlanType.Switchover,
+        drProtectionGroupId: pair.standby.id,
+      },
     });
     await settle();
     const before = (await pair.home.getDrProtectionGroup({ drProtectionGroupId: pair.primary.id })).drProtectionGroup;
@@ -228,7 +237,11 @@ describe('DR work requests over time', () => {
   it('refuses changes while a plan or its group is busy, with the retryable 409 IncorrectState', async () => {
     const pair = await createPair(t, { settle });
     const created = await pair.peer.createDrPlan({
-      createDrPlanDetails: { displayName: 'busy', type: 'SWITCHOVER' as any, drProtectionGroupId: pair.standby.id },
+      createDrPlanDetails: {
+        displayName: 'busy',
+        type: models.DrPlanType.Switchover,
+        drProtectionGroupId: pair.standby.id,
+      },
     });
     const planId = created.drPlan.id;
     // While the plan is CREATING, its groups' members cannot change (the plan would miss it).

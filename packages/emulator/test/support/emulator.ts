@@ -20,7 +20,7 @@ export interface TestEmulator {
   /** AI Language client for the home region (or `/r/<region>` when given). */
   language(region?: string): AIServiceLanguageClient;
   /** Calls the `/_ocikit` admin API. */
-  admin(method: string, path: string, body?: unknown): Promise<any>;
+  admin<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   /** Moves the emulator's clock forward. */
   advance(seconds: number): Promise<void>;
   close(): Promise<void>;
@@ -67,7 +67,9 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   const provider = new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT');
   const clientConfiguration = {
     retryConfiguration: fastRetry,
-    circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as any),
+    circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as ConstructorParameters<
+      typeof common.CircuitBreaker
+    >[0]),
   };
   const endpoint = (region?: string) => (region ? `${emulator.url}/r/${region}` : emulator.url);
   const clients: Array<{ close(): void }> = [];
@@ -75,7 +77,8 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     clients.push(client);
     return client;
   };
-  const admin = (method: string, path: string, body?: unknown) => emulator.admin.request(method, path, body);
+  const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
+    emulator.admin.request<T>(method, path, body);
   return {
     emulator,
     url: emulator.url,

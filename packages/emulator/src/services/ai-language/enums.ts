@@ -36,21 +36,6 @@ export const OPERATION_TYPES = [
 ] as const;
 export type OperationType = (typeof OPERATION_TYPES)[number];
 
-/** `OperationStatus` (`operation-status.js`); the emulator only produces ACCEPTED, IN_PROGRESS, SUCCEEDED and FAILED. */
-export const OPERATION_STATUSES = [
-  'ACCEPTED',
-  'IN_PROGRESS',
-  'FAILED',
-  'WAITING',
-  'SUCCEEDED',
-  'CANCELING',
-  'CANCELED',
-  'NEEDS_ATTENTION',
-] as const;
-
-/** `ActionType` (`action-type.js`). */
-export const ACTION_TYPES = ['CREATED', 'UPDATED', 'DELETED', 'IN_PROGRESS', 'RELATED'] as const;
-
 /** `DatasetDetails.datasetType` (`dataset-details.js`). */
 export const DATASET_TYPES = ['DATA_SCIENCE_LABELING', 'OBJECT_STORAGE'] as const;
 

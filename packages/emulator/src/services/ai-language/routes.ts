@@ -1,4 +1,4 @@
-import { defineOperation, type OperationDefinition, ServiceRoutes } from '../../http/operation';
+import { defineOperation, type OperationDefinition, type ServiceRoutes } from '../../http/operation';
 import { accepted, content, created, page, resource } from '../../http/responses';
 import {
   definedTagsSchema,

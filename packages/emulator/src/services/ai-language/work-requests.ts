@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../http/operation';
-import { paginate, parsePage, type Page } from '../../http/pagination';
-import type { WorkRequestBody, WorkRequests } from '../common/work-requests';
+import { parsePage } from '../../http/pagination';
+import { entriesPage, type WorkRequestBody, type WorkRequests } from '../common/work-requests';
 
 export interface ListWorkRequestsQuery {
   compartmentId: string;
@@ -17,11 +17,6 @@ export interface ListWorkRequestDetailsQuery {
   page?: string;
   sortOrder?: 'ASC' | 'DESC';
   sortBy?: 'timeCreated' | 'displayName';
-}
-
-/** Pages an in-memory list (errors and logs of one work request are few). */
-function pageOf<T>(items: T[], page: Page) {
-  return paginate(page, (limit, offset) => items.slice(offset, offset + limit));
 }
 
 /**
@@ -51,13 +46,11 @@ export class LanguageWorkRequests {
 
   /** Oldest first unless `sortOrder=DESC`. */
   errors(ctx: RequestContext, workRequestId: string, query: ListWorkRequestDetailsQuery) {
-    const items = this.workRequests.errors(workRequestId, ctx.region);
-    return pageOf(query.sortOrder === 'DESC' ? items.reverse() : items, parsePage(query));
+    return entriesPage(this.workRequests.errors(workRequestId, ctx.region), query, 'ASC');
   }
 
   /** Oldest first unless `sortOrder=DESC`. */
   logs(ctx: RequestContext, workRequestId: string, query: ListWorkRequestDetailsQuery) {
-    const items = this.workRequests.logs(workRequestId, ctx.region);
-    return pageOf(query.sortOrder === 'DESC' ? items.reverse() : items, parsePage(query));
+    return entriesPage(this.workRequests.logs(workRequestId, ctx.region), query, 'ASC');
   }
 }

@@ -4,7 +4,7 @@ import { assertIfMatch } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { Entity, Transition } from '../../core/lifecycle';
 import { Repository } from '../../core/repository';
-import { paginateQuery, type Page } from '../../http/pagination';
+import { paginate, paginateQuery, parsePage, type Page } from '../../http/pagination';
 import { listColumn, type Store } from '../../store/store';
 
 export type WorkRequestStatus = 'ACCEPTED' | 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'CANCELING' | 'CANCELED';
@@ -70,7 +70,7 @@ export interface StartedWorkRequest {
  */
 export class WorkRequests {
   readonly repository: Repository<WorkRequestBody>;
-  private readonly repositoriesByKind = new Map<string, Repository<any>>();
+  private readonly repositoriesByKind = new Map<string, Repository<object>>();
 
   constructor(
     store: Store,
@@ -97,7 +97,7 @@ export class WorkRequests {
   }
 
   /** Lets cancellation undo changes on entities of this kind. */
-  registerKind(repository: Repository<any>): void {
+  registerKind(repository: Repository<object>): void {
     this.repositoriesByKind.set(repository.kind.name, repository);
   }
 
@@ -260,3 +260,18 @@ export function revertPatch(kind: string, before: { id: string }, after: object)
 /** Tags a scheduled change with the work request it belongs to, so cancelling that drops it. */
 export const partOf = (workRequestId: string, transitions: Transition[]): Transition[] =>
   transitions.map((t) => ({ ...t, workRequestId }));
+
+/**
+ * One page of a work request's errors or logs, by timestamp: `defaultOrder` unless the query's
+ * `sortOrder` says otherwise. The APIs differ in their default (Disaster Recovery lists newest
+ * first, AI Language oldest first), so each passes its own; the paging is this one.
+ */
+export function entriesPage<T extends { timestamp: string }>(
+  entries: T[],
+  query: { limit?: number; page?: string; sortOrder?: 'ASC' | 'DESC' },
+  defaultOrder: 'ASC' | 'DESC',
+) {
+  const sorted = [...entries].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+  if ((query.sortOrder ?? defaultOrder) === 'DESC') sorted.reverse();
+  return paginate(parsePage(query), (limit, offset) => sorted.slice(offset, offset + limit));
+}

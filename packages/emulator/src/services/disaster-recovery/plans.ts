@@ -19,7 +19,7 @@ import {
   refreshPlanGroups,
   verifyPlanGroups,
   type PlanGroup,
-} from './plan-builder';
+} from './plan-groups';
 import type { DrProtectionGroupBody } from './resources';
 import { BASE_PATH, type DefinedTags, type Tags } from './resources';
 
@@ -126,7 +126,7 @@ const DETAILS = {
 
 /**
  * The rules of DR plans: what CreateDrPlan requires of its protection group, the lifecycle and
- * sub-state machine of update/refresh/verify/delete (reference 3.7), and what changes of the
+ * sub-state machine of update/refresh/verify/delete (as OCI's DR plan documentation describes it), and what changes of the
  * protection groups do to their plans.
  *
  * Error codes where OCI's are not documented (deliberate choices):
@@ -227,7 +227,7 @@ export class DrPlans {
       if (!source || isGone(source.lifecycleState)) {
         throw errors.relatedResourceNotFound('sourcePlanId', details.sourcePlanId);
       }
-      // [INFERRED] a clone stays within its protection group and plan type: its steps act on
+      // Inferred, not documented: a clone stays within its protection group and plan type: its steps act on
       // that pair's members and are the step types of that plan type.
       if (source.drProtectionGroupId !== group.id) {
         throw errors.invalidParameter(
@@ -390,7 +390,7 @@ export class DrPlans {
   }
 
   /**
-   * Refresh (reference 3.7): only a NEEDS_ATTENTION plan whose sub-state is NEEDS_REFRESH. The
+   * Refresh: only a NEEDS_ATTENTION plan whose sub-state is NEEDS_REFRESH. The
    * groups and steps are regenerated from both protection groups' members now and the
    * differences labelled; the plan then needs a verify.
    */
@@ -424,7 +424,7 @@ export class DrPlans {
   }
 
   /**
-   * Verify (reference 3.7, preconditions [INFERRED]): only after a refresh (NEEDS_ATTENTION /
+   * Verify (its preconditions are not documented; inferred from the refresh workflow): only after a refresh (NEEDS_ATTENTION /
    * NEEDS_VERIFICATION). Removes what the refresh labelled deleted, clears every label and
    * makes the plan ACTIVE again.
    */
@@ -488,7 +488,7 @@ export class DrPlans {
   }
 
   /**
-   * Members of a protection group changed (reference 3.7 and checklist 7): the plans of both
+   * Members of a protection group changed: as in OCI, the plans of both
    * groups of the pair need a refresh. ACTIVE and NEEDS_ATTENTION plans become
    * NEEDS_ATTENTION / NEEDS_REFRESH (a refreshed but unverified plan is out of date again);
    * INACTIVE plans stay INACTIVE with sub-state NEEDS_REFRESH, which they keep until they are
@@ -517,7 +517,7 @@ export class DrPlans {
   }
 
   /**
-   * A protection group's role or association changed ([INFERRED] from the INACTIVE state's
+   * A protection group's role or association changed (inferred from the INACTIVE state's
    * documentation): plans can only be used in the STANDBY group of an associated pair. Plans of
    * any other group become INACTIVE, keeping their sub-state; when the group is the STANDBY of
    * a pair again (a role flip back, or a new association), its INACTIVE plans return to
@@ -564,7 +564,7 @@ export class DrPlans {
     }
   }
 
-  /** [INFERRED] A plan's compartment is its protection group's: plans move with their group. */
+  /** Inferred, not documented: a plan's compartment is its protection group's: plans move with their group. */
   compartmentChanged(groupId: string, compartmentId: string, changes: PlanChanges): void {
     for (const plan of this.plansOf(groupId)) {
       this.rewrite(plan, { ...plan.body, compartmentId }, changes);

@@ -27,7 +27,7 @@ import type {
   OperationType,
   SortOrder,
 } from './enums';
-import type { ProtectionGroupMember } from './plan-builder';
+import type { ProtectionGroupMember } from './plan-groups';
 import type { DrPlans, PlanChanges } from './plans';
 import { BASE_PATH, type DefinedTags, type DrProtectionGroupBody, type Tags } from './resources';
 
@@ -289,7 +289,7 @@ export class DrProtectionGroups {
 
   /**
    * The group a new association names: it must exist (in the region given, which defaults to
-   * the request's region [INFERRED]), be ACTIVE, and not be associated yet.
+   * the request's region; inferred, not documented), be ACTIVE, and not be associated yet.
    */
   private requirePeerForAssociation(ctx: RequestContext, selfId: string, details: AssociationDetails, prefix = '') {
     const field = (name: string) => `${prefix}${name}`;
@@ -455,7 +455,7 @@ export class DrProtectionGroups {
   }
 
   /**
-   * UpdateDrProtectionGroup: `members`, when given, is the full list (reference 4.1). A change
+   * UpdateDrProtectionGroup: `members`, when given, is the full list (OCI replaces the members; it does not merge them). A change
    * of members puts the plans of both groups of the pair in need of a refresh.
    */
   update(
@@ -491,7 +491,7 @@ export class DrProtectionGroups {
   }
 
   /**
-   * DeleteDrProtectionGroup: refused while the group has DR plans ([UNCONFIRMED]; 409 Conflict,
+   * DeleteDrProtectionGroup: refused while the group has DR plans (OCI does not document the code: 409 Conflict,
    * or IncorrectState when the only ones left are being deleted). An associated group's peer is
    * left unassociated, and its plans INACTIVE.
    */
@@ -540,7 +540,7 @@ export class DrProtectionGroups {
 
   /**
    * AssociateDrProtectionGroup: `role` is this group's; the peer takes the other role, as in
-   * Terraform's acceptance test (reference 4.2). The peer may be in another region of this
+   * terraform-provider-oci's acceptance test, which associates a STANDBY with its PRIMARY. The peer may be in another region of this
    * emulator; `peerRegion` must be its region.
    */
   associate(ctx: RequestContext, id: string, details: AssociationDetails, ifMatch?: string): { workRequestId: string } {

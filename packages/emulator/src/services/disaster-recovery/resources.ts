@@ -3,7 +3,7 @@ import type {
   DrProtectionGroupLifecycleSubState,
   DrProtectionGroupRole,
 } from './enums';
-import type { ProtectionGroupMember } from './plan-builder';
+import type { ProtectionGroupMember } from './plan-groups';
 
 /**
  * What the Disaster Recovery modules share, kept in a leaf module so that protection groups and

@@ -1,6 +1,6 @@
 import type { JSONSchema } from 'json-schema-to-ts';
-import { defineOperation, type OperationDefinition, OperationResult, ServiceRoutes } from '../../http/operation';
-import { paginate, parsePage } from '../../http/pagination';
+import { defineOperation, type OperationDefinition, type ServiceRoutes } from '../../http/operation';
+import { parsePage } from '../../http/pagination';
 import { accepted, created, page, resource } from '../../http/responses';
 import {
   definedTagsSchema,
@@ -10,7 +10,7 @@ import {
   ocidSchema,
   sortOrderSchema,
 } from '../common/resources';
-import type { WorkRequests } from '../common/work-requests';
+import { entriesPage, type WorkRequests } from '../common/work-requests';
 import {
   DR_PLAN_GROUP_TYPES,
   DR_PLAN_LIFECYCLE_STATES,
@@ -34,8 +34,6 @@ import { MEMBER_PROPERTIES, MEMBER_REQUIRED, type DrProtectionGroups } from './p
 
 const enumOf = <const V extends readonly string[]>(values: V) => ({ type: 'string', enum: values }) as const;
 const nonEmpty = { type: 'string', minLength: 1 } as const;
-/** JSON null reads as absent in planGroups (plan-builder's rule: some clients send null for unset fields). */
-const nullable = <const S extends JSONSchema>(schema: S) => ({ anyOf: [schema, { type: 'null' }] }) as const;
 
 /** `{"type":"DEFAULT"}`: the only subtype of the Refresh, Verify and Disassociate details. */
 const defaultDetailsSchema = { type: 'object', required: ['type'], properties: { type: enumOf(['DEFAULT']) } } as const;
@@ -101,18 +99,18 @@ const updateProtectionGroupSchema = optionalObject({
 const stepSchema = {
   type: 'object',
   properties: {
-    id: nullable({ type: 'string' }),
-    displayName: nullable({ type: 'string' }),
-    errorMode: nullable(enumOf(DR_PLAN_STEP_ERROR_MODES)),
-    timeout: nullable({ type: 'integer' }),
-    isEnabled: nullable({ type: 'boolean' }),
-    userDefinedStep: nullable({ type: 'object', properties: { stepType: enumOf(DR_PLAN_USER_DEFINED_STEP_TYPES) } }),
+    id: { type: 'string' },
+    displayName: { type: 'string' },
+    errorMode: enumOf(DR_PLAN_STEP_ERROR_MODES),
+    timeout: { type: 'integer' },
+    isEnabled: { type: 'boolean' },
+    userDefinedStep: { type: 'object', properties: { stepType: enumOf(DR_PLAN_USER_DEFINED_STEP_TYPES) } },
   },
 } as const;
 
 /**
  * `UpdateDrPlanGroupDetails[]`. Field types are checked here; what the list means (id matching,
- * which groups may change how) is plan-builder's `applyPlanGroupsUpdate`. Fields the update
+ * which groups may change how) is plan-groups' `applyPlanGroupsUpdate`. Fields the update
  * models do not have (`refreshStatus`, a step's `type`, `groupId`, …) are ignored, so a plan's
  * own planGroups round-trip.
  */
@@ -121,11 +119,11 @@ const planGroupsSchema = {
   items: {
     type: 'object',
     properties: {
-      id: nullable({ type: 'string' }),
-      displayName: nullable({ type: 'string' }),
-      type: nullable(enumOf(DR_PLAN_GROUP_TYPES)),
-      isPauseEnabled: nullable({ type: 'boolean' }),
-      steps: nullable({ type: 'array', items: stepSchema }),
+      id: { type: 'string' },
+      displayName: { type: 'string' },
+      type: enumOf(DR_PLAN_GROUP_TYPES),
+      isPauseEnabled: { type: 'boolean' },
+      steps: { type: 'array', items: stepSchema },
     },
   },
 } as const;
@@ -197,16 +195,6 @@ export interface DisasterRecoveryRouteDependencies {
   plans: DrPlans;
   workRequests: WorkRequests;
   homeRegion: string;
-}
-
-/** Work-request errors and logs: newest first unless `sortOrder=ASC`, paged like every list. */
-function timestampPage<T extends { timestamp: string }>(
-  entries: T[],
-  query: { limit?: number; page?: string; sortOrder?: 'ASC' | 'DESC' },
-): OperationResult {
-  const sorted = [...entries].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
-  if (query.sortOrder !== 'ASC') sorted.reverse();
-  return page(paginate(parsePage(query), (limit, offset) => sorted.slice(offset, offset + limit)));
 }
 
 /**
@@ -327,7 +315,7 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       handler: ({ ctx, params, body, ifMatch }) => accepted(plans.update(ctx, params.drPlanId, body ?? {}, ifMatch)),
     }),
     {
-      // No work-request header: OCI's DeleteDrPlan has none (reference 2.1).
+      // No work-request header: OCI's DeleteDrPlan has none (the SDK's DeleteDrPlanResponse has no opcWorkRequestId).
       name: 'DeleteDrPlan',
       method: 'DELETE',
       path: '/drPlans/:drPlanId',
@@ -372,14 +360,16 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       method: 'GET',
       path: '/workRequests/:workRequestId/errors',
       schema: { querystring: workRequestPageQuery() },
-      handler: ({ ctx, params, query }) => timestampPage(workRequests.errors(params.workRequestId, ctx.region), query),
+      handler: ({ ctx, params, query }) =>
+        page(entriesPage(workRequests.errors(params.workRequestId, ctx.region), query, 'DESC')),
     }),
     defineOperation({
       name: 'ListWorkRequestLogs',
       method: 'GET',
       path: '/workRequests/:workRequestId/logs',
       schema: { querystring: workRequestPageQuery() },
-      handler: ({ ctx, params, query }) => timestampPage(workRequests.logs(params.workRequestId, ctx.region), query),
+      handler: ({ ctx, params, query }) =>
+        page(entriesPage(workRequests.logs(params.workRequestId, ctx.region), query, 'DESC')),
     }),
     defineOperation({
       name: 'CancelWorkRequest',

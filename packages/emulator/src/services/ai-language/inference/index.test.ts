@@ -14,9 +14,7 @@ import {
   runInference,
   trainModel,
 } from './index';
-
-// Loose views of the wire shapes (the SDK's model types are what the service must satisfy).
-type Json = Record<string, any>;
+import type { models } from 'oci-ailanguage';
 
 function rejectsWith(fn: () => unknown, status: number, code: string, message?: RegExp): void {
   assert.throws(fn, (error: unknown) => {
@@ -50,7 +48,11 @@ describe('runInference: request validation', () => {
 
   it('allows at most 100 documents', () => {
     const hundred = { documents: Array.from({ length: 100 }, (_, i) => ({ key: `k${i}`, text: 'Fine.' })) };
-    assert.equal((runInference('batchDetectLanguageSentiments', SENTIMENT, hundred) as Json).documents.length, 100);
+    assert.equal(
+      (runInference('batchDetectLanguageSentiments', SENTIMENT, hundred) as models.BatchDetectLanguageSentimentsResult)
+        .documents.length,
+      100,
+    );
     const tooMany = { documents: Array.from({ length: 101 }, (_, i) => ({ key: `k${i}`, text: 'Fine.' })) };
     rejectsWith(
       () => runInference('batchDetectLanguageSentiments', SENTIMENT, tooMany),
@@ -168,7 +170,7 @@ describe('runInference: results in the SDK shapes', () => {
       'batchDetectLanguageSentiments',
       SENTIMENT,
       docs('I had a good day at work today'),
-    ) as Json;
+    ) as models.BatchDetectLanguageSentimentsResult;
     assert.deepEqual(result.errors, []);
     const [document] = result.documents;
     assert.equal(document.key, 'doc1');
@@ -180,7 +182,7 @@ describe('runInference: results in the SDK shapes', () => {
     assert.deepEqual(Object.keys(document.aspects[0]), ['offset', 'length', 'text', 'sentiment', 'scores']);
     assert.equal(document.aspects[0].text, 'day');
     assert.equal(document.aspects[0].sentiment, 'Positive');
-    assert.deepEqual(Object.keys(document.aspects[0].scores), ['Positive', 'Negative', 'Neutral', 'Mixed']);
+    assert.deepEqual(Object.keys(document.aspects[0].scores ?? {}), ['Positive', 'Negative', 'Neutral', 'Mixed']);
   });
 
   it('batchDetectLanguageSentiments: SENTENCE adds sentences and document sentiment', () => {
@@ -190,23 +192,23 @@ describe('runInference: results in the SDK shapes', () => {
       SENTIMENT,
       { documents: [{ key: 'r', text, languageCode: 'en' }] },
       { level: ['SENTENCE'] },
-    ) as Json;
+    ) as models.BatchDetectLanguageSentimentsResult;
     const [document] = result.documents;
     assert.deepEqual(document.aspects, []);
     assert.deepEqual(
-      document.sentences.map((sentence: Json) => sentence.sentiment),
+      document.sentences?.map((sentence) => sentence.sentiment),
       ['Positive', 'Negative'],
     );
-    assert.ok(['Negative', 'Mixed'].includes(document.documentSentiment));
+    assert.ok(['Negative', 'Mixed'].includes(document.documentSentiment ?? ''));
     const both = (
       runInference(
         'batchDetectLanguageSentiments',
         SENTIMENT,
         { documents: [{ key: 'r', text }] },
         { level: ['ASPECT', 'SENTENCE'] },
-      ) as Json
+      ) as models.BatchDetectLanguageSentimentsResult
     ).documents[0];
-    assert.ok(both.aspects.length > 0 && both.sentences.length === 2);
+    assert.ok(both.aspects.length > 0 && both.sentences?.length === 2);
   });
 
   it('batchDetectLanguageEntities: pre-trained entities with code point offsets', () => {
@@ -215,7 +217,7 @@ describe('runInference: results in the SDK shapes', () => {
       'batchDetectLanguageEntities',
       { modelType: 'PRE_TRAINED_NAMED_ENTITY_RECOGNITION' },
       { documents: [{ key: 'e', text }] },
-    ) as Json;
+    ) as models.BatchDetectLanguageEntitiesResult;
     const [document] = result.documents;
     assert.deepEqual(document.entities[0], {
       offset: 7,
@@ -243,10 +245,10 @@ describe('runInference: results in the SDK shapes', () => {
         'batchDetectLanguageEntities',
         { modelType: 'NAMED_ENTITY_RECOGNITION', artifact: JSON.parse(JSON.stringify(ner.artifact)) },
         docs('The hinge of my AeroBook 14 broke.'),
-      ) as Json
+      ) as models.BatchDetectLanguageEntitiesResult
     ).documents[0].entities;
     assert.deepEqual(
-      entities.map((entity: Json) => [entity.text, entity.type, entity.offset]),
+      entities.map((entity) => [entity.text, entity.type, entity.offset]),
       [
         ['hinge', 'COMPONENT', 4],
         ['AeroBook 14', 'PRODUCT', 16],
@@ -263,7 +265,7 @@ describe('runInference: results in the SDK shapes', () => {
       'batchDetectLanguageTextClassification',
       { modelType: 'TEXT_CLASSIFICATION', artifact: classifier.artifact, languageCode: 'en' },
       docs('I was charged twice, please refund me'),
-    ) as Json;
+    ) as models.BatchDetectLanguageTextClassificationResult;
     assert.equal(result.documents[0].textClassification[0].label, 'billing');
     assert.deepEqual(Object.keys(result.documents[0]), ['key', 'textClassification', 'languageCode']);
   });
@@ -273,9 +275,9 @@ describe('runInference: results in the SDK shapes', () => {
       'batchDetectLanguageTextClassification',
       { modelType: 'PRE_TRAINED_TEXT_CLASSIFICATION' },
       docs('The striker scored a goal in the final minute of the match.'),
-    ) as Json;
+    ) as models.BatchDetectLanguageTextClassificationResult;
     assert.deepEqual(
-      result.documents[0].textClassification.map((entry: Json) => entry.label),
+      result.documents[0].textClassification.map((entry) => entry.label),
       ['Sports'],
     );
   });
@@ -288,7 +290,7 @@ describe('runInference: results in the SDK shapes', () => {
         'Bonjour, je voudrais réserver une table pour deux personnes ce soir.',
         'Hello there, how are you doing today?',
       ),
-    ) as Json;
+    ) as models.BatchDetectDominantLanguageResult;
     assert.deepEqual(Object.keys(result.documents[0]), ['key', 'languages']);
     assert.deepEqual(Object.keys(result.documents[0].languages[0]), ['name', 'code', 'score']);
     assert.equal(result.documents[0].languages[0].code, 'fr');
@@ -301,7 +303,7 @@ describe('runInference: results in the SDK shapes', () => {
       'batchDetectDominantLanguage',
       { modelType: 'PRE_TRAINED_UNIVERSAL' },
       { documents: [{ key: 'x', text }], charsToConsider: 23 },
-    ) as Json;
+    ) as models.BatchDetectDominantLanguageResult;
     assert.equal(result.documents[0].languages[0].code, 'en');
   });
 
@@ -318,7 +320,7 @@ describe('runInference: results in the SDK shapes', () => {
           },
         ],
       },
-    ) as Json;
+    ) as models.BatchDetectLanguageKeyPhrasesResult;
     assert.equal(result.documents[0].languageCode, 'es');
     assert.ok(result.documents[0].keyPhrases.length > 0);
     for (const phrase of result.documents[0].keyPhrases)
