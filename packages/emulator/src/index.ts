@@ -8,4 +8,5 @@
 export { startEmulator } from './server';
 export type { EmulatorOptions, RunningEmulator, SandboxIds } from './server';
 export { AdjustableClock } from './core/clock';
-export { AdminClient, AdminError, type FaultSpec } from './admin/client';
+export { AdminClient, AdminError, type FaultSpec, type NewTenancyIdentity, type NewUserIdentity } from './admin/client';
+export type { AuthMode } from './http/authentication';

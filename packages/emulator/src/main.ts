@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { validateFault, type FaultSpec } from './http/faults';
 import { startEmulator } from './server';
 
 const nonNegative = (name: string) => (value: string) => {
@@ -9,6 +10,28 @@ const nonNegative = (name: string) => (value: string) => {
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`${name} must be a non-negative number.`);
   return n;
 };
+
+/** Reads a --faults file: a fault object, an array of them, or `{"items": [...]}` as GET /_ocikit/faults answers. */
+function readFaults(file: string): FaultSpec[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new InvalidArgumentError(`cannot read --faults file ${file}: ${(error as Error).message}`);
+  }
+  const items = Array.isArray(parsed)
+    ? parsed
+    : parsed && typeof parsed === 'object' && Array.isArray((parsed as { items?: unknown }).items)
+      ? (parsed as { items: unknown[] }).items
+      : [parsed];
+  return items.map((item, i) => {
+    try {
+      return validateFault(item, `fault ${i + 1}`);
+    } catch (error) {
+      throw new InvalidArgumentError(`--faults ${file}: ${(error as Error).message}`);
+    }
+  });
+}
 
 const { version } = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')) as { version: string };
 
@@ -45,7 +68,12 @@ const program = new Command()
     'requests per second per tenancy before 429 TooManyRequests (default: no limit)',
     nonNegative('--rate-limit'),
   )
+  .option('--auth <mode>', 'signature (verify OCI request signatures) or none (accept any request)', 'signature')
+  .option('--faults <file>', 'JSON file of faults to arm at start: one fault object or an array of them')
+  .option('--admin-token <token>', 'bearer token of the /_ocikit admin API (default: a random one)')
   .action(async (opts) => {
+    if (opts.auth !== 'signature' && opts.auth !== 'none')
+      throw new InvalidArgumentError(`unknown --auth mode '${opts.auth}' (known: signature, none)`);
     if (opts.seed !== undefined && opts.seed !== 'sandbox')
       throw new InvalidArgumentError(`unknown seed '${opts.seed}' (known: sandbox)`);
     // SIGINT/SIGTERM close the server and the database, then exit 0, also when they arrive
@@ -70,9 +98,19 @@ const program = new Command()
       trainingDurationSeconds: opts.trainingDuration,
       deletedRetentionSeconds: opts.deletedRetention,
       rateLimit: opts.rateLimit,
+      auth: opts.auth,
+      adminToken: opts.adminToken,
+      faults: opts.faults === undefined ? undefined : readFaults(opts.faults),
     });
     // The first line is a contract: tools wait for it to learn the URL.
     console.log(`ocikit emulator listening on ${emulator.url}`);
+    // The second line says whether signatures are checked; the third carries the admin token.
+    console.log(
+      emulator.auth === 'none'
+        ? 'authentication: none (--auth none): request signatures are NOT verified; every request is accepted'
+        : 'authentication: OCI request signatures are verified (--auth none turns this off)',
+    );
+    console.log(`admin token: ${emulator.adminToken}`);
     console.log(`OCI config file: ${emulator.configFile} (profile DEFAULT, region ${emulator.region})`);
     console.log(
       'serving Disaster Recovery (/20220125) and AI Language (/20221001) for the home region, ' +

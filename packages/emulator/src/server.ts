@@ -1,14 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AdminClient } from './admin/client';
 import { adminApi } from './admin/routes';
 import { AdjustableClock } from './core/clock';
 import { loadOrCreateCredentials, writeOciConfig } from './core/credentials';
-import { newOcid } from './core/ids';
+import { Identities } from './core/identities';
 import { isKnownRegion } from './core/regions';
 import { peerRegionFor, type EmulatorSettings } from './core/settings';
-import { FaultInjector } from './http/faults';
+import { ociAuthentication, type AuthMode } from './http/authentication';
+import { FaultInjector, type FaultSpec } from './http/faults';
 import { ociApi } from './http/oci-api';
 import { createHttpApp } from './http/pipeline';
 import { RateLimiter } from './http/rate-limit';
@@ -46,6 +48,12 @@ export interface EmulatorOptions {
    * Tests can pass their own `AdjustableClock` and move it forward in-process.
    */
   clock?: AdjustableClock;
+  /** `signature` (default) verifies OCI request signatures; `none` accepts any request as the first user. */
+  auth?: AuthMode;
+  /** Faults armed at start, as `POST /_ocikit/faults` takes them (`--faults <json file>`). */
+  faults?: FaultSpec[];
+  /** Bearer token of the admin API; a random one when omitted. Written to `<dataDir>/admin-token`. */
+  adminToken?: string;
 }
 
 export interface RunningEmulator {
@@ -57,8 +65,12 @@ export interface RunningEmulator {
   region: string;
   /** Sandbox ids when seeded (also at `GET /_ocikit/sandbox`). */
   sandbox?: SandboxIds;
-  /** Client of this emulator's `/_ocikit` admin API. */
+  /** Client of this emulator's `/_ocikit` admin API (carries the admin token). */
   admin: AdminClient;
+  /** The admin API's bearer token (also in `<dataDir>/admin-token`). */
+  adminToken: string;
+  /** Whether request signatures are verified. */
+  auth: AuthMode;
   close(): Promise<void>;
 }
 
@@ -88,10 +100,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const store = new SqliteStore(options.inMemory ? ':memory:' : join(dataDir, 'emulator.db'));
   const clock = options.clock ?? new AdjustableClock();
   const credentials = loadOrCreateCredentials(store);
+  const identities = new Identities(store, credentials);
+  const savedSandbox = store.getMeta('sandbox');
+  // Data directories seeded before tenancies existed: their sandbox compartment is the first tenancy's.
+  if (savedSandbox)
+    identities.addCompartment(credentials.tenancyId, (JSON.parse(savedSandbox) as SandboxIds).compartmentId);
   const objects = new ObjectStore(store, clock);
   const deps = { store, clock, settings, credentials, objects };
   const services = SERVICES.map((registration) => ({ key: registration.key, service: registration.create(deps) }));
   const faults = new FaultInjector();
+  for (const fault of options.faults ?? []) faults.add(fault);
 
   const seedSandbox = (): SandboxIds => {
     const saved = store.getMeta('sandbox');
@@ -99,7 +117,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     return store.transaction(() => {
       const context: SandboxContext = {
         tenancyId: credentials.tenancyId,
-        compartmentId: newOcid('compartment'),
+        compartmentId: identities.addCompartment(credentials.tenancyId),
         homeRegion,
         peerRegion: peerRegionFor(homeRegion),
       };
@@ -112,6 +130,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   if (options.rateLimit !== undefined && !(options.rateLimit > 0))
     throw new RangeError('rateLimit must be a positive number');
+  const authMode = options.auth ?? 'signature';
+  if (authMode !== 'signature' && authMode !== 'none') throw new RangeError(`unknown auth mode '${String(authMode)}'`);
+  const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
+  if (!/^[\x21-\x7e]+$/.test(adminToken)) throw new RangeError('adminToken must be printable ASCII without spaces');
   const app = createHttpApp();
   app.register(ociApi, {
     services: services.map(({ service }) => service.routes),
@@ -119,9 +141,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     retryTokens: new RetryTokens(store, clock),
     faults,
     homeRegion,
+    tenancies: identities,
     rateLimiter: options.rateLimit ? new RateLimiter(options.rateLimit) : undefined,
+    authenticate: ociAuthentication({
+      mode: authMode,
+      identities,
+      defaultPrincipal: {
+        tenancyId: credentials.tenancyId,
+        userId: credentials.userId,
+        fingerprint: credentials.fingerprint,
+      },
+    }),
   });
   app.register(adminApi, {
+    adminToken,
+    identities,
+    homeRegion,
     clock,
     faults,
     objects,
@@ -149,12 +184,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   const configFile = writeOciConfig(dataDir, credentials, homeRegion, url);
+  writeFileSync(join(dataDir, 'admin-token'), `${adminToken}\n`, { mode: 0o600 });
   return {
     url,
     configFile,
     region: homeRegion,
     sandbox,
-    admin: new AdminClient(url),
+    admin: new AdminClient(url, adminToken),
+    adminToken,
+    auth: authMode,
     close: async () => {
       await app.close();
       store.close();

@@ -4,6 +4,7 @@ import type { SandboxIds } from '../src';
 import { declaredOperations } from '../src/coverage';
 import { regionOfOcid } from '../src/core/regions';
 import { startTestEmulator, type TestEmulator } from './support/emulator';
+import { signedFetch } from './support/signed-fetch';
 
 /**
  * Schema-guided fuzzing of every implemented operation: requests built from each operation's
@@ -14,9 +15,6 @@ import { startTestEmulator, type TestEmulator } from './support/emulator';
  */
 
 const ITERATIONS_PER_OPERATION = Number(process.env.FUZZ_ITERATIONS ?? 40);
-const SIGNED = {
-  authorization: 'Signature version="1",keyId="fuzz/fuzz/00",algorithm="rsa-sha256",headers="x-date",signature="x"',
-};
 
 /** mulberry32: a small seeded PRNG, so a failure can be replayed. */
 function prng(seed: number) {
@@ -155,20 +153,17 @@ describe('fuzzing every operation with schema-guided requests', () => {
   async function freshWorld(): Promise<void> {
     await t.admin('POST', '/reset');
     const sandbox = await t.admin<SandboxIds>('POST', '/seed', { seed: 'sandbox' });
-    const signedJson = { ...SIGNED, 'content-type': 'application/json' };
     const dr = sandbox.disasterRecovery;
-    const plan = await fetch(`${t.url}/r/${dr.standbyRegion}/20220125/drPlans`, {
+    const plan = await signedFetch(t.identity, `${t.url}/r/${dr.standbyRegion}/20220125/drPlans`, {
       method: 'POST',
-      headers: signedJson,
       body: JSON.stringify({
         displayName: 'fuzz-plan',
         type: 'SWITCHOVER',
         drProtectionGroupId: dr.standbyProtectionGroupId,
       }),
     });
-    const endpoint = await fetch(`${t.url}/20221001/endpoints`, {
+    const endpoint = await signedFetch(t.identity, `${t.url}/20221001/endpoints`, {
       method: 'POST',
-      headers: signedJson,
       body: JSON.stringify({
         compartmentId: sandbox.compartmentId,
         modelId: sandbox.aiLanguage.customModelIds.textClassification,
@@ -231,11 +226,7 @@ describe('fuzzing every operation with schema-guided requests', () => {
           const target = random.chance(0.85) ? idRegion : random.pick(['us-phoenix-1', 'eu-frankfurt-1', 'nowhere-1']);
           const region = target && target !== home ? `/r/${target}` : '';
           const url = `${t.url}${region}${routes.basePath}${path}${search.size ? `?${search}` : ''}`;
-          const response = await fetch(url, {
-            method: operation.method,
-            headers: { ...SIGNED, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
-            body,
-          });
+          const response = await signedFetch(t.identity, url, { method: operation.method, body });
           const text = await response.text();
           const where = `${operation.method} ${url.slice(0, 300)}\nbody: ${body?.slice(0, 1000)}\nanswer: ${response.status} ${text.slice(0, 300)}`;
           assert.ok(response.status < 500, `server error for ${where}`);

@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { requests } from 'oci-disasterrecovery';
 import { AdjustableClock } from '../src';
-import { ociError, startTestEmulator, type TestEmulator } from './support/emulator';
+import { newCompartmentId, ociError, startTestEmulator, type TestEmulator } from './support/emulator';
+import { signedFetch } from './support/signed-fetch';
 
 describe('HTTP conventions shared by every service', () => {
   let t: TestEmulator;
@@ -42,12 +43,12 @@ describe('throttling', () => {
     // 2 requests a second: a token comes back every 500 ms, far longer than these requests take.
     const t = await startTestEmulator({ rateLimit: 2 });
     try {
-      const signed = { authorization: 'Signature version="1",keyId="tenancy/user/fp",signature="x"' };
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const response = await fetch(`${t.url}/20220125/drProtectionGroups?compartmentId=ocid1.compartment.oc1..x`, {
-          headers: signed,
-        });
+        const response = await signedFetch(
+          t.identity,
+          `${t.url}/20220125/drProtectionGroups?compartmentId=${t.identity.tenancyId}`,
+        );
         statuses.push(response.status);
         if (response.status === 429) {
           assert.equal(response.headers.get('retry-after'), '1');
@@ -73,7 +74,7 @@ describe('injected clock', () => {
       const client = t.dr();
       const created = await client.createDrProtectionGroup({
         createDrProtectionGroupDetails: {
-          compartmentId: 'ocid1.compartment.oc1..clock',
+          compartmentId: t.identity.tenancyId,
           displayName: 'clocked',
           logLocation: { namespace: 'ns', bucket: 'logs' },
         },
@@ -98,7 +99,7 @@ describe('retry tokens', () => {
         client.createDrProtectionGroup({
           opcRetryToken: 'token-1',
           createDrProtectionGroupDetails: {
-            compartmentId: 'ocid1.compartment.oc1..tokens',
+            compartmentId: t.identity.tenancyId,
             displayName,
             logLocation: { namespace: 'ns', bucket: 'logs' },
           },
@@ -120,14 +121,10 @@ describe('request bodies', () => {
   it('treat an explicit null member like an absent optional field', async () => {
     const t = await startTestEmulator();
     try {
-      const response = await fetch(`${t.url}/20220125/drProtectionGroups`, {
+      const response = await signedFetch(t.identity, `${t.url}/20220125/drProtectionGroups`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: 'Signature version="1",keyId="t/u/f",signature="x"',
-        },
         body: JSON.stringify({
-          compartmentId: 'ocid1.compartment.oc1..nulls',
+          compartmentId: t.identity.tenancyId,
           displayName: 'with-nulls',
           logLocation: { namespace: 'ns', bucket: 'logs', object: null },
           members: null,
@@ -138,14 +135,10 @@ describe('request bodies', () => {
       const body = (await response.json()) as { displayName: string; members?: unknown[] };
       assert.equal(body.displayName, 'with-nulls');
       // A null required field is still missing.
-      const missing = await fetch(`${t.url}/20220125/drProtectionGroups`, {
+      const missing = await signedFetch(t.identity, `${t.url}/20220125/drProtectionGroups`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: 'Signature version="1",keyId="t/u/f",signature="x"',
-        },
         body: JSON.stringify({
-          compartmentId: 'ocid1.compartment.oc1..nulls',
+          compartmentId: t.identity.tenancyId,
           displayName: null,
           logLocation: { namespace: 'ns', bucket: 'logs' },
         }),
@@ -164,7 +157,7 @@ describe('list paging', () => {
     const t = await startTestEmulator({ clock });
     try {
       const client = t.dr();
-      const compartmentId = 'ocid1.compartment.oc1..paging';
+      const compartmentId = newCompartmentId();
       const create = async (displayName: string) => {
         clock.advance(1000); // distinct timeCreated values, newest first in the default order
         return (
@@ -207,7 +200,7 @@ describe('list paging', () => {
     const t = await startTestEmulator();
     try {
       const error = await ociError(() =>
-        t.dr().listDrProtectionGroups({ compartmentId: 'ocid1.compartment.oc1..x', page: 'bogus' }),
+        t.dr().listDrProtectionGroups({ compartmentId: t.identity.tenancyId, page: 'bogus' }),
       );
       assert.equal(error.statusCode, 400);
       assert.equal(error.serviceCode, 'InvalidParameter');

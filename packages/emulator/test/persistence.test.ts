@@ -9,6 +9,7 @@ import * as common from 'oci-common';
 import { DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { startEmulator } from '../src';
 import { fastRetry } from './support/emulator';
+import { identityFromConfig } from './support/signed-fetch';
 
 const createPg = (client: DisasterRecoveryClient, compartmentId: string, displayName: string) =>
   client.createDrProtectionGroup({
@@ -72,7 +73,7 @@ describe('persistence', () => {
       const read = await again.getDrProtectionGroup({ drProtectionGroupId: created.drProtectionGroup.id });
       assert.equal(read.drProtectionGroup.displayName, 'survives-restart');
       assert.equal(read.drProtectionGroup.lifecycleState, 'ACTIVE');
-      const sandbox = (await (await fetch(`${second.url}/_ocikit/sandbox`)).json()) as { compartmentId: string };
+      const sandbox = (await second.admin.sandbox()) as { compartmentId: string };
       assert.equal(sandbox.compartmentId, first.sandbox!.compartmentId);
       again.close();
     } finally {
@@ -85,7 +86,7 @@ describe('persistence', () => {
     const { child, url } = await spawnEmulator(dataDir);
     const configFile = join(dataDir, 'config');
     const client = clientFor(url, configFile);
-    const compartmentId = 'ocid1.compartment.oc1..killtest';
+    const compartmentId = identityFromConfig(configFile).tenancyId;
     const acknowledged: string[] = [];
     let killed = false;
     const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -1,7 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -37,7 +37,9 @@ async function runAndStop(dataDir: string, signal: NodeJS.Signals) {
   });
   child.stdout.resume();
 
-  const sandbox = await new AdminClient(url).sandbox();
+  // The admin token is written to the data directory at start.
+  const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+  const sandbox = await new AdminClient(url, token).sandbox();
   const client = new DisasterRecoveryClient(
     {
       authenticationDetailsProvider: new common.ConfigFileAuthenticationDetailsProvider(

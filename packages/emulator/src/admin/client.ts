@@ -7,10 +7,23 @@ import type { SandboxIds } from '../services/registry';
 export interface FaultSpec {
   /** OCI operation name, e.g. `CreateDrPlan`; every operation when omitted. */
   operation?: string;
+  /** Resource kind, e.g. `DrPlan`, `Endpoint`; every kind when omitted. */
+  resourceKind?: string;
+  /** `error` (default), `latency`, `drop-response` or `fail-work-request`. */
+  kind?: 'error' | 'latency' | 'drop-response' | 'fail-work-request';
+  /** `error`: status, code and message of the answer; `retryAfterSeconds` for 429. */
   status?: number;
   code?: string;
   message?: string;
+  retryAfterSeconds?: number;
+  /** `latency`: a fixed delay, or one between min and max. */
+  delayMs?: number;
+  minDelayMs?: number;
+  maxDelayMs?: number;
+  /** How many matching calls (default 1), or a probability per call drawn from `seed`. */
   count?: number;
+  probability?: number;
+  seed?: number;
   [key: string]: unknown;
 }
 
@@ -38,17 +51,23 @@ export class AdminClient {
 
   /** Calls `<url>/_ocikit<path>` and returns the parsed JSON answer (undefined when empty). */
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.token) headers.authorization = `Bearer ${this.token}`;
-    const response = await fetch(`${this.url}/_ocikit${path}`, {
+    const text = await this.send(
       method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+      path,
+      body === undefined ? undefined : JSON.stringify(body),
+      'application/json',
+    );
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  private async send(method: string, path: string, body: string | undefined, contentType: string): Promise<string> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = contentType;
+    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    const response = await fetch(`${this.url}/_ocikit${path}`, { method, headers, body });
     const text = await response.text();
     if (!response.ok) throw new AdminError(method, path, response.status, text);
-    return (text ? JSON.parse(text) : undefined) as T;
+    return text;
   }
 
   health(): Promise<{ status: string }> {
@@ -70,6 +89,11 @@ export class AdminClient {
     await this.request('POST', '/faults', fault);
   }
 
+  /** What is armed, with the counts left. */
+  async listFaults(): Promise<FaultSpec[]> {
+    return (await this.request<{ items: FaultSpec[] }>('GET', '/faults')).items;
+  }
+
   async clearFaults(): Promise<void> {
     await this.request('DELETE', '/faults');
   }
@@ -77,4 +101,42 @@ export class AdminClient {
   async reset(): Promise<void> {
     await this.request('POST', '/reset');
   }
+
+  /** Stores a text object in the emulator's object store (AI Language training data). */
+  async putObject(namespace: string, bucket: string, name: string, content: string): Promise<void> {
+    const path = [namespace, bucket, ...name.split('/')].map(encodeURIComponent).join('/');
+    await this.send('PUT', `/objects/${path}`, content, 'text/plain');
+  }
+
+  /** Creates a tenancy with one user and one generated API key (sign requests with them). */
+  createTenancy(name?: string): Promise<NewTenancyIdentity> {
+    return this.request('POST', '/tenancies', name === undefined ? {} : { name });
+  }
+
+  /** Adds a user with a generated API key to a tenancy. */
+  createUser(tenancyId: string): Promise<NewUserIdentity> {
+    return this.request('POST', `/tenancies/${encodeURIComponent(tenancyId)}/users`, {});
+  }
+
+  /** Adds an API key to a user: the given public key, or a generated pair whose private key is returned. */
+  addApiKey(userId: string, publicKeyPem?: string): Promise<{ fingerprint: string; privateKeyPem?: string }> {
+    return this.request('POST', `/users/${encodeURIComponent(userId)}/keys`, publicKeyPem ? { publicKeyPem } : {});
+  }
+
+  /** Creates a compartment in a tenancy. */
+  createCompartment(tenancyId: string, name: string): Promise<{ compartmentId: string }> {
+    return this.request('POST', `/tenancies/${encodeURIComponent(tenancyId)}/compartments`, { name });
+  }
+}
+
+export interface NewUserIdentity {
+  userId: string;
+  fingerprint: string;
+  privateKeyPem: string;
+}
+
+export interface NewTenancyIdentity extends NewUserIdentity {
+  tenancyId: string;
+  /** The emulator's home region. */
+  region: string;
 }

@@ -1,10 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { adminTokenCheck } from '../http/authentication';
+import { identityAdminApi, type IdentityRouteDependencies } from './identities';
 import { errors } from '../core/errors';
 import type { AdjustableClock } from '../core/clock';
-import type { FaultInjector } from '../http/faults';
+import type { FaultInjector, FaultSpec } from '../http/faults';
 import type { ObjectStore } from '../services/common/objects';
 
-export interface AdminDependencies {
+export interface AdminDependencies extends IdentityRouteDependencies {
+  /** Every admin call but the health check needs `Authorization: Bearer <adminToken>`. */
+  adminToken: string;
   clock: AdjustableClock;
   faults: FaultInjector;
   objects: ObjectStore;
@@ -14,10 +18,13 @@ export interface AdminDependencies {
 }
 
 /**
- * The emulator's own control API under `/_ocikit` (not OCI; unsigned): health, the sandbox seed,
+ * The emulator's own control API under `/_ocikit` (not OCI; not signed, but behind the admin bearer token): health, the sandbox seed,
  * reset, moving the clock forward, injecting faults, and uploading objects (training data).
  */
 export const adminApi: FastifyPluginAsync<AdminDependencies> = async (app, deps) => {
+  const checkToken = adminTokenCheck(deps.adminToken);
+  app.addHook('onRequest', async (request) => checkToken(request));
+  await app.register(identityAdminApi, deps);
   app.get('/_ocikit/health', async () => ({ status: 'ok' }));
 
   app.post(
@@ -56,35 +63,11 @@ export const adminApi: FastifyPluginAsync<AdminDependencies> = async (app, deps)
   );
 
   app.get('/_ocikit/faults', async () => ({ items: deps.faults.list() }));
-  app.post(
-    '/_ocikit/faults',
-    {
-      schema: {
-        body: {
-          type: 'object',
-          required: ['status', 'code'],
-          properties: {
-            operation: { type: 'string' },
-            status: { type: 'integer', minimum: 400, maximum: 599 },
-            code: { type: 'string', minLength: 1 },
-            message: { type: 'string' },
-            count: { type: 'integer', minimum: 1 },
-          },
-        },
-      },
-    },
-    async (request, reply) => {
-      const body = request.body as {
-        operation?: string;
-        status: number;
-        code: string;
-        message?: string;
-        count?: number;
-      };
-      deps.faults.add({ ...body, count: body.count ?? 1 });
-      return reply.code(204).send();
-    },
-  );
+  // Validated by validateFault (also used for --faults files), so both accept exactly the same.
+  app.post('/_ocikit/faults', async (request, reply) => {
+    deps.faults.add(request.body as FaultSpec);
+    return reply.code(204).send();
+  });
   app.delete('/_ocikit/faults', async (_request, reply) => {
     deps.faults.clear();
     return reply.code(204).send();

@@ -1,4 +1,5 @@
 import type { Clock } from './clock';
+import { isVisible } from './tenancy-scope';
 import { type Entity, nextSettleAt, settle } from './lifecycle';
 import type { ListQuery, KindDefinition, Store } from '../store/store';
 
@@ -21,8 +22,14 @@ export class Repository<T extends object> {
     const stored = this.store.get<T>(this.kind, id);
     if (!stored) return undefined;
     const current = this.settleOne(stored);
-    if (!current) return undefined;
+    if (!current || !isVisible(current.body)) return undefined;
     return region === undefined || current.region === region ? current : undefined;
+  }
+
+  /** The entity exists but belongs to another tenancy than the running request's (see tenancy-scope). */
+  isHiddenFromCaller(id: string): boolean {
+    const stored = this.store.get<T>(this.kind, id);
+    return stored !== undefined && !isVisible(stored.body);
   }
 
   save(entity: Entity<T>): Entity<T> {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { principalFrom, type Principal } from './auth';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from './auth';
 import { registerOperations, type HttpDependencies, type ServiceRoutes } from './operation';
 import type { RateLimiter } from './rate-limit';
 
@@ -13,6 +14,8 @@ declare module 'fastify' {
 export interface OciApiOptions extends HttpDependencies {
   services: ServiceRoutes[];
   rateLimiter?: RateLimiter;
+  /** Verifies the request's signature and says who signed it (`ociAuthentication`). */
+  authenticate: (request: FastifyRequest) => Principal;
 }
 
 /**
@@ -20,15 +23,20 @@ export interface OciApiOptions extends HttpDependencies {
  * (and per-tenancy throttling) that belongs to this plugin's routes only, so the admin API, a
  * sibling plugin, is never authenticated as OCI and no URL prefix decides who is.
  */
-export const ociApi: FastifyPluginAsync<OciApiOptions> = async (app, { services, rateLimiter, ...deps }) => {
+export const ociApi: FastifyPluginAsync<OciApiOptions> = async (
+  app,
+  { services, rateLimiter, authenticate, ...deps },
+) => {
   app.addHook('onRequest', (request, _reply, done) => {
     try {
-      request.principal = principalFrom(request.headers.authorization);
+      request.principal = authenticate(request);
       rateLimiter?.take(request.principal.tenancyId);
     } catch (error) {
       return done(error as Error);
     }
     done();
   });
+  // A signed body digest with no body read (an empty POST) is compared with the empty body.
+  app.addHook('preValidation', async (request) => request.checkRawBody?.(undefined));
   for (const routes of services) registerOperations(app, routes, deps);
 };

@@ -4,8 +4,10 @@ import { errors } from '../core/errors';
 import { isKnownRegion } from '../core/regions';
 import type { Principal } from './auth';
 import { RetryTokens, type RecordedResponse } from './retry-tokens';
-import type { FaultInjector } from './faults';
+import { beforeOperation, dropResponse, resourceKindOf, type FaultInjector } from './faults';
 import type { Store } from '../store/store';
+import { withinTenancy } from '../core/tenancy-scope';
+import type { TenancyRules } from '../core/identities';
 
 /** What every service operation knows about the request it serves. */
 export interface RequestContext {
@@ -113,6 +115,8 @@ export interface HttpDependencies {
   retryTokens: RetryTokens;
   faults: FaultInjector;
   homeRegion: string;
+  /** Which compartments each tenancy owns and sees (isolation between tenancies). */
+  tenancies: TenancyRules;
 }
 
 function regionOf(request: FastifyRequest, homeRegion: string): string {
@@ -134,12 +138,18 @@ function send(reply: FastifyReply, response: RecordedResponse): FastifyReply {
  */
 export function registerOperations(app: FastifyInstance, routes: ServiceRoutes, deps: HttpDependencies): void {
   for (const operation of routes.operations) {
+    const resourceKind = resourceKindOf(operation.path);
     for (const prefix of ['', '/r/:region']) {
       app.route({
         method: operation.method,
         url: `${prefix}${routes.basePath}${operation.path}`,
         schema: operation.handler ? operation.schema : undefined,
-        handler: async (request, reply) => send(reply, execute(operation, request, deps)),
+        handler: async (request, reply) => {
+          const fault = deps.faults.take(operation.name, resourceKind);
+          if (fault) await beforeOperation(fault, reply);
+          const response = execute(operation, request, deps);
+          return fault?.kind === 'drop-response' ? dropResponse(request, reply) : send(reply, response);
+        },
       });
     }
   }
@@ -153,8 +163,13 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
     principal: request.principal!,
   };
   if (!operation.handler) throw errors.methodNotImplemented(operation.name);
-  const fault = deps.faults.take(operation.name);
-  if (fault) throw fault;
+  // A compartment named in the query (list filters) or body (creates, moves) must be the caller's.
+  const tenancyId = ctx.principal.tenancyId;
+  for (const source of [request.query, request.body]) {
+    const compartmentId = (source as { compartmentId?: unknown } | undefined)?.compartmentId;
+    if (typeof compartmentId === 'string' && !deps.tenancies.owns(tenancyId, compartmentId))
+      throw errors.notAuthorizedOrNotFound(`compartment ${compartmentId}`);
+  }
 
   const header = (name: string) => {
     const value = request.headers[name];
@@ -188,5 +203,6 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
   };
   // A read changes nothing a client asked for (settling due transitions is atomic on its own),
   // so only mutating calls pay for a transaction around the whole call.
-  return operation.method === 'GET' ? run() : deps.store.transaction(run);
+  const confined = () => withinTenancy((compartmentId) => deps.tenancies.sees(tenancyId, compartmentId), run);
+  return operation.method === 'GET' ? confined() : deps.store.transaction(confined);
 }

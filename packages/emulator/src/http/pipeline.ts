@@ -79,19 +79,32 @@ export function createHttpApp(): FastifyInstance {
     },
   });
   app.setValidatorCompiler(validatorCompiler);
+  // Bodies are read as bytes so a signed x-content-sha256 is compared with exactly what arrived
+  // (`checkRawBody`, set by the OCI API's authentication), before anything is parsed.
   // OCI SDKs send `content-type: application/json` on GETs and DELETEs too: an empty body is no body.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-    if (text === '') return done(null, undefined);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
     try {
-      done(null, JSON.parse(text as string, withoutNullMembers));
+      request.checkRawBody?.(raw as Buffer);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    if ((raw as Buffer).length === 0) return done(null, undefined);
+    try {
+      done(null, JSON.parse(raw.toString('utf8'), withoutNullMembers));
     } catch {
       done(errors.cannotParseRequest(), undefined);
     }
   });
-  app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer' }, (_r, body, done) =>
-    done(null, body),
-  );
+  app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      request.checkRawBody?.(body as Buffer);
+      done(null, body);
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   app.decorateRequest('requestId', '');
+  app.decorateRequest('checkRawBody', undefined);
   // Callback-style hooks: on the hot path they cost less than async ones.
   app.addHook('onRequest', (request, reply, done) => {
     const given = request.headers['opc-request-id'];
@@ -103,7 +116,7 @@ export function createHttpApp(): FastifyInstance {
     const serviceError = toServiceError(error as Error);
     if (serviceError.status >= 500 && !isOciServiceError(error))
       console.error('ocikit emulator: internal error:', error);
-    if (serviceError.code === 'TooManyRequests') reply.header('retry-after', '1');
+    if (serviceError.code === 'TooManyRequests' && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
     reply.code(serviceError.status).header('opc-request-id', request.requestId).send(serviceError.toBody());
   });
   app.setNotFoundHandler((request, reply) => {

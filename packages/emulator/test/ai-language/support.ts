@@ -36,7 +36,7 @@ export function sdkModelTypes(): string[] {
   return [...new Set(types)].sort();
 }
 
-/** A fresh compartment OCID, so each test lists only what it created. */
+/** A fresh compartment, so each test lists only what it created. */
 export { newCompartmentId } from '../support/emulator';
 
 /** Follows `opc-next-page` from the first page to the last: every item in order, and how many pages it took. */
@@ -63,12 +63,7 @@ export async function uploadObject(
   name: string,
   content: string,
 ): Promise<void> {
-  const response = await fetch(`${t.url}/_ocikit/objects/${namespace}/${bucket}/${name}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'text/plain' },
-    body: content,
-  });
-  if (response.status !== 204) throw new Error(`upload of ${name}: ${response.status} ${await response.text()}`);
+  await t.emulator.admin.putObject(namespace, bucket, name, content);
 }
 
 /** Uploads SUPPORT_TICKETS_CSV as `tickets.csv` and PRODUCTS_NER_JSONL as `products.jsonl`. */

@@ -29,7 +29,7 @@ describe('DR error answers', () => {
 
   const peerPath = (path: string) => `/r/${PEER_REGION}/20220125${path}`;
   const post = (path: string, body: unknown) =>
-    raw(t.url, 'POST', peerPath(path), typeof body === 'string' ? body : JSON.stringify(body));
+    raw(t, 'POST', peerPath(path), typeof body === 'string' ? body : JSON.stringify(body));
 
   it('answers 501 MethodNotImplemented for plan executions and automatic DR configurations', async () => {
     const client = t.dr();
@@ -113,14 +113,14 @@ describe('DR error answers', () => {
     const plan = await createPlan(pair);
     assertOciError(await post(`/drPlans/${plan.id}/actions/refresh`, { type: 'FULL' }), 400, 'InvalidParameter');
     assertOciError(await post(`/drPlans/${plan.id}/actions/verify`, {}), 400, 'MissingParameter');
-    const put = (body: unknown) => raw(t.url, 'PUT', peerPath(`/drPlans/${plan.id}`), JSON.stringify(body));
+    const put = (body: unknown) => raw(t, 'PUT', peerPath(`/drPlans/${plan.id}`), JSON.stringify(body));
     assertOciError(await put({ planGroups: 'all of them' }), 400, 'InvalidParameter');
     assertOciError(await put({ planGroups: [{ steps: [{ timeout: 'long' }] }] }), 400, 'InvalidParameter');
     const stepWithoutScript = { type: 'USER_DEFINED', displayName: 'no script', steps: [{ displayName: 's' }] };
     assertOciError(await put({ planGroups: [stepWithoutScript] }), 400, 'MissingParameter');
     assertOciError(await put([1, 2]), 400, 'InvalidParameter');
 
-    const query = (path: string) => raw(t.url, 'GET', peerPath(path));
+    const query = (path: string) => raw(t, 'GET', peerPath(path));
     assertOciError(await query(`/drPlans?drProtectionGroupId=${pair.standby.id}&limit=0`), 400, 'InvalidParameter');
     assertOciError(await query(`/drPlans?drProtectionGroupId=${pair.standby.id}&limit=abc`), 400, 'InvalidParameter');
     assertOciError(
@@ -170,7 +170,7 @@ describe('DR error answers', () => {
       ['GET', '/drPlans/not-even-an-ocid'],
     ];
     for (const [method, path, body] of calls) {
-      const response = await raw(t.url, method, peerPath(path), body === undefined ? undefined : JSON.stringify(body));
+      const response = await raw(t, method, peerPath(path), body === undefined ? undefined : JSON.stringify(body));
       assertOciError(response, 404, 'NotAuthorizedOrNotFound');
     }
   });

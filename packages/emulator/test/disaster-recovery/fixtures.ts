@@ -1,3 +1,4 @@
+import { signedFetch, type SigningIdentity } from '../support/signed-fetch';
 import { models, type DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { newOcid } from '../../src/core/ids';
 import { fastWaiter, type TestEmulator } from '../support/emulator';
@@ -7,7 +8,6 @@ export const PEER_REGION = 'us-phoenix-1';
 export const HOME_REGION = 'us-ashburn-1';
 
 import { newCompartmentId } from '../support/emulator';
-
 export { newCompartmentId };
 export const logLocation = { namespace: 'ns', bucket: 'dr-logs' };
 
@@ -121,23 +121,15 @@ export async function finished(
   return (await client.createWaiters(fastWaiter()).forWorkRequest({ workRequestId })).workRequest;
 }
 
-/** Raw signed-looking request (the emulator checks only the Authorization header's shape). */
+/** Raw HTTP request, signed as the SDK signs it, for what the SDK cannot send. */
 export async function raw(
-  url: string,
+  t: { url: string; identity: SigningIdentity },
   method: string,
   path: string,
   body?: string,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Record<string, string>; headers: Headers }> {
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      authorization: 'Signature keyId="a/b/c",signature="x"',
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...headers,
-    },
-    body,
-  });
+  const response = await signedFetch(t.identity, `${t.url}${path}`, { method, headers, body });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
 }

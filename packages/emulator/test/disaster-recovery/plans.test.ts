@@ -78,11 +78,11 @@ describe('DR plans', () => {
       `/drPlans?drProtectionGroupId=${pair.standby.id}`,
       `/drProtectionGroups/${pair.standby.id}`,
     ]) {
-      const response = await raw(t.url, 'GET', `/r/${PEER_REGION}/20220125${path}`);
+      const response = await raw(t, 'GET', `/r/${PEER_REGION}/20220125${path}`);
       assert.equal(response.status, 200);
       assert.ok(!JSON.stringify(response.body).includes('null'), `${path} has no null values`);
     }
-    const wire = (await raw(t.url, 'GET', `/r/${PEER_REGION}/20220125/drPlans/${plan.id}`)).body;
+    const wire = (await raw(t, 'GET', `/r/${PEER_REGION}/20220125/drPlans/${plan.id}`)).body;
     assert.deepEqual(Object.keys(wire).sort(), [
       'compartmentId',
       'definedTags',
@@ -309,7 +309,7 @@ describe('DR plans', () => {
     const others = await pair.peer.listDrPlans({ drProtectionGroupId: pair.standby.id });
     assert.ok(others.drPlanCollection.items.every((p) => !ids.includes(p.id)));
 
-    const missing = await raw(t.url, 'GET', `/r/${PEER_REGION}/20220125/drPlans`);
+    const missing = await raw(t, 'GET', `/r/${PEER_REGION}/20220125/drPlans`);
     assert.deepEqual([missing.status, missing.body.code], [400, 'MissingParameter']);
     assert.match(missing.body.message, /drProtectionGroupId/);
   });
@@ -463,7 +463,7 @@ describe('DR plan deletion over time', () => {
     assert.equal((await pair.peer.getDrPlan({ drPlanId: planId })).drPlan.lifecycleState, 'ACTIVE');
 
     // DeleteDrPlan answers 204 with no opc-work-request-id (the SDK's response has no such field).
-    const deleted = await raw(t.url, 'DELETE', `/r/${PEER_REGION}/20220125/drPlans/${planId}`);
+    const deleted = await raw(t, 'DELETE', `/r/${PEER_REGION}/20220125/drPlans/${planId}`);
     assert.equal(deleted.status, 204);
     assert.equal(deleted.headers.get('opc-work-request-id'), null);
     assert.ok(deleted.headers.get('opc-request-id'));

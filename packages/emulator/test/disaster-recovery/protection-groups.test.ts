@@ -381,7 +381,7 @@ describe('DR protection groups', () => {
     });
     assert.equal(primaries.drProtectionGroupCollection.items.length, 0);
 
-    const missing = await raw(t.url, 'GET', '/20220125/drProtectionGroups');
+    const missing = await raw(t, 'GET', '/20220125/drProtectionGroups');
     assert.equal(missing.status, 400);
     assert.equal(missing.body.code, 'MissingParameter');
     assert.match(missing.body.message, /compartmentId/);

@@ -1,8 +1,8 @@
 import * as common from 'oci-common';
 import { AIServiceLanguageClient } from 'oci-ailanguage';
 import { DisasterRecoveryClient } from 'oci-disasterrecovery';
+import { identityFromConfig, type SigningIdentity } from './signed-fetch';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src';
-import { newOcid } from '../../src/core/ids';
 
 /**
  * Boundary-test harness: a real emulator on an ephemeral loopback port and the official OCI SDK
@@ -13,6 +13,8 @@ import { newOcid } from '../../src/core/ids';
 export interface TestEmulator {
   emulator: RunningEmulator;
   url: string;
+  /** The emulator's first tenancy, user and key (from its config file), for raw signed requests. */
+  identity: SigningIdentity;
   /** Disaster Recovery client for the home region (or `/r/<region>` when given). */
   dr(region?: string): DisasterRecoveryClient;
   /** AI Language client for the home region (or `/r/<region>` when given). */
@@ -35,6 +37,20 @@ export const fastWaiter = (attempts = 200): common.WaiterConfiguration => ({
   delayStrategy: new common.FixedTimeDelayStrategy(0.01),
 });
 
+/**
+ * Compartments of the latest test emulator's first tenancy, created through the admin API at
+ * start, so tests can take a fresh one synchronously (`newCompartmentId()`): the emulator refuses
+ * compartments it did not create.
+ */
+let compartmentPool: string[] = [];
+
+/** A fresh compartment of the latest started test emulator's first tenancy. */
+export function newCompartmentId(): string {
+  const id = compartmentPool.pop();
+  if (!id) throw new Error('no test compartments left: start a test emulator first (or raise the pool size)');
+  return id;
+}
+
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const emulator = await startEmulator({
     inMemory: true,
@@ -42,6 +58,12 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     trainingDurationSeconds: 0,
     ...options,
   });
+  const identity = identityFromConfig(emulator.configFile);
+  compartmentPool = (
+    await Promise.all(
+      Array.from({ length: 48 }, (_, i) => emulator.admin.createCompartment(identity.tenancyId, `test-${i}`)),
+    )
+  ).map((c) => c.compartmentId);
   const provider = new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT');
   const clientConfiguration = {
     retryConfiguration: fastRetry,
@@ -60,6 +82,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   return {
     emulator,
     url: emulator.url,
+    identity,
     dr(region) {
       const client = track(
         new DisasterRecoveryClient({ authenticationDetailsProvider: provider }, clientConfiguration),
@@ -93,6 +116,3 @@ export async function ociError(call: () => Promise<unknown>): Promise<common.Oci
   }
   throw new Error('expected the call to fail with an OciError');
 }
-
-/** A fresh compartment OCID: compartments are not checked for existence, so any well-formed one works. */
-export const newCompartmentId = (): string => newOcid('compartment');

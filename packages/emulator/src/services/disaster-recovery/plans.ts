@@ -294,6 +294,9 @@ export class DrPlans {
   }
 
   list(ctx: RequestContext, query: ListDrPlansQuery) {
+    // Listing by another tenancy's group is refused as its lookup would be.
+    if (this.deps.groups.isHiddenFromCaller(query.drProtectionGroupId))
+      throw errors.notAuthorizedOrNotFound(`DR protection group ${query.drProtectionGroupId}`);
     const where: Record<string, string> = { region: ctx.region, drProtectionGroupId: query.drProtectionGroupId };
     if (query.lifecycleState) where.lifecycleState = query.lifecycleState;
     if (query.lifecycleSubState) where.lifecycleSubState = query.lifecycleSubState;
