@@ -4,6 +4,9 @@ import type { EngineEvent, StepEventMetadata } from '../engine';
 import { Display } from './display';
 import { SECRET_SIG, SECRET_VALUE, UNKNOWN } from './format';
 
+/** The escape character that starts ANSI colour sequences. */
+const ESC = '\u001b';
+
 function stream(isTTY: boolean) {
   const chunks: string[] = [];
   const out = { isTTY, columns: 120, write: (s: string) => chunks.push(s) > 0 } as unknown as NodeJS.WriteStream;
@@ -89,7 +92,7 @@ test('a preview lists each step with its symbol, type and name, and the changed 
   );
   assert.match(lines, /Duration: 3s/);
   assert.match(lines, /Outputs:\n {4}id: "ocid1.x"\n {4}token: \[secret\]/);
-  assert.doesNotMatch(lines, /\x1b\[/, 'no colour off a terminal');
+  assert.doesNotMatch(lines, new RegExp(`${ESC}\\[`), 'no colour off a terminal');
 });
 
 test('an update shows each step starting and finishing with its time, plugin messages, failures and errors', () => {
@@ -140,9 +143,9 @@ test('colour on a terminal only, and never with NO_COLOR', () => {
     display.end({ ok: true, changes: { create: 1 }, outputs: {}, durationMs: 0 });
     return text();
   };
-  assert.match(run(true, {}), /\x1b\[32m/);
-  assert.doesNotMatch(run(true, { NO_COLOR: '1' }), /\x1b\[3\dm/);
-  assert.doesNotMatch(run(false, {}), /\x1b\[/);
+  assert.match(run(true, {}), new RegExp(`${ESC}\\[32m`));
+  assert.doesNotMatch(run(true, { NO_COLOR: '1' }), new RegExp(`${ESC}\\[3\\dm`));
+  assert.doesNotMatch(run(false, {}), new RegExp(`${ESC}\\[`));
 });
 
 test('--json prints every engine event as one JSON object a line and nothing else', () => {

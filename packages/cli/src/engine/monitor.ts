@@ -144,7 +144,7 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
       } catch (e) {
         if (e instanceof StepError) throw e;
         // An invoke error is the program's to report (it fails the call that made it).
-        throw new Error(`invoking ${req.getTok()}: ${e instanceof Error ? e.message : String(e)}`);
+        throw new Error(`invoking ${req.getTok()}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
       return res;
     }),

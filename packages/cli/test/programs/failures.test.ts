@@ -69,39 +69,31 @@ test('a fault injected half-way through up fails it with one line; the next up c
   }
 });
 
-// todo: it fails today. Killed while the plugin waits for the new plan to become ACTIVE, the run
-// never learns the plan's id; the next up warns ("interrupted while creating … must be deleted or
-// imported by hand", as Pulumi does) and creates a second plan. Converging needs creates that are
-// idempotent across runs (e.g. the plugin deriving its opc-retry-token from the URN and inputs, or
-// the engine recording the token with the pending operation): provider/engine work, reported.
-test(
-  'an ocikit killed half-way leaves no orphan and no duplicate after the next up',
-  {
-    todo: 'creates are not idempotent across runs yet: a plan created by a killed run is orphaned',
-  },
-  async () => {
-    // Slow transitions: the plan is still CREATING when ocikit dies.
-    const cloud = await startCloud({ transitionDelaySeconds: 4 });
-    try {
-      const p = await pair(cloud);
-      const { child, done } = p.spawn(['up', '--yes']);
-      let seen = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stdout!.on('data', (d) => {
-          seen += d;
-          if (/second creating/.test(seen)) resolve();
-        });
-        child.on('close', () => reject(new Error(`ocikit ended before creating the plan:\n${seen}`)));
+// Killed while the plugin waits for the new plan to become ACTIVE, the run never learns the
+// plan's id; the next up sends the same create again, and the plugin's retry token (derived from
+// the URN and inputs) makes OCI replay the first answer: the plan is adopted, not created twice.
+test('an ocikit killed half-way leaves no orphan and no duplicate after the next up', async () => {
+  // Slow transitions: the plan is still CREATING when ocikit dies.
+  const cloud = await startCloud({ transitionDelaySeconds: 4 });
+  try {
+    const p = await pair(cloud);
+    const { child, done } = p.spawn(['up', '--yes']);
+    let seen = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (d) => {
+        seen += d;
+        if (/second creating/.test(seen)) resolve();
       });
-      await new Promise((r) => setTimeout(r, 500));
-      child.kill('SIGKILL');
-      await done;
-      await converged(cloud, p);
-    } finally {
-      await cloud.close();
-    }
-  },
-);
+      child.on('close', () => reject(new Error(`ocikit ended before creating the plan:\n${seen}`)));
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    child.kill('SIGKILL');
+    await done;
+    await converged(cloud, p);
+  } finally {
+    await cloud.close();
+  }
+});
 
 test('a second ocikit up on a locked stack is refused with a clear message', async () => {
   const cloud = await startCloud({ transitionDelaySeconds: 3 });

@@ -11,9 +11,11 @@ let cloud: Cloud;
 let p: Program;
 let config: Record<string, string | number | boolean>;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON read back from ocikit's output
 const out = async () => JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as Record<string, any>;
 const urns = async () => {
   const deployment = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the exported checkpoint's resources
   return new Map<string, any>((deployment.resources ?? []).map((r: any) => [r.urn.split('::').pop(), r]));
 };
 const language = () => cloud.t.language();
