@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
+import type { GlobalOptions } from './commands/options';
 import { isUserError, oneLine } from './errors';
 
 /**
@@ -7,13 +8,6 @@ import { isUserError, oneLine } from './errors';
  * command loads what it needs (engine, emulator, OCI SDK) when it runs, so `--help`, `config` and
  * `stack` start fast.
  */
-export interface GlobalOptions {
-  cwd?: string;
-  stack: string;
-  parallel?: number;
-  json?: boolean;
-  nonInteractive?: boolean;
-}
 
 const positiveInt = (value: string): number => {
   const n = Number(value);

@@ -1,0 +1,8 @@
+/** The global flags every command receives (`--cwd`, `--stack`, `--parallel`, `--json`, `--non-interactive`). */
+export interface GlobalOptions {
+  cwd?: string;
+  stack: string;
+  parallel?: number;
+  json?: boolean;
+  nonInteractive?: boolean;
+}
