@@ -108,10 +108,20 @@ export async function startEnvProcess(options: { transitionDelaySeconds?: number
   });
   const lines = readline.createInterface({ input: child.stdout! });
   const it = lines[Symbol.asyncIterator]();
-  const url = /listening on (\S+)/.exec(String((await it.next()).value))![1];
-  const configFile = /OCI config file: (\S+)/.exec(String((await it.next()).value))![1];
-  const admin = new AdminClient(url);
-  const sandbox = await admin.request('GET', '/sandbox');
+  // The first lines: listening URL, authentication mode, admin token, OCI config file.
+  const printed: Record<string, string> = {};
+  const patterns = { url: /listening on (\S+)/, token: /^admin token: (\S+)/, configFile: /OCI config file: (\S+)/ };
+  while (Object.keys(printed).length < Object.keys(patterns).length) {
+    const next = await it.next();
+    if (next.done) throw new Error('ocikit-emulator ended before printing its URL, admin token and config file');
+    for (const [key, re] of Object.entries(patterns)) {
+      const m = re.exec(String(next.value));
+      if (m) printed[key] = m[1];
+    }
+  }
+  const { url, token, configFile } = printed;
+  const admin = new AdminClient(url, token);
+  const sandbox = await admin.sandbox();
   const emulator = {
     url,
     configFile,
