@@ -67,7 +67,11 @@ describe('Endpoint', () => {
 
   it('updates every field in place, compartment through ChangeEndpointCompartment; never replaces', async () => {
     let s = await newEndpoint('inplace', { displayName: 'one' });
-    const otherCompartment = `ocid1.compartment.oc1..${'b'.repeat(60)}`;
+    // A second compartment of the same tenancy (the emulator refuses compartments it did not create).
+    const { compartmentId: otherCompartment } = await env.emulator.admin.createCompartment(
+      env.sandbox.tenancyId,
+      'endpoint-move',
+    );
     const steps: Array<[string, unknown, (ep: Awaited<ReturnType<typeof get>>) => unknown]> = [
       ['displayName', 'two', (ep) => ep.displayName],
       ['description', 'about', (ep) => ep.description],
