@@ -49,7 +49,6 @@ describe('injected faults', () => {
       { kind: 'error', code: 'X' },
       { kind: 'latency' },
       { kind: 'latency', delayMs: 1, probability: 2 },
-      { kind: 'fail-work-request' },
       { kind: 'drop-response', count: 0 },
       { kind: 'drop-response', surprise: true },
     ]) {

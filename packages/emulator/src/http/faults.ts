@@ -40,6 +40,8 @@ export interface FaultEffect {
   error?: OciServiceError;
   retryAfterSeconds?: number;
   delayMs?: number;
+  /** `fail-work-request`: the error the work request lists. */
+  failure?: { code: string; message: string };
 }
 
 /** mulberry32: small, seeded, so a probability fault fires on the same calls every run. */
@@ -67,8 +69,6 @@ export function validateFault(input: unknown, where = 'fault'): FaultSpec {
       throw bad(field, 'must be a non-empty string');
   const kind = (spec.kind ?? 'error') as FaultKind;
   if (!FAULT_KINDS.includes(kind)) throw bad('kind', `must be one of ${FAULT_KINDS.join(', ')}`);
-  // Not built yet: refused rather than armed and silently ignored.
-  if (kind === 'fail-work-request') throw bad('kind', 'fail-work-request is not implemented by this emulator yet');
   if (spec.count !== undefined && !(Number.isInteger(spec.count) && (spec.count as number) >= 1))
     throw bad('count', 'must be an integer of at least 1');
   if (spec.probability !== undefined) {
@@ -181,6 +181,14 @@ export class FaultInjector {
           spec.delayMs ?? spec.minDelayMs! + Math.floor(random() * (spec.maxDelayMs! - spec.minDelayMs! + 1));
         return { kind: 'latency', delayMs };
       }
+      case 'fail-work-request':
+        return {
+          kind: 'fail-work-request',
+          failure: {
+            code: spec.code ?? 'InternalServerError',
+            message: spec.message ?? `Injected work request failure for ${operation}.`,
+          },
+        };
       default:
         return { kind: spec.kind };
     }

@@ -4,6 +4,7 @@ import { errors } from '../core/errors';
 import { isKnownRegion } from '../core/regions';
 import type { Principal } from './auth';
 import { RetryTokens, type RecordedResponse } from './retry-tokens';
+import { withWorkRequestFailure } from '../services/common/work-requests';
 import { beforeOperation, dropResponse, resourceKindOf, type FaultInjector } from './faults';
 import type { Store } from '../store/store';
 import { withinTenancy } from '../core/tenancy-scope';
@@ -147,7 +148,8 @@ export function registerOperations(app: FastifyInstance, routes: ServiceRoutes, 
         handler: async (request, reply) => {
           const fault = deps.faults.take(operation.name, resourceKind);
           if (fault) await beforeOperation(fault, reply);
-          const response = execute(operation, request, deps);
+          const call = () => execute(operation, request, deps);
+          const response = fault?.kind === 'fail-work-request' ? withWorkRequestFailure(fault.failure!, call) : call();
           return fault?.kind === 'drop-response' ? dropResponse(request, reply) : send(reply, response);
         },
       });

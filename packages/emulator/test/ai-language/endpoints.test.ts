@@ -518,7 +518,8 @@ describe('AI Language endpoint lifecycle on the clock', () => {
     const update = await ociError(() =>
       env.client.updateEndpoint({ endpointId: endpoint.id, updateEndpointDetails: { displayName: 'y' } }),
     );
-    assert.equal(update.statusCode, 404);
+    // The one lifecycle rule: a DELETED resource is still readable, so changing it is 409 Conflict.
+    assert.deepEqual([update.statusCode, update.serviceCode], [409, 'Conflict']);
 
     await env.client.deleteModel({ modelId: model.id });
     await env.t.advance(120);

@@ -414,8 +414,18 @@ describe('DR protection groups', () => {
     assert.equal(primary.role, 'UNCONFIGURED');
     assert.equal(primary.peerId, undefined);
 
-    const again = await ociError(() => pair.peer.deleteDrProtectionGroup({ drProtectionGroupId: pair.standby.id }));
-    assert.deepEqual([again.statusCode, again.serviceCode], [409, 'Conflict']);
+    // Deleting a DELETED group again is an idempotent no-op (the one lifecycle rule): 202, no new work request.
+    const again = await pair.peer.deleteDrProtectionGroup({ drProtectionGroupId: pair.standby.id });
+    assert.equal(again.opcWorkRequestId, undefined);
+    const stillDeleted = await pair.peer.getDrProtectionGroup({ drProtectionGroupId: pair.standby.id });
+    assert.equal(stillDeleted.drProtectionGroup.lifecycleState, 'DELETED');
+    const update = await ociError(() =>
+      pair.peer.updateDrProtectionGroup({
+        drProtectionGroupId: pair.standby.id,
+        updateDrProtectionGroupDetails: { displayName: 'late' },
+      }),
+    );
+    assert.deepEqual([update.statusCode, update.serviceCode], [409, 'Conflict']);
   });
 
   it('checks if-match against the current etag (412 NoEtagMatch) and answers 404 for unknown ids', async () => {

@@ -134,7 +134,7 @@ export class Endpoints {
     endpointId: string,
     details: UpdateEndpointDetails,
     ifMatch?: string,
-  ): { workRequestId: string } {
+  ): { workRequestId?: string } {
     return this.lifecycle.update(ctx, endpointId, details, ifMatch, (current) => {
       const model =
         details.modelId !== undefined && details.modelId !== current.modelId
@@ -154,7 +154,7 @@ export class Endpoints {
   }
 
   /** DELETING → DELETED (readable for the retention period) → gone. */
-  delete(ctx: RequestContext, endpointId: string, ifMatch?: string): { workRequestId: string } {
+  delete(ctx: RequestContext, endpointId: string, ifMatch?: string): { workRequestId?: string } {
     return this.lifecycle.delete(ctx, endpointId, ifMatch);
   }
 

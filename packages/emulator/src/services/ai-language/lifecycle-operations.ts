@@ -5,7 +5,7 @@ import type { Entity, Transition } from '../../core/lifecycle';
 import type { Repository } from '../../core/repository';
 import type { RequestContext } from '../../http/operation';
 import type { ColumnValue } from '../../store/store';
-import { isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
+import { deleteIsNoOp, isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
 import { deletionTransitions } from '../common/resources';
 import type { FinalAction, StartedWorkRequest, StartWorkRequest } from '../common/work-requests';
 import { entityUri, type ResourceBody, type UpdateResourceDetails } from './resources';
@@ -137,9 +137,10 @@ export class LifecycleOperations<T extends ResourceBody> {
     id: string,
     ifMatch: string | undefined,
     children: Children = [],
-  ): { workRequestId: string } {
+  ): { workRequestId?: string } {
     const entity = this.find(ctx, id);
     assertIfMatch(ifMatch, entity.body);
+    if (deleteIsNoOp(entity.body.lifecycleState)) return {};
     assertChangeable(this.kind, entity.body, `Delete${this.kind}`, { allowFailed: true });
     assertNoLiveChildren(`${this.kind} ${id}`, children);
     const now = this.c.clock.now();
@@ -173,8 +174,7 @@ export class LifecycleOperations<T extends ResourceBody> {
  * of every resource (services/common/lifecycle-policy.ts): ACTIVE (and FAILED when
  * `allowFailed`, so a failed resource can be deleted) may change; CREATING and UPDATING answer
  * 409 IncorrectState (they end by themselves); DELETING and FAILED 409 Conflict (they never
- * become ACTIVE). DELETED answers 404 NotAuthorizedOrNotFound: the resource is only kept
- * readable for a while.
+ * become ACTIVE), and so does DELETED (a delete of it is a no-op instead, see deleteIsNoOp).
  */
 function assertChangeable(
   kind: ResourceKind,
@@ -184,7 +184,6 @@ function assertChangeable(
 ): void {
   const state = body.lifecycleState;
   if (state === 'ACTIVE' || (state === 'FAILED' && options.allowFailed)) return;
-  if (state === 'DELETED') throw errors.notAuthorizedOrNotFound(`${kind.toLowerCase()} ${body.id} (it is DELETED)`);
   throw lifecycleRefusal(
     state,
     isTransient(state)

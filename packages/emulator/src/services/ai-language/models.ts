@@ -266,12 +266,12 @@ export class Models {
     modelId: string,
     details: UpdateModelDetails,
     ifMatch?: string,
-  ): { workRequestId: string } {
+  ): { workRequestId?: string } {
     return this.lifecycle.update(ctx, modelId, details, ifMatch);
   }
 
   /** Refused (409) while endpoints serving the model are not DELETED. A FAILED model can be deleted. */
-  delete(ctx: RequestContext, modelId: string, ifMatch?: string): { workRequestId: string } {
+  delete(ctx: RequestContext, modelId: string, ifMatch?: string): { workRequestId?: string } {
     return this.lifecycle.delete(ctx, modelId, ifMatch, [
       { what: 'endpoint(s)', repository: this.c.endpoints, where: { region: ctx.region, modelId } },
     ]);

@@ -69,12 +69,12 @@ export class Projects {
     projectId: string,
     details: UpdateProjectDetails,
     ifMatch?: string,
-  ): { workRequestId: string } {
+  ): { workRequestId?: string } {
     return this.lifecycle.update(ctx, projectId, details, ifMatch);
   }
 
   /** Refused (409) while models or endpoints of the project are not DELETED. */
-  delete(ctx: RequestContext, projectId: string, ifMatch?: string): { workRequestId: string } {
+  delete(ctx: RequestContext, projectId: string, ifMatch?: string): { workRequestId?: string } {
     return this.lifecycle.delete(ctx, projectId, ifMatch, [
       { what: 'model(s)', repository: this.c.models, where: { region: ctx.region, projectId } },
       { what: 'endpoint(s)', repository: this.c.endpoints, where: { region: ctx.region, projectId } },

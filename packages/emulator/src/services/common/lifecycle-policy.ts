@@ -9,8 +9,13 @@ import { errors, type OciServiceError } from '../../core/errors';
  * - Gone states (DELETING, DELETED) and FAILED never become usable again: 409 Conflict, which no
  *   client retries (retrying would only delay the inevitable error).
  *
- * A resource addressed by its own path that is already DELETED may answer 404 instead (it is only
- * kept readable for a while); that is the caller's choice, not this policy's.
+ * A resource that is DELETING or DELETED (kept readable by GET for the retention period, then 404):
+ *
+ * - Delete again succeeds and does nothing (no new work request): deletion is idempotent, which is
+ *   what the OCI SDK waiters and Terraform/Pulumi deletes tolerate best (a retried or repeated
+ *   delete must not fail).
+ * - Every other change (update, change-compartment, actions) answers 409 Conflict, as above: the
+ *   resource still exists, so 404 would contradict GET.
  */
 export const TRANSIENT_STATES: ReadonlySet<string> = new Set(['CREATING', 'UPDATING']);
 export const GONE_STATES: ReadonlySet<string> = new Set(['DELETING', 'DELETED']);
@@ -38,3 +43,6 @@ export function assertUsable(
   if (usable.includes(state)) return;
   throw lifecycleRefusal(state, message(state));
 }
+
+/** Whether a delete of a resource in `state` is an idempotent no-op (it is already DELETING or DELETED). */
+export const deleteIsNoOp = (state: string): boolean => isGone(state);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { rfc3339, type Clock } from '../../core/clock';
 import { errors } from '../../core/errors';
 import { assertIfMatch } from '../../core/etag';
@@ -62,6 +63,26 @@ export interface StartedWorkRequest {
   finishesAt: number;
 }
 
+interface FailureScope {
+  failure: { code: string; message: string };
+  started: Array<{ workRequests: WorkRequests; id: string; identifiers: string[]; finishesAt: number }>;
+}
+
+const failureScope = new AsyncLocalStorage<FailureScope>();
+
+/**
+ * Runs one service call (synchronous) so that every work request it starts ends FAILED with
+ * `failure`, and the resources those work requests create or change end FAILED instead of their
+ * scheduled outcome: the `fail-work-request` fault, one mechanism for every operation of both
+ * services rather than code in each handler.
+ */
+export function withWorkRequestFailure<T>(failure: { code: string; message: string }, call: () => T): T {
+  const scope: FailureScope = { failure, started: [] };
+  const result = failureScope.run(scope, call);
+  for (const started of scope.started) started.workRequests.failResources(started);
+  return result;
+}
+
 /**
  * Work requests of one service: ACCEPTED → IN_PROGRESS (half-way) → SUCCEEDED or FAILED, with
  * `timeFinished` set at the end (the SDK waiter and Terraform poll until it is), derived from the
@@ -102,6 +123,8 @@ export class WorkRequests {
   }
 
   start(request: StartWorkRequest): StartedWorkRequest {
+    const scope = failureScope.getStore();
+    if (scope && !request.failure) request = { ...request, failure: scope.failure };
     const now = this.clock.now();
     const duration = request.durationMs ?? this.options.transitionDelayMs;
     const startedAt = now + Math.floor(duration / 2);
@@ -143,7 +166,36 @@ export class WorkRequests {
         },
       ],
     });
+    scope?.started.push({
+      workRequests: this,
+      id,
+      identifiers: request.resources.map((r) => r.identifier),
+      finishesAt,
+    });
     return { id, finishesAt };
+  }
+
+  /**
+   * Makes the resources of a failing work request end FAILED when it ends: their scheduled
+   * changes from then on (ACTIVE, DELETED, purge) are replaced by FAILED with the failure's message.
+   */
+  failResources(started: { id: string; identifiers: string[]; finishesAt: number }): void {
+    const failure = (this.repository.find(started.id)?.internal as WorkRequestInternal | undefined)?.failure;
+    if (!failure) return;
+    for (const identifier of started.identifiers) {
+      for (const repository of this.repositoriesByKind.values()) {
+        const target = repository.find(identifier);
+        if (!target) continue;
+        // Disaster Recovery spells it lifeCycleDetails, AI Language lifecycleDetails.
+        const details = 'lifecycleDetails' in target.body ? 'lifecycleDetails' : 'lifeCycleDetails';
+        const before = target.transitions.filter((t) => t.at < started.finishesAt);
+        const failed: Transition = {
+          at: started.finishesAt,
+          set: { lifecycleState: 'FAILED', [details]: failure.message, timeUpdated: rfc3339(started.finishesAt) },
+        };
+        repository.save({ ...target, transitions: [...before, failed] });
+      }
+    }
   }
 
   get(id: string, region: string): Entity<WorkRequestBody> {

@@ -8,7 +8,7 @@ import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
 import { paginateQuery, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
-import { isGone, isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
+import { deleteIsNoOp, isGone, isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
 import { compact, deletionTransitions, listOrder } from '../common/resources';
 import { partOf, revertPatch, type CancelPatch, type Started, type WorkRequests } from '../common/work-requests';
 import type { DrPlanLifecycleState, DrPlanLifecycleSubState, DrPlanType, SortOrder } from './enums';
@@ -367,7 +367,7 @@ export class DrPlans {
   delete(ctx: RequestContext, id: string, ifMatch?: string): void {
     const plan = this.require(ctx, id);
     assertIfMatch(ifMatch, plan.body);
-    if (isGone(plan.body.lifecycleState)) return;
+    if (deleteIsNoOp(plan.body.lifecycleState)) return;
     if (isTransient(plan.body.lifecycleState)) {
       throw errors.incorrectState(`DR plan ${id} is ${plan.body.lifecycleState}; it can be deleted once that is done.`);
     }

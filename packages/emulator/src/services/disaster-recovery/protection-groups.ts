@@ -9,7 +9,7 @@ import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
 import { paginateQuery, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
-import { isGone, isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
+import { deleteIsNoOp, isGone, isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
 import { compact, deletionTransitions, listOrder, ocidSchema } from '../common/resources';
 import {
   partOf,
@@ -495,12 +495,10 @@ export class DrProtectionGroups {
    * or IncorrectState when the only ones left are being deleted). An associated group's peer is
    * left unassociated, and its plans INACTIVE.
    */
-  delete(ctx: RequestContext, id: string, ifMatch?: string): { workRequestId: string } {
+  delete(ctx: RequestContext, id: string, ifMatch?: string): { workRequestId?: string } {
     const entity = this.require(ctx, id);
     assertIfMatch(ifMatch, entity.body);
-    if (isGone(entity.body.lifecycleState)) {
-      throw errors.conflict(`DR protection group ${id} is already ${entity.body.lifecycleState}.`);
-    }
+    if (deleteIsNoOp(entity.body.lifecycleState)) return {};
     if (isTransient(entity.body.lifecycleState)) {
       throw errors.incorrectState(
         `DR protection group ${id} is ${entity.body.lifecycleState}; it can be deleted once that is done.`,
