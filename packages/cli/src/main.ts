@@ -1,19 +1,14 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isUserError, oneLine } from './errors';
+import type { GlobalOptions } from './global-options';
+export type { GlobalOptions } from './global-options';
 
 /**
  * `ocikit`: commands and flags of issue 9's contract. This module loads only commander; each
  * command loads what it needs (engine, emulator, OCI SDK) when it runs, so `--help`, `config` and
  * `stack` start fast.
  */
-export interface GlobalOptions {
-  cwd?: string;
-  stack: string;
-  parallel?: number;
-  json?: boolean;
-  nonInteractive?: boolean;
-}
 
 const positiveInt = (value: string): number => {
   const n = Number(value);

@@ -1,5 +1,5 @@
 import { UserError } from '../errors';
-import type { GlobalOptions } from '../main';
+import type { GlobalOptions } from '../global-options';
 import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
 import { canPrompt, commandContext } from './context';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { GlobalOptions } from '../main';
+import type { GlobalOptions } from '../global-options';
 import { readProject, type Project } from '../project/project';
 import { UserError } from '../errors';
 

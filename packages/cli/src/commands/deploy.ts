@@ -2,7 +2,7 @@ import { configuredCloud, startEmbeddedCloud, type EmbeddedCloud } from '../embe
 import { Display, type DisplayMode } from '../display/display';
 import { UserError } from '../errors';
 import type { EngineOptions, Operation } from '../engine';
-import type { GlobalOptions } from '../main';
+import type { GlobalOptions } from '../global-options';
 import { loadStackConfig } from '../project/config';
 import { canPrompt, commandContext } from './context';
 import { ask } from './prompt';

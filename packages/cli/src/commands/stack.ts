@@ -2,7 +2,7 @@ import { printOutputs } from '../display/display';
 import { reveal } from '../display/format';
 import { UserError } from '../errors';
 import { listStacks, openStackState } from '../engine';
-import type { GlobalOptions } from '../main';
+import type { GlobalOptions } from '../global-options';
 import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
 import { commandContext } from './context';
