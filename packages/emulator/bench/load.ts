@@ -17,7 +17,8 @@ export const median = (values: number[]): number =>
 
 export async function load(options: {
   url: (i: number) => string;
-  headers?: Record<string, string>;
+  /** Fixed headers, or per request (e.g. pre-signed ones, so signing stays out of the measurement). */
+  headers?: Record<string, string> | ((i: number) => Record<string, string>);
   concurrency: number;
   seconds: number;
 }): Promise<LoadResult> {
@@ -27,7 +28,9 @@ export async function load(options: {
   const loop = async () => {
     while (performance.now() < deadline) {
       const started = performance.now();
-      const response = await fetch(options.url(counter++), { headers: options.headers });
+      const i = counter++;
+      const headers = typeof options.headers === 'function' ? options.headers(i) : options.headers;
+      const response = await fetch(options.url(i), { headers });
       await response.arrayBuffer();
       if (!response.ok) throw new Error(`HTTP ${response.status} from ${response.url}`);
       latencies.push(performance.now() - started);

@@ -14,7 +14,7 @@
  * skips AI Language, BENCH_JSON=<file> also writes the key numbers as JSON (bench/runtimes.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -22,17 +22,28 @@ import * as common from 'oci-common';
 import { AIServiceLanguageClient, models } from 'oci-ailanguage';
 import { AdminClient, startEmulator } from '../src';
 import { sqliteDriverName } from '../src/store/sqlite-driver';
+import { identityFromConfig, signedHeaders, type SigningIdentity } from '../test/support/signed-fetch';
 import { load, median, type LoadResult } from './load';
 import { measureStartup } from './startup';
 
 const PLANS = Number(process.env.BENCH_PLANS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = 8;
-// The emulator checks that requests are signed, not (yet) the signature: a well-formed header
-// keeps the load generator's own cost out of the measurement.
-const SIGNED = {
-  authorization: 'Signature version="1",keyId="bench/bench/00",algorithm="rsa-sha256",headers="x-date",signature="x"',
-};
+/** Requests signed ahead of each phase and replayed: the load generator's RSA cost stays out of the measurement. */
+const PRESIGNED = 256;
+const AUTH_ROUNDS = 6;
+
+/** Several load rounds as one: total requests over total time, p50 the median of the rounds' p50s, p99 the worst round's. */
+function combine(results: LoadResult[]): LoadResult {
+  const requests = results.reduce((sum, r) => sum + r.requests, 0);
+  const seconds = results.reduce((sum, r) => sum + r.requests / r.perSecond, 0);
+  return {
+    requests,
+    perSecond: requests / seconds,
+    p50Ms: median(results.map((r) => r.p50Ms)),
+    p99Ms: Math.max(...results.map((r) => r.p99Ms)),
+  };
+}
 
 function startChild(args: string[], pattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -52,11 +63,10 @@ function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
   return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
 }
 
-async function json<T = unknown>(url: string, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(url, {
-    ...init,
-    headers: { ...SIGNED, 'content-type': 'application/json', ...init.headers },
-  });
+async function json<T = unknown>(identity: SigningIdentity, url: string, init: RequestInit = {}): Promise<T> {
+  const body = typeof init.body === 'string' ? init.body : undefined;
+  const headers = await signedHeaders(identity, url, { method: init.method, body });
+  const response = await fetch(url, { ...init, headers });
   const text = await response.text();
   if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;
@@ -71,28 +81,55 @@ interface DrNumbers {
   listPerSecond: number;
   getRatio: number;
   listRatio: number;
+  /** GetDrPlan throughput with signature verification / with `--auth none`. */
+  authRatio: number;
+  rssAfterLoadMiB: number;
+}
+
+/** GetDrPlan throughput against a running emulator, with pre-signed requests replayed. */
+async function getLoad(
+  identity: SigningIdentity,
+  urlOf: (i: number) => string,
+  seconds = SECONDS,
+): Promise<LoadResult> {
+  const headers = await Promise.all(Array.from({ length: PRESIGNED }, (_, i) => signedHeaders(identity, urlOf(i))));
+  return load({
+    url: (i) => urlOf(i % PRESIGNED),
+    headers: (i) => headers[i % PRESIGNED],
+    concurrency: CONCURRENCY,
+    seconds,
+  });
 }
 
 async function benchDisasterRecovery(): Promise<{ lines: string[]; numbers: DrNumbers }> {
   // File-backed, as users run it (`--data`), in a scratch directory.
   const scratch = mkdtempSync(join(tmpdir(), 'ocikit-bench-'));
-  const emulator = await startChild(
-    [
-      join(__dirname, '../src/main.ts'),
-      '--data',
-      join(scratch, 'data'),
-      '--seed',
-      'sandbox',
-      '--transition-delay',
-      '0',
-    ],
-    /listening on (http:\S+)/,
-  );
+  const dataDir = join(scratch, 'data');
+  const startEmulatorProcess = (auth: 'signature' | 'none', data = dataDir) =>
+    startChild(
+      [
+        join(__dirname, '../src/main.ts'),
+        '--data',
+        data,
+        '--seed',
+        'sandbox',
+        '--transition-delay',
+        '0',
+        '--auth',
+        auth,
+      ],
+      /listening on (http:\S+)/,
+    );
+  let emulator = await startEmulatorProcess('signature');
+  let noAuth: { child: ChildProcess; url: string } | undefined;
   const baselineFile = join(scratch, 'payloads.json');
   try {
-    const sandbox = await new AdminClient(emulator.url).sandbox();
+    const identity = identityFromConfig(join(dataDir, 'config'));
+    const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+    const sandbox = await new AdminClient(emulator.url, token).sandbox();
     const standby = sandbox.disasterRecovery.standbyProtectionGroupId;
-    const api = `${emulator.url}/r/${sandbox.disasterRecovery.standbyRegion}/20220125`;
+    const apiOf = (url: string) => `${url}/r/${sandbox.disasterRecovery.standbyRegion}/20220125`;
+    const api = apiOf(emulator.url);
     const idleMemory = memoryOf(emulator.child.pid!);
 
     const loadStarted = performance.now();
@@ -102,7 +139,7 @@ async function benchDisasterRecovery(): Promise<{ lines: string[]; numbers: DrNu
       Array.from({ length: 16 }, async () => {
         while (next < PLANS) {
           const n = next++;
-          const plan = await json<{ id: string }>(`${api}/drPlans`, {
+          const plan = await json<{ id: string }>(identity, `${api}/drPlans`, {
             method: 'POST',
             body: JSON.stringify({
               displayName: `bench-plan-${String(n).padStart(5, '0')}`,
@@ -117,50 +154,70 @@ async function benchDisasterRecovery(): Promise<{ lines: string[]; numbers: DrNu
     const createSeconds = (performance.now() - loadStarted) / 1000;
     const loadedMemory = memoryOf(emulator.child.pid!);
 
-    const item = await json(`${api}/drPlans/${ids[0]}`);
-    const page = await json(`${api}/drPlans?drProtectionGroupId=${standby}&limit=100`);
+    const item = await json(identity, `${api}/drPlans/${ids[0]}`);
+    const page = await json(identity, `${api}/drPlans?drProtectionGroupId=${standby}&limit=100`);
     writeFileSync(baselineFile, JSON.stringify({ item, page }));
     const baseline = await startChild([join(__dirname, 'baseline-server.ts'), baselineFile], /listening on (http:\S+)/);
     try {
       const pick = (i: number) => ids[(i * 7919) % ids.length];
-      const getPlan = await load({
-        url: (i) => `${api}/drPlans/${pick(i)}`,
-        headers: SIGNED,
-        concurrency: CONCURRENCY,
-        seconds: SECONDS,
-      });
+      const getPlan = await getLoad(identity, (i) => `${api}/drPlans/${pick(i)}`);
       const getBase = await load({
         url: (i) => `${baseline.url}/item/${pick(i)}`,
         concurrency: CONCURRENCY,
         seconds: SECONDS,
       });
-      const listPlans = await load({
-        url: (i) =>
+      const listPlans = await getLoad(
+        identity,
+        (i) =>
           `${api}/drPlans?drProtectionGroupId=${standby}&limit=100&sortBy=${i % 2 ? 'displayName' : 'timeCreated'}`,
-        headers: SIGNED,
-        concurrency: CONCURRENCY,
-        seconds: SECONDS,
-      });
+      );
       const listBase = await load({ url: () => `${baseline.url}/list`, concurrency: CONCURRENCY, seconds: SECONDS });
       const afterMemory = memoryOf(emulator.child.pid!);
+
+      // Signature verification's cost: the same signed GetDrPlan requests to the same data with
+      // `--auth none` (a copy of the data directory: one emulator per directory). Both run at
+      // once and are measured in alternating short rounds, so the shared machine's load drifts
+      // over both alike.
+      await stopChild(emulator.child);
+      const noAuthDir = join(scratch, 'data-no-auth');
+      cpSync(dataDir, noAuthDir, { recursive: true });
+      emulator = await startEmulatorProcess('signature');
+      const unverified = await startEmulatorProcess('none', noAuthDir);
+      noAuth = unverified;
+      const rounds = { on: [] as LoadResult[], off: [] as LoadResult[] };
+      for (let round = 0; round < AUTH_ROUNDS; round++) {
+        const on = apiOf(emulator.url);
+        const off = apiOf(unverified.url);
+        rounds.on.push(await getLoad(identity, (i) => `${on}/drPlans/${pick(i)}`, SECONDS / AUTH_ROUNDS));
+        rounds.off.push(await getLoad(identity, (i) => `${off}/drPlans/${pick(i)}`, SECONDS / AUTH_ROUNDS));
+      }
+      const getVerified = combine(rounds.on);
+      const getNoAuth = combine(rounds.off);
+
       const numbers: DrNumbers = {
         plans: ids.length,
         getPerSecond: getPlan.perSecond,
         listPerSecond: listPlans.perSecond,
         getRatio: getPlan.perSecond / getBase.perSecond,
         listRatio: listPlans.perSecond / listBase.perSecond,
+        authRatio: getVerified.perSecond / getNoAuth.perSecond,
+        rssAfterLoadMiB: afterMemory.rssMiB,
       };
       const lines = [
-        `### Disaster Recovery: ${ids.length} plans stored (created in ${createSeconds.toFixed(1)} s, ${(ids.length / createSeconds).toFixed(0)} creates/s)`,
+        `### Disaster Recovery: ${ids.length} plans stored (created in ${createSeconds.toFixed(1)} s, ${(ids.length / createSeconds).toFixed(0)} signed creates/s)`,
         '',
-        `Plan JSON ${JSON.stringify(item).length} bytes; list page of 100 summaries ${JSON.stringify(page).length} bytes; ${CONCURRENCY} concurrent clients, ${SECONDS} s each.`,
+        `Plan JSON ${JSON.stringify(item).length} bytes; list page of 100 summaries ${JSON.stringify(page).length} bytes; ${CONCURRENCY} concurrent clients, ${SECONDS} s each; ${PRESIGNED} requests signed by oci-common ahead of each phase and replayed.`,
         '',
         '| operation | req/s | p50 ms | p99 ms |',
         '|---|---|---|---|',
-        row('GetDrPlan (emulator)', getPlan),
+        row('GetDrPlan (emulator, signatures verified)', getPlan),
+        row(`GetDrPlan, ${AUTH_ROUNDS} rounds alternating: signatures verified`, getVerified),
+        row(`GetDrPlan, ${AUTH_ROUNDS} rounds alternating: --auth none`, getNoAuth),
         row('same JSON, bare fastify', getBase),
-        row('ListDrPlans limit=100 (emulator)', listPlans),
+        row('ListDrPlans limit=100 (emulator, signatures verified)', listPlans),
         row('same JSON, bare fastify', listBase),
+        '',
+        `Signature verification: GetDrPlan throughput with verification / with \`--auth none\` = ${numbers.authRatio.toFixed(2)} (goal ≥ 0.9).`,
         '',
         `Throughput ratio emulator / bare fastify: GetDrPlan ${numbers.getRatio.toFixed(2)}, ListDrPlans ${numbers.listRatio.toFixed(2)}.`,
         '',
@@ -171,9 +228,18 @@ async function benchDisasterRecovery(): Promise<{ lines: string[]; numbers: DrNu
       baseline.child.kill();
     }
   } finally {
-    emulator.child.kill();
+    await stopChild(emulator.child);
+    if (noAuth) await stopChild(noAuth.child);
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** Stops a child and waits for it to exit (the data directory's lock is released at exit). */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill();
+  return exited;
 }
 
 async function benchAiLanguage(): Promise<string[]> {
