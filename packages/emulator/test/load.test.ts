@@ -186,7 +186,12 @@ describe('load: 50 signed clients, SIGKILL, restart', () => {
     // The emulator is stopped and its exclusive lock released: check the file itself.
     const db = openSqlite(join(dataDir, 'emulator.db'));
     try {
-      assert.deepEqual(db.prepare('PRAGMA integrity_check').all(), [{ integrity_check: 'ok' }]);
+      // Rows compared by value: node:sqlite answers null-prototype objects, better-sqlite3 plain ones.
+      const rows = db.prepare('PRAGMA integrity_check').all() as Array<{ integrity_check: string }>;
+      assert.deepEqual(
+        rows.map((row) => row.integrity_check),
+        ['ok'],
+      );
     } finally {
       db.close();
     }
