@@ -30,17 +30,16 @@ export interface TestEmulator {
 }
 
 /**
- * Compartments of the latest test emulator's first tenancy, created through the admin API at
- * start, so tests can take a fresh one synchronously (`newCompartmentId()`): the emulator refuses
- * compartments it did not create.
+ * The latest started test emulator: `newCompartmentId()` creates its compartments (through the
+ * admin API, on demand: the emulator refuses compartments it did not create).
  */
-let compartmentPool: string[] = [];
+let latest: { emulator: RunningEmulator; tenancyId: string } | undefined;
+let compartments = 0;
 
 /** A fresh compartment of the latest started test emulator's first tenancy. */
-export function newCompartmentId(): string {
-  const id = compartmentPool.pop();
-  if (!id) throw new Error('no test compartments left: start a test emulator first (or raise the pool size)');
-  return id;
+export async function newCompartmentId(): Promise<string> {
+  if (!latest) throw new Error('no test emulator: start one with startTestEmulator() first');
+  return (await latest.emulator.admin.createCompartment(latest.tenancyId, `test-${++compartments}`)).compartmentId;
 }
 
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
@@ -51,11 +50,7 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     ...options,
   });
   const identity = identityFromConfig(emulator.configFile);
-  compartmentPool = (
-    await Promise.all(
-      Array.from({ length: 48 }, (_, i) => emulator.admin.createCompartment(identity.tenancyId, `test-${i}`)),
-    )
-  ).map((c) => c.compartmentId);
+  latest = { emulator, tenancyId: identity.tenancyId };
   const clients = ociTestClients(emulator);
   const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
     emulator.admin.request<T>(method, path, body);
