@@ -1,5 +1,4 @@
 import { etagOf } from '../core/etag';
-import type { StoredSummary } from '../store/store';
 import type { OperationResult, RequestContext } from './operation';
 
 /**
@@ -45,10 +44,7 @@ export const accepted = (started: { workRequestId?: string } = {}): OperationRes
 });
 
 /** A list page: `{items}` plus `opc-next-page` when more remain (stored summaries: `summaryPage`). */
-export const page = <T extends object>(result: {
-  items: Array<T extends { json: string } ? never : T>;
-  headers: Record<string, string>;
-}): OperationResult => ({
+export const page = (result: { items: unknown[]; headers: Record<string, string> }): OperationResult => ({
   status: 200,
   body: { items: result.items },
   headers: result.headers,
@@ -66,10 +62,10 @@ export class JsonText {
   }
 }
 
-/** A list page of stored summaries: `{items}` joined from their stored JSON, plus `opc-next-page`. */
-export const summaryPage = (result: { items: StoredSummary[]; headers: Record<string, string> }): OperationResult => ({
+/** A list page of stored summaries (`paginateSummaries`): `{items}` around their stored JSON, plus `opc-next-page`. */
+export const summaryPage = (result: { json: string; headers: Record<string, string> }): OperationResult => ({
   status: 200,
-  body: new JsonText(`{"items":[${result.items.map((item) => item.json).join(',')}]}`),
+  body: new JsonText(`{"items":${result.json}}`),
   headers: result.headers,
 });
 
