@@ -1,4 +1,5 @@
 import { etagOf } from '../core/etag';
+import { JsonText } from './json-text';
 import type { OperationResult, RequestContext } from './operation';
 
 /**
@@ -49,18 +50,6 @@ export const page = (result: { items: unknown[]; headers: Record<string, string>
   body: { items: result.items },
   headers: result.headers,
 });
-
-/**
- * A response body that is JSON text already (a list page of stored summaries): sent as is, so
- * a page of 100 summaries is not parsed and serialised again on every request. `toJSON` keeps
- * it usable wherever a body is serialised as a value (retry-token records).
- */
-export class JsonText {
-  constructor(readonly text: string) {}
-  toJSON(): unknown {
-    return JSON.parse(this.text);
-  }
-}
 
 /** A list page of stored summaries (`paginateSummaries`): `{items}` around their stored JSON, plus `opc-next-page`. */
 export const summaryPage = (result: { json: string; headers: Record<string, string> }): OperationResult => ({
