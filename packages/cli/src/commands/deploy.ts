@@ -66,7 +66,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         throw new UserError(`cannot start the embedded OCI emulator: ${error.message.split('\n')[0]}`);
       });
       engine.trace.mark('embedded emulator ready');
-      Object.assign(values, cloud.config);
+      for (const [key, value] of Object.entries(cloud.config)) values[key] ??= value;
       providerEnv = cloud.providerEnv;
     }
     const base = {
