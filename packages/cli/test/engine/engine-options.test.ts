@@ -128,7 +128,7 @@ new Thing('byUrn', { size: 1 });
 `);
     const before = Object.keys(cloudState()).sort();
     const oldUrn = byName('byUrn')[0].urn;
-    let r = await up(
+    const r = await up(
       `
 const grp = new pulumi.ComponentResource('test:index:Group', 'grp');
 new Thing('renamed', { size: 1 }, { aliases: [{ name: 'old' }] });
@@ -143,7 +143,7 @@ new Thing('byUrn2', { size: 1 }, { aliases: ['${oldUrn}'] });
         .sort(),
       [],
     );
-    r = await up(`
+    await up(`
 const grp = new pulumi.ComponentResource('test:index:Group', 'grp');
 new Thing('renamed', { size: 2 }, { aliases: [{ name: 'old' }] });
 new Thing('child', { size: 1 }, { aliases: [{ parent: grp }] });
@@ -227,9 +227,9 @@ new Thing('unmanaged', { size: 1 });
     await up(src(1));
     const oldProvider = byName('p')[0];
     const oldManaged = ids('managed')[0];
-    let r = await up(src(1));
+    await up(src(1));
     assert.deepEqual(changes(), []);
-    r = await up(src(2));
+    const r = await up(src(2));
     const c = changes();
     assert.deepEqual(c, ['create managed', 'delete managed'], c.join(','));
     assert.equal(r.changes.replace, 2); // the provider and its resource

@@ -86,9 +86,7 @@ const provider: Provider = {
 // replacement needs one that can ask for a replace, so this wraps the service it registers:
 // a change of the `generation` configuration key forces a replacement.
 const grpcPath = require.resolve('@grpc/grpc-js', { paths: [require.resolve('@pulumi/pulumi/provider')] });
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const grpc = require(grpcPath) as typeof grpcTypes;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const pb = require('@pulumi/pulumi/proto/provider_pb') as typeof import('@pulumi/pulumi/proto/provider_pb');
 const addService = grpc.Server.prototype.addService;
 grpc.Server.prototype.addService = function (service, impl) {
