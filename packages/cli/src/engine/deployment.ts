@@ -686,7 +686,7 @@ export class Deployment {
     const toReplace: Array<{ res: ResourceState; keys: string[] }> = [];
     for (const r of this.base.slice(start + 1)) {
       // Resources registered already no longer depend on the root (they would have come after it).
-      if (this.claimed.has(r.urn)) continue;
+      if (this.claimed.has(r.urn) || this.aliased.has(r.urn)) continue;
       const providerUrn = r.provider ? splitRef(r.provider)[0] : '';
       const edges = [
         ...(r.dependencies ?? []),
