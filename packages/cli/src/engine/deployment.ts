@@ -189,9 +189,16 @@ export class Deployment {
     return out;
   }
 
-  private write(): void {
-    if (this.o.preview) return;
-    this.o.state.save(this.snapshot());
+  /**
+   * Asks for the state to be written (coalesced with other steps' changes, see requestSave);
+   * resolves when it is on disk. Callers that do not wait still get it written: a failure is
+   * reported by the run's final flush.
+   */
+  private write(): Promise<void> {
+    if (this.o.preview) return Promise.resolve();
+    const written = this.o.state.requestSave(() => this.snapshot());
+    written.catch(() => undefined);
+    return written;
   }
 
   /** Replaces `old` (by identity) with `next` in the state, or appends `next`; removes when `next` is undefined. */
@@ -203,10 +210,11 @@ export class Deployment {
     } else if (next) this.current.push(next);
   }
 
-  private beginPending(resource: ResourceState, type: PendingKind): () => void {
+  /** Records a pending operation and waits until it is on disk, before the provider is called. */
+  private async beginPending(resource: ResourceState, type: PendingKind): Promise<() => void> {
     const op = { resource, type };
     this.pending.push(op);
-    this.write();
+    await this.write();
     return () => {
       this.pending = this.pending.filter((p) => p !== op);
     };
@@ -458,7 +466,7 @@ export class Deployment {
       this.toDeleteLater.push(marked);
       this.replacedUrns.add(urn);
     } else this.put(old, next);
-    this.write();
+    void this.write();
     this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : op === 'replace' ? 'replace' : 'create');
     this.outputs(meta);
     return { urn, id, outputs: next.outputs };
@@ -491,7 +499,7 @@ export class Deployment {
     this.componentOps.set(urn, op);
     this.pre(meta);
     this.put(old, next);
-    this.write();
+    void this.write();
     this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : 'create');
     this.outputs(meta);
     return { urn, id: '', outputs: {} };
@@ -503,7 +511,7 @@ export class Deployment {
     const next = { ...r, outputs };
     this.put(r, next);
     if (urn === this.stackUrn) this.stackOutputs = outputs;
-    this.write();
+    void this.write();
     this.outputs(stepMetadata(this.componentOps.get(urn) ?? 'same', urn, r.type, r, next));
   }
 
@@ -597,7 +605,7 @@ export class Deployment {
         const meta = stepMetadata('same', urn, reg.type, old, next);
         this.pre(meta);
         this.put(old, next);
-        this.write();
+        void this.write();
         this.count('same');
         this.outputs(meta);
         return { urn, id: old.id ?? '', outputs: old.outputs };
@@ -774,7 +782,7 @@ export class Deployment {
       this.outputs({ ...meta, new: { ...meta.new!, outputs } });
       return { urn, id, outputs };
     }
-    const done = this.beginPending(draft, 'creating');
+    const done = await this.beginPending(draft, 'creating');
     try {
       const res = await plugin.create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, false);
       const next: ResourceState = {
@@ -784,7 +792,7 @@ export class Deployment {
       };
       done();
       this.put(undefined, next);
-      this.write();
+      await this.write();
       if (!replacing) this.count('create');
       this.outputs(stepMetadata(op, urn, reg.type, replacing, next));
       return { urn, id: res.id, outputs: next.outputs };
@@ -799,7 +807,7 @@ export class Deployment {
           initErrors: e.reasons,
         });
       }
-      this.write();
+      void this.write();
       throw this.failed(meta, `${urn}: creating failed: ${oneLine(e)}`);
     }
   }
@@ -835,13 +843,13 @@ export class Deployment {
       this.outputs({ ...meta, new: { ...meta.new!, outputs } });
       return { urn, id: old.id ?? '', outputs };
     }
-    const done = this.beginPending(old, 'updating');
+    const done = await this.beginPending(old, 'updating');
     try {
       const props = await call();
       const next: ResourceState = { ...draft, outputs: this.withSecrets(reg, draft.inputs, props) };
       done();
       this.put(old, next);
-      this.write();
+      await this.write();
       this.count('update');
       this.outputs(stepMetadata('update', urn, reg.type, old, next, diffExtra(diff, old.inputs, next.inputs)));
       return { urn, id: next.id ?? '', outputs: next.outputs };
@@ -849,7 +857,7 @@ export class Deployment {
       done();
       if (e instanceof InitFailedError)
         this.put(old, { ...draft, outputs: this.withSecrets(reg, draft.inputs, e.properties), initErrors: e.reasons });
-      this.write();
+      void this.write();
       throw this.failed(meta, `${urn}: updating failed: ${oneLine(e)}`);
     }
   }
@@ -884,7 +892,7 @@ export class Deployment {
       const marked = { ...old, delete: true };
       this.put(old, marked);
       this.toDeleteLater.push(marked);
-      this.write();
+      await this.write();
     }
     if (!deleteBeforeReplace && this.o.preview) this.toDeleteLater.push({ ...old, delete: true });
     this.count('replace');
@@ -919,7 +927,7 @@ export class Deployment {
     };
     const meta = stepMetadata('import', urn, reg.type, undefined, draft);
     this.pre(meta);
-    const done = this.o.preview ? () => undefined : this.beginPending(draft, 'importing');
+    const done = this.o.preview ? () => undefined : await this.beginPending(draft, 'importing');
     try {
       const read = await plugin.read(urn, reg.name, reg.type, reg.importId, undefined, undefined);
       if (!read.id) throw new StepError(`${urn}: resource '${reg.importId}' does not exist`);
@@ -962,14 +970,14 @@ export class Deployment {
       done();
       if (!this.o.preview) {
         this.put(undefined, next);
-        this.write();
+        await this.write();
       }
       this.count('import');
       this.outputs(stepMetadata('import', urn, reg.type, undefined, next));
       return { urn, id: read.id, outputs: next.outputs };
     } catch (e) {
       done();
-      this.write();
+      void this.write();
       throw this.failed(meta, e instanceof StepError ? e.message : `${urn}: importing failed: ${oneLine(e)}`);
     }
   }
@@ -1034,7 +1042,7 @@ export class Deployment {
         outputs: this.withSecrets(reg, reg.inputs, read.properties),
       };
       this.put(old, next);
-      this.write();
+      await this.write();
       this.count('read');
       this.outputs(stepMetadata('read', urn, reg.type, old, next));
       return { urn, id: read.id, outputs: next.outputs };
@@ -1125,7 +1133,7 @@ export class Deployment {
       }
       if (!skipProvider) {
         const p = plugin ?? (await this.providerFor(r.provider ?? '', r.type, '')).plugin;
-        const done = this.beginPending(r, 'deleting');
+        const done = await this.beginPending(r, 'deleting');
         try {
           await p.delete(
             r.urn,
@@ -1138,13 +1146,13 @@ export class Deployment {
           );
         } catch (e) {
           done();
-          this.write();
+          void this.write();
           throw this.failed(meta, `${r.urn}: deleting failed: ${oneLine(e)}`);
         }
         done();
       }
       this.put(r, undefined);
-      this.write();
+      await this.write();
       if (op === 'delete' && !r.external) this.count('delete');
       this.outputs(meta);
     });
@@ -1171,7 +1179,7 @@ export class Deployment {
           }
           if (!read.id) {
             this.put(r, undefined);
-            this.write();
+            await this.write();
             this.count('delete');
             this.outputs(stepMetadata('refresh', r.urn, r.type, r, undefined, { diffs: ['id'] }));
             return;
@@ -1191,7 +1199,7 @@ export class Deployment {
           if (!next.initErrors) delete next.initErrors;
           const drift = changedKeys(r.outputs, next.outputs);
           this.put(r, next);
-          this.write();
+          await this.write();
           this.count(drift.length ? 'update' : 'same');
           this.outputs(
             stepMetadata('refresh', r.urn, r.type, r, next, {
@@ -1261,7 +1269,7 @@ export class Deployment {
       }
     }
     this.pending = [];
-    this.write();
+    await this.write();
   }
 
   // ----- lifecycle ---------------------------------------------------------------------------

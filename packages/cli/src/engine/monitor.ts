@@ -9,6 +9,7 @@ import { ResourceMonitorService } from '@pulumi/pulumi/proto/resource_grpc_pb';
 import * as resource from '@pulumi/pulumi/proto/resource_pb';
 import { StepError, type AliasSpec, type Deployment, type Registration } from './deployment';
 import type { EventSink } from './events';
+import { trace } from './trace';
 import { fromStruct, parseDuration, stripSecrets, toStruct, type Props } from './values';
 
 /** Features this monitor implements (SupportsFeature). Resource references and output values are not decoded. */
@@ -115,6 +116,8 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
       new resource.SupportsFeatureResponse().setHassupport(features.has(req.getId())),
     ),
     registerResource: unary(async (req: resource.RegisterResourceRequest) => {
+      trace.mark('first RegisterResource');
+      trace.mark('last RegisterResource', true);
       const reg = registration(req);
       const d = deployment();
       const outcome = reg.type.startsWith('pulumi:providers:')
@@ -126,6 +129,7 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
       res.setUrn(outcome.urn);
       res.setId(outcome.id);
       res.setObject(outgoing(outcome.outputs, req.getAcceptsecrets()));
+      trace.mark('last RegisterResource answered', true);
       return res;
     }),
     registerResourceOutputs: unary((req: resource.RegisterResourceOutputsRequest) => {

@@ -12,9 +12,12 @@ import {
   writeFileSync,
   copyFileSync,
 } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { trace } from './trace';
 import { isObject, isSecret, secretSig, sigKey, type Props } from './values';
 import { StackLockedError, type Crypter, type StackState } from './types';
 
@@ -63,6 +66,10 @@ export interface Snapshot {
 }
 
 const engineVersion = 'ocikit-0.1.0';
+/** Stands for the resources array in the skeleton of the checkpoint's text (see serialize). */
+const resourcesMark = '@@ocikit-resources@@';
+/** Indentation of an item of `checkpoint.latest.resources` in the file (4 spaces a level). */
+const itemIndent = ' '.repeat(16);
 
 export class FileStackState implements StackState {
   readonly dir: string;
@@ -70,6 +77,8 @@ export class FileStackState implements StackState {
   readonly lockFile: string;
   readonly backupFile: string;
   private locked = false;
+  /** Pulumi.<stack>.yaml's salt, read once per run (not once per write). */
+  private saltCache?: { value: string | undefined };
 
   constructor(
     readonly programDir: string,
@@ -150,14 +159,102 @@ export class FileStackState implements StackState {
     if (existsSync(this.file)) copyFileSync(this.file, this.backupFile);
   }
 
+  /** Writes the snapshot now, synchronously: for use outside a run (a run writes with requestSave). */
   save(snapshot: Snapshot): void {
-    mkdirSync(this.dir, { recursive: true });
-    const deployment = this.deployment(snapshot);
-    const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(checkpoint, null, 4) + '\n', { mode: 0o600 });
-    renameSync(tmp, this.file);
+    trace.timeSync('state write', () => {
+      mkdirSync(this.dir, { recursive: true });
+      const tmp = `${this.file}.${process.pid}.sync.tmp`;
+      writeFileSync(tmp, this.serialize(snapshot), { mode: 0o600 });
+      renameSync(tmp, this.file);
+    });
   }
+
+  /**
+   * Asks for the state to be written; resolves once a write that began after this call (so it
+   * holds every change made before it) is on disk. One write is in flight at a time and the
+   * changes made meanwhile are folded into the next one, so n steps cost far fewer than n writes
+   * (Pulumi's snapshot manager batches the same way) while a step still waits for its own record:
+   * a pending operation is on disk before the provider is called, a result before the program
+   * hears of it. `source` is read when the write starts, so it sees the latest state.
+   */
+  requestSave(source: () => Snapshot): Promise<void> {
+    this.source = source;
+    if (!this.queued) {
+      let resolve!: () => void;
+      let reject!: (e: unknown) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      this.queued = { promise, resolve, reject };
+    }
+    const waited = this.queued.promise;
+    if (!this.draining) this.draining = this.drain();
+    return waited;
+  }
+
+  /** Resolves when every requested write is on disk (rejects with the first failure since the last flush). */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+    const failed = this.writeFailure;
+    this.writeFailure = undefined;
+    if (failed) throw failed;
+  }
+
+  private source?: () => Snapshot;
+  private queued?: { promise: Promise<void>; resolve(): void; reject(e: unknown): void };
+  private draining?: Promise<void>;
+  private writeFailure?: unknown;
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queued) {
+        // Let the changes of the current turn of the event loop join this write.
+        await new Promise<void>((r) => setImmediate(r));
+        const batch = this.queued;
+        this.queued = undefined;
+        try {
+          const t0 = trace.enabled ? performance.now() : 0;
+          const text = this.serialize(this.source!());
+          await mkdir(this.dir, { recursive: true });
+          const tmp = `${this.file}.${process.pid}.tmp`;
+          await writeFile(tmp, text, { mode: 0o600 });
+          await rename(tmp, this.file);
+          if (t0) trace.add('state write', performance.now() - t0);
+          batch.resolve();
+        } catch (e) {
+          this.writeFailure ??= e;
+          batch.reject(e);
+        }
+      }
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  /**
+   * The file's text: `JSON.stringify(checkpoint, null, 4)`, with each resource's text kept from
+   * the previous write (resources are replaced, never changed in place, so an object's text
+   * stays valid, and its secrets are not encrypted again on every write).
+   */
+  private serialize(snapshot: Snapshot): string {
+    const deployment = this.deployment({ ...snapshot, resources: [] });
+    deployment.resources = resourcesMark;
+    const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
+    const skeleton = JSON.stringify(checkpoint, null, 4) + '\n';
+    const items = snapshot.resources.map((r) => {
+      let text = this.encoded.get(r);
+      if (text === undefined) {
+        text = itemIndent + JSON.stringify(this.encodeResource(r), null, 4).replace(/\n/g, `\n${itemIndent}`);
+        this.encoded.set(r, text);
+      }
+      return text;
+    });
+    const array = items.length ? `[\n${items.join(',\n')}\n${itemIndent.slice(4)}]` : '[]';
+    return skeleton.replace(`"${resourcesMark}"`, () => array);
+  }
+
+  private readonly encoded = new WeakMap<ResourceState, string>();
 
   private deployment(snapshot: Snapshot): Record<string, unknown> {
     const out: Record<string, unknown> = {
@@ -167,7 +264,8 @@ export class FileStackState implements StackState {
         version: engineVersion,
       },
     };
-    const salt = this.salt();
+    this.saltCache ??= { value: this.salt() };
+    const salt = this.saltCache.value;
     if (salt) out.secrets_providers = { type: 'passphrase', state: { salt } };
     out.resources = snapshot.resources.map((r) => this.encodeResource(r));
     if (snapshot.pendingOperations.length > 0)
