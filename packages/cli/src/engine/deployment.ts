@@ -15,6 +15,7 @@ import {
   deepEqual,
   isSecret,
   makeSecret,
+  stripSecrets,
   unknownValue,
   type Props,
 } from './values';
@@ -56,6 +57,21 @@ export interface Registration {
   additionalSecretOutputs: string[];
   customTimeouts?: { create?: number; update?: number; delete?: number };
   importId: string;
+  aliases?: AliasSpec[];
+  deletedWith?: string;
+  replaceWith?: string[];
+  replacementTrigger?: unknown;
+}
+
+/** One alias of a registration: an old URN, or the parts of one (unset parts are the resource's own). */
+export interface AliasSpec {
+  urn?: string;
+  name?: string;
+  type?: string;
+  stack?: string;
+  project?: string;
+  parentUrn?: string;
+  noParent?: boolean;
 }
 
 export interface StepOutcome {
@@ -120,6 +136,17 @@ export class Deployment {
   private readonly defaultProviders = new Map<string, Promise<string>>();
   private readonly sem: Semaphore;
   private readonly inflight = new Set<Promise<unknown>>();
+  /** The previous snapshot in dependency order: the graph delete-before-replace dependents are found in. */
+  private readonly base: ResourceState[];
+  /** Old URN → the new URN that claimed it through an alias, and back. */
+  private readonly aliased = new Map<string, string>();
+  private readonly aliasOf = new Map<string, string>();
+  /** Dependents deleted ahead of a delete-before-replace resource, with the keys that forced it (recreated when registered). */
+  private readonly recreate = new Map<string, string[]>();
+  private readonly deletedEarly = new Set<ResourceState>();
+  /** URNs deleted (or being deleted) in this run, for deletedWith; URNs replaced in this run, for replaceWith. */
+  private readonly deletedUrns = new Set<string>();
+  private readonly replacedUrns = new Set<string>();
   /** The step each component took, repeated on its RegisterResourceOutputs event. */
   private readonly componentOps = new Map<string, OpType>();
   private readonly o: DeploymentOptions;
@@ -139,13 +166,34 @@ export class Deployment {
       else this.olds.set(r.urn, r);
     }
     this.current = [...snapshot.resources];
+    this.base = orderResources(snapshot.resources);
     this.pending = [...snapshot.pendingOperations];
   }
 
   // ----- state -------------------------------------------------------------------------------
 
   snapshot(): Snapshot {
-    return { resources: orderResources(this.current), pendingOperations: this.pending };
+    // References to a resource that moved through an alias follow it to its new URN.
+    const resources = this.aliased.size ? this.current.map((r) => this.followAliases(r)) : this.current;
+    return { resources: orderResources(resources), pendingOperations: this.pending };
+  }
+
+  private followAliases(r: ResourceState): ResourceState {
+    const f = (u: string) => this.aliased.get(u) ?? u;
+    const out: ResourceState = { ...r };
+    if (r.parent) out.parent = f(r.parent);
+    if (r.dependencies) out.dependencies = r.dependencies.map(f);
+    if (r.propertyDependencies)
+      out.propertyDependencies = Object.fromEntries(
+        Object.entries(r.propertyDependencies).map(([k, v]) => [k, v.map(f)]),
+      );
+    if (r.provider) {
+      const [u, id] = splitRef(r.provider);
+      out.provider = `${f(u)}::${id}`;
+    }
+    if (r.deletedWith) out.deletedWith = f(r.deletedWith);
+    if (r.replaceWith) out.replaceWith = r.replaceWith.map(f);
+    return out;
   }
 
   /**
@@ -211,7 +259,70 @@ export class Deployment {
   /** Two registrations of one URN in a run are the program's mistake (Pulumi: "Duplicate resource URN"). */
   private claim(urn: string): void {
     if (this.claimed.has(urn)) throw new StepError(`duplicate resource URN '${urn}'; try giving it a unique name`);
+    const by = this.aliased.get(urn);
+    if (by) throw new StepError(`duplicate resource URN '${urn}': it is an alias of '${by}', registered earlier`);
     this.claimed.add(urn);
+  }
+
+  /**
+   * The old state of a registration: by its URN, else by its aliases (step_generator.go
+   * generateSteps: URN first, then each alias), recording the alias so the old URN is not deleted.
+   */
+  private findOld(urn: string, reg: Registration): { old?: ResourceState; alias?: string } {
+    this.registered.add(urn);
+    const direct = this.olds.get(urn);
+    if (direct) return { old: direct };
+    for (const alias of this.aliasUrns(reg)) {
+      const old = this.olds.get(alias);
+      if (!old) continue;
+      if (this.claimed.has(alias))
+        throw new StepError(`${urn}: its alias '${alias}' is a resource registered in this run; remove the alias`);
+      const other = this.aliased.get(alias);
+      if (other) throw new StepError(`${urn}: its alias '${alias}' is already claimed by '${other}'`);
+      this.aliased.set(alias, urn);
+      this.aliasOf.set(urn, alias);
+      this.registered.add(alias);
+      return { old, alias };
+    }
+    return {};
+  }
+
+  /** Every URN the registration may have had (collapseAliasToUrn, plus the aliases its parent's alias implies). */
+  private aliasUrns(reg: Registration): string[] {
+    const out = new Set<string>();
+    const collapse = (a: AliasSpec): string => {
+      if (a.urn) return a.urn;
+      let parent = reg.parent;
+      if (a.parentUrn) parent = this.aliasOf.get(a.parentUrn) ?? a.parentUrn;
+      if (a.noParent || urnQualifiedType(parent) === stackType) parent = '';
+      return makeUrn(
+        a.stack || this.o.stack,
+        a.project || this.o.project,
+        parent,
+        a.type || reg.type,
+        a.name || reg.name,
+      );
+    };
+    for (const a of reg.aliases ?? []) out.add(collapse(a));
+    const parentAlias = reg.parent ? this.aliasOf.get(reg.parent) : undefined;
+    if (parentAlias) {
+      // A child named after its parent ("app-fn" under "app") follows the parent's old name.
+      const parentName = urnName(reg.parent);
+      const inherited = (type: string, name: string) =>
+        makeUrn(
+          this.o.stack,
+          this.o.project,
+          parentAlias,
+          type,
+          name.startsWith(parentName) ? urnName(parentAlias) + name.slice(parentName.length) : name,
+        );
+      out.add(inherited(reg.type, reg.name));
+      for (const a of reg.aliases ?? []) {
+        const c = collapse(a);
+        out.add(inherited(urnQualifiedType(c).split('$').pop() ?? '', urnName(c)));
+      }
+    }
+    return [...out];
   }
 
   /** Runs a step under the parallelism bound and remembers it until it settles. */
@@ -231,12 +342,7 @@ export class Deployment {
   // ----- naming ------------------------------------------------------------------------------
 
   urn(type: string, name: string, parent: string): string {
-    let qualified = type;
-    if (parent) {
-      const parentType = parent.split('::')[2] ?? '';
-      if (parentType && parentType !== stackType) qualified = `${parentType}$${type}`;
-    }
-    return `urn:pulumi:${this.o.stack}::${this.o.project}::${qualified}::${name}`;
+    return makeUrn(this.o.stack, this.o.project, parent, type, name);
   }
 
   // ----- providers ---------------------------------------------------------------------------
@@ -294,7 +400,10 @@ export class Deployment {
     if (existing) return existing;
     // A provider the program did not register in this run: configure it from the state, as the
     // engine does for deletes and refreshes.
-    const [purn, pid] = splitRef(resolved);
+    const [oldPurn, pid] = splitRef(resolved);
+    const purn = this.aliased.get(oldPurn) ?? oldPurn;
+    const moved = this.providers.get(`${purn}::${pid}`);
+    if (moved) return moved;
     const state = this.current.find((r) => r.urn === purn && r.id === pid);
     if (!state) throw new Error(`provider ${resolved} is not known to the stack`);
     const instance = (async () => {
@@ -316,8 +425,7 @@ export class Deployment {
   async registerProvider(reg: Registration): Promise<StepOutcome> {
     const urn = this.urn(reg.type, reg.name, reg.parent);
     const pkg = reg.type.slice(providerPrefix.length);
-    const old = this.olds.get(urn);
-    this.registered.add(urn);
+    const { old, alias } = this.findOld(urn, reg);
     const plugin = await this.startPlugin();
     const checked = await plugin.checkConfig(urn, reg.name, reg.type, old?.inputs ?? {}, reg.inputs);
     if (checked.failures.length)
@@ -329,9 +437,11 @@ export class Deployment {
       const changed = diff
         ? diff.changes === 'some' || (diff.changes === 'unknown' && changedKeys(old.inputs, checked.inputs).length > 0)
         : changedKeys(old.inputs, checked.inputs).length > 0;
-      op = changed ? 'update' : 'same';
+      // DiffConfig asking for a replacement replaces the provider: a new id, so every resource
+      // using it sees its provider change and is replaced too (step_generator.go providerChanged).
+      op = diff && changed && replacementKeys(diff, []).length ? 'replace' : changed ? 'update' : 'same';
     }
-    const id = old?.id ?? (this.o.preview ? unknownValue : randomUUID());
+    const id = (op !== 'replace' ? old?.id : undefined) ?? (this.o.preview ? unknownValue : randomUUID());
     const next: ResourceState = {
       urn,
       custom: true,
@@ -342,7 +452,8 @@ export class Deployment {
       ...(reg.parent ? { parent: reg.parent } : {}),
       ...(reg.protect ? { protect: true } : {}),
       ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
-      created: old?.created ?? new Date().toISOString(),
+      ...(alias ? { aliases: [alias] } : {}),
+      created: op === 'replace' ? new Date().toISOString() : (old?.created ?? new Date().toISOString()),
       modified: op === 'same' ? old?.modified : new Date().toISOString(),
     };
     const meta = stepMetadata(op, urn, reg.type, old, next, diffExtra(diff, old?.inputs, checked.inputs));
@@ -354,9 +465,16 @@ export class Deployment {
     })();
     this.providers.set(ref, instance);
     await instance;
-    this.put(old, next);
+    if (op === 'replace' && old) {
+      // The old provider stays in the state (marked for deletion) to delete what it manages.
+      const marked = { ...old, delete: true };
+      this.put(old, marked);
+      this.put(undefined, next);
+      this.toDeleteLater.push(marked);
+      this.replacedUrns.add(urn);
+    } else this.put(old, next);
     void this.write();
-    this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : 'create');
+    this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : op === 'replace' ? 'replace' : 'create');
     this.outputs(meta);
     return { urn, id, outputs: next.outputs };
   }
@@ -368,8 +486,7 @@ export class Deployment {
     const urn = this.urn(reg.type, reg.name, reg.parent);
     this.claim(urn);
     if (reg.type === stackType) this.stackUrn = urn;
-    const old = this.olds.get(urn);
-    this.registered.add(urn);
+    const { old, alias } = this.findOld(urn, reg);
     const op: OpType = !old ? 'create' : deepEqual(old.inputs, reg.inputs) ? 'same' : 'update';
     const next: ResourceState = {
       urn,
@@ -380,6 +497,8 @@ export class Deployment {
       ...(reg.parent ? { parent: reg.parent } : {}),
       ...(reg.protect ? { protect: true } : {}),
       ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
+      ...(alias ? { aliases: [alias] } : {}),
+      ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
       created: old?.created ?? new Date().toISOString(),
       modified: op === 'same' ? old?.modified : new Date().toISOString(),
     };
@@ -413,12 +532,12 @@ export class Deployment {
     this.guard();
     const urn = this.urn(reg.type, reg.name, reg.parent);
     this.claim(urn);
-    const old = this.olds.get(urn);
-    this.registered.add(urn);
+    const { old, alias } = this.findOld(urn, reg);
     const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);
     return this.step(async () => {
       this.guard();
       if (!old && reg.importId) return this.importStep(reg, urn, plugin, ref, false);
+      const recreating = old ? this.recreate.get(urn) : undefined;
       const base = (extra: Partial<ResourceState>): ResourceState => ({
         urn,
         custom: true,
@@ -435,12 +554,17 @@ export class Deployment {
         ...(reg.retainOnDelete ? { retainOnDelete: true } : {}),
         ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
         ...(reg.replaceOnChanges.length ? { replaceOnChanges: reg.replaceOnChanges } : {}),
+        ...(alias ? { aliases: [alias] } : {}),
+        ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
+        ...(reg.replaceWith?.length ? { replaceWith: reg.replaceWith } : {}),
+        ...(reg.replacementTrigger !== undefined ? { replacementTrigger: reg.replacementTrigger } : {}),
         created: old?.created ?? new Date().toISOString(),
         modified: new Date().toISOString(),
         ...extra,
       });
-      const news = old ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
-      const check = await plugin.check(urn, reg.name, reg.type, old ? old.inputs : {}, news);
+      // A dependent deleted ahead of a delete-before-replace resource is checked afresh and recreated.
+      const news = old && !recreating ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
+      const check = await plugin.check(urn, reg.name, reg.type, old && !recreating ? old.inputs : {}, news);
       if (check.failures.length)
         throw this.failed(
           stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined),
@@ -448,6 +572,17 @@ export class Deployment {
         );
       const inputs = check.inputs;
       if (!old) return this.create(reg, urn, plugin, base({ inputs }), undefined);
+      if (recreating) {
+        this.recreate.delete(urn);
+        const forced: DiffResult = {
+          changes: 'some',
+          replaces: recreating,
+          stables: [],
+          deleteBeforeReplace: true,
+          diffs: changedKeys(old.inputs, inputs),
+        };
+        return this.replace(reg, urn, plugin, old, base({ inputs }), forced, recreating, true, true);
+      }
 
       let diff = await plugin.diff(
         urn,
@@ -469,6 +604,8 @@ export class Deployment {
       }
       // A resource left with init errors is updated until it initialises (step_generator.go).
       if (diff.changes === 'none' && old.initErrors?.length) diff = { ...diff, changes: 'some' };
+      const forcedKeys = await this.forcedReplacement(reg, old, ref);
+      if (forcedKeys.length) diff = { ...diff, changes: 'some', replaces: [...diff.replaces, ...forcedKeys] };
       const replaceKeys = replacementKeys(diff, reg.replaceOnChanges);
       if (diff.changes === 'none' && replaceKeys.length === 0) {
         const next = base({ id: old.id, inputs, outputs: old.outputs, modified: old.modified });
@@ -495,8 +632,127 @@ export class Deployment {
           failureMessage(urn, recheck.failures),
         );
       const dbr = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
+      if (dbr) await this.deleteDependents(old, urn, reg.type);
       return this.replace(reg, urn, plugin, old, base({ inputs: recheck.inputs }), diff, replaceKeys, dbr);
     });
+  }
+
+  /**
+   * Replacement keys that do not come from the provider's Diff: a changed provider whose new
+   * configuration DiffConfig says cannot manage the old resource ('provider'), a changed
+   * `replacementTrigger`, or a `replaceWith` resource replaced in this run.
+   */
+  private async forcedReplacement(reg: Registration, old: ResourceState, ref: string): Promise<string[]> {
+    const keys: string[] = [];
+    if (old.provider && old.provider !== ref && (await this.providerChanged(old.provider, ref))) keys.push('provider');
+    // A trigger that is set and differs from the recorded one (or is unknown in a preview) replaces.
+    if (
+      reg.replacementTrigger !== undefined &&
+      reg.replacementTrigger !== null &&
+      (containsUnknowns(reg.replacementTrigger) ||
+        !deepEqual(stripSecrets(reg.replacementTrigger), stripSecrets(old.replacementTrigger)))
+    )
+      keys.push('replacementTrigger');
+    if (reg.replaceWith?.some((u) => this.replacedUrns.has(u))) keys.push('replaceWith');
+    return keys;
+  }
+
+  private readonly providerDiffs = new Map<string, Promise<boolean>>();
+
+  /** step_generator.go providerChanged: the new provider's DiffConfig of the old provider's inputs. */
+  private providerChanged(oldRef: string, newRef: string): Promise<boolean> {
+    const key = `${oldRef} ${newRef}`;
+    let p = this.providerDiffs.get(key);
+    if (!p) {
+      p = (async () => {
+        const [oldUrn, oldId] = splitRef(oldRef);
+        const [newUrn, newId] = splitRef(newRef);
+        if (this.aliased.get(oldUrn) === newUrn) return false;
+        const oldRes = this.base.find((r) => r.urn === oldUrn && r.id === oldId);
+        const newRes = this.current.find((r) => r.urn === newUrn && r.id === newId && !r.delete);
+        if (!oldRes || !newRes) return false;
+        const { plugin } = await this.providerFor(newRef, newRes.type.slice(providerPrefix.length), '');
+        const diff = await plugin.diffConfig(
+          newUrn,
+          urnName(newUrn),
+          newRes.type,
+          withoutVersion(oldRes.inputs),
+          withoutVersion(newRes.inputs),
+        );
+        return !!diff && diff.changes !== 'none' && replacementKeys(diff, []).length > 0;
+      })();
+      this.providerDiffs.set(key, p);
+    }
+    return p;
+  }
+
+  /**
+   * Before a delete-before-replace resource is deleted, its dependents that the change would
+   * replace are deleted first, dependents of dependents first (step_generator.go
+   * calculateDependentReplacements): a dependent through the replaced provider, or whose
+   * property depends on a replaced resource and whose provider's Diff, with those properties
+   * unknown, asks for a replacement. They are created again when the program registers them.
+   */
+  private async deleteDependents(root: ResourceState, urn: string, type: string): Promise<void> {
+    const start = this.base.indexOf(root);
+    if (start < 0) return;
+    const dependentSet = new Set([root.urn]);
+    const replaceSet = new Set([root.urn]);
+    const toReplace: Array<{ res: ResourceState; keys: string[] }> = [];
+    for (const r of this.base.slice(start + 1)) {
+      // Resources registered already no longer depend on the root (they would have come after it).
+      if (this.claimed.has(r.urn) || this.aliased.has(r.urn)) continue;
+      const providerUrn = r.provider ? splitRef(r.provider)[0] : '';
+      const edges = [
+        ...(r.dependencies ?? []),
+        ...Object.values(r.propertyDependencies ?? {}).flat(),
+        ...(r.deletedWith ? [r.deletedWith] : []),
+        ...(r.replaceWith ?? []),
+      ];
+      if (!edges.some((u) => dependentSet.has(u)) && !dependentSet.has(providerUrn)) continue;
+      dependentSet.add(r.urn);
+      const keys = await this.requiresReplacement(r, replaceSet, providerUrn);
+      if (keys) {
+        toReplace.push({ res: r, keys });
+        replaceSet.add(r.urn);
+      }
+    }
+    for (const { res, keys } of toReplace.reverse()) {
+      if (this.deletedEarly.has(res)) continue;
+      if (res.protect && !res.delete) {
+        throw this.failed(
+          stepMetadata('replace', urn, type, root, undefined),
+          `unable to replace resource "${res.urn}" as part of replacing "${urn}" as it is currently marked for protection; remove the protect option to replace it`,
+        );
+      }
+      const { plugin } = await this.providerFor(res.provider ?? '', res.type, '');
+      this.deletedEarly.add(res);
+      this.deletedUrns.add(res.urn);
+      await this.deleteOne(res, 'delete-replaced', plugin);
+      if (!res.delete) this.recreate.set(res.urn, keys);
+    }
+  }
+
+  private async requiresReplacement(
+    r: ResourceState,
+    replaceSet: Set<string>,
+    providerUrn: string,
+  ): Promise<string[] | undefined> {
+    if (!r.custom || r.external) return undefined;
+    if (replaceSet.has(providerUrn)) return ['provider'];
+    if (r.replaceWith?.some((u) => replaceSet.has(u))) return ['replaceWith'];
+    let depends = false;
+    const inputsForDiff: Props = {};
+    for (const [k, v] of Object.entries(r.inputs)) {
+      const replaced = (r.propertyDependencies?.[k] ?? []).some((u) => replaceSet.has(u));
+      if (replaced) depends = true;
+      inputsForDiff[k] = replaced ? unknownValue : v;
+    }
+    if (!depends || r.type.startsWith(providerPrefix)) return undefined;
+    const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
+    const diff = await plugin.diff(r.urn, urnName(r.urn), r.type, r.id ?? '', r.outputs, inputsForDiff, r.inputs, []);
+    const keys = replacementKeys(diff, []);
+    return keys.length ? keys : undefined;
   }
 
   private withSecrets(reg: Registration, inputs: Props, outputs: Props): Props {
@@ -573,30 +829,10 @@ export class Deployment {
   ): Promise<StepOutcome> {
     const meta = stepMetadata('update', urn, reg.type, old, draft, diffExtra(diff, old.inputs, draft.inputs));
     this.pre(meta);
-    const timeout = draft.customTimeouts?.update;
-    if (this.o.preview) {
-      let outputs = draft.inputs;
-      if (plugin.supportsPreview)
-        outputs = await plugin.update(
-          urn,
-          reg.name,
-          reg.type,
-          old.id ?? '',
-          old.outputs,
-          draft.inputs,
-          old.inputs,
-          timeout,
-          reg.ignoreChanges,
-          true,
-        );
-      outputs = this.withSecrets(reg, draft.inputs, outputs);
-      this.count('update');
-      this.outputs({ ...meta, new: { ...meta.new!, outputs } });
-      return { urn, id: old.id ?? '', outputs };
-    }
-    const done = await this.beginPending(old, 'updating');
-    try {
-      const props = await plugin.update(
+    const preview = this.o.preview;
+    // A preview asks the provider only when it supports previews; else the outputs are the inputs.
+    const call = () =>
+      plugin.update(
         urn,
         reg.name,
         reg.type,
@@ -604,10 +840,19 @@ export class Deployment {
         old.outputs,
         draft.inputs,
         old.inputs,
-        timeout,
+        draft.customTimeouts?.update,
         reg.ignoreChanges,
-        false,
+        preview,
       );
+    if (preview) {
+      const outputs = this.withSecrets(reg, draft.inputs, plugin.supportsPreview ? await call() : draft.inputs);
+      this.count('update');
+      this.outputs({ ...meta, new: { ...meta.new!, outputs } });
+      return { urn, id: old.id ?? '', outputs };
+    }
+    const done = await this.beginPending(old, 'updating');
+    try {
+      const props = await call();
       const next: ResourceState = { ...draft, outputs: this.withSecrets(reg, draft.inputs, props) };
       done();
       this.put(old, next);
@@ -633,11 +878,21 @@ export class Deployment {
     diff: DiffResult,
     replaceKeys: string[],
     deleteBeforeReplace: boolean,
+    alreadyDeleted = false,
   ): Promise<StepOutcome> {
     const extra = { ...diffExtra(diff, old.inputs, draft.inputs), keys: replaceKeys };
     const meta = stepMetadata('replace', urn, reg.type, old, draft, extra);
     this.pre(meta);
-    if (deleteBeforeReplace) await this.deleteOne(old, 'delete-replaced', plugin);
+    this.replacedUrns.add(urn);
+    if (deleteBeforeReplace && !alreadyDeleted) {
+      this.deletedUrns.add(old.urn);
+      // The old resource is deleted by the provider that manages it (the old one, if it changed).
+      const oldPlugin =
+        old.provider && old.provider !== draft.provider
+          ? (await this.providerFor(old.provider, old.type, '')).plugin
+          : plugin;
+      await this.deleteOne(old, 'delete-replaced', oldPlugin);
+    }
     const outcome = await this.create(reg, urn, plugin, draft, old, diff);
     if (!deleteBeforeReplace && !this.o.preview) {
       // Create-before-delete: the old copy stays in the state marked for deletion until the end.
@@ -817,11 +1072,11 @@ export class Deployment {
   /** Old resources the program no longer declares, plus replaced copies, deleted dependents first. */
   async finish(): Promise<void> {
     const unregistered = this.current.filter(
-      (r) => !r.delete && this.olds.get(r.urn) === r && !this.registered.has(r.urn),
+      (r) => !r.delete && this.olds.get(r.urn) === r && !this.registered.has(r.urn) && !this.deletedEarly.has(r),
     );
     await this.deleteAll([
       ...unregistered,
-      ...this.toDeleteLater.filter((r) => this.current.includes(r) || this.o.preview),
+      ...this.toDeleteLater.filter((r) => (this.current.includes(r) || this.o.preview) && !this.deletedEarly.has(r)),
     ]);
   }
 
@@ -847,9 +1102,11 @@ export class Deployment {
         ...(t.dependencies ?? []),
         ...(t.parent ? [t.parent] : []),
         ...(t.provider ? [splitRef(t.provider)[0]] : []),
+        ...(t.deletedWith ? [t.deletedWith] : []),
       ]);
       for (const u of targets) if (u !== t && refs.has(u.urn)) waitFor.get(u)!.push(t);
     }
+    for (const t of targets) this.deletedUrns.add(t.urn);
     const done = new Map<ResourceState, Promise<void>>();
     const run = (t: ResourceState): Promise<void> => {
       let p = done.get(t);
@@ -870,7 +1127,10 @@ export class Deployment {
 
   private async deleteOne(r: ResourceState, op: OpType, plugin?: ProviderPlugin): Promise<void> {
     const meta = stepMetadata(op, r.urn, r.type, r, undefined);
-    const skipProvider = r.external || !r.custom || r.type.startsWith(providerPrefix) || r.retainOnDelete || !r.id;
+    // deletedWith: the resource goes with its target, deleted in this run, so it is not deleted itself.
+    const deletedWith = !!r.deletedWith && this.deletedUrns.has(r.deletedWith);
+    const skipProvider =
+      r.external || !r.custom || r.type.startsWith(providerPrefix) || r.retainOnDelete || !r.id || deletedWith;
     await (plugin ? (f: () => Promise<void>) => f() : (f: () => Promise<void>) => this.sem.run(f))(async () => {
       this.pre(meta);
       if (this.o.preview) {
@@ -1031,6 +1291,28 @@ export class Deployment {
   }
 }
 
+function makeUrn(stack: string, project: string, parent: string, type: string, name: string): string {
+  const parentType = parent ? urnQualifiedType(parent) : '';
+  const qualified = parentType && parentType !== stackType ? `${parentType}$${type}` : type;
+  return `urn:pulumi:${stack}::${project}::${qualified}::${name}`;
+}
+
+/** providers.FilterProviderConfig: what DiffConfig compares (the version only picks the plugin). */
+function withoutVersion(inputs: Props): Props {
+  const { version, pluginDownloadURL, ...rest } = inputs;
+  void version;
+  void pluginDownloadURL;
+  return rest;
+}
+
+function urnQualifiedType(urn: string): string {
+  return urn.split('::')[2] ?? '';
+}
+
+function urnName(urn: string): string {
+  return urn.split('::').slice(3).join('::');
+}
+
 function splitRef(ref: string): [string, string] {
   const i = ref.lastIndexOf('::');
   return i < 0 ? [ref, ''] : [ref.slice(0, i), ref.slice(i + 2)];
@@ -1091,6 +1373,7 @@ export function orderResources(resources: ResourceState[]): ResourceState[] {
       ...(r.parent ? [r.parent] : []),
       ...(r.provider ? [splitRef(r.provider)[0]] : []),
       ...(r.dependencies ?? []),
+      ...(r.deletedWith ? [r.deletedWith] : []),
     ];
     for (const u of refs) for (const d of byUrn.get(u) ?? []) if (d !== r && !(d.urn === r.urn)) visit(d);
     state.set(r, 'done');

@@ -44,6 +44,10 @@ export interface ResourceState {
   retainOnDelete?: boolean;
   ignoreChanges?: string[];
   replaceOnChanges?: string[];
+  aliases?: string[];
+  deletedWith?: string;
+  replaceWith?: string[];
+  replacementTrigger?: unknown;
   created?: string;
   modified?: string;
 }
