@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeF
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { fastWaiter } from '../../emulator/test/support/emulator';
+import { fastWaiter } from '@ocikit/emulator/testing';
 import { startCloud } from '../test/support/programs';
 import { cleanEnv, OCIKIT_BIN } from '../test/support/ocikit';
 
