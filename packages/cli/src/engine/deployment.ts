@@ -15,6 +15,7 @@ import {
   deepEqual,
   isSecret,
   makeSecret,
+  maskSecrets,
   stripSecrets,
   unknownValue,
   type Props,
@@ -786,7 +787,7 @@ export class Deployment {
       }
       outputs = this.withSecrets(reg, draft.inputs, outputs);
       if (!replacing) this.count('create');
-      this.outputs({ ...meta, new: { ...meta.new!, outputs } });
+      this.outputs({ ...meta, new: { ...meta.new!, outputs: maskSecrets(outputs) as Props } });
       return { urn, id, outputs };
     }
     const done = await this.beginPending(draft, 'creating');
@@ -847,7 +848,7 @@ export class Deployment {
     if (preview) {
       const outputs = this.withSecrets(reg, draft.inputs, plugin.supportsPreview ? await call() : draft.inputs);
       this.count('update');
-      this.outputs({ ...meta, new: { ...meta.new!, outputs } });
+      this.outputs({ ...meta, new: { ...meta.new!, outputs: maskSecrets(outputs) as Props } });
       return { urn, id: old.id ?? '', outputs };
     }
     const done = await this.beginPending(old, 'updating');
@@ -903,7 +904,7 @@ export class Deployment {
     }
     if (!deleteBeforeReplace && this.o.preview) this.toDeleteLater.push({ ...old, delete: true });
     this.count('replace');
-    this.outputs({ ...meta, new: { ...meta.new!, id: outcome.id, outputs: outcome.outputs } });
+    this.outputs({ ...meta, new: { ...meta.new!, id: outcome.id, outputs: maskSecrets(outcome.outputs) as Props } });
     return outcome;
   }
 

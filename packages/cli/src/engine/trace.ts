@@ -62,6 +62,10 @@ export const trace = {
           .toFixed(1)
           .padStart(10)}${s.max.toFixed(0).padStart(10)}`,
       );
+    const mem = process.memoryUsage();
+    lines.push(
+      `  memory: peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB, now RSS ${(mem.rss / 2 ** 20).toFixed(0)} MB, heap used ${(mem.heapUsed / 2 ** 20).toFixed(0)} MB`,
+    );
     return lines.join('\n') + '\n';
   },
 
