@@ -49,7 +49,10 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   let cloud: EmbeddedCloud | undefined;
   const controller = new AbortController();
   const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
+    if (controller.signal.aborted) {
+      state.flushSync();
+      process.exit(130);
+    }
     process.stderr.write(
       '\ncancelling: finishing the operations in flight and recording the state (Ctrl-C again to quit at once)\n',
     );

@@ -105,6 +105,17 @@ describe('stack state', () => {
     assert.equal(readFileSync(file, 'utf8'), JSON.stringify(JSON.parse(readFileSync(file, 'utf8')), null, 4) + '\n');
   });
 
+  it('a hard exit writes what was requested but not yet written (flushSync)', async () => {
+    const d = dir();
+    const s = new FileStackState(d, 'dev');
+    const file = join(d, '.ocikit/stacks/dev.json');
+    const r = { urn: 'urn:pulumi:dev::p::t:m:R::r', custom: true, type: 't:m:R', inputs: {}, outputs: {} };
+    const written = s.requestSave(() => ({ resources: [r], pendingOperations: [] }));
+    s.flushSync();
+    assert.equal(JSON.parse(readFileSync(file, 'utf8')).checkpoint.latest.resources[0].urn, r.urn);
+    await written;
+  });
+
   it('refuses a second lock with a one-line message and takes over the lock of a dead process', () => {
     const d = dir();
     const a = openStackState({ programDir: d, stack: 'dev' });

@@ -70,6 +70,7 @@ const engineVersion = 'ocikit-0.1.0';
 const resourcesMark = '@@ocikit-resources@@';
 /** Indentation of an item of `checkpoint.latest.resources` in the file (4 spaces a level). */
 const itemIndent = ' '.repeat(16);
+const itemSeparator = Buffer.from(',\n');
 
 export class FileStackState implements StackState {
   readonly dir: string;
@@ -201,6 +202,14 @@ export class FileStackState implements StackState {
     if (failed) throw failed;
   }
 
+  /**
+   * A hard exit (a second Ctrl-C) must not lose a step's record that is queued or being written:
+   * write the latest state now. Only before exiting: the write in flight could land after it.
+   */
+  flushSync(): void {
+    if (this.source && (this.queued || this.draining)) this.save(this.source());
+  }
+
   private source?: () => Snapshot;
   private queued?: { promise: Promise<void>; resolve(): void; reject(e: unknown): void };
   private draining?: Promise<void>;
@@ -233,28 +242,37 @@ export class FileStackState implements StackState {
   }
 
   /**
-   * The file's text: `JSON.stringify(checkpoint, null, 4)`, with each resource's text kept from
+   * The file's bytes: `JSON.stringify(checkpoint, null, 4)`, with each resource's bytes kept from
    * the previous write (resources are replaced, never changed in place, so an object's text
    * stays valid, and its secrets are not encrypted again on every write).
    */
-  private serialize(snapshot: Snapshot): string {
+  private serialize(snapshot: Snapshot): Buffer {
     const deployment = this.deployment({ ...snapshot, resources: [] });
     deployment.resources = resourcesMark;
     const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
     const skeleton = JSON.stringify(checkpoint, null, 4) + '\n';
-    const items = snapshot.resources.map((r) => {
-      let text = this.encoded.get(r);
-      if (text === undefined) {
-        text = itemIndent + JSON.stringify(this.encodeResource(r), null, 4).replace(/\n/g, `\n${itemIndent}`);
-        this.encoded.set(r, text);
-      }
-      return text;
-    });
-    const array = items.length ? `[\n${items.join(',\n')}\n${itemIndent.slice(4)}]` : '[]';
-    return skeleton.replace(`"${resourcesMark}"`, () => array);
+    const at = skeleton.indexOf(`"${resourcesMark}"`);
+    const parts: Buffer[] = [Buffer.from(skeleton.slice(0, at))];
+    if (snapshot.resources.length === 0) parts.push(Buffer.from('[]'));
+    else {
+      parts.push(Buffer.from('[\n'));
+      snapshot.resources.forEach((r, i) => {
+        let bytes = this.encoded.get(r);
+        if (bytes === undefined) {
+          const text = JSON.stringify(this.encodeResource(r), null, 4).replace(/\n/g, `\n${itemIndent}`);
+          bytes = Buffer.from(itemIndent + text);
+          this.encoded.set(r, bytes);
+        }
+        if (i > 0) parts.push(itemSeparator);
+        parts.push(bytes);
+      });
+      parts.push(Buffer.from(`\n${itemIndent.slice(4)}]`));
+    }
+    parts.push(Buffer.from(skeleton.slice(at + resourcesMark.length + 2)));
+    return Buffer.concat(parts);
   }
 
-  private readonly encoded = new WeakMap<ResourceState, string>();
+  private readonly encoded = new WeakMap<ResourceState, Buffer>();
 
   private deployment(snapshot: Snapshot): Record<string, unknown> {
     const out: Record<string, unknown> = {
