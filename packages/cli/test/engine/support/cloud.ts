@@ -2,7 +2,9 @@
 // checking effects, and the provider environment the app passes to the engine in embedded mode.
 import * as common from 'oci-common';
 import { AIServiceLanguageClient } from 'oci-ailanguage';
-import { DisasterRecoveryClient } from 'oci-disasterrecovery';
+import { DisasterRecoveryClient, type models as drModels } from 'oci-disasterrecovery';
+
+type DrPlanSummary = drModels.DrPlanSummary;
 import { startEmulator, type RunningEmulator, type SandboxIds } from '@ocikit/emulator';
 
 export interface Cloud {
@@ -11,6 +13,8 @@ export interface Cloud {
   providerEnv: Record<string, string>;
   dr(region: string): DisasterRecoveryClient;
   language(region: string): AIServiceLanguageClient;
+  /** The DR plans of the sandbox's STANDBY protection group that are not deleted or deleting. */
+  livePlans(): Promise<DrPlanSummary[]>;
   close(): Promise<void>;
 }
 
@@ -40,7 +44,7 @@ export async function startCloud(options: { transitionDelaySeconds?: number } = 
     circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as never),
   };
   const clients: Array<{ close(): void }> = [];
-  return {
+  const cloud: Cloud = {
     emulator,
     sandbox,
     providerEnv,
@@ -56,9 +60,17 @@ export async function startCloud(options: { transitionDelaySeconds?: number } = 
       clients.push(c);
       return c;
     },
+    async livePlans() {
+      const dr = cloud.dr(sandbox.disasterRecovery.standbyRegion);
+      const res = await dr.listDrPlans({ drProtectionGroupId: sandbox.disasterRecovery.standbyProtectionGroupId });
+      return res.drPlanCollection.items.filter(
+        (p: DrPlanSummary) => !['DELETED', 'DELETING'].includes(p.lifecycleState),
+      );
+    },
     async close() {
       clients.forEach((c) => c.close());
       await emulator.close();
     },
   };
+  return cloud;
 }
