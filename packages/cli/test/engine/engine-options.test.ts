@@ -195,7 +195,7 @@ new Thing('inner', { size: 1 }, { deletedWith: owner });
   it('replaces a resource when its replacementTrigger changes, and with the resources in replaceWith', async () => {
     const src = (trigger: string, root: string) => `
 const root = new Thing('root', { replaceMe: '${root}' });
-new Thing('trig', { size: 1 }, { replacementTrigger: '${trigger}' });
+new Thing('trig', { size: 1 }, { replacementTrigger: pulumi.secret('tr1gger-${trigger}') });
 new Thing('follower', { size: 1 }, { replaceWith: [root] });
 `;
     await up(src('a', 'r1'));
@@ -203,6 +203,11 @@ new Thing('follower', { size: 1 }, { replaceWith: [root] });
     assert.deepEqual(changes(), [], 'an unchanged trigger replaces nothing');
     await up(src('b', 'r1'));
     assert.deepEqual(changes(), ['create trig', 'delete trig']);
+    const stateText = readFileSync(join(prog.dir, '.ocikit/stacks/dev.json'), 'utf8');
+    assert.ok(
+      stateText.includes('replacementTrigger') && !stateText.includes('tr1gger-'),
+      'a secret trigger is encrypted',
+    );
     const r = await up(src('b', 'r2'));
     const c = changes();
     assert.ok(c.includes('create follower') && c.includes('delete follower'), c.join(','));
