@@ -157,7 +157,7 @@ describe('list paging', () => {
     const t = await startTestEmulator({ clock });
     try {
       const client = t.dr();
-      const compartmentId = newCompartmentId();
+      const compartmentId = await newCompartmentId();
       const create = async (displayName: string) => {
         clock.advance(1000); // distinct timeCreated values, newest first in the default order
         return (

@@ -9,7 +9,7 @@ describe('one service shape', () => {
   const env = languageSuite({ transitionDelaySeconds: 10 });
 
   it('answers 409 Conflict to a change of a DELETING resource, as for every state that never becomes usable again', async () => {
-    const project = await createProject(env.client, newCompartmentId());
+    const project = await createProject(env.client, await newCompartmentId());
     await env.t.advance(10);
     await env.client.deleteProject({ projectId: project.id });
     assert.equal((await env.client.getProject({ projectId: project.id })).project.lifecycleState, 'DELETING');
@@ -23,7 +23,7 @@ describe('one service shape', () => {
   it('names a resource created in another region by its /r/<region> location, as Disaster Recovery does', async () => {
     const region = 'us-phoenix-1';
     const client = env.t.language(region);
-    const project = await createProject(client, newCompartmentId());
+    const project = await createProject(client, await newCompartmentId());
     await env.t.advance(10);
     const created = await client.createModel({
       createModelDetails: {

@@ -10,6 +10,7 @@ import {
   del,
   diff,
   DRPLAN,
+  finished,
   initFailure,
   js,
   pb,
@@ -126,6 +127,59 @@ describe('DrPlan', () => {
     assert.deepEqual((await getPlan(s.id)).definedTags?.Operations, { CostCenter: '42' });
     assert.equal(u3.outputs.displayName, 'renamed');
     assert.equal((await plans(pair.standbyId)).filter((p) => p.id === s.id).length, 1, 'same plan, not replaced');
+  });
+
+  it("a plan cloned from one with user-defined steps (and the service's prechecks of them) gives no diff", async () => {
+    // The source gets a script and a function step through the SDK; OCI then adds their prechecks.
+    const source = await newPlan('with-user-steps');
+    const read0 = await getPlan(source.id);
+    const r = await sdk.updateDrPlan({
+      drPlanId: source.id,
+      updateDrPlanDetails: {
+        planGroups: [
+          ...read0.planGroups,
+          {
+            displayName: 'App',
+            type: 'USER_DEFINED',
+            steps: [
+              {
+                displayName: 'start',
+                userDefinedStep: {
+                  stepType: 'RUN_LOCAL_SCRIPT',
+                  runOnInstanceId: 'ocid1.instance.oc1.phx.amaaaaaauserstep',
+                  scriptCommand: '/opt/start.sh',
+                },
+              },
+              {
+                displayName: 'notify',
+                userDefinedStep: { stepType: 'INVOKE_FUNCTION', functionId: 'ocid1.fnfunc.oc1.phx.amaaaaaauserfn' },
+              },
+            ],
+          },
+        ] as never,
+      },
+    });
+    await finished(sdk, r.opcWorkRequestId);
+    const clone = await newPlan('clone-with-user-steps', { sourcePlanId: source.id });
+    const groups = clone.outputs.planGroups as Array<{ type: string; steps: Array<{ type: string }> }>;
+    const prechecks = groups
+      .find((g) => g.type === 'BUILT_IN_PRECHECK')!
+      .steps.filter((step) => step.type === 'USER_DEFINED_PRECHECK');
+    assert.equal(prechecks.length, 2);
+    const d = await diff(plugin, DRPLAN, 'clone-with-user-steps', clone.id, clone.outputs, clone.inputs, clone.inputs);
+    assert.equal(d.changes, 'NONE');
+    const refreshed = await read(plugin, DRPLAN, 'clone-with-user-steps', clone.id, clone.outputs, clone.inputs);
+    assert.deepEqual(refreshed.outputs.planGroups, clone.outputs.planGroups);
+    const again = await diff(
+      plugin,
+      DRPLAN,
+      'clone-with-user-steps',
+      clone.id,
+      refreshed.outputs,
+      refreshed.inputs,
+      clone.inputs,
+    );
+    assert.equal(again.changes, 'NONE');
   });
 
   it('service-added Oracle-Tags and ignoreDefinedTags never cause a diff', async () => {

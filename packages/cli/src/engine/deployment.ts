@@ -5,7 +5,7 @@
 // Rules follow pulumi/pulumi pkg/resource/deploy/step_generator.go and step.go.
 import { randomUUID } from 'node:crypto';
 import { EventSink, stepMetadata } from './events';
-import { InitFailedError, ProviderPlugin, type DiffResult } from './provider-host';
+import { InitFailedError, PluginPool, type ProviderPlugin, type DiffResult } from './provider-host';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
 import type { ChangeKind, OpType, PropertyDiff, StepEventMetadata } from './types';
 import {
@@ -132,7 +132,7 @@ export class Deployment {
   /** Old copies to delete at the end: replaced (create-before-delete) or left `delete: true` by an earlier run. */
   private readonly toDeleteLater: ResourceState[] = [];
   private readonly providers = new Map<string, Promise<ProviderInstance>>();
-  private readonly plugins: ProviderPlugin[] = [];
+  private readonly pool: PluginPool;
   private readonly defaultProviders = new Map<string, Promise<string>>();
   private readonly sem: Semaphore;
   private readonly inflight = new Set<Promise<unknown>>();
@@ -154,6 +154,13 @@ export class Deployment {
   constructor(options: DeploymentOptions, snapshot: Snapshot) {
     this.o = options;
     this.sem = new Semaphore(Math.max(1, options.parallel));
+    this.pool = new PluginPool({
+      command: options.pluginCommand,
+      engineAddress: options.engineAddress,
+      env: options.pluginEnv,
+      programDir: options.programDir,
+      onStderr: (line) => options.events.diag('debug', line),
+    });
     for (const r of snapshot.resources) {
       if (r.delete) this.toDeleteLater.push(r);
       else this.olds.set(r.urn, r);
@@ -340,17 +347,17 @@ export class Deployment {
 
   // ----- providers ---------------------------------------------------------------------------
 
-  private async startPlugin(): Promise<ProviderPlugin> {
-    const plugin = await ProviderPlugin.start({
-      command: this.o.pluginCommand,
-      engineAddress: this.o.engineAddress(),
-      env: this.o.pluginEnv,
-      programDir: this.o.programDir,
-      onStderr: (line) => this.o.events.diag('debug', line),
-    });
-    this.plugins.push(plugin);
-    await plugin.handshake();
-    return plugin;
+  private startPlugin(): Promise<ProviderPlugin> {
+    return this.pool.take();
+  }
+
+  /**
+   * Starts plugins before the program asks for them (see PluginPool): as many as the last run
+   * had provider resources (at least `min`), so an unchanged stack finds all of them ready.
+   */
+  warmPlugins(min: number): void {
+    const providers = this.current.filter((r) => r.type.startsWith(providerPrefix) && !r.delete).length;
+    this.pool.warm(Math.min(4, Math.max(min, providers)));
   }
 
   /** The ref (`urn::id`) of the default provider of a package, registered on first use. */
@@ -1276,11 +1283,11 @@ export class Deployment {
 
   async cancel(): Promise<void> {
     this.canceled = true;
-    await Promise.all(this.plugins.map((p) => p.cancel()));
+    await Promise.all(this.pool.taken.map((p) => p.cancel()));
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.plugins.map((p) => p.stop()));
+    await Promise.all([...this.pool.taken.map((p) => p.stop()), this.pool.close()]);
   }
 }
 

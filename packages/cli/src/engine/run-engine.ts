@@ -84,6 +84,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     deployment = d;
     monitor = await startMonitor(() => d, events);
     trace.mark('monitor listening');
+    // Plugins start while the program boots (an update runs one for at least the default provider).
+    d.warmPlugins(o.operation === 'update' ? 1 : 0);
     const onAbort = () => {
       canceled = true;
       events.emit({ cancelEvent: {} });

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileStackState, listStacks, openStackState } from './state';
+import { FileStackState, listStacks, openStackState, type ResourceState } from './state';
 import { StackLockedError } from './types';
 import { makeSecret, secretSig, sigKey } from './values';
 
@@ -68,7 +68,7 @@ describe('stack state', () => {
     writeFileSync(join(d, 'Pulumi.dev.yaml'), 'encryptionsalt: v1:c2FsdA==:v1:abc:def\n');
     const s = new FileStackState(d, 'dev', crypter);
     const file = join(d, '.ocikit/stacks/dev.json');
-    const resources: Array<{ urn: string; custom: boolean; type: string; inputs: object; outputs: object }> = [];
+    const resources: ResourceState[] = [];
     const snapshot = () => ({ resources: [...resources], pendingOperations: [] });
     const checks: Array<Promise<void>> = [];
     for (let i = 0; i < 30; i++) {

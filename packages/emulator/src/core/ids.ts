@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { regionKey } from './regions';
 
 /** OCI's OCID alphabet: lower-case base32 without padding. */
@@ -36,6 +36,15 @@ export function newOcid(resourceType: string, region?: string): string {
  */
 export function newPlanElementId(kind: 'group' | 'step'): string {
   return `sgid1.${kind}..${base32(randomBytes(20))}`;
+}
+
+/**
+ * A plan element id derived from another one, always the same for the same input: the id of a
+ * step the service keeps in step with another step (a user-defined step's precheck), so the
+ * link needs no stored state and survives every rewrite of the plan's groups.
+ */
+export function derivedPlanElementId(kind: 'group' | 'step', from: string): string {
+  return `sgid1.${kind}..${base32(createHash('sha1').update(`${kind}:${from}`).digest())}`;
 }
 
 /** An opc-request-id in OCI's style (upper-case hex groups). */

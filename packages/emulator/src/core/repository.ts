@@ -1,7 +1,7 @@
 import type { Clock } from './clock';
 import { isVisible } from './tenancy-scope';
 import { type Entity, nextSettleAt, settle } from './lifecycle';
-import type { ListQuery, KindDefinition, Store } from '../store/store';
+import type { ListQuery, KindDefinition, Store, StoredSummary } from '../store/store';
 
 /**
  * Entities of one kind as they are *now*: every read first applies the scheduled transitions
@@ -47,10 +47,10 @@ export class Repository<T extends object> {
     return this.store.list<T>(this.kind, query);
   }
 
-  /** The kind's list summaries, current as of now (the kind must define `summary`). */
-  listSummaries<S extends object>(query: ListQuery): S[] {
+  /** The kind's list summaries as stored JSON text, current as of now (the kind must define `summary`). */
+  listSummaries(query: ListQuery): StoredSummary[] {
     this.settleDue();
-    return this.store.listSummaries<S>(this.kind, query);
+    return this.store.listSummaries(this.kind, query);
   }
 
   count(where: ListQuery['where']): number {

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { errors } from '../core/errors';
 import type { Identities } from '../core/identities';
 import type { Principal } from './auth';
-import { checkBodyDigest, parseSignature, verifySignature } from './signature';
+import { VerifiedSignatures, checkBodyDigest, parseSignature, verifySignature } from './signature';
 
 /** `signature`: OCI request signatures are verified (the default). `none`: any caller is accepted. */
 export type AuthMode = 'signature' | 'none';
@@ -58,11 +58,13 @@ export function ociAuthentication(options: AuthenticationOptions): (request: Fas
       return options.defaultPrincipal;
     };
   }
+  const alreadyVerified = new VerifiedSignatures();
   return (request) => {
     const verified = verifySignature(
       { method: request.method, url: request.url, headers: request.headers },
       now(),
       (keyId) => options.identities.publicKey(keyId),
+      alreadyVerified,
     );
     const signedDigest = verified.bodyDigest;
     if (signedDigest !== undefined) {

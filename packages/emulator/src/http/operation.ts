@@ -4,6 +4,7 @@ import { errors } from '../core/errors';
 import { isKnownRegion } from '../core/regions';
 import type { Principal } from './auth';
 import { RetryTokens, type RecordedResponse } from './retry-tokens';
+import { JsonText } from './responses';
 import { withWorkRequestFailure } from '../services/common/work-requests';
 import { beforeOperation, dropResponse, resourceKindOf, type FaultInjector } from './faults';
 import type { Store } from '../store/store';
@@ -129,6 +130,7 @@ function regionOf(request: FastifyRequest, homeRegion: string): string {
 
 function send(reply: FastifyReply, response: RecordedResponse): FastifyReply {
   reply.code(response.status).headers(response.headers);
+  if (response.body instanceof JsonText) return reply.type('application/json; charset=utf-8').send(response.body.text);
   return response.body === undefined ? reply.send() : reply.send(response.body);
 }
 

@@ -98,8 +98,21 @@ function describeStore(driver: SqliteDriverName) {
         page.map((e) => e.id),
         ['a'],
       );
+      // Summaries come back as their stored JSON text, with the id and the sort column for paging.
+      const summaries = store.listSummaries(kind, {
+        where: { region: 'r1' },
+        orderBy: [{ column: 'rank', direction: 'DESC' }],
+      });
       assert.deepEqual(
-        store.listSummaries(kind, { where: { region: 'r1' }, orderBy: [{ column: 'rank', direction: 'DESC' }] }),
+        summaries.map((row) => [row.id, typeof row.rank]),
+        [
+          ['c', 'number'],
+          ['a', 'number'],
+          ['b', 'number'],
+        ],
+      );
+      assert.deepEqual(
+        summaries.map((row) => JSON.parse(row.json)),
         [
           { id: 'c', name: 'y' },
           { id: 'a', name: 'x' },
@@ -149,7 +162,10 @@ function describeStore(driver: SqliteDriverName) {
         second.list<Thing>(kind, { where: { rank: 7 } }).map((e) => e.id),
         ['a'],
       );
-      assert.deepEqual(second.listSummaries(kind, {}), [{ id: 'a', name: 'x' }]);
+      assert.deepEqual(
+        second.listSummaries(kind, {}).map((row) => JSON.parse(row.json)),
+        [{ id: 'a', name: 'x' }],
+      );
       second.close();
     });
 

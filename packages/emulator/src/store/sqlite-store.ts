@@ -6,7 +6,7 @@ import {
   type SqliteDriverName,
   type SqliteStatement,
 } from './sqlite-driver';
-import type { ColumnValue, KindDefinition, ListQuery, Store } from './store';
+import type { ColumnValue, KindDefinition, ListQuery, Store, StoredSummary } from './store';
 
 /**
  * Schema version of the database layout. Kind tables evolve additively on their own
@@ -204,7 +204,8 @@ export class SqliteStore implements Store {
     };
   }
 
-  private select(kind: KindDefinition, column: 'doc' | typeof SUMMARY_COLUMN, query: ListQuery): unknown[] {
+  /** Rows of `query`: the `doc` or `summary` text as `json`, plus id and the `orderBy` columns. */
+  private select(kind: KindDefinition, column: 'doc' | typeof SUMMARY_COLUMN, query: ListQuery): StoredSummary[] {
     const where = this.whereClause(query.where);
     for (const [name, value] of Object.entries(query.includes ?? {})) {
       where.sql += `${where.sql ? ' AND' : ' WHERE'} instr(${quote(name)}, ?) > 0`;
@@ -224,23 +225,24 @@ export class SqliteStore implements Store {
     const order = [...orderBy, { column: 'id', direction: orderBy[orderBy.length - 1]?.direction ?? ('ASC' as const) }]
       .map((o) => `${quote(o.column)} ${o.direction === 'DESC' ? 'DESC' : 'ASC'}`)
       .join(', ');
+    const keys = [...new Set(['id', ...orderBy.map((o) => o.column)])].map(quote).join(', ');
     const sql =
-      `SELECT ${column} AS json FROM ${quote(kind.name)}${where.sql} ORDER BY ${order}` +
+      `SELECT ${column} AS json, ${keys} FROM ${quote(kind.name)}${where.sql} ORDER BY ${order}` +
       (query.limit !== undefined ? ' LIMIT ? OFFSET ?' : '');
     const params =
       query.limit !== undefined
         ? [...where.params, Math.trunc(query.limit), Math.trunc(query.offset ?? 0)]
         : where.params;
-    return (this.statement(sql).all(...params) as Array<{ json: string }>).map((r) => JSON.parse(r.json));
+    return this.statement(sql).all(...params) as StoredSummary[];
   }
 
   list<T extends object>(kind: KindDefinition, query: ListQuery): Array<Entity<T>> {
-    return this.select(kind, 'doc', query) as Array<Entity<T>>;
+    return this.select(kind, 'doc', query).map((row) => JSON.parse(row.json) as Entity<T>);
   }
 
-  listSummaries<S extends object>(kind: KindDefinition, query: ListQuery): S[] {
+  listSummaries(kind: KindDefinition, query: ListQuery): StoredSummary[] {
     if (!kind.summary) throw new Error(`kind ${kind.name} keeps no summaries`);
-    return this.select(kind, SUMMARY_COLUMN, query) as S[];
+    return this.select(kind, SUMMARY_COLUMN, query);
   }
 
   count(kind: KindDefinition, where?: Record<string, ColumnValue>): number {

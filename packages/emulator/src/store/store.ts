@@ -29,6 +29,12 @@ export interface KindDefinition<TBody extends object = object> {
   indexes?: string[][];
 }
 
+/**
+ * A list summary as stored: its JSON text, served as is (a list page is the texts joined, never
+ * parsed and serialised again), plus its id and the values of the query's `orderBy` columns.
+ */
+export type StoredSummary = { id: string; json: string } & Record<string, ColumnValue>;
+
 /** The stored form of a list-valued column, for `ListQuery.includes`. */
 export const listColumn = (values: string[]): string => `|${values.join('|')}|`;
 
@@ -61,8 +67,11 @@ export interface Store {
   put(kind: KindDefinition, entity: Entity<object>, settleAt: number | null): void;
   delete(kind: KindDefinition, id: string): void;
   list<T extends object>(kind: KindDefinition, query: ListQuery): Array<Entity<T>>;
-  /** Like `list`, but returns the kind's stored summaries (the kind must define `summary`). */
-  listSummaries<S extends object>(kind: KindDefinition, query: ListQuery): S[];
+  /**
+   * Like `list`, but returns the kind's stored summaries (the kind must define `summary`) as the
+   * JSON text they are stored as, with the row's id and `orderBy` column values (for paging).
+   */
+  listSummaries(kind: KindDefinition, query: ListQuery): StoredSummary[];
   count(kind: KindDefinition, where?: Record<string, ColumnValue>): number;
   /** Entities with a scheduled change due at or before `now`. */
   due<T extends object>(kind: KindDefinition, now: number): Array<Entity<T>>;

@@ -10,7 +10,7 @@ describe('AI Language endpoints through the official SDK', () => {
   let project: models.Project;
   let model: models.Model;
   before(async () => {
-    compartmentId = newCompartmentId();
+    compartmentId = await newCompartmentId();
     project = await createProject(env.client, compartmentId);
     model = await createModel(env.client, {
       compartmentId,
@@ -20,7 +20,7 @@ describe('AI Language endpoints through the official SDK', () => {
   });
 
   it('creates an endpoint: projectId from the model, one inference unit, generated name, location, etag and work request', async () => {
-    const elsewhere = newCompartmentId();
+    const elsewhere = await newCompartmentId();
     const created = await env.client.createEndpoint({
       createEndpointDetails: { compartmentId: elsewhere, modelId: model.id },
     });
@@ -118,9 +118,9 @@ describe('AI Language endpoints through the official SDK', () => {
         },
       })
     ).endpoint;
-    const taken = await ociError(() =>
+    const taken = await ociError(async () =>
       env.client.createEndpoint({
-        createEndpointDetails: { compartmentId: newCompartmentId(), modelId: model.id, alias: 'unique-alias' },
+        createEndpointDetails: { compartmentId: await newCompartmentId(), modelId: model.id, alias: 'unique-alias' },
       }),
     );
     assert.equal(taken.statusCode, 409);
@@ -231,10 +231,10 @@ describe('AI Language endpoints through the official SDK', () => {
       updateEndpointDetails: { displayName: 'x' },
       ifMatch: current.etag,
     });
-    const moved = await ociError(() =>
+    const moved = await ociError(async () =>
       env.client.changeEndpointCompartment({
         endpointId: endpoint.id,
-        changeEndpointCompartmentDetails: { compartmentId: newCompartmentId() },
+        changeEndpointCompartmentDetails: { compartmentId: await newCompartmentId() },
         ifMatch: current.etag,
       }),
     );
@@ -242,7 +242,7 @@ describe('AI Language endpoints through the official SDK', () => {
   });
 
   it('replays a create with the same opc-retry-token', async () => {
-    const details = { compartmentId: newCompartmentId(), modelId: model.id, displayName: 'idempotent' };
+    const details = { compartmentId: await newCompartmentId(), modelId: model.id, displayName: 'idempotent' };
     const first = await env.client.createEndpoint({
       createEndpointDetails: details,
       opcRetryToken: 'endpoint-token-1',
@@ -259,7 +259,7 @@ describe('AI Language endpoints through the official SDK', () => {
   });
 
   it('lists with every filter, sorting and paging; summaries have no timeUpdated', async () => {
-    const listCompartment = newCompartmentId();
+    const listCompartment = await newCompartmentId();
     const otherProject = await createProject(env.client, compartmentId);
     const otherModel = await createModel(env.client, {
       compartmentId,
@@ -362,7 +362,7 @@ describe('AI Language endpoints through the official SDK', () => {
     const { endpoint } = await env.client.createEndpoint({
       createEndpointDetails: { compartmentId, modelId: model.id },
     });
-    const to = newCompartmentId();
+    const to = await newCompartmentId();
     const response = await fetchChangeCompartment(env.t, endpoint.id, to);
     assert.equal(response.status, 202);
     assert.equal(response.headers.get('opc-work-request-id'), null);
@@ -404,7 +404,7 @@ describe('AI Language endpoints through the official SDK', () => {
 
   it('keeps endpoints per region: one created under /r/us-phoenix-1 is not visible from the home region', async () => {
     const phoenix = env.t.language('us-phoenix-1');
-    const phxCompartment = newCompartmentId();
+    const phxCompartment = await newCompartmentId();
     const phxProject = await createProject(phoenix, phxCompartment);
     const phxModel = await createModel(phoenix, {
       compartmentId: phxCompartment,
@@ -456,7 +456,7 @@ describe('AI Language endpoint lifecycle on the clock', () => {
   const env = languageSuite({ transitionDelaySeconds: 10, deletedRetentionSeconds: 120 });
 
   it('goes CREATING → ACTIVE, UPDATING → ACTIVE, DELETING → DELETED (readable) → 404', async () => {
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const { project } = await env.client.createProject({ createProjectDetails: { compartmentId } });
     const early = await ociError(() =>
       env.client.createModel({

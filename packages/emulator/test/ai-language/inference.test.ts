@@ -22,7 +22,7 @@ describe('AI Language inference through endpoints', () => {
   const endpoints: Record<string, { id: string; alias: string }> = {};
 
   before(async () => {
-    compartmentId = newCompartmentId();
+    compartmentId = await newCompartmentId();
     const project = await createProject(env.client, compartmentId);
     await uploadTrainingData(env.t, 'acme', 'language');
     const deploy = async (name: string, details: Omit<models.CreateModelDetails, 'compartmentId' | 'projectId'>) => {
@@ -323,7 +323,7 @@ describe('AI Language inference only while the endpoint is ACTIVE', () => {
   const env = languageSuite({ transitionDelaySeconds: 10 });
 
   it('refuses inference while CREATING or UPDATING (409 IncorrectState) and once DELETING or DELETED (409 Conflict)', async () => {
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const { project } = await env.client.createProject({ createProjectDetails: { compartmentId } });
     await env.t.advance(10);
     const { model } = await env.client.createModel({

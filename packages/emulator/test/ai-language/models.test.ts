@@ -30,7 +30,7 @@ describe('AI Language models through the official SDK', () => {
   let compartmentId: string;
   let projectId: string;
   before(async () => {
-    compartmentId = newCompartmentId();
+    compartmentId = await newCompartmentId();
     projectId = (await createProject(env.client, compartmentId)).id;
     await uploadTrainingData(env.t, 'ns', 'training');
   });
@@ -283,7 +283,7 @@ describe('AI Language models through the official SDK', () => {
       projectId,
       modelDetails: pretrained('PRE_TRAINED_SENTIMENT_ANALYSIS'),
     });
-    const to = newCompartmentId();
+    const to = await newCompartmentId();
     await env.client.changeModelCompartment({
       modelId: model.id,
       changeModelCompartmentDetails: { compartmentId: to },
@@ -299,7 +299,7 @@ describe('AI Language custom model training time', () => {
   const env = languageSuite({ trainingDurationSeconds: 60 });
 
   it('stays CREATING while it trains, refuses endpoints until ACTIVE, then carries evaluationResults and a version', async () => {
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const project = await createProject(env.client, compartmentId);
     await uploadObject(env.t, 'ns', 'b', 'tickets.csv', SUPPORT_TICKETS_CSV);
     const created = await env.client.createModel({
@@ -348,7 +348,7 @@ describe('AI Language custom model training time', () => {
   });
 
   it('does not wait for the training time when the data cannot be used', async () => {
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const project = await createProject(env.client, compartmentId);
     const model = await createModel(env.client, {
       compartmentId,
@@ -360,7 +360,7 @@ describe('AI Language custom model training time', () => {
   });
 
   it('serves pre-trained models without the training time', async () => {
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const project = await createProject(env.client, compartmentId);
     const model = await createModel(env.client, {
       compartmentId,

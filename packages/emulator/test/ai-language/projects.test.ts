@@ -8,7 +8,7 @@ describe('AI Language projects through the official SDK', () => {
   const env = languageSuite();
 
   it('creates a project: CREATING body with etag and work request, then ACTIVE', async () => {
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const created = await env.client.createProject({
       createProjectDetails: {
         compartmentId,
@@ -36,7 +36,9 @@ describe('AI Language projects through the official SDK', () => {
   });
 
   it('names a project without displayName as the console does, and omits absent optional fields', async () => {
-    const { project } = await env.client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
+    const { project } = await env.client.createProject({
+      createProjectDetails: { compartmentId: await newCompartmentId() },
+    });
     assert.match(project.displayName, /^ailanguageproject\d{14}$/);
     const raw = (await env.client.getProject({ projectId: project.id })).project as unknown as Record<string, unknown>;
     assert.equal('description' in raw, false);
@@ -45,7 +47,7 @@ describe('AI Language projects through the official SDK', () => {
   });
 
   it('updates name, description and tags through a work request (202 + opc-work-request-id)', async () => {
-    const project = await createProject(env.client, newCompartmentId(), 'before');
+    const project = await createProject(env.client, await newCompartmentId(), 'before');
     const updated = await env.client.updateProject({
       projectId: project.id,
       updateProjectDetails: { displayName: 'after', description: 'new text', freeformTags: { a: 'b' } },
@@ -63,7 +65,7 @@ describe('AI Language projects through the official SDK', () => {
   });
 
   it('refuses a stale if-match with 412 and accepts the current etag', async () => {
-    const project = await createProject(env.client, newCompartmentId());
+    const project = await createProject(env.client, await newCompartmentId());
     const { etag } = await env.client.getProject({ projectId: project.id });
     await env.client.updateProject({
       projectId: project.id,
@@ -82,7 +84,7 @@ describe('AI Language projects through the official SDK', () => {
   });
 
   it('replays a create with the same opc-retry-token and refuses the token for a different request', async () => {
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const first = await env.client.createProject({
       createProjectDetails: { compartmentId, displayName: 'once' },
       opcRetryToken: 'project-token-1',
@@ -106,10 +108,10 @@ describe('AI Language projects through the official SDK', () => {
   });
 
   it('lists with filters, sorting and paging across pages', async () => {
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     for (const name of ['delta', 'alpha', 'echo', 'charlie', 'bravo'])
       await createProject(env.client, compartmentId, name);
-    await createProject(env.client, newCompartmentId(), 'alpha'); // another compartment: never listed
+    await createProject(env.client, await newCompartmentId(), 'alpha'); // another compartment: never listed
 
     const byName = await env.client.listProjects({
       compartmentId,
@@ -161,16 +163,16 @@ describe('AI Language projects through the official SDK', () => {
     const missing = await ociError(() => env.client.listProjects({} as never));
     assert.equal(missing.statusCode, 400);
     assert.equal(missing.serviceCode, 'MissingParameter');
-    const bad = await ociError(() =>
-      env.client.listProjects({ compartmentId: newCompartmentId(), lifecycleState: 'SLEEPING' as never }),
+    const bad = await ociError(async () =>
+      env.client.listProjects({ compartmentId: await newCompartmentId(), lifecycleState: 'SLEEPING' as never }),
     );
     assert.equal(bad.statusCode, 400);
     assert.equal(bad.serviceCode, 'InvalidParameter');
   });
 
   it('moves a project to another compartment at once, without a work request', async () => {
-    const from = newCompartmentId();
-    const to = newCompartmentId();
+    const from = await newCompartmentId();
+    const to = await newCompartmentId();
     const project = await createProject(env.client, from);
     const moved = await env.client.changeProjectCompartment({
       projectId: project.id,
@@ -193,7 +195,7 @@ describe('AI Language projects through the official SDK', () => {
   });
 
   it('keeps projects per region: one created under /r/us-phoenix-1 is invisible from the home region', async () => {
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const phoenix = env.t.language('us-phoenix-1');
     const { project } = await phoenix.createProject({ createProjectDetails: { compartmentId } });
     assert.match(project.id, /^ocid1\.ailanguageproject\.oc1\.phx\./);
@@ -209,7 +211,9 @@ describe('AI Language project deletion lifecycle', () => {
   const env = languageSuite({ transitionDelaySeconds: 10, deletedRetentionSeconds: 60 });
 
   it('goes CREATING → ACTIVE, UPDATING → ACTIVE and DELETING → DELETED → 404 on the clock', async () => {
-    const { project } = await env.client.createProject({ createProjectDetails: { compartmentId: newCompartmentId() } });
+    const { project } = await env.client.createProject({
+      createProjectDetails: { compartmentId: await newCompartmentId() },
+    });
     assert.equal((await env.client.getProject({ projectId: project.id })).project.lifecycleState, 'CREATING');
     const busy = await ociError(() =>
       env.client.updateProject({ projectId: project.id, updateProjectDetails: { displayName: 'x' } }),

@@ -8,7 +8,7 @@ describe('AI Language work requests', () => {
   const env = languageSuite();
 
   it('records the nine operation types, each finished with a resource entry naming its action', async () => {
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const project = await createProject(env.client, compartmentId);
     await env.client.updateProject({ projectId: project.id, updateProjectDetails: { description: 'x' } });
     const model = await createModel(env.client, {
@@ -84,7 +84,7 @@ describe('AI Language work requests', () => {
   });
 
   it('serves a work request with its etag, logs, and no errors when it succeeded', async () => {
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const { opcWorkRequestId } = await env.client.createProject({ createProjectDetails: { compartmentId } });
     const got = await env.client.getWorkRequest({ workRequestId: opcWorkRequestId });
     assert.ok(got.etag);
@@ -113,7 +113,7 @@ describe('AI Language work request progress on the clock', () => {
 
   it('goes ACCEPTED → IN_PROGRESS → SUCCEEDED with timeStarted and timeFinished, and the waiter returns it finished', async () => {
     const { opcWorkRequestId } = await env.client.createProject({
-      createProjectDetails: { compartmentId: newCompartmentId() },
+      createProjectDetails: { compartmentId: await newCompartmentId() },
     });
     const accepted = (await env.client.getWorkRequest({ workRequestId: opcWorkRequestId })).workRequest;
     assert.equal(accepted.status, 'ACCEPTED');
@@ -137,7 +137,7 @@ describe('AI Language work request progress on the clock', () => {
 
   it('lists logs newest first with sortOrder=DESC and pages them', async () => {
     const { opcWorkRequestId } = await env.client.createProject({
-      createProjectDetails: { compartmentId: newCompartmentId() },
+      createProjectDetails: { compartmentId: await newCompartmentId() },
     });
     await env.t.advance(10);
     const all = (await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId })).workRequestLogCollection

@@ -81,7 +81,7 @@ describe('DR error answers', () => {
     });
     assertOciError(unknownGroup, 400, 'RelatedResourceNotAuthorizedOrNotFound');
 
-    const group = { compartmentId: newCompartmentId(), displayName: 'g', logLocation };
+    const group = { compartmentId: await newCompartmentId(), displayName: 'g', logLocation };
     const noMemberId = await post('/drProtectionGroups', { ...group, members: [{ memberType: 'DATABASE' }] });
     assertOciError(noMemberId, 400, 'MissingParameter');
     assert.match(noMemberId.body.message, /members\[0\]\.memberId/);
@@ -162,7 +162,7 @@ describe('DR error answers', () => {
       ['POST', `/drProtectionGroups/${groupId}/actions/associate`, { role: 'PRIMARY', peerId: pair.primary.id }],
       ['POST', `/drProtectionGroups/${groupId}/actions/disassociate`, { type: 'DEFAULT' }],
       ['POST', `/drProtectionGroups/${groupId}/actions/updateRole`, { role: 'PRIMARY' }],
-      ['POST', `/drProtectionGroups/${groupId}/actions/changeCompartment`, { compartmentId: newCompartmentId() }],
+      ['POST', `/drProtectionGroups/${groupId}/actions/changeCompartment`, { compartmentId: await newCompartmentId() }],
       ['GET', `/workRequests/${workRequestId}`],
       ['GET', `/workRequests/${workRequestId}/errors`],
       ['GET', `/workRequests/${workRequestId}/logs`],

@@ -56,7 +56,7 @@ export async function createPair(
   } = {},
 ): Promise<Pair> {
   const settle = options.settle ?? finished;
-  const compartmentId = options.compartmentId ?? newCompartmentId();
+  const compartmentId = options.compartmentId ?? (await newCompartmentId());
   const home = t.dr();
   const peer = t.dr(PEER_REGION);
   const standbyCreated = await peer.createDrProtectionGroup({

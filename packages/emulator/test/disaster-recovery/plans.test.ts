@@ -368,7 +368,15 @@ describe('DR plans', () => {
     assert.equal(now.planGroups[0].id, first.id);
     assert.equal(now.planGroups[0].steps[0].timeout, 120);
     assert.equal(now.planGroups[0].steps[0].isEnabled, false);
-    assert.equal(now.planGroups[0].steps.length, first.steps.length, 'omitted built-in steps stay');
+    // Omitted built-in steps stay; the service adds the precheck of the new script step after them.
+    assert.deepEqual(
+      now.planGroups[0].steps.slice(0, first.steps.length).map((s) => s.id),
+      first.steps.map((s) => s.id),
+    );
+    assert.deepEqual(
+      now.planGroups[0].steps.slice(first.steps.length).map((s) => [s.type, s.userDefinedStep?.stepType]),
+      [['USER_DEFINED_PRECHECK', 'RUN_LOCAL_SCRIPT_PRECHECK']],
+    );
     const added = now.planGroups[1];
     assert.deepEqual([added.type, added.displayName], ['USER_DEFINED', 'Warm caches']);
     assert.match(added.id, /^sgid1\.group\.\./);

@@ -38,7 +38,7 @@ describe('DR protection groups', () => {
 
   it('creates a group: 200 with the CREATING group, etag, location and a work request; ACTIVE and UNCONFIGURED after', async () => {
     const client = t.dr();
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const instanceId = newOcid('instance', 'us-ashburn-1');
     const created = await client.createDrProtectionGroup({
       createDrProtectionGroupDetails: {
@@ -114,7 +114,7 @@ describe('DR protection groups', () => {
   it('associates, changes roles and disassociates existing groups', async () => {
     const home = t.dr();
     const peer = t.dr(PEER_REGION);
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const a = await createGroup(home, compartmentId, 'a');
     const b = await createGroup(peer, compartmentId, 'b');
 
@@ -188,7 +188,7 @@ describe('DR protection groups', () => {
   it('refuses associations that cannot work', async () => {
     const home = t.dr();
     const peer = t.dr(PEER_REGION);
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const a = await createGroup(home, compartmentId, 'a');
     const b = await createGroup(peer, compartmentId, 'b');
     const associate = (details: Record<string, unknown>) =>
@@ -238,7 +238,7 @@ describe('DR protection groups', () => {
   it('updates with members as a full replacement list, plus display name, log location and tags', async () => {
     const client = t.dr();
     const initial = primaryMembers();
-    const group = await createGroup(client, newCompartmentId(), 'before', { members: initial });
+    const group = await createGroup(client, await newCompartmentId(), 'before', { members: initial });
     const added = member({
       memberId: newOcid('filesystem', 'us-ashburn-1'),
       memberType: 'FILE_SYSTEM',
@@ -296,7 +296,7 @@ describe('DR protection groups', () => {
   it('moves a group, and its plans, to another compartment', async () => {
     const pair = await createPair(t);
     const plan = await createPlan(pair);
-    const target = newCompartmentId();
+    const target = await newCompartmentId();
     const moved = await pair.peer.changeDrProtectionGroupCompartment({
       drProtectionGroupId: pair.standby.id,
       changeDrProtectionGroupCompartmentDetails: { compartmentId: target },
@@ -316,7 +316,7 @@ describe('DR protection groups', () => {
 
   it('lists the groups of a compartment with filters, both sort orders and pages', async () => {
     const client = t.dr();
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const names = ['delta', 'alpha', 'echo', 'charlie', 'bravo'];
     const ids: string[] = [];
     for (const name of names) ids.push((await createGroup(client, compartmentId, name)).id);
@@ -430,7 +430,7 @@ describe('DR protection groups', () => {
 
   it('checks if-match against the current etag (412 NoEtagMatch) and answers 404 for unknown ids', async () => {
     const client = t.dr();
-    const group = await createGroup(client, newCompartmentId(), 'etag');
+    const group = await createGroup(client, await newCompartmentId(), 'etag');
     const { etag } = await client.getDrProtectionGroup({ drProtectionGroupId: group.id });
     const stale = await ociError(() =>
       client.updateDrProtectionGroup({
@@ -457,10 +457,10 @@ describe('DR protection groups', () => {
       () => client.getDrProtectionGroup({ drProtectionGroupId: unknown }),
       () => client.updateDrProtectionGroup({ drProtectionGroupId: unknown, updateDrProtectionGroupDetails: {} }),
       () => client.deleteDrProtectionGroup({ drProtectionGroupId: unknown }),
-      () =>
+      async () =>
         client.changeDrProtectionGroupCompartment({
           drProtectionGroupId: unknown,
-          changeDrProtectionGroupCompartmentDetails: { compartmentId: newCompartmentId() },
+          changeDrProtectionGroupCompartmentDetails: { compartmentId: await newCompartmentId() },
         }),
     ]) {
       const err = await ociError(call);

@@ -19,7 +19,7 @@ describe('DR work requests over time', () => {
 
   it('go ACCEPTED → IN_PROGRESS → SUCCEEDED with timeFinished, while the group goes CREATING → ACTIVE', async () => {
     const client = t.dr();
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const created = await client.createDrProtectionGroup({
       createDrProtectionGroupDetails: { compartmentId, displayName: 'timed', logLocation },
     });
@@ -126,7 +126,7 @@ describe('DR work requests over time', () => {
 
   it('pages through work requests newest first, or oldest first on request', async () => {
     const client = t.dr();
-    const compartmentId = newCompartmentId();
+    const compartmentId = await newCompartmentId();
     const ids: string[] = [];
     for (const name of ['one', 'two', 'three']) {
       const created = await client.createDrProtectionGroup({

@@ -1,8 +1,11 @@
 import * as common from 'oci-common';
-import { AIServiceLanguageClient } from 'oci-ailanguage';
-import { DisasterRecoveryClient } from 'oci-disasterrecovery';
+import type { AIServiceLanguageClient } from 'oci-ailanguage';
+import type { DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { identityFromConfig, type SigningIdentity } from './signed-fetch';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src';
+import { fastRetry, fastWaiter, ociTestClients } from '../../src/testing';
+
+export { fastRetry, fastWaiter };
 
 /**
  * Boundary-test harness: a real emulator on an ephemeral loopback port and the official OCI SDK
@@ -26,29 +29,17 @@ export interface TestEmulator {
   close(): Promise<void>;
 }
 
-export const fastRetry: common.RetryConfiguration = {
-  terminationStrategy: new common.MaxAttemptsTerminationStrategy(3),
-  delayStrategy: new common.FixedTimeDelayStrategy(0.01),
-};
-
-/** Waiter settings that poll every 10 ms, for at most `attempts` polls. */
-export const fastWaiter = (attempts = 200): common.WaiterConfiguration => ({
-  terminationStrategy: new common.MaxAttemptsTerminationStrategy(attempts),
-  delayStrategy: new common.FixedTimeDelayStrategy(0.01),
-});
-
 /**
- * Compartments of the latest test emulator's first tenancy, created through the admin API at
- * start, so tests can take a fresh one synchronously (`newCompartmentId()`): the emulator refuses
- * compartments it did not create.
+ * The latest started test emulator: `newCompartmentId()` creates its compartments (through the
+ * admin API, on demand: the emulator refuses compartments it did not create).
  */
-let compartmentPool: string[] = [];
+let latest: { emulator: RunningEmulator; tenancyId: string } | undefined;
+let compartments = 0;
 
 /** A fresh compartment of the latest started test emulator's first tenancy. */
-export function newCompartmentId(): string {
-  const id = compartmentPool.pop();
-  if (!id) throw new Error('no test compartments left: start a test emulator first (or raise the pool size)');
-  return id;
+export async function newCompartmentId(): Promise<string> {
+  if (!latest) throw new Error('no test emulator: start one with startTestEmulator() first');
+  return (await latest.emulator.admin.createCompartment(latest.tenancyId, `test-${++compartments}`)).compartmentId;
 }
 
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
@@ -59,48 +50,20 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     ...options,
   });
   const identity = identityFromConfig(emulator.configFile);
-  compartmentPool = (
-    await Promise.all(
-      Array.from({ length: 48 }, (_, i) => emulator.admin.createCompartment(identity.tenancyId, `test-${i}`)),
-    )
-  ).map((c) => c.compartmentId);
-  const provider = new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT');
-  const clientConfiguration = {
-    retryConfiguration: fastRetry,
-    circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as ConstructorParameters<
-      typeof common.CircuitBreaker
-    >[0]),
-  };
-  const endpoint = (region?: string) => (region ? `${emulator.url}/r/${region}` : emulator.url);
-  const clients: Array<{ close(): void }> = [];
-  const track = <T extends { close(): void }>(client: T): T => {
-    clients.push(client);
-    return client;
-  };
+  latest = { emulator, tenancyId: identity.tenancyId };
+  const clients = ociTestClients(emulator);
   const admin = <T = unknown>(method: string, path: string, body?: unknown) =>
     emulator.admin.request<T>(method, path, body);
   return {
     emulator,
     url: emulator.url,
     identity,
-    dr(region) {
-      const client = track(
-        new DisasterRecoveryClient({ authenticationDetailsProvider: provider }, clientConfiguration),
-      );
-      client.endpoint = endpoint(region);
-      return client;
-    },
-    language(region) {
-      const client = track(
-        new AIServiceLanguageClient({ authenticationDetailsProvider: provider }, clientConfiguration),
-      );
-      client.endpoint = endpoint(region);
-      return client;
-    },
+    dr: (region) => clients.dr(region),
+    language: (region) => clients.language(region),
     admin,
     advance: (seconds) => emulator.admin.advanceClock(seconds),
     async close() {
-      clients.forEach((c) => c.close());
+      clients.close();
       await emulator.close();
     },
   };

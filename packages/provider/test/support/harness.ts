@@ -6,14 +6,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import * as grpc from '@grpc/grpc-js';
-import * as common from 'oci-common';
-import { AIServiceLanguageClient } from 'oci-ailanguage';
-import { DisasterRecoveryClient } from 'oci-disasterrecovery';
+import type { AIServiceLanguageClient } from 'oci-ailanguage';
+import type { DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { ResourceProviderClient } from '@pulumi/pulumi/proto/provider_grpc_pb';
 import * as pb from '@pulumi/pulumi/proto/provider_pb';
 import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { AdminClient, startEmulator, type RunningEmulator } from '@ocikit/emulator';
+import { fastWaiter, ociTestClients } from '@ocikit/emulator/testing';
 
 export { pb, Struct, Empty };
 export const SECRET_SIG = '4dabf18193072939515e22adb298388d';
@@ -138,41 +138,16 @@ export async function startEnvProcess(options: { transitionDelaySeconds?: number
 }
 
 function envFor(emulator: RunningEmulator): Env {
-  const file = common.ConfigFileReader.parseFileFromPath(emulator.configFile, 'DEFAULT');
-  const creds = {
-    tenancyOcid: file.get('tenancy')!,
-    userOcid: file.get('user')!,
-    fingerprint: file.get('fingerprint')!,
-    privateKeyPath: file.get('key_file')!,
-  };
-  const auth = new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT');
-  const conf = {
-    retryConfiguration: {
-      terminationStrategy: new common.MaxAttemptsTerminationStrategy(3),
-      delayStrategy: new common.FixedTimeDelayStrategy(0.01),
-    },
-    circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as never),
-  };
-  const clients: Array<{ close(): void }> = [];
-  const at = (region?: string): string => `${emulator.url}/r/${region ?? emulator.region}`;
+  // The shared OCI test-client set-up (credentials from the emulator's config file, fast retries).
+  const clients = ociTestClients(emulator, { defaultRegion: emulator.region });
   return {
     emulator,
     sandbox: emulator.sandbox!,
-    creds,
-    dr(region) {
-      const c = new DisasterRecoveryClient({ authenticationDetailsProvider: auth }, conf);
-      c.endpoint = at(region);
-      clients.push(c);
-      return c;
-    },
-    language(region) {
-      const c = new AIServiceLanguageClient({ authenticationDetailsProvider: auth }, conf);
-      c.endpoint = at(region);
-      clients.push(c);
-      return c;
-    },
+    creds: clients.credentials,
+    dr: (region) => clients.dr(region),
+    language: (region) => clients.language(region),
     async close() {
-      clients.forEach((c) => c.close());
+      clients.close();
       await emulator.close();
     },
   };
@@ -356,11 +331,7 @@ export function ocid(type: string, region: string): string {
 
 export async function finished(client: DisasterRecoveryClient, workRequestId: string | undefined): Promise<void> {
   if (!workRequestId) return;
-  const fast = {
-    terminationStrategy: new common.MaxAttemptsTerminationStrategy(500),
-    delayStrategy: new common.FixedTimeDelayStrategy(0.01),
-  };
-  await client.createWaiters(fast).forWorkRequest({ workRequestId });
+  await client.createWaiters(fastWaiter(500)).forWorkRequest({ workRequestId });
 }
 
 export interface Pair {

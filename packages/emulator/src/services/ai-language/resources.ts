@@ -80,7 +80,7 @@ export interface ListQuery {
  * One page of a kind's resources in the request's region, as the kind's summaries. Filters are
  * equality on columns, `query`'s common ones plus the kind's `filters`; an absent one matches everything.
  */
-export function listPage<T extends ResourceBody, S extends { id: string }>(
+export function listPage<T extends ResourceBody>(
   repository: Repository<T>,
   ctx: RequestContext,
   query: ListQuery,
@@ -93,7 +93,7 @@ export function listPage<T extends ResourceBody, S extends { id: string }>(
     lifecycleState: query.lifecycleState,
     displayName: query.displayName,
   }) as Record<string, ColumnValue>;
-  return paginateQuery(parsePage(query), listOrder(query), (page) => repository.listSummaries<S>({ where, ...page }));
+  return paginateQuery(parsePage(query), listOrder(query), (page) => repository.listSummaries({ where, ...page }));
 }
 
 /**

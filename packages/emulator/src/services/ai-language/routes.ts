@@ -1,5 +1,5 @@
 import { defineOperation, type OperationDefinition, type ServiceRoutes } from '../../http/operation';
-import { accepted, content, created, page, resource } from '../../http/responses';
+import { accepted, content, created, page, resource, summaryPage } from '../../http/responses';
 import {
   definedTagsSchema,
   displayNameSchema,
@@ -234,7 +234,7 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       method: 'GET',
       path: '/projects',
       schema: { querystring: listProjectsQuery },
-      handler: ({ ctx, query }) => page(s.projects.list(ctx, query)),
+      handler: ({ ctx, query }) => summaryPage(s.projects.list(ctx, query)),
     }),
     defineOperation({
       name: 'GetProject',
@@ -286,7 +286,7 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       method: 'GET',
       path: '/models',
       schema: { querystring: listModelsQuery },
-      handler: ({ ctx, query }) => page(s.models.list(ctx, query)),
+      handler: ({ ctx, query }) => summaryPage(s.models.list(ctx, query)),
     }),
     defineOperation({
       name: 'GetModel',
@@ -336,7 +336,7 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
       method: 'GET',
       path: '/endpoints',
       schema: { querystring: listEndpointsQuery },
-      handler: ({ ctx, query }) => page(s.endpoints.list(ctx, query)),
+      handler: ({ ctx, query }) => summaryPage(s.endpoints.list(ctx, query)),
     }),
     defineOperation({
       name: 'GetEndpoint',

@@ -304,7 +304,7 @@ export class DrPlans {
     if (query.drPlanType) where.type = query.drPlanType;
     if (query.displayName) where.displayName = query.displayName;
     return paginateQuery(parsePage(query), listOrder(query), (page) =>
-      this.deps.plans.listSummaries<ReturnType<typeof planSummary>>({ where, ...page }),
+      this.deps.plans.listSummaries({ where, ...page }),
     );
   }
 

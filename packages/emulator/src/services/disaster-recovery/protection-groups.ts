@@ -450,7 +450,7 @@ export class DrProtectionGroups {
     if (query.drProtectionGroupId) where.id = query.drProtectionGroupId;
     if (query.displayName) where.displayName = query.displayName;
     return paginateQuery(parsePage(query), listOrder(query), (page) =>
-      this.deps.groups.listSummaries<ReturnType<typeof protectionGroupSummary>>({ where, ...page }),
+      this.deps.groups.listSummaries({ where, ...page }),
     );
   }
 

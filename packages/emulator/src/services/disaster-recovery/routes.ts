@@ -1,7 +1,7 @@
 import type { JSONSchema } from 'json-schema-to-ts';
 import { defineOperation, type OperationDefinition, type ServiceRoutes } from '../../http/operation';
 import { parsePage } from '../../http/pagination';
-import { accepted, created, page, resource } from '../../http/responses';
+import { accepted, created, page, resource, summaryPage } from '../../http/responses';
 import {
   definedTagsSchema,
   displayNameSchema,
@@ -230,7 +230,7 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       method: 'GET',
       path: '/drProtectionGroups',
       schema: { querystring: listProtectionGroupsQuery },
-      handler: ({ ctx, query }) => page(groups.list(ctx, query)),
+      handler: ({ ctx, query }) => summaryPage(groups.list(ctx, query)),
     }),
     defineOperation({
       name: 'UpdateDrProtectionGroup',
@@ -305,7 +305,7 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       method: 'GET',
       path: '/drPlans',
       schema: { querystring: listPlansQuery },
-      handler: ({ ctx, query }) => page(plans.list(ctx, query)),
+      handler: ({ ctx, query }) => summaryPage(plans.list(ctx, query)),
     }),
     defineOperation({
       name: 'UpdateDrPlan',

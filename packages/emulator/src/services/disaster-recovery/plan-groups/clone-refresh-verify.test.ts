@@ -3,7 +3,9 @@ import {
   type ProtectionGroupMember,
   applyPlanGroupsUpdate,
   clonePlanGroups,
+  isUserStepPrecheck,
   refreshPlanGroups,
+  userStepPrecheckId,
   verifyPlanGroups,
 } from './index';
 import {
@@ -112,10 +114,17 @@ describe('refreshPlanGroups', () => {
       prechecks.steps.filter((s) => s.memberId === P.movable.memberId).every((s) => s.refreshStatus === 'STEP_DELETED'),
     );
     assert.ok(
-      prechecks.steps.filter((s) => s.memberId !== P.movable.memberId).every((s) => s.refreshStatus === undefined),
+      prechecks.steps
+        .filter((s) => s.memberId !== P.movable.memberId && !isUserStepPrecheck(s))
+        .every((s) => s.refreshStatus === undefined),
     );
 
     const user = groupNamed(refreshed, 'Application start');
+    // The service's prechecks of the user steps follow them: the one on the former member goes too.
+    assert.deepEqual(
+      prechecks.steps.filter(isUserStepPrecheck).map((s) => [s.id, s.refreshStatus]),
+      user.steps.map((s) => [userStepPrecheckId(s.id), s.refreshStatus]),
+    );
     assert.equal(user.refreshStatus, 'GROUP_MODIFIED');
     assert.deepEqual(
       user.steps.map((s) => s.refreshStatus),
@@ -198,10 +207,13 @@ describe('refreshPlanGroups', () => {
       user.steps.map((s) => s.refreshStatus),
       ['STEP_DELETED', undefined, undefined],
     );
-    assert.ok(
-      refreshed
-        .filter((g) => g.type === 'BUILT_IN' || g.type === 'BUILT_IN_PRECHECK')
-        .every((g) => g.refreshStatus === 'GROUP_DELETED'),
+    assert.ok(refreshed.filter((g) => g.type === 'BUILT_IN').every((g) => g.refreshStatus === 'GROUP_DELETED'));
+    // The precheck group still holds the prechecks of the two user steps that stay.
+    const prechecks = groupNamed(refreshed, 'Prechecks - Built In');
+    assert.equal(prechecks.refreshStatus, 'GROUP_MODIFIED');
+    assert.deepEqual(
+      prechecks.steps.filter((s) => s.refreshStatus !== 'STEP_DELETED').map((s) => s.id),
+      user.steps.slice(1).map((s) => userStepPrecheckId(s.id)),
     );
   });
 
@@ -311,8 +323,16 @@ describe('verifyPlanGroups', () => {
     assert.deepEqual(names(builtIn), names(fresh));
     for (const group of builtIn) {
       const expected = groupNamed(fresh, group.displayName);
-      assert.deepEqual(new Set(stepSummary(group)), new Set(stepSummary(expected)), group.displayName);
+      const serviceSteps = { ...group, steps: group.steps.filter((s) => !isUserStepPrecheck(s)) };
+      assert.deepEqual(new Set(stepSummary(serviceSteps)), new Set(stepSummary(expected)), group.displayName);
     }
+    // The prechecks of the two remaining user steps remain, after the built-in ones.
+    assert.deepEqual(
+      groupNamed(verified, 'Prechecks - Built In')
+        .steps.filter(isUserStepPrecheck)
+        .map((s) => s.id),
+      groupNamed(verified, 'Application start').steps.map((s) => userStepPrecheckId(s.id)),
+    );
     assert.deepEqual(verifyPlanGroups(verified), verified, 'verify is idempotent');
   });
 });

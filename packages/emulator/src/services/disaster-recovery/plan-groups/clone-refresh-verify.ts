@@ -3,6 +3,7 @@ import { newPlanElementId } from '../../../core/ids';
 import { type DrPlanGroupRefreshStatus, type DrPlanGroupType, type DrPlanStepType } from '../enums';
 import { copyStep, makeGroup } from './copy';
 import { PlanGroup, PlanStep } from './model';
+import { syncUserStepPrechecks } from './user-prechecks';
 
 // ---------------------------------------------------------------------------------------------
 // Clone and verify
@@ -13,35 +14,40 @@ import { PlanGroup, PlanStep } from './model';
  * `groupId` re-pointed), refresh labels dropped, everything else kept as is.
  */
 export function clonePlanGroups(groups: readonly PlanGroup[]): PlanGroup[] {
-  return groups.map((group) => {
-    const id = newPlanElementId('group');
-    return makeGroup({
-      id,
-      type: group.type,
-      displayName: group.displayName,
-      isPauseEnabled: group.isPauseEnabled,
-      steps: group.steps.map((step) =>
-        copyStep(step, { id: newPlanElementId('step'), groupId: id, refreshStatus: null }),
-      ),
-    });
-  });
+  // The prechecks of user steps are tied to the steps' ids: the clone gets its own.
+  return syncUserStepPrechecks(
+    groups.map((group) => {
+      const id = newPlanElementId('group');
+      return makeGroup({
+        id,
+        type: group.type,
+        displayName: group.displayName,
+        isPauseEnabled: group.isPauseEnabled,
+        steps: group.steps.map((step) =>
+          copyStep(step, { id: newPlanElementId('step'), groupId: id, refreshStatus: null }),
+        ),
+      });
+    }),
+  );
 }
 
 /** Verify: drop everything labelled deleted, keep the rest, clear all labels. */
 export function verifyPlanGroups(groups: readonly PlanGroup[]): PlanGroup[] {
-  return groups
-    .filter((group) => group.refreshStatus !== 'GROUP_DELETED')
-    .map((group) =>
-      makeGroup({
-        id: group.id,
-        type: group.type,
-        displayName: group.displayName,
-        isPauseEnabled: group.isPauseEnabled,
-        steps: group.steps
-          .filter((step) => step.refreshStatus !== 'STEP_DELETED')
-          .map((step) => copyStep(step, { refreshStatus: null })),
-      }),
-    );
+  return syncUserStepPrechecks(
+    groups
+      .filter((group) => group.refreshStatus !== 'GROUP_DELETED')
+      .map((group) =>
+        makeGroup({
+          id: group.id,
+          type: group.type,
+          displayName: group.displayName,
+          isPauseEnabled: group.isPauseEnabled,
+          steps: group.steps
+            .filter((step) => step.refreshStatus !== 'STEP_DELETED')
+            .map((step) => copyStep(step, { refreshStatus: null })),
+        }),
+      ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -136,7 +142,8 @@ export function refreshPlanGroups(
   });
 
   movePauseGroupsInward(out);
-  return out;
+  // The prechecks of user steps follow their steps' labels (STEP_DELETED with the step).
+  return syncUserStepPrechecks(out);
 }
 
 function refreshBuiltInGroup(group: PlanGroup, fresh: PlanGroup | undefined): PlanGroup | undefined {
@@ -151,7 +158,9 @@ function refreshBuiltInGroup(group: PlanGroup, fresh: PlanGroup | undefined): Pl
   let changed = false;
   for (const step of group.steps) {
     if (isUserStepType(step.type)) {
+      // The precheck of a user step: it lives while its step does (user-prechecks.ts labels it).
       steps.push(copyStep(step));
+      live += 1;
       continue;
     }
     const candidates = pool.get(stepKey(step));

@@ -36,3 +36,4 @@ export {
 export { GeneratePlanGroupsArgs, generatePlanGroups, precheckTypeOf } from './generate';
 export { RefreshPlanGroupsContext, clonePlanGroups, refreshPlanGroups, verifyPlanGroups } from './clone-refresh-verify';
 export { PlanGroupsUpdateContext, applyPlanGroupsUpdate } from './update';
+export { isUserStepPrecheck, syncUserStepPrechecks, userStepPrecheckId } from './user-prechecks';

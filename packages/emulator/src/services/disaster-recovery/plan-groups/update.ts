@@ -25,6 +25,7 @@ import {
   UserDefinedStep,
   typeDisplayNameOf,
 } from './model';
+import { isUserStepPrecheck, syncUserStepPrechecks } from './user-prechecks';
 
 // ---------------------------------------------------------------------------------------------
 // UpdateDrPlan: planGroups
@@ -225,7 +226,19 @@ function readStepEntries(rawSteps: unknown[], path: string): Array<{ obj: JsonOb
   });
 }
 
-function updateBuiltInSteps(group: PlanGroup, rawSteps: unknown[] | undefined, path: string): PlanStep[] {
+/** A listed service precheck of a user step: what the request says, checked once the prechecks follow their steps. */
+interface ListedPrecheck {
+  path: string;
+  before: PlanStep;
+  scalars: StepScalars;
+}
+
+function updateBuiltInSteps(
+  group: PlanGroup,
+  rawSteps: unknown[] | undefined,
+  path: string,
+  listedPrechecks: ListedPrecheck[],
+): PlanStep[] {
   if (rawSteps === undefined) return group.steps.map((step) => copyStep(step));
   const byId = new Map(group.steps.map((step) => [step.id, step]));
   const updates = new Map<string, PlanStep>();
@@ -243,7 +256,9 @@ function updateBuiltInSteps(group: PlanGroup, rawSteps: unknown[] | undefined, p
       if (!existing.userDefinedStep || requestedType !== existing.userDefinedStep.stepType)
         throw invalid(`${entry.path}.userDefinedStep cannot be changed on a step of a ${group.type} group.`);
     }
-    updates.set(entry.id, withScalars(existing, readStepScalars(entry.obj, entry.path)));
+    const scalars = readStepScalars(entry.obj, entry.path);
+    if (isUserStepPrecheck(existing)) listedPrechecks.push({ path: entry.path, before: existing, scalars });
+    else updates.set(entry.id, withScalars(existing, scalars));
   }
   // Membership is the service's: omitted steps stay, and the order stays the service's (the
   // steps of a group run in parallel).
@@ -313,7 +328,13 @@ function readGroupType(obj: JsonObject, path: string): DrPlanGroupType | undefin
   return type;
 }
 
-function updateExistingGroup(group: PlanGroup, obj: JsonObject, path: string, ctx: PlanGroupsUpdateContext): PlanGroup {
+function updateExistingGroup(
+  group: PlanGroup,
+  obj: JsonObject,
+  path: string,
+  ctx: PlanGroupsUpdateContext,
+  listedPrechecks: ListedPrecheck[],
+): PlanGroup {
   const type = readGroupType(obj, path);
   if (type !== undefined && type !== group.type)
     throw invalid(`${path}.type cannot be changed (from ${group.type} to ${type}).`);
@@ -324,7 +345,7 @@ function updateExistingGroup(group: PlanGroup, obj: JsonObject, path: string, ct
   const rawSteps = optionalArray(obj, 'steps', path);
 
   let steps: PlanStep[];
-  if (isBuiltInGroupType(group.type)) steps = updateBuiltInSteps(group, rawSteps, path);
+  if (isBuiltInGroupType(group.type)) steps = updateBuiltInSteps(group, rawSteps, path, listedPrechecks);
   else if (group.type === 'USER_DEFINED_PAUSE') {
     checkPauseSteps(rawSteps, path);
     steps = group.steps.map((step) => copyStep(step));
@@ -391,6 +412,7 @@ export function applyPlanGroupsUpdate(
   if (!Array.isArray(requested)) throw invalid('planGroups must be an array of plan groups.');
   const byId = new Map(current.map((group) => [group.id, group]));
   const listed = new Set<string>();
+  const listedPrechecks: ListedPrecheck[] = [];
   const result = requested.map((raw, i) => {
     const path = `planGroups[${i}]`;
     const obj = asObject(raw, path);
@@ -400,7 +422,7 @@ export function applyPlanGroupsUpdate(
     if (!existing) throw invalid(`${path}.id '${id}' does not match any group of this DR plan.`);
     if (listed.has(id)) throw invalid(`${path}.id '${id}' is listed more than once in planGroups.`);
     listed.add(id);
-    return updateExistingGroup(existing, obj, path, ctx);
+    return updateExistingGroup(existing, obj, path, ctx, listedPrechecks);
   });
   for (const group of current) {
     if (isBuiltInGroupType(group.type) && !listed.has(group.id))
@@ -408,5 +430,30 @@ export function applyPlanGroupsUpdate(
         `planGroups must list the ${group.type} group '${group.displayName}' (id ${group.id}): built-in groups cannot be removed.`,
       );
   }
-  return result;
+  const synced = syncUserStepPrechecks(result);
+  checkPrecheckEdits(synced, listedPrechecks);
+  return synced;
+}
+
+const SCALAR_KEYS = ['displayName', 'errorMode', 'timeout', 'isEnabled'] as const;
+
+/**
+ * The service's prechecks of user steps cannot be edited: a listed one may carry the values it
+ * had before this update (a GET sent back, possibly with its user step changed in the same
+ * request) or the values it has after (they follow the user step); anything else is a 400.
+ */
+function checkPrecheckEdits(groups: readonly PlanGroup[], listed: readonly ListedPrecheck[]): void {
+  if (listed.length === 0) return;
+  const after = new Map(groups.flatMap((group) => group.steps).map((step) => [step.id, step]));
+  for (const { path, before, scalars } of listed) {
+    const now = after.get(before.id);
+    for (const key of SCALAR_KEYS) {
+      const value = scalars[key];
+      if (value === undefined || value === before[key] || value === now?.[key]) continue;
+      throw invalid(
+        `${path}.${key} cannot be changed: step '${before.displayName}' is a precheck the service adds for a ` +
+          `user-defined step (${before.userDefinedStep?.stepType}); it follows that step and cannot be edited.`,
+      );
+    }
+  }
 }
