@@ -317,11 +317,16 @@ export class FileStackState implements StackState {
   }
 
   private encodeResource(r: ResourceState): ResourceState {
-    return { ...r, inputs: this.encode(r.inputs) as Props, outputs: this.encode(r.outputs) as Props };
+    const out = { ...r, inputs: this.encode(r.inputs) as Props, outputs: this.encode(r.outputs) as Props };
+    // A replacementTrigger may be secret too.
+    if (r.replacementTrigger !== undefined) out.replacementTrigger = this.encode(r.replacementTrigger);
+    return out;
   }
 
   private decodeResource(r: ResourceState): ResourceState {
-    return { ...r, inputs: this.decode(r.inputs ?? {}) as Props, outputs: this.decode(r.outputs ?? {}) as Props };
+    const out = { ...r, inputs: this.decode(r.inputs ?? {}) as Props, outputs: this.decode(r.outputs ?? {}) as Props };
+    if (r.replacementTrigger !== undefined) out.replacementTrigger = this.decode(r.replacementTrigger);
+    return out;
   }
 
   /** Secrets are written as Pulumi does: `{ <sig>: <secret>, ciphertext: encrypt(JSON(value)) }`. */

@@ -4,9 +4,9 @@
 // replaceWith and provider replacement, as pulumi/pulumi step_generator.go decides them.
 import { after, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { makeProgram, steps, type TestProgram } from './support/harness';
+import { fakeProviderFiles, makeProgram, steps, type TestProgram } from './support/harness';
 
 const fake = [resolve(__dirname, 'support/fake-provider.ts')];
 
@@ -33,16 +33,10 @@ interface Resource {
 describe('engine resource options (fake provider)', () => {
   const progs: TestProgram[] = [];
   let prog: TestProgram;
-  let log: string;
-  let cloud: string;
-  const calls = () =>
-    readFileSync(log, 'utf8')
-      .trim()
-      .split('\n')
-      .filter((c) => c && !c.startsWith('check'));
-  const changes = () => calls().filter((c) => /^(create|update|delete)/.test(c));
-  const reset = () => writeFileSync(log, '');
-  const cloudState = () => JSON.parse(readFileSync(cloud, 'utf8')) as Record<string, Record<string, unknown>>;
+  let files: ReturnType<typeof fakeProviderFiles>;
+  const changes = () => files.calls().filter((c) => /^(create|update|delete)/.test(c));
+  const reset = () => files.reset();
+  const cloudState = () => files.cloudState();
   const ids = (name: string) => Object.keys(cloudState()).filter((id) => id.startsWith(`fake-${name}-`));
   const resources = (): Resource[] =>
     JSON.parse(readFileSync(join(prog.dir, '.ocikit/stacks/dev.json'), 'utf8')).checkpoint.latest.resources;
@@ -58,10 +52,7 @@ describe('engine resource options (fake provider)', () => {
   beforeEach(() => {
     prog = makeProgram(header, { pluginCommand: fake });
     progs.push(prog);
-    log = join(prog.dir, 'calls.log');
-    cloud = join(prog.dir, 'cloud.json');
-    process.env.FAKE_PROVIDER_STORE = cloud;
-    process.env.FAKE_PROVIDER_LOG = log;
+    files = fakeProviderFiles(prog.dir);
   });
   after(() => progs.forEach((p) => p.remove()));
 
@@ -204,7 +195,7 @@ new Thing('inner', { size: 1 }, { deletedWith: owner });
   it('replaces a resource when its replacementTrigger changes, and with the resources in replaceWith', async () => {
     const src = (trigger: string, root: string) => `
 const root = new Thing('root', { replaceMe: '${root}' });
-new Thing('trig', { size: 1 }, { replacementTrigger: '${trigger}' });
+new Thing('trig', { size: 1 }, { replacementTrigger: pulumi.secret('tr1gger-${trigger}') });
 new Thing('follower', { size: 1 }, { replaceWith: [root] });
 `;
     await up(src('a', 'r1'));
@@ -212,6 +203,11 @@ new Thing('follower', { size: 1 }, { replaceWith: [root] });
     assert.deepEqual(changes(), [], 'an unchanged trigger replaces nothing');
     await up(src('b', 'r1'));
     assert.deepEqual(changes(), ['create trig', 'delete trig']);
+    const stateText = readFileSync(join(prog.dir, '.ocikit/stacks/dev.json'), 'utf8');
+    assert.ok(
+      stateText.includes('replacementTrigger') && !stateText.includes('tr1gger-'),
+      'a secret trigger is encrypted',
+    );
     const r = await up(src('b', 'r2'));
     const c = changes();
     assert.ok(c.includes('create follower') && c.includes('delete follower'), c.join(','));

@@ -37,12 +37,7 @@ describe('delete-before-replace dependents with pulumi-resource-oci and the emul
   let cloud: Cloud;
   let prog: TestProgram;
   const standby = () => cloud.sandbox.disasterRecovery.standbyRegion;
-  const livePlans = async () =>
-    (
-      await cloud
-        .dr(standby())
-        .listDrPlans({ drProtectionGroupId: cloud.sandbox.disasterRecovery.standbyProtectionGroupId })
-    ).drPlanCollection.items.filter((p) => !['DELETED', 'DELETING'].includes(p.lifecycleState));
+  const livePlans = () => cloud.livePlans();
   const planState = async (id: string) => (await cloud.dr(standby()).getDrPlan({ drPlanId: id })).drPlan.lifecycleState;
 
   before(async () => {

@@ -2,9 +2,11 @@
 // checking effects (the shared set-up of @ocikit/emulator/testing), and the provider environment
 // the app passes to the engine in embedded mode.
 import type { AIServiceLanguageClient } from 'oci-ailanguage';
-import type { DisasterRecoveryClient } from 'oci-disasterrecovery';
+import type { DisasterRecoveryClient, models as drModels } from 'oci-disasterrecovery';
 import { startEmulator, type RunningEmulator, type SandboxIds } from '@ocikit/emulator';
 import { ociTestClients } from '@ocikit/emulator/testing';
+
+type DrPlanSummary = drModels.DrPlanSummary;
 
 export interface Cloud {
   emulator: RunningEmulator;
@@ -12,6 +14,8 @@ export interface Cloud {
   providerEnv: Record<string, string>;
   dr(region: string): DisasterRecoveryClient;
   language(region: string): AIServiceLanguageClient;
+  /** The DR plans of the sandbox's STANDBY protection group that are not deleted or deleting. */
+  livePlans(): Promise<DrPlanSummary[]>;
   close(): Promise<void>;
 }
 
@@ -25,7 +29,7 @@ export async function startCloud(options: { transitionDelaySeconds?: number } = 
   const sandbox = emulator.sandbox!;
   const clients = ociTestClients(emulator);
   const { credentials } = clients;
-  return {
+  const cloud: Cloud = {
     emulator,
     sandbox,
     providerEnv: {
@@ -38,9 +42,17 @@ export async function startCloud(options: { transitionDelaySeconds?: number } = 
     },
     dr: (region) => clients.dr(region),
     language: (region) => clients.language(region),
+    async livePlans() {
+      const dr = cloud.dr(sandbox.disasterRecovery.standbyRegion);
+      const res = await dr.listDrPlans({ drProtectionGroupId: sandbox.disasterRecovery.standbyProtectionGroupId });
+      return res.drPlanCollection.items.filter(
+        (p: DrPlanSummary) => !['DELETED', 'DELETING'].includes(p.lifecycleState),
+      );
+    },
     async close() {
       clients.close();
       await emulator.close();
     },
   };
+  return cloud;
 }
