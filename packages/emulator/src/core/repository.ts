@@ -1,7 +1,10 @@
 import type { Clock } from './clock';
 import { isVisible } from './tenancy-scope';
 import { type Entity, nextSettleAt, settle } from './lifecycle';
-import type { ListQuery, KindDefinition, Store, StoredSummary } from '../store/store';
+import type { ListQuery, KindDefinition, Store, SummaryPage } from '../store/store';
+
+/** How many due entities `settleDue` loads at once. */
+const SETTLE_BATCH = 200;
 
 /**
  * Entities of one kind as they are *now*: every read first applies the scheduled transitions
@@ -47,10 +50,10 @@ export class Repository<T extends object> {
     return this.store.list<T>(this.kind, query);
   }
 
-  /** The kind's list summaries as stored JSON text, current as of now (the kind must define `summary`). */
-  listSummaries(query: ListQuery): StoredSummary[] {
+  /** A page of the kind's list summaries as stored JSON, current as of now (the kind must define `summary`). */
+  summaryPage(query: ListQuery & { limit: number }): SummaryPage {
     this.settleDue();
-    return this.store.listSummaries(this.kind, query);
+    return this.store.summaryPage(this.kind, query);
   }
 
   count(where: ListQuery['where']): number {
@@ -58,11 +61,20 @@ export class Repository<T extends object> {
     return this.store.count(this.kind, where);
   }
 
-  /** Applies every transition that has come due across the kind. */
+  /**
+   * Applies every transition that has come due across the kind, a bounded batch at a time: after
+   * 10,000 creates that nothing has read yet, the first list must not hold every document in
+   * memory at once (that alone grew the heap by ~400 MB).
+   */
   settleDue(): void {
-    const due = this.store.due<T>(this.kind, this.clock.now());
-    if (!due.length) return;
-    this.store.transaction(() => due.forEach((entity) => this.settleOne(entity)));
+    const now = this.clock.now();
+    for (;;) {
+      const due = this.store.due<T>(this.kind, now, SETTLE_BATCH);
+      if (!due.length) return;
+      const changed = this.store.transaction(() => due.filter((entity) => this.settleOne(entity) !== entity).length);
+      // A batch that changed nothing would come back the same: stop (settling is lazy anyway).
+      if (due.length < SETTLE_BATCH || changed === 0) return;
+    }
   }
 
   private settleOne(entity: Entity<T>): Entity<T> | undefined {

@@ -4,7 +4,7 @@ import { errors } from '../core/errors';
 import { isKnownRegion } from '../core/regions';
 import type { Principal } from './auth';
 import { RetryTokens, type RecordedResponse } from './retry-tokens';
-import { JsonText } from './responses';
+import { JsonText } from './json-text';
 import { withWorkRequestFailure } from '../services/common/work-requests';
 import { beforeOperation, dropResponse, resourceKindOf, type FaultInjector } from './faults';
 import type { Store } from '../store/store';

@@ -1,5 +1,5 @@
 import { errors } from '../core/errors';
-import type { ColumnValue, ListQuery } from '../store/store';
+import type { ColumnValue, ListQuery, SummaryPage } from '../store/store';
 
 /**
  * List paging. OCI's `page` token is opaque; here it says where the next page starts:
@@ -80,5 +80,26 @@ export function paginateQuery<T extends { id: string }>(
   return {
     items,
     headers: more && last ? { 'opc-next-page': encode(['k', last[column] as ColumnValue, last.id]) } : {},
+  };
+}
+
+/**
+ * One page of stored summaries sorted by `orderBy` (one column, then id), continuing after the
+ * previous page's last item: the page's JSON array as stored, and `opc-next-page` when more remain.
+ */
+export function paginateSummaries(
+  page: Page,
+  orderBy: NonNullable<ListQuery['orderBy']>,
+  fetch: (query: Pick<ListQuery, 'orderBy' | 'after'> & { limit: number }) => SummaryPage,
+): { json: string; headers: Record<string, string> } {
+  const result = fetch({
+    orderBy,
+    limit: page.limit,
+    ...(page.after ? { after: { values: [page.after.value], id: page.after.id } } : {}),
+  });
+  const last = result.last;
+  return {
+    json: result.json,
+    headers: result.more && last ? { 'opc-next-page': encode(['k', last[orderBy[0].column], last.id as string]) } : {},
   };
 }

@@ -1,5 +1,5 @@
 import { etagOf } from '../core/etag';
-import type { StoredSummary } from '../store/store';
+import { JsonText } from './json-text';
 import type { OperationResult, RequestContext } from './operation';
 
 /**
@@ -45,31 +45,16 @@ export const accepted = (started: { workRequestId?: string } = {}): OperationRes
 });
 
 /** A list page: `{items}` plus `opc-next-page` when more remain (stored summaries: `summaryPage`). */
-export const page = <T extends object>(result: {
-  items: Array<T extends { json: string } ? never : T>;
-  headers: Record<string, string>;
-}): OperationResult => ({
+export const page = (result: { items: unknown[]; headers: Record<string, string> }): OperationResult => ({
   status: 200,
   body: { items: result.items },
   headers: result.headers,
 });
 
-/**
- * A response body that is JSON text already (a list page of stored summaries): sent as is, so
- * a page of 100 summaries is not parsed and serialised again on every request. `toJSON` keeps
- * it usable wherever a body is serialised as a value (retry-token records).
- */
-export class JsonText {
-  constructor(readonly text: string) {}
-  toJSON(): unknown {
-    return JSON.parse(this.text);
-  }
-}
-
-/** A list page of stored summaries: `{items}` joined from their stored JSON, plus `opc-next-page`. */
-export const summaryPage = (result: { items: StoredSummary[]; headers: Record<string, string> }): OperationResult => ({
+/** A list page of stored summaries (`paginateSummaries`): `{items}` around their stored JSON, plus `opc-next-page`. */
+export const summaryPage = (result: { json: string; headers: Record<string, string> }): OperationResult => ({
   status: 200,
-  body: new JsonText(`{"items":[${result.items.map((item) => item.json).join(',')}]}`),
+  body: new JsonText(`{"items":${result.json}}`),
   headers: result.headers,
 });
 

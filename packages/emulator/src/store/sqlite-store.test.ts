@@ -98,27 +98,20 @@ function describeStore(driver: SqliteDriverName) {
         page.map((e) => e.id),
         ['a'],
       );
-      // Summaries come back as their stored JSON text, with the id and the sort column for paging.
-      const summaries = store.listSummaries(kind, {
-        where: { region: 'r1' },
-        orderBy: [{ column: 'rank', direction: 'DESC' }],
-      });
-      assert.deepEqual(
-        summaries.map((row) => [row.id, typeof row.rank]),
-        [
-          ['c', 'number'],
-          ['a', 'number'],
-          ['b', 'number'],
-        ],
-      );
-      assert.deepEqual(
-        summaries.map((row) => JSON.parse(row.json)),
-        [
-          { id: 'c', name: 'y' },
-          { id: 'a', name: 'x' },
-          { id: 'b', name: 'x' },
-        ],
-      );
+      // Summaries come back as one JSON array of their stored texts, with what paging needs.
+      const rankDesc = { where: { region: 'r1' }, orderBy: [{ column: 'rank', direction: 'DESC' as const }] };
+      const first = store.summaryPage(kind, { ...rankDesc, limit: 2 });
+      assert.deepEqual(JSON.parse(first.json), [
+        { id: 'c', name: 'y' },
+        { id: 'a', name: 'x' },
+      ]);
+      assert.deepEqual([first.count, first.more, first.last], [2, true, { rank: 2, id: 'a' }]);
+      const rest = store.summaryPage(kind, { ...rankDesc, limit: 2, after: { values: [2], id: 'a' } });
+      assert.deepEqual([JSON.parse(rest.json), rest.count, rest.more], [[{ id: 'b', name: 'x' }], 1, false]);
+      const exact = store.summaryPage(kind, { ...rankDesc, limit: 3 });
+      assert.deepEqual([exact.count, exact.more], [3, false]);
+      const none = store.summaryPage(kind, { where: { region: 'nowhere' }, limit: 5 });
+      assert.deepEqual([none.json, none.count, none.more], ['[]', 0, false]);
       assert.equal(store.count(kind, { region: 'r2' }), 1);
       store.close();
     });
@@ -130,7 +123,7 @@ function describeStore(driver: SqliteDriverName) {
       store.put(kind, thing('b', 'x', 1), 200);
       store.put(kind, thing('c', 'x', 1), null);
       assert.deepEqual(
-        store.due(kind, 150).map((e) => e.id),
+        store.due(kind, 150, 10).map((e) => e.id),
         ['a'],
       );
       store.close();
@@ -162,10 +155,7 @@ function describeStore(driver: SqliteDriverName) {
         second.list<Thing>(kind, { where: { rank: 7 } }).map((e) => e.id),
         ['a'],
       );
-      assert.deepEqual(
-        second.listSummaries(kind, {}).map((row) => JSON.parse(row.json)),
-        [{ id: 'a', name: 'x' }],
-      );
+      assert.deepEqual(JSON.parse(second.summaryPage(kind, { limit: 10 }).json), [{ id: 'a', name: 'x' }]);
       second.close();
     });
 

@@ -6,7 +6,7 @@ import {
   type SqliteDriverName,
   type SqliteStatement,
 } from './sqlite-driver';
-import type { ColumnValue, KindDefinition, ListQuery, Store, StoredSummary } from './store';
+import type { ColumnValue, KindDefinition, ListQuery, Store, SummaryPage } from './store';
 
 /**
  * Schema version of the database layout. Kind tables evolve additively on their own
@@ -204,45 +204,66 @@ export class SqliteStore implements Store {
     };
   }
 
-  /** Rows of `query`: the `doc` or `summary` text as `json`, plus id and the `orderBy` columns. */
-  private select(kind: KindDefinition, column: 'doc' | typeof SUMMARY_COLUMN, query: ListQuery): StoredSummary[] {
+  /** The FROM … WHERE … part of a query, its ORDER BY, its parameters, and the row key (`orderBy` columns, then id). */
+  private filtered(
+    kind: KindDefinition,
+    query: ListQuery,
+  ): { from: string; order: string; params: ColumnValue[]; keys: string } {
     const where = this.whereClause(query.where);
     for (const [name, value] of Object.entries(query.includes ?? {})) {
       where.sql += `${where.sql ? ' AND' : ' WHERE'} instr(${quote(name)}, ?) > 0`;
       where.params.push(`|${value}|`);
     }
+    const orderBy = query.orderBy ?? [];
     if (query.after) {
-      const keys = [...(query.orderBy ?? []).map((o) => o.column), 'id'];
-      const descending = (query.orderBy ?? [])[0]?.direction === 'DESC';
-      if ((query.orderBy ?? []).some((o) => (o.direction === 'DESC') !== descending))
+      const keys = [...orderBy.map((o) => o.column), 'id'];
+      const descending = orderBy[0]?.direction === 'DESC';
+      if (orderBy.some((o) => (o.direction === 'DESC') !== descending))
         throw new Error('keyset paging needs one sort direction');
       const condition = `(${keys.map(quote).join(', ')}) ${descending ? '<' : '>'} (${keys.map(() => '?').join(', ')})`;
       where.sql += where.sql ? ` AND ${condition}` : ` WHERE ${condition}`;
       where.params.push(...query.after.values, query.after.id);
     }
     // Ties break on id, in the direction of the last sort key, so a composite index serves the whole ORDER BY.
-    const orderBy = query.orderBy ?? [];
     const order = [...orderBy, { column: 'id', direction: orderBy[orderBy.length - 1]?.direction ?? ('ASC' as const) }]
       .map((o) => `${quote(o.column)} ${o.direction === 'DESC' ? 'DESC' : 'ASC'}`)
       .join(', ');
-    const keys = [...new Set(['id', ...orderBy.map((o) => o.column)])].map(quote).join(', ');
-    const sql =
-      `SELECT ${column} AS json, ${keys} FROM ${quote(kind.name)}${where.sql} ORDER BY ${order}` +
-      (query.limit !== undefined ? ' LIMIT ? OFFSET ?' : '');
-    const params =
-      query.limit !== undefined
-        ? [...where.params, Math.trunc(query.limit), Math.trunc(query.offset ?? 0)]
-        : where.params;
-    return this.statement(sql).all(...params) as StoredSummary[];
+    return {
+      from: `FROM ${quote(kind.name)}${where.sql}`,
+      order,
+      params: where.params,
+      keys: [...new Set([...orderBy.map((o) => o.column), 'id'])].map(quote).join(', '),
+    };
   }
 
   list<T extends object>(kind: KindDefinition, query: ListQuery): Array<Entity<T>> {
-    return this.select(kind, 'doc', query).map((row) => JSON.parse(row.json) as Entity<T>);
+    const { from, order, params } = this.filtered(kind, query);
+    const paged = query.limit !== undefined;
+    const rows = this.statement(`SELECT doc ${from} ORDER BY ${order}${paged ? ' LIMIT ? OFFSET ?' : ''}`).all(
+      ...params,
+      ...(paged ? [Math.trunc(query.limit!), Math.trunc(query.offset ?? 0)] : []),
+    ) as Array<{ doc: string }>;
+    return rows.map((row) => JSON.parse(row.doc) as Entity<T>);
   }
 
-  listSummaries(kind: KindDefinition, query: ListQuery): StoredSummary[] {
+  summaryPage(kind: KindDefinition, query: ListQuery & { limit: number }): SummaryPage {
     if (!kind.summary) throw new Error(`kind ${kind.name} keeps no summaries`);
-    return this.select(kind, SUMMARY_COLUMN, query);
+    const { from, order, params, keys } = this.filtered(kind, query);
+    const limit = Math.trunc(query.limit);
+    const offset = Math.trunc(query.offset ?? 0);
+    // One string for the whole page, joined by SQLite in the page's order: no row objects and
+    // no per-item strings in JavaScript (the stored summaries are never parsed).
+    const page = this.statement(
+      `SELECT '[' || coalesce(group_concat(json, ',' ORDER BY ${order}), '') || ']' AS json, count(*) AS n ` +
+        `FROM (SELECT ${SUMMARY_COLUMN} AS json, ${keys} ${from} ORDER BY ${order} LIMIT ? OFFSET ?)`,
+    ).get(...params, limit, offset) as { json: string; n: number };
+    if (page.n < limit) return { json: page.json, count: page.n, more: false };
+    // The page's last row (the next page starts after it) and whether another row follows.
+    const edge = this.statement(`SELECT ${keys} ${from} ORDER BY ${order} LIMIT 2 OFFSET ?`).all(
+      ...params,
+      offset + limit - 1,
+    ) as Array<Record<string, ColumnValue>>;
+    return { json: page.json, count: page.n, last: edge[0], more: edge.length > 1 };
   }
 
   count(kind: KindDefinition, where?: Record<string, ColumnValue>): number {
@@ -254,11 +275,11 @@ export class SqliteStore implements Store {
     ).n;
   }
 
-  due<T extends object>(kind: KindDefinition, now: number): Array<Entity<T>> {
+  due<T extends object>(kind: KindDefinition, now: number, limit: number): Array<Entity<T>> {
     return (
-      this.statement(`SELECT doc FROM ${quote(kind.name)} WHERE settle_at IS NOT NULL AND settle_at <= ?`).all(
-        now,
-      ) as Array<{ doc: string }>
+      this.statement(
+        `SELECT doc FROM ${quote(kind.name)} WHERE settle_at IS NOT NULL AND settle_at <= ? ORDER BY settle_at LIMIT ?`,
+      ).all(now, limit) as Array<{ doc: string }>
     ).map((r) => JSON.parse(r.doc) as Entity<T>);
   }
 

@@ -30,10 +30,16 @@ export interface KindDefinition<TBody extends object = object> {
 }
 
 /**
- * A list summary as stored: its JSON text, served as is (a list page is the texts joined, never
- * parsed and serialised again), plus its id and the values of the query's `orderBy` columns.
+ * A page of stored list summaries: their JSON texts joined into one JSON array, served as is
+ * (never parsed and serialised again), with what paging needs: the last row's `orderBy` and
+ * id values, and whether more rows follow.
  */
-export type StoredSummary = { id: string; json: string } & Record<string, ColumnValue>;
+export interface SummaryPage {
+  json: string;
+  count: number;
+  last?: Record<string, ColumnValue>;
+  more: boolean;
+}
 
 /** The stored form of a list-valued column, for `ListQuery.includes`. */
 export const listColumn = (values: string[]): string => `|${values.join('|')}|`;
@@ -67,14 +73,11 @@ export interface Store {
   put(kind: KindDefinition, entity: Entity<object>, settleAt: number | null): void;
   delete(kind: KindDefinition, id: string): void;
   list<T extends object>(kind: KindDefinition, query: ListQuery): Array<Entity<T>>;
-  /**
-   * Like `list`, but returns the kind's stored summaries (the kind must define `summary`) as the
-   * JSON text they are stored as, with the row's id and `orderBy` column values (for paging).
-   */
-  listSummaries(kind: KindDefinition, query: ListQuery): StoredSummary[];
+  /** One page (`limit` rows) of `list`, as the kind's stored summaries (the kind must define `summary`). */
+  summaryPage(kind: KindDefinition, query: ListQuery & { limit: number }): SummaryPage;
   count(kind: KindDefinition, where?: Record<string, ColumnValue>): number;
-  /** Entities with a scheduled change due at or before `now`. */
-  due<T extends object>(kind: KindDefinition, now: number): Array<Entity<T>>;
+  /** Entities with a scheduled change due at or before `now` (at most `limit`, earliest first). */
+  due<T extends object>(kind: KindDefinition, now: number, limit: number): Array<Entity<T>>;
   /** Removes every entity of every kind (admin reset); credentials and other meta stay. */
   clearAll(): void;
   /** Runs `fn` atomically; nested calls join the outer transaction. */

@@ -1,7 +1,7 @@
 import type { Entity } from '../../core/lifecycle';
 import type { Repository } from '../../core/repository';
 import type { RequestContext } from '../../http/operation';
-import { paginateQuery, parsePage } from '../../http/pagination';
+import { paginateSummaries, parsePage } from '../../http/pagination';
 import type { ColumnValue, KindDefinition } from '../../store/store';
 import { compact, listOrder } from '../common/resources';
 import type { LifecycleState } from './enums';
@@ -93,7 +93,7 @@ export function listPage<T extends ResourceBody>(
     lifecycleState: query.lifecycleState,
     displayName: query.displayName,
   }) as Record<string, ColumnValue>;
-  return paginateQuery(parsePage(query), listOrder(query), (page) => repository.listSummaries({ where, ...page }));
+  return paginateSummaries(parsePage(query), listOrder(query), (page) => repository.summaryPage({ where, ...page }));
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Entity, Transition } from '../../core/lifecycle';
 import type { Repository } from '../../core/repository';
 import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
-import { paginateQuery, parsePage } from '../../http/pagination';
+import { paginateSummaries, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
 import { deleteIsNoOp, isGone, isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
 import { compact, deletionTransitions, listOrder } from '../common/resources';
@@ -303,8 +303,8 @@ export class DrPlans {
     if (query.drPlanId) where.id = query.drPlanId;
     if (query.drPlanType) where.type = query.drPlanType;
     if (query.displayName) where.displayName = query.displayName;
-    return paginateQuery(parsePage(query), listOrder(query), (page) =>
-      this.deps.plans.listSummaries({ where, ...page }),
+    return paginateSummaries(parsePage(query), listOrder(query), (page) =>
+      this.deps.plans.summaryPage({ where, ...page }),
     );
   }
 

@@ -7,7 +7,7 @@ import { isKnownRegion } from '../../core/regions';
 import type { Repository } from '../../core/repository';
 import type { EmulatorSettings } from '../../core/settings';
 import type { RequestContext } from '../../http/operation';
-import { paginateQuery, parsePage } from '../../http/pagination';
+import { paginateSummaries, parsePage } from '../../http/pagination';
 import type { KindDefinition } from '../../store/store';
 import { deleteIsNoOp, isGone, isTransient, lifecycleRefusal } from '../common/lifecycle-policy';
 import { compact, deletionTransitions, listOrder, ocidSchema } from '../common/resources';
@@ -449,8 +449,8 @@ export class DrProtectionGroups {
     if (query.role) where.role = query.role;
     if (query.drProtectionGroupId) where.id = query.drProtectionGroupId;
     if (query.displayName) where.displayName = query.displayName;
-    return paginateQuery(parsePage(query), listOrder(query), (page) =>
-      this.deps.groups.listSummaries({ where, ...page }),
+    return paginateSummaries(parsePage(query), listOrder(query), (page) =>
+      this.deps.groups.summaryPage({ where, ...page }),
     );
   }
 
