@@ -1,6 +1,5 @@
-// Struct ⇄ JS for the Pulumi wire: secrets stay wrapped, unknowns are recognised in every typed
-// form, and nothing undefined (which Struct.fromJavaScript rejects) ever reaches an output.
-import type { Struct } from 'google-protobuf/google/protobuf/struct_pb';
+// JS values of the Pulumi wire (./proto encodes them as Structs): secrets stay wrapped, unknowns
+// are recognised in every typed form, and nothing undefined or JS-only ever reaches an output.
 
 export const SECRET_SIG = '4dabf18193072939515e22adb298388d';
 export const SECRET_MARK = '1b47061264138c4ac30d75fd1eb44270';
@@ -97,14 +96,4 @@ export function clean(v: unknown): unknown {
     return out;
   }
   return v;
-}
-
-/** A request Struct as JS; absent Structs (import sends none) are empty. */
-export function fromStruct(s: Struct | undefined): Props {
-  if (!s) return {};
-  return (s.toJavaScript() ?? {}) as Props;
-}
-
-export function toStruct(StructCtor: typeof Struct, p: Props): Struct {
-  return StructCtor.fromJavaScript(clean(p) as Record<string, never>);
 }
