@@ -4,16 +4,25 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
-import { createClients, type Clients } from './clients';
-import { CONFIG_KEYS, configInputs, credentials, resolveConfig, type ProviderConfig } from './config';
+import type { Clients } from './clients';
+import type { ProviderConfig } from './config';
 import type { EngineLog } from './engine-log';
 import { PartialFailure, ProviderError } from './errors';
-import { invokeFunction } from './functions';
-import { checkInputs, diffInputs, type OpContext, type ResourceModule } from './resources/resource';
-import { resourceModule } from './resources';
+import type { InputDiff, OpContext, ResourceModule } from './resources/resource';
 import { codec } from './rpc';
-import { schemaText } from './schema';
 import { containsUnknown, protect, reveal, secretKeys, UNKNOWN, type Props } from './wire';
+
+// Loaded on first use, not before the port line: configuration, the resource modules (and with
+// them schema.json), the functions and the OCI clients.
+const lazy = <T>(load: () => T): (() => T) => {
+  let m: T | undefined;
+  return () => (m ??= load());
+};
+const cfg = lazy(() => require('./config') as typeof import('./config'));
+const resources = lazy(() => ({
+  ...(require('./resources') as typeof import('./resources')),
+  ...(require('./resources/resource') as typeof import('./resources/resource')),
+}));
 
 /** Request messages as ./rpc decodes them (absent Structs are `{}`). */
 interface CheckRequest {
@@ -61,9 +70,11 @@ const DIFF_NONE = 1;
 const DIFF_SOME = 2;
 const KIND = { ADD: 0, ADD_REPLACE: 1, DELETE: 2, DELETE_REPLACE: 3, UPDATE: 4, UPDATE_REPLACE: 5 };
 
-export const VERSION = (
-  JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }
-).version;
+/** The package version (GetPluginInfo). */
+export function version(): string {
+  return (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
 
 type Handler = (call: { request: unknown }, cb: (err: unknown, res?: unknown) => void) => void;
 
@@ -83,14 +94,15 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
   let configured = false;
   let clients: Clients | undefined;
   const cancel = new AbortController();
-  const currentConfig = (): ProviderConfig => (config ??= resolveConfig({}).config);
+  const currentConfig = (): ProviderConfig => (config ??= cfg().resolveConfig({}).config);
 
   const getClients = (): Clients => {
-    if (!configured) config = resolveConfig({}).config;
+    if (!configured) config = cfg().resolveConfig({}).config;
     if (!clients) {
       const c = currentConfig();
       try {
-        clients = createClients(c, credentials(c));
+        const { createClients } = require('./clients') as typeof import('./clients');
+        clients = createClients(c, cfg().credentials(c));
       } catch (e) {
         // Missing or unreadable credentials are the user's to fix: one line, no stack.
         throw new ProviderError(e instanceof Error ? e.message : String(e));
@@ -101,7 +113,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
 
   const mod = (urn: string): { m: ResourceModule; name: string } => {
     const { type, name } = parseUrn(urn);
-    const m = resourceModule(type);
+    const m = resources().resourceModule(type);
     if (!m)
       throw new ProviderError(
         `unknown resource type ${type}: this provider serves oci:DisasterRecovery/drPlan:DrPlan and oci:AiLanguage/endpoint:Endpoint`,
@@ -161,7 +173,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     return o;
   };
 
-  const detailedDiff = (d: ReturnType<typeof diffInputs>): Props => {
+  const detailedDiff = (d: InputDiff): Props => {
     const out: Props = {};
     for (const [key, { kind, replace }] of Object.entries(d.detailed)) {
       out[key] = { kind: KIND[replace ? (`${kind}_REPLACE` as const) : kind], inputDiff: true };
@@ -171,27 +183,29 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
 
   return {
     handshake: unary(() => ({ acceptSecrets: true, acceptResources: true, acceptOutputs: false })),
-    getPluginInfo: unary(() => ({ version: VERSION })),
+    getPluginInfo: unary(() => ({ version: version() })),
     getSchema: unary((req: { version: number }) => {
       if (req.version > 1) throw new ProviderError(`schema version ${req.version} is not supported`);
-      return { schema: schemaText() };
+      return { schema: (require('./schema') as typeof import('./schema')).schemaText() };
     }),
     checkConfig: unary((req: CheckRequest) => {
       const known = Object.fromEntries(Object.entries(req.news).filter(([, v]) => !containsUnknown(v)));
-      const { failures } = resolveConfig(configInputs(known, {}), process.env);
+      const { failures } = cfg().resolveConfig(cfg().configInputs(known, {}), process.env);
       return { inputs: req.news, failures };
     }),
     diffConfig: unary((req: DiffRequest) => {
       const olds = reveal(req.oldInputs) as Props;
       const oldState = Object.keys(olds).length ? olds : (reveal(req.olds) as Props);
       const news = reveal(req.news) as Props;
-      const diffs = Object.keys(CONFIG_KEYS).filter((k) => JSON.stringify(oldState[k]) !== JSON.stringify(news[k]));
+      const diffs = Object.keys(cfg().CONFIG_KEYS).filter(
+        (k) => JSON.stringify(oldState[k]) !== JSON.stringify(news[k]),
+      );
       return { changes: diffs.length ? DIFF_SOME : DIFF_NONE, diffs };
     }),
     configure: unary((req: { variables: Record<string, string>; args: Props }) => {
-      const raw = configInputs(req.args, req.variables);
+      const raw = cfg().configInputs(req.args, req.variables);
       const known = Object.fromEntries(Object.entries(raw).filter(([, v]) => !containsUnknown(v)));
-      const r = resolveConfig(known, process.env);
+      const r = cfg().resolveConfig(known, process.env);
       if (r.failures.length) {
         throw new ProviderError(`invalid OCI provider configuration: ${r.failures.map((f) => f.reason).join('; ')}`);
       }
@@ -206,11 +220,11 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     }),
     check: unary((req: CheckRequest) => {
       const { m } = mod(req.urn);
-      return { inputs: m.defaults(req.news), failures: checkInputs(m, req.news) };
+      return { inputs: m.defaults(req.news), failures: resources().checkInputs(m, req.news) };
     }),
     diff: unary((req: DiffRequest) => {
       const { m } = mod(req.urn);
-      const d = diffInputs(m, req.olds, req.oldInputs, req.news, currentConfig());
+      const d = resources().diffInputs(m, req.olds, req.oldInputs, req.news, currentConfig());
       return {
         changes: d.changed.length ? DIFF_SOME : DIFF_NONE,
         diffs: d.changed,
@@ -256,7 +270,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       const { m, name } = mod(req.urn);
       const { olds, news, oldInputs } = req;
       const secrets = secretKeys(news);
-      const d = diffInputs(m, olds, oldInputs, news, currentConfig());
+      const d = resources().diffInputs(m, olds, oldInputs, news, currentConfig());
       if (req.preview) {
         const o: Props = { ...olds, ...news };
         for (const k of [
@@ -292,6 +306,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     }),
     invoke: unary(async (req: { tok: string; args: Props }) => {
       const args = reveal(req.args) as Props;
+      const { invokeFunction } = require('./functions') as typeof import('./functions');
       const result = await invokeFunction(req.tok, args, { clients: getClients(), signal: cancel.signal });
       if ('failures' in result) return { failures: result.failures };
       return { return: result.outputs };

@@ -128,9 +128,17 @@ export function readResource<T extends { lifecycleState?: string }>(
 export function settle<T extends { lifecycleState?: string }>(
   ctx: OpContext,
   access: ResourceAccess<T>,
-  o: { operation: string; workRequestId: string | undefined; id: string; transient: string },
+  o: {
+    operation: string;
+    workRequestId: string | undefined;
+    id: string;
+    transient: string;
+    /** States that prove the operation succeeded (see waitSettled). */
+    ready?: (r: T) => boolean;
+  },
 ): Promise<T | undefined> {
   return waitSettled(ctx, {
+    ready: o.ready,
     api: access.workRequests(ctx),
     operation: o.operation,
     getOperation: access.getOperation,
@@ -164,6 +172,10 @@ export async function deleteAndWait<T extends { lifecycleState?: string }>(
  * Waits for a work request to end AND for its resource to leave `transient`, polling both in
  * parallel so completion costs one round trip, not two. Fails (with the service's reasons) when
  * the work request did not succeed. Returns the resource (undefined if it is gone).
+ * With `ready`, the first poll reads the resource alone: a resource in a state only the
+ * operation's success leads to (a created plan that is ACTIVE) proves the work request succeeded,
+ * so a create that is already done costs one GET, as the SDK's waiter would after its own
+ * work-request wait; otherwise every poll reads both.
  */
 export async function waitSettled<T extends { lifecycleState?: string }>(
   ctx: OpContext,
@@ -174,10 +186,12 @@ export async function waitSettled<T extends { lifecycleState?: string }>(
     workRequestId?: string;
     get: () => Promise<T>;
     transient: string;
+    ready?: (r: T) => boolean;
   },
 ): Promise<T | undefined> {
   const wrId = o.workRequestId;
   let status = wrId ? undefined : 'SUCCEEDED';
+  let resourceOnly = !!o.ready;
   const resource = await waitFor<T | undefined>({
     what: `${ctx.subject} to finish ${o.operation}`,
     timeoutMs: ctx.timeoutMs,
@@ -185,11 +199,13 @@ export async function waitSettled<T extends { lifecycleState?: string }>(
     onProgress: (m) => ctx.progress(m),
     poll: async (): Promise<Poll<T | undefined>> => {
       const [wr, r] = await Promise.all([
-        status || !wrId
+        status || !wrId || resourceOnly
           ? undefined
           : call(ctx.subject, 'GetWorkRequest', () => o.api.getWorkRequest({ workRequestId: wrId })),
         getOrGone(ctx, o.getOperation, o.get),
       ]);
+      if (resourceOnly && r && o.ready!(r)) status = 'SUCCEEDED';
+      resourceOnly = false;
       if (wr && WR_DONE.has(wr.workRequest.status ?? '')) status = wr.workRequest.status;
       const pct = wr?.workRequest.percentComplete;
       return {

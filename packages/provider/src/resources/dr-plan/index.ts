@@ -140,7 +140,13 @@ export const drPlan: ResourceModule = {
           return { id: r.drPlan.id, workRequestId: r.opcWorkRequestId };
         },
         settle: (planId, wrId) =>
-          settle(ctx, PLANS, { operation: 'CreateDrPlan', workRequestId: wrId, id: planId, transient: 'CREATING' }),
+          settle(ctx, PLANS, {
+            operation: 'CreateDrPlan',
+            workRequestId: wrId,
+            id: planId,
+            transient: 'CREATING',
+            ready: (p) => READY.has(p.lifecycleState),
+          }),
         onCreated: (planId) => (id = planId),
       });
       if (!plan) throw new ProviderError(`${ctx.subject}: the plan disappeared while it was being created`);

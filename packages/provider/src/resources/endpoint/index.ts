@@ -99,6 +99,7 @@ export const endpoint: ResourceModule = {
             workRequestId: wrId,
             id: endpointId,
             transient: 'CREATING',
+            ready: (e) => e.lifecycleState === 'ACTIVE',
           }),
         onCreated: (endpointId) => (id = endpointId),
       });
