@@ -349,6 +349,10 @@ function writeStructBody(w: Writer, o: Props): void {
 const isDefault = (v: unknown): boolean =>
   v === undefined || v === null || v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0);
 
+/** A repeated message field's messages; a map is repeated {key, value} entries on the wire. */
+const items = (kind: string, v: unknown): Props[] =>
+  kind === 'map' ? Object.entries(v as Props).map(([key, value]) => ({ key, value })) : (v as Props[]);
+
 function sizeMessage(s: Sizes, m: Props, layout: Layout): number {
   let n = 0;
   for (const f of layout) {
@@ -388,15 +392,10 @@ function sizeMessage(s: Sizes, m: Props, layout: Layout): number {
         break;
       }
       case 'messages':
-        for (const x of v as Props[]) {
+      case 'map':
+        for (const x of items(f[2], v)) {
           const slot = s.open();
           n += tag + s.close(slot, sizeMessage(s, x, f[3]));
-        }
-        break;
-      case 'map':
-        for (const [key, value] of Object.entries(v as Props)) {
-          const slot = s.open();
-          n += tag + s.close(slot, sizeMessage(s, { key, value }, f[3]));
         }
         break;
     }
@@ -449,17 +448,11 @@ function writeMessage(w: Writer, m: Props, layout: Layout): void {
         writeMessage(w, v as Props, f[3]);
         break;
       case 'messages':
-        for (const x of v as Props[]) {
+      case 'map':
+        for (const x of items(f[2], v)) {
           w.varint(tag | 2);
           w.len();
           writeMessage(w, x, f[3]);
-        }
-        break;
-      case 'map':
-        for (const [key, value] of Object.entries(v as Props)) {
-          w.varint(tag | 2);
-          w.len();
-          writeMessage(w, { key, value }, f[3]);
         }
         break;
     }
