@@ -43,7 +43,11 @@ export interface EmbeddedCloud {
   emulator: RunningEmulator;
   /** Environment of the plugin process (the contract's names). */
   providerEnv: Record<string, string>;
-  /** `ocikit:*` stack config with the sandbox ids. */
+  /**
+   * Config the program sees: the sandbox ids under `ocikit:*`, and `oci:region` / `oci:tenancyOcid`
+   * of the emulator, so `oci.config.region` and `oci.config.tenancyOcid` answer as they would with a
+   * configured tenancy. Keys the stack file sets win.
+   */
   config: Record<string, string>;
   /** The one line that says what happened. */
   message: string;
@@ -72,7 +76,11 @@ export async function startEmbeddedCloud(programDir: string): Promise<EmbeddedCl
   return {
     emulator,
     providerEnv,
-    config: emulator.sandbox ? sandboxConfig(emulator.sandbox) : {},
+    config: {
+      ...(emulator.sandbox ? sandboxConfig(emulator.sandbox) : {}),
+      'oci:region': emulator.region,
+      ...(profile.tenancy ? { 'oci:tenancyOcid': profile.tenancy } : {}),
+    },
     message: `Using the embedded OCI emulator at ${emulator.url} (sandbox in ${dataDir}; set oci:endpoint or OCI credentials to use another cloud)`,
     close: () => emulator.close(),
   };

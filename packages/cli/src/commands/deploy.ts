@@ -64,7 +64,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       cloud = await startEmbeddedCloud(project.dir).catch((error: Error) => {
         throw new UserError(`cannot start the embedded OCI emulator: ${error.message.split('\n')[0]}`);
       });
-      Object.assign(values, cloud.config);
+      for (const [key, value] of Object.entries(cloud.config)) values[key] ??= value;
       providerEnv = cloud.providerEnv;
     }
     const base = {
