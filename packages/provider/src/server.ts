@@ -213,9 +213,17 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       configured = true;
       clients?.close();
       clients = undefined;
-      // Load the OCI SDK now, while the engine is still starting the program.
-      require('oci-disasterrecovery');
-      require('oci-ailanguage');
+      // After answering, while the engine goes on with the program: load the OCI SDK, build the
+      // clients (which parse the key) and read the schema, so the first operation does not wait.
+      setImmediate(() => {
+        try {
+          (require('./schema') as typeof import('./schema')).packageSchema();
+          resources();
+          getClients();
+        } catch {
+          // Reported by the first operation that needs it.
+        }
+      });
       return { acceptSecrets: true, acceptResources: true, supportsPreview: true, acceptOutputs: false };
     }),
     check: unary((req: CheckRequest) => {
