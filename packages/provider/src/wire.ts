@@ -69,11 +69,15 @@ export function secretKeys(...inputs: Props[]): Set<string> {
   return keys;
 }
 
-/** Outputs with every key in `keys` wrapped secret (once), and undefined/JS-only values dropped. */
+/**
+ * Outputs with every key in `keys` wrapped secret (once), and undefined/JS-only values dropped at
+ * the top level; inside objects and lists the wire encoder (./proto) drops them as it writes, so a
+ * 17 KB plan is not copied once more here.
+ */
 export function protect(outputs: Props, keys: Set<string>): Props {
   const out: Props = {};
   for (const [k, v] of Object.entries(outputs)) {
-    const c = clean(v);
+    const c = typeof v === 'object' && v !== null && !(v instanceof Date) ? v : clean(v);
     if (c === undefined) continue;
     out[k] = keys.has(k) && !isSecret(c) ? secret(reveal(c)) : c;
   }
