@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeF
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { fastWaiter } from '../../emulator/test/support/emulator';
+import { fastWaiter } from '@ocikit/emulator/testing';
 import { startCloud } from '../test/support/programs';
 import { cleanEnv, OCIKIT_BIN } from '../test/support/ocikit';
 
@@ -133,7 +133,9 @@ async function main(): Promise<void> {
     // Explicit providers read the environment (as with the Pulumi CLI), the default one the stack config.
     const env = cleanEnv(cloud.env);
     // The engine's cost, not ts-node's: type-checking the program is measured on its own below.
-    const fast = { ...env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' };
+    // BENCH_TRACE=1: each ocikit run prints its phase timings (OCIKIT_TRACE), shown after the table.
+    const traced = process.env.BENCH_TRACE === '1' ? { OCIKIT_TRACE: '1' } : {};
+    const fast = { ...env, ...traced, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' };
     const up = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'up', '--yes'], fast);
     const preview = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'preview'], fast);
     const checked = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'preview'], env);
@@ -150,6 +152,12 @@ async function main(): Promise<void> {
     ];
     console.log('| measure | value |\n|---|---|');
     for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);
+    if (traced.OCIKIT_TRACE)
+      for (const [name, r] of [
+        ['up', up],
+        ['preview', preview],
+      ] as const)
+        console.log(`\n${name}:\n${r.out.slice(r.out.indexOf('ocikit trace'))}`);
   } finally {
     await cloud.close();
   }

@@ -102,6 +102,7 @@ export function buildProgram(): Command {
     .argument('<key>', '<name> (this project), <project>:<name> or oci:<name>')
     .argument('[value]')
     .option('--secret', 'encrypt the value with the stack passphrase')
+    .option('--path', 'the key is a path into an object value: a.b[0].c')
     .action(async (key: string, value: string | undefined, _: unknown, cmd: Command) => {
       const { configSet } = await import('./commands/config');
       await configSet(globals(cmd), key, value);
@@ -110,6 +111,7 @@ export function buildProgram(): Command {
     .command('get')
     .description('print a config value (secrets decrypted)')
     .argument('<key>')
+    .option('--path', 'the key is a path into an object value: a.b[0].c')
     .action(async (key: string, _: unknown, cmd: Command) => {
       const { configGet } = await import('./commands/config');
       configGet(globals(cmd), key);
@@ -118,6 +120,7 @@ export function buildProgram(): Command {
     .command('rm')
     .description('remove a config value')
     .argument('<key>')
+    .option('--path', 'the key is a path into an object value: a.b[0].c')
     .action(async (key: string, _: unknown, cmd: Command) => {
       const { configRm } = await import('./commands/config');
       configRm(globals(cmd), key);

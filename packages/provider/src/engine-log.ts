@@ -1,20 +1,25 @@
-// Logging to the engine (EngineService.Log). The address may be unreachable: every call is
+// Logging to the engine (Engine.Log). The address may be unreachable: every call is
 // fire-and-forget with a short deadline, and any failure is swallowed.
 import type * as grpc from '@grpc/grpc-js';
+import { codec } from './rpc';
+import type { Props } from './wire';
 
 export interface EngineLog {
   info(urn: string, message: string, ephemeral?: boolean): void;
   close(): void;
 }
 
+/** pulumirpc.LogSeverity.INFO */
+const INFO = 1;
+
 export function createEngineLog(grpcLib: typeof grpc, address: string | undefined): EngineLog {
-  let client: { log(req: unknown, md: unknown, opts: unknown, cb: () => void): void; close(): void } | undefined;
+  let client: grpc.Client | undefined;
   let broken = !address;
-  const connect = (): typeof client => {
+  const request = codec('LogRequest');
+  const connect = (): grpc.Client | undefined => {
     if (client || broken) return client;
     try {
-      const services = require('@pulumi/pulumi/proto/engine_grpc_pb');
-      client = new services.EngineClient(address, grpcLib.credentials.createInsecure());
+      client = new grpcLib.Client(address!, grpcLib.credentials.createInsecure());
     } catch {
       broken = true;
     }
@@ -25,13 +30,15 @@ export function createEngineLog(grpcLib: typeof grpc, address: string | undefine
       const c = connect();
       if (!c) return;
       try {
-        const pb = require('@pulumi/pulumi/proto/engine_pb');
-        const req = new pb.LogRequest();
-        req.setSeverity(pb.LogSeverity.INFO);
-        req.setMessage(message);
-        req.setUrn(urn);
-        req.setEphemeral(ephemeral);
-        c.log(req, new grpcLib.Metadata(), { deadline: Date.now() + 2000 }, () => undefined);
+        c.makeUnaryRequest<Props, Props>(
+          '/pulumirpc.Engine/Log',
+          request.serialize,
+          () => ({}),
+          { severity: INFO, message, urn, ephemeral },
+          new grpcLib.Metadata(),
+          { deadline: Date.now() + 2000 },
+          () => undefined,
+        );
       } catch {
         // Logging is best effort.
       }

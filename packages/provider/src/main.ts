@@ -1,7 +1,8 @@
 // The plugin contract: started by the engine with one argument (its address), serves
 // pulumirpc.ResourceProvider on 127.0.0.1, prints only the port on the first stdout line, and
-// ends within a second on SIGTERM/SIGINT. Before the port line it loads only gRPC and the
-// provider stubs; the OCI SDK is loaded on Configure.
+// ends within a second on SIGTERM/SIGINT. Before the port line it loads only grpc-js and this
+// package's own small modules (the message codec in ./proto, not google-protobuf and the generated
+// stubs); the OCI SDK is loaded on Configure, schema.json and the configuration on first use.
 import * as path from 'node:path';
 import type * as grpcTypes from '@grpc/grpc-js';
 
@@ -13,26 +14,20 @@ function grpcLib(): typeof grpcTypes {
 
 export async function main(argv: string[]): Promise<void> {
   const grpc = grpcLib();
-  const services = require('@pulumi/pulumi/proto/provider_grpc_pb');
   const { createEngineLog } = require('./engine-log') as typeof import('./engine-log');
   const { createProviderService } = require('./server') as typeof import('./server');
+  const { resourceProviderService } = require('./rpc') as typeof import('./rpc');
   const engineAddress = argv.find((a) => !a.startsWith('-'));
   const log = createEngineLog(grpc, engineAddress);
-  const service = createProviderService(
-    {
-      grpc,
-      provider: require('@pulumi/pulumi/proto/provider_pb'),
-      plugin: require('@pulumi/pulumi/proto/plugin_pb'),
-      empty: require('google-protobuf/google/protobuf/empty_pb'),
-      struct: require('google-protobuf/google/protobuf/struct_pb'),
-    },
-    log,
-  );
+  const service = createProviderService(grpc, log);
   const server = new grpc.Server({
     'grpc.max_receive_message_length': 400 * 1024 * 1024,
     'grpc.max_send_message_length': 400 * 1024 * 1024,
   });
-  server.addService(services.ResourceProviderService, service as unknown as grpcTypes.UntypedServiceImplementation);
+  server.addService(
+    resourceProviderService() as unknown as grpcTypes.ServiceDefinition,
+    service as unknown as grpcTypes.UntypedServiceImplementation,
+  );
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
       err ? reject(err) : resolve(p),

@@ -47,9 +47,14 @@ function load(): { text: string; schema: PackageSchema } {
   return cached;
 }
 
+const refs = new Map<string, ObjectSpec>();
 function refType(ref: string): ObjectSpec {
-  const t = packageSchema().types[ref.replace('#/types/', '')];
-  if (!t) throw new Error(`schema has no type ${ref}`);
+  let t = refs.get(ref);
+  if (!t) {
+    t = packageSchema().types[ref.replace('#/types/', '')];
+    if (!t) throw new Error(`schema has no type ${ref}`);
+    refs.set(ref, t);
+  }
   return t;
 }
 

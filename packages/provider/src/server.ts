@@ -4,29 +4,77 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
-import type * as pb from '@pulumi/pulumi/proto/provider_pb';
-import type { Struct } from 'google-protobuf/google/protobuf/struct_pb';
-import { createClients, type Clients } from './clients';
-import { CONFIG_KEYS, configInputs, credentials, resolveConfig, type ProviderConfig } from './config';
+import type { Clients } from './clients';
+import type { ProviderConfig } from './config';
 import type { EngineLog } from './engine-log';
 import { PartialFailure, ProviderError } from './errors';
-import { invokeFunction } from './functions';
-import { checkInputs, diffInputs, type OpContext, type ResourceModule } from './resources/resource';
-import { resourceModule } from './resources';
-import { schemaText } from './schema';
-import { containsUnknown, fromStruct, protect, reveal, secretKeys, toStruct, UNKNOWN, type Props } from './wire';
+import type { InputDiff, OpContext, ResourceModule } from './resources/resource';
+import { codec } from './rpc';
+import { containsUnknown, protect, reveal, secretKeys, UNKNOWN, type Props } from './wire';
 
-export interface Stubs {
-  grpc: typeof grpc;
-  provider: typeof pb;
-  plugin: typeof import('@pulumi/pulumi/proto/plugin_pb');
-  empty: typeof import('google-protobuf/google/protobuf/empty_pb');
-  struct: typeof import('google-protobuf/google/protobuf/struct_pb');
+// Loaded on first use, not before the port line: configuration, the resource modules (and with
+// them schema.json), the functions and the OCI clients.
+const lazy = <T>(load: () => T): (() => T) => {
+  let m: T | undefined;
+  return () => (m ??= load());
+};
+const cfg = lazy(() => require('./config') as typeof import('./config'));
+const resources = lazy(() => ({
+  ...(require('./resources') as typeof import('./resources')),
+  ...(require('./resources/resource') as typeof import('./resources/resource')),
+}));
+
+/** Request messages as ./rpc decodes them (absent Structs are `{}`). */
+interface CheckRequest {
+  urn: string;
+  olds: Props;
+  news: Props;
+}
+interface DiffRequest {
+  id: string;
+  urn: string;
+  olds: Props;
+  news: Props;
+  oldInputs: Props;
+}
+interface CreateRequest {
+  urn: string;
+  properties: Props;
+  timeout: number;
+  preview: boolean;
+}
+interface ReadRequest {
+  id: string;
+  urn: string;
+  properties: Props;
+  inputs: Props;
+  timeout: number;
+}
+interface UpdateRequest {
+  id: string;
+  urn: string;
+  olds: Props;
+  news: Props;
+  oldInputs: Props;
+  timeout: number;
+  preview: boolean;
+}
+interface DeleteRequest {
+  id: string;
+  urn: string;
+  timeout: number;
 }
 
-export const VERSION = (
-  JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }
-).version;
+/** pulumirpc.DiffResponse.DiffChanges and PropertyDiff.Kind. */
+const DIFF_NONE = 1;
+const DIFF_SOME = 2;
+const KIND = { ADD: 0, ADD_REPLACE: 1, DELETE: 2, DELETE_REPLACE: 3, UPDATE: 4, UPDATE_REPLACE: 5 };
+
+/** The package version (GetPluginInfo). */
+export function version(): string {
+  return (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
 
 type Handler = (call: { request: unknown }, cb: (err: unknown, res?: unknown) => void) => void;
 
@@ -37,19 +85,24 @@ export function parseUrn(urn: string): { type: string; name: string } {
   return { type: qualified.split('$').pop() ?? '', name: parts.slice(3).join('::') };
 }
 
-export function createProviderService(stubs: Stubs, log: EngineLog): Record<string, Handler> {
-  const { provider: P, struct, grpc: g } = stubs;
-  const Struct = struct.Struct;
-  let config: ProviderConfig = resolveConfig({}).config;
+/** grpc-js, for status codes and metadata. */
+export type GrpcLib = Pick<typeof grpc, 'status' | 'Metadata'>;
+
+export function createProviderService(g: GrpcLib, log: EngineLog): Record<string, Handler> {
+  // Configuration is read on first use (CheckConfig, Configure or a call before them), not at start.
+  let config: ProviderConfig | undefined;
   let configured = false;
   let clients: Clients | undefined;
   const cancel = new AbortController();
+  const currentConfig = (): ProviderConfig => (config ??= cfg().resolveConfig({}).config);
 
   const getClients = (): Clients => {
-    if (!configured) config = resolveConfig({}).config;
+    if (!configured) config = cfg().resolveConfig({}).config;
     if (!clients) {
+      const c = currentConfig();
       try {
-        clients = createClients(config, credentials(config));
+        const { createClients } = require('./clients') as typeof import('./clients');
+        clients = createClients(c, cfg().credentials(c));
       } catch (e) {
         // Missing or unreadable credentials are the user's to fix: one line, no stack.
         throw new ProviderError(e instanceof Error ? e.message : String(e));
@@ -60,7 +113,7 @@ export function createProviderService(stubs: Stubs, log: EngineLog): Record<stri
 
   const mod = (urn: string): { m: ResourceModule; name: string } => {
     const { type, name } = parseUrn(urn);
-    const m = resourceModule(type);
+    const m = resources().resourceModule(type);
     if (!m)
       throw new ProviderError(
         `unknown resource type ${type}: this provider serves oci:DisasterRecovery/drPlan:DrPlan and oci:AiLanguage/endpoint:Endpoint`,
@@ -70,7 +123,7 @@ export function createProviderService(stubs: Stubs, log: EngineLog): Record<stri
 
   const context = (m: ResourceModule, urn: string, name: string, timeoutSeconds: number): OpContext => ({
     clients: getClients(),
-    config,
+    config: currentConfig(),
     signal: cancel.signal,
     timeoutMs: timeoutSeconds > 0 ? timeoutSeconds * 1000 : m.defaultTimeoutMs,
     subject: `${m.kind} "${name}"`,
@@ -78,23 +131,21 @@ export function createProviderService(stubs: Stubs, log: EngineLog): Record<stri
     progress: (message) => log.info(urn, `${m.kind} "${name}": ${message}`, true),
   });
 
-  const out = (p: Props, secrets: Set<string>): Struct => toStruct(Struct, protect(p, secrets));
-
   const grpcError = (e: unknown): unknown => {
     if (e instanceof PartialFailure) {
-      const status = new (require('@pulumi/pulumi/proto/status_pb').Status)();
-      status.setCode(g.status.UNKNOWN);
-      status.setMessage(e.message);
-      const detail = new P.ErrorResourceInitFailed();
-      detail.setId(e.id);
-      detail.setProperties(toStruct(Struct, e.outputs));
-      detail.setReasonsList([e.message]);
-      const { Any } = require('google-protobuf/google/protobuf/any_pb');
-      const any = new Any();
-      any.pack(detail.serializeBinary(), 'pulumirpc.ErrorResourceInitFailed');
-      status.addDetails(any);
+      // The engine reads ErrorResourceInitFailed from the status details to track the resource.
+      const detail = codec('ErrorResourceInitFailed').serialize({
+        id: e.id,
+        properties: e.outputs,
+        reasons: [e.message],
+      });
+      const status = codec('Status').serialize({
+        code: g.status.UNKNOWN,
+        message: e.message,
+        details: [{ typeUrl: 'type.googleapis.com/pulumirpc.ErrorResourceInitFailed', value: detail }],
+      });
       const metadata = new g.Metadata();
-      metadata.add('grpc-status-details-bin', Buffer.from(status.serializeBinary()));
+      metadata.add('grpc-status-details-bin', status);
       return { code: g.status.UNKNOWN, details: e.message, message: e.message, metadata };
     }
     if (e instanceof ProviderError) return { code: g.status.UNKNOWN, details: e.message, message: e.message };
@@ -114,9 +165,6 @@ export function createProviderService(stubs: Stubs, log: EngineLog): Record<stri
         );
     };
 
-  const failures = (list: Array<{ property: string; reason: string }>): pb.CheckFailure[] =>
-    list.map((f) => new P.CheckFailure().setProperty(f.property).setReason(f.reason));
-
   /** Outputs with the inputs and unknowns for everything the service computes (preview). */
   const planned = (m: ResourceModule, inputs: Props): Props => {
     const o: Props = { ...inputs };
@@ -125,36 +173,39 @@ export function createProviderService(stubs: Stubs, log: EngineLog): Record<stri
     return o;
   };
 
+  const detailedDiff = (d: InputDiff): Props => {
+    const out: Props = {};
+    for (const [key, { kind, replace }] of Object.entries(d.detailed)) {
+      out[key] = { kind: KIND[replace ? (`${kind}_REPLACE` as const) : kind], inputDiff: true };
+    }
+    return out;
+  };
+
   return {
-    handshake: unary(() =>
-      new P.ProviderHandshakeResponse().setAcceptSecrets(true).setAcceptResources(true).setAcceptOutputs(false),
-    ),
-    getPluginInfo: unary(() => new stubs.plugin.PluginInfo().setVersion(VERSION)),
-    getSchema: unary((req: pb.GetSchemaRequest) => {
-      if (req.getVersion() > 1) throw new ProviderError(`schema version ${req.getVersion()} is not supported`);
-      return new P.GetSchemaResponse().setSchema(schemaText());
+    handshake: unary(() => ({ acceptSecrets: true, acceptResources: true, acceptOutputs: false })),
+    getPluginInfo: unary(() => ({ version: version() })),
+    getSchema: unary((req: { version: number }) => {
+      if (req.version > 1) throw new ProviderError(`schema version ${req.version} is not supported`);
+      return { schema: (require('./schema') as typeof import('./schema')).schemaText() };
     }),
-    checkConfig: unary((req: pb.CheckRequest) => {
-      const news = fromStruct(req.getNews());
-      const known = Object.fromEntries(Object.entries(news).filter(([, v]) => !containsUnknown(v)));
-      const { failures: f } = resolveConfig(configInputs(known, {}), process.env);
-      return new P.CheckResponse().setInputs(req.getNews() ?? new Struct()).setFailuresList(failures(f));
+    checkConfig: unary((req: CheckRequest) => {
+      const known = Object.fromEntries(Object.entries(req.news).filter(([, v]) => !containsUnknown(v)));
+      const { failures } = cfg().resolveConfig(cfg().configInputs(known, {}), process.env);
+      return { inputs: req.news, failures };
     }),
-    diffConfig: unary((req: pb.DiffRequest) => {
-      const olds = reveal(fromStruct(req.getOldInputs()) ?? {}) as Props;
-      const oldState = Object.keys(olds).length ? olds : (reveal(fromStruct(req.getOlds())) as Props);
-      const news = reveal(fromStruct(req.getNews())) as Props;
-      const diffs = Object.keys(CONFIG_KEYS).filter((k) => JSON.stringify(oldState[k]) !== JSON.stringify(news[k]));
-      return new P.DiffResponse()
-        .setChanges(diffs.length ? P.DiffResponse.DiffChanges.DIFF_SOME : P.DiffResponse.DiffChanges.DIFF_NONE)
-        .setDiffsList(diffs);
+    diffConfig: unary((req: DiffRequest) => {
+      const olds = reveal(req.oldInputs) as Props;
+      const oldState = Object.keys(olds).length ? olds : (reveal(req.olds) as Props);
+      const news = reveal(req.news) as Props;
+      const diffs = Object.keys(cfg().CONFIG_KEYS).filter(
+        (k) => JSON.stringify(oldState[k]) !== JSON.stringify(news[k]),
+      );
+      return { changes: diffs.length ? DIFF_SOME : DIFF_NONE, diffs };
     }),
-    configure: unary((req: pb.ConfigureRequest) => {
-      const variables: Record<string, string> = {};
-      req.getVariablesMap().forEach((v: string, k: string) => (variables[k] = v));
-      const raw = configInputs(fromStruct(req.getArgs()), variables);
+    configure: unary((req: { variables: Record<string, string>; args: Props }) => {
+      const raw = cfg().configInputs(req.args, req.variables);
       const known = Object.fromEntries(Object.entries(raw).filter(([, v]) => !containsUnknown(v)));
-      const r = resolveConfig(known, process.env);
+      const r = cfg().resolveConfig(known, process.env);
       if (r.failures.length) {
         throw new ProviderError(`invalid OCI provider configuration: ${r.failures.map((f) => f.reason).join('; ')}`);
       }
@@ -162,78 +213,57 @@ export function createProviderService(stubs: Stubs, log: EngineLog): Record<stri
       configured = true;
       clients?.close();
       clients = undefined;
-      // Load the OCI SDK now, while the engine is still starting the program.
-      require('oci-disasterrecovery');
-      require('oci-ailanguage');
-      return new P.ConfigureResponse()
-        .setAcceptsecrets(true)
-        .setAcceptresources(true)
-        .setSupportspreview(true)
-        .setAcceptoutputs(false);
+      // After answering, while the engine goes on with the program: load the OCI SDK, build the
+      // clients (which parse the key) and read the schema, so the first operation does not wait.
+      setImmediate(() => {
+        try {
+          (require('./schema') as typeof import('./schema')).packageSchema();
+          resources();
+          getClients();
+        } catch {
+          // Reported by the first operation that needs it.
+        }
+      });
+      return { acceptSecrets: true, acceptResources: true, supportsPreview: true, acceptOutputs: false };
     }),
-    check: unary((req: pb.CheckRequest) => {
-      const { m } = mod(req.getUrn());
-      const news = fromStruct(req.getNews());
-      const f = checkInputs(m, news);
-      return new P.CheckResponse().setInputs(toStruct(Struct, m.defaults(news))).setFailuresList(failures(f));
+    check: unary((req: CheckRequest) => {
+      const { m } = mod(req.urn);
+      return { inputs: m.defaults(req.news), failures: resources().checkInputs(m, req.news) };
     }),
-    diff: unary((req: pb.DiffRequest) => {
-      const { m } = mod(req.getUrn());
-      const d = diffInputs(
-        m,
-        fromStruct(req.getOlds()),
-        fromStruct(req.getOldInputs()),
-        fromStruct(req.getNews()),
-        config,
-      );
-      const res = new P.DiffResponse()
-        .setChanges(d.changed.length ? P.DiffResponse.DiffChanges.DIFF_SOME : P.DiffResponse.DiffChanges.DIFF_NONE)
-        .setDiffsList(d.changed)
-        .setReplacesList(d.replaces)
-        .setDeletebeforereplace(false)
-        .setHasdetaileddiff(true);
-      if (!d.replaces.length) res.setStablesList(m.stables);
-      const K = P.PropertyDiff.Kind;
-      for (const [key, { kind, replace }] of Object.entries(d.detailed)) {
-        const k =
-          kind === 'ADD'
-            ? replace
-              ? K.ADD_REPLACE
-              : K.ADD
-            : kind === 'DELETE'
-              ? replace
-                ? K.DELETE_REPLACE
-                : K.DELETE
-              : replace
-                ? K.UPDATE_REPLACE
-                : K.UPDATE;
-        res.getDetaileddiffMap().set(key, new P.PropertyDiff().setKind(k).setInputdiff(true));
-      }
-      return res;
+    diff: unary((req: DiffRequest) => {
+      const { m } = mod(req.urn);
+      const d = resources().diffInputs(m, req.olds, req.oldInputs, req.news, currentConfig());
+      return {
+        changes: d.changed.length ? DIFF_SOME : DIFF_NONE,
+        diffs: d.changed,
+        replaces: d.replaces,
+        stables: d.replaces.length ? [] : m.stables,
+        deleteBeforeReplace: false,
+        hasDetailedDiff: true,
+        detailedDiff: detailedDiff(d),
+      };
     }),
-    create: unary(async (req: pb.CreateRequest) => {
-      const { m, name } = mod(req.getUrn());
-      const props = fromStruct(req.getProperties());
+    create: unary(async (req: CreateRequest) => {
+      const { m, name } = mod(req.urn);
+      const props = req.properties;
       const secrets = secretKeys(props);
-      if (req.getPreview()) {
-        return new P.CreateResponse().setId('').setProperties(out(planned(m, props), secrets));
-      }
-      const ctx = context(m, req.getUrn(), name, req.getTimeout());
+      if (req.preview) return { id: '', properties: protect(planned(m, props), secrets) };
+      const ctx = context(m, req.urn, name, req.timeout);
       try {
         const r = await m.create(ctx, reveal(props) as Props);
-        return new P.CreateResponse().setId(r.id).setProperties(out(r.outputs, secrets));
+        return { id: r.id, properties: protect(r.outputs, secrets) };
       } catch (e) {
         throw secretPartial(e, secrets);
       }
     }),
-    read: unary(async (req: pb.ReadRequest) => {
-      const { m, name } = mod(req.getUrn());
-      const state = fromStruct(req.getProperties());
-      const inputs = fromStruct(req.getInputs());
+    read: unary(async (req: ReadRequest) => {
+      const { m, name } = mod(req.urn);
+      const state = req.properties;
+      const inputs = req.inputs;
       const secrets = secretKeys(state, inputs);
-      const ctx = context(m, req.getUrn(), name, req.getTimeout());
-      const outputs = await m.read(ctx, req.getId());
-      if (!outputs) return new P.ReadResponse().setId('').setProperties(new Struct()).setInputs(new Struct());
+      const ctx = context(m, req.urn, name, req.timeout);
+      const outputs = await m.read(ctx, req.id);
+      if (!outputs) return { id: '', properties: {}, inputs: {} };
       // Inputs OCI does not report (triggers, sourcePlanId) keep their value from the state.
       for (const k of m.unreported)
         if (outputs[k] === undefined && state[k] !== undefined) outputs[k] = reveal(state[k]);
@@ -242,19 +272,14 @@ export function createProviderService(stubs: Stubs, log: EngineLog): Record<stri
       const fromCloud = m.inputsFromOutputs(outputs);
       const newInputs: Props = { ...fromCloud };
       for (const t of m.triggers) if (inputs[t] !== undefined) newInputs[t] = reveal(inputs[t]);
-      return new P.ReadResponse()
-        .setId(req.getId())
-        .setProperties(out(outputs, secrets))
-        .setInputs(out(newInputs, secrets));
+      return { id: req.id, properties: protect(outputs, secrets), inputs: protect(newInputs, secrets) };
     }),
-    update: unary(async (req: pb.UpdateRequest) => {
-      const { m, name } = mod(req.getUrn());
-      const olds = fromStruct(req.getOlds());
-      const news = fromStruct(req.getNews());
-      const oldInputs = fromStruct(req.getOldInputs());
+    update: unary(async (req: UpdateRequest) => {
+      const { m, name } = mod(req.urn);
+      const { olds, news, oldInputs } = req;
       const secrets = secretKeys(news);
-      const d = diffInputs(m, olds, oldInputs, news, config);
-      if (req.getPreview()) {
+      const d = resources().diffInputs(m, olds, oldInputs, news, currentConfig());
+      if (req.preview) {
         const o: Props = { ...olds, ...news };
         for (const k of [
           'state',
@@ -266,38 +291,38 @@ export function createProviderService(stubs: Stubs, log: EngineLog): Record<stri
         ])
           if (k in o || m.computedOutputs.includes(k)) o[k] = UNKNOWN;
         for (const k of Object.keys(o)) if (!m.computedOutputs.includes(k) && !(k in news) && !(k in olds)) delete o[k];
-        return new P.UpdateResponse().setProperties(out(o, secrets));
+        return { properties: protect(o, secrets) };
       }
-      const ctx = context(m, req.getUrn(), name, req.getTimeout());
+      const ctx = context(m, req.urn, name, req.timeout);
       try {
         const outputs = await m.update(ctx, {
-          id: req.getId(),
+          id: req.id,
           olds: reveal(olds) as Props,
           oldInputs: reveal(oldInputs) as Props,
           news: reveal(news) as Props,
           changed: d.changed,
         });
-        return new P.UpdateResponse().setProperties(out(outputs, secrets));
+        return { properties: protect(outputs, secrets) };
       } catch (e) {
         throw secretPartial(e, secrets);
       }
     }),
-    delete: unary(async (req: pb.DeleteRequest) => {
-      const { m, name } = mod(req.getUrn());
-      await m.delete(context(m, req.getUrn(), name, req.getTimeout()), req.getId());
-      return new stubs.empty.Empty();
+    delete: unary(async (req: DeleteRequest) => {
+      const { m, name } = mod(req.urn);
+      await m.delete(context(m, req.urn, name, req.timeout), req.id);
+      return {};
     }),
-    invoke: unary(async (req: pb.InvokeRequest) => {
-      const args = reveal(fromStruct(req.getArgs())) as Props;
-      const result = await invokeFunction(req.getTok(), args, { clients: getClients(), signal: cancel.signal });
-      const res = new P.InvokeResponse();
-      if ('failures' in result) return res.setFailuresList(failures(result.failures));
-      return res.setReturn(toStruct(Struct, result.outputs));
+    invoke: unary(async (req: { tok: string; args: Props }) => {
+      const args = reveal(req.args) as Props;
+      const { invokeFunction } = require('./functions') as typeof import('./functions');
+      const result = await invokeFunction(req.tok, args, { clients: getClients(), signal: cancel.signal });
+      if ('failures' in result) return { failures: result.failures };
+      return { return: result.outputs };
     }),
     cancel: unary(() => {
       // Every wait listens to this signal and stops at once.
       cancel.abort();
-      return new stubs.empty.Empty();
+      return {};
     }),
   };
 }

@@ -1,6 +1,5 @@
-// Struct ⇄ JS for the Pulumi wire: secrets stay wrapped, unknowns are recognised in every typed
-// form, and nothing undefined (which Struct.fromJavaScript rejects) ever reaches an output.
-import type { Struct } from 'google-protobuf/google/protobuf/struct_pb';
+// JS values of the Pulumi wire (./proto encodes them as Structs): secrets stay wrapped, unknowns
+// are recognised in every typed form, and nothing undefined or JS-only ever reaches an output.
 
 export const SECRET_SIG = '4dabf18193072939515e22adb298388d';
 export const SECRET_MARK = '1b47061264138c4ac30d75fd1eb44270';
@@ -70,11 +69,15 @@ export function secretKeys(...inputs: Props[]): Set<string> {
   return keys;
 }
 
-/** Outputs with every key in `keys` wrapped secret (once), and undefined/JS-only values dropped. */
+/**
+ * Outputs with every key in `keys` wrapped secret (once), and undefined/JS-only values dropped at
+ * the top level; inside objects and lists the wire encoder (./proto) drops them as it writes, so a
+ * 17 KB plan is not copied once more here.
+ */
 export function protect(outputs: Props, keys: Set<string>): Props {
   const out: Props = {};
   for (const [k, v] of Object.entries(outputs)) {
-    const c = clean(v);
+    const c = typeof v === 'object' && v !== null && !(v instanceof Date) ? v : clean(v);
     if (c === undefined) continue;
     out[k] = keys.has(k) && !isSecret(c) ? secret(reveal(c)) : c;
   }
@@ -97,14 +100,4 @@ export function clean(v: unknown): unknown {
     return out;
   }
   return v;
-}
-
-/** A request Struct as JS; absent Structs (import sends none) are empty. */
-export function fromStruct(s: Struct | undefined): Props {
-  if (!s) return {};
-  return (s.toJavaScript() ?? {}) as Props;
-}
-
-export function toStruct(StructCtor: typeof Struct, p: Props): Struct {
-  return StructCtor.fromJavaScript(clean(p) as Record<string, never>);
 }

@@ -131,6 +131,84 @@ describe('faults', () => {
       assert.deepEqual(await live(), []);
     });
   }
+
+  // drop-response: the operation runs and commits, but its answer never arrives (the socket is
+  // destroyed). The SDK retries with the same opc-retry-token and the emulator replays the first
+  // answer, so the plugin ends with exactly one resource and returns it.
+  const drop = (operation: string) => env.emulator.admin.injectFault({ operation, kind: 'drop-response', count: 1 });
+  /** The armed fault was used: the operation's first answer really was dropped. */
+  const fired = async () => assert.deepEqual(await env.emulator.admin.listFaults(), []);
+
+  it('DrPlan: dropped answers to create, update and delete → exactly one plan, returned, then none', async () => {
+    const sdk = env.dr(env.sandbox.disasterRecovery.standbyRegion);
+    const name = 'drop-plan';
+    await drop('CreateDrPlan');
+    const c = await create(dr, DRPLAN, name, { displayName: name, drProtectionGroupId: group(), type: 'SWITCHOVER' });
+    await fired();
+    assert.deepEqual(
+      (await livePlans(name)).map((p) => p.id),
+      [c.id],
+    );
+    const plan = (await sdk.getDrPlan({ drPlanId: c.id })).drPlan;
+    assert.equal(plan.lifecycleState, 'ACTIVE');
+    assert.equal(c.outputs.state, 'ACTIVE');
+    assert.equal(c.outputs.displayName, name);
+
+    await drop('UpdateDrPlan');
+    const renamed = `${name}-b`;
+    const state = { id: c.id, outputs: c.outputs, inputs: c.checked };
+    const u = await update(dr, DRPLAN, name, state, { ...c.checked, displayName: renamed });
+    await fired();
+    assert.equal(u.outputs.displayName, renamed);
+    assert.equal((await sdk.getDrPlan({ drPlanId: c.id })).drPlan.displayName, renamed);
+
+    await drop('DeleteDrPlan');
+    await del(dr, DRPLAN, renamed, c.id, u.outputs);
+    await fired();
+    assert.deepEqual(await livePlans(renamed), []);
+  });
+
+  it('Endpoint: dropped answers to create, update and delete → exactly one endpoint, returned, then none', async () => {
+    const lang = env.language(env.sandbox.homeRegion);
+    const name = 'drop-endpoint';
+    const live = async () =>
+      (
+        await lang.listEndpoints({ compartmentId: env.sandbox.compartmentId, displayName: name })
+      ).endpointCollection.items.filter((e) => !['DELETED', 'DELETING'].includes(e.lifecycleState));
+    await drop('CreateEndpoint');
+    const c = await create(ai, ENDPOINT, name, {
+      compartmentId: env.sandbox.compartmentId,
+      modelId: env.sandbox.aiLanguage.customModelIds.textClassification,
+      displayName: name,
+    });
+    await fired();
+    assert.deepEqual(
+      (await live()).map((e) => e.id),
+      [c.id],
+    );
+    assert.equal((await lang.getEndpoint({ endpointId: c.id })).endpoint.lifecycleState, 'ACTIVE');
+    assert.equal(c.outputs.state, 'ACTIVE');
+
+    await drop('UpdateEndpoint');
+    const u = await update(
+      ai,
+      ENDPOINT,
+      name,
+      { id: c.id, outputs: c.outputs, inputs: c.checked },
+      {
+        ...c.checked,
+        inferenceUnits: 2,
+      },
+    );
+    await fired();
+    assert.equal(u.outputs.inferenceUnits, 2);
+    assert.equal((await lang.getEndpoint({ endpointId: c.id })).endpoint.inferenceUnits, 2);
+
+    await drop('DeleteEndpoint');
+    await del(ai, ENDPOINT, name, c.id, u.outputs);
+    await fired();
+    assert.deepEqual(await live(), []);
+  });
 });
 
 describe('waiting: timeouts and Cancel', () => {

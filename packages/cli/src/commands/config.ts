@@ -4,6 +4,18 @@ import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
 import { canPrompt, commandContext } from './context';
 import { ask, readStdin } from './prompt';
+import {
+  adjustValue,
+  containsSecure,
+  getAt,
+  isSecure,
+  mapSecure,
+  removeAt,
+  setAt,
+  splitConfigPath,
+} from '../project/config-path';
+
+type PathOption = { path?: boolean };
 
 function open(options: GlobalOptions) {
   const { project, stack } = commandContext(options);
@@ -13,42 +25,79 @@ function open(options: GlobalOptions) {
 /** `config`: every key, secrets as [secret], as `pulumi config` lists them. */
 export function configList(options: GlobalOptions): void {
   const { file } = open(options);
-  const entries = [...file.entries()].sort(([a], [b]) => a.localeCompare(b));
+  // Objects show their secure values as [secret], as `pulumi config` does.
+  const entries = [...file.entries()]
+    .map(([k, e]): [string, typeof e & { masked?: boolean }] => {
+      const object = file.object(k);
+      return object !== undefined && containsSecure(object)
+        ? [k, { value: JSON.stringify(mapSecure(object, () => '[secret]')), secure: true, masked: true }]
+        : [k, e];
+    })
+    .sort(([a], [b]) => a.localeCompare(b));
   if (options.json) {
     const json = Object.fromEntries(
-      entries.map(([k, e]) => [k, { value: e.secure ? '[secret]' : e.value, secret: e.secure }]),
+      entries.map(([k, e]) => [k, { value: e.secure && !e.masked ? '[secret]' : e.value, secret: e.secure }]),
     );
     process.stdout.write(JSON.stringify(json, null, 2) + '\n');
     return;
   }
-  const rows = entries.map(([k, e]) => [k, e.secure ? '[secret]' : e.value]);
+  const rows = entries.map(([k, e]) => [k, e.secure && !e.masked ? '[secret]' : e.value]);
   const width = Math.max(3, ...rows.map(([k]) => k.length));
   process.stdout.write(`${'KEY'.padEnd(width)}  VALUE\n`);
   for (const [k, v] of rows) process.stdout.write(`${k.padEnd(width)}  ${v}\n`);
 }
 
 export async function configSet(
-  options: GlobalOptions & { secret?: boolean },
+  options: GlobalOptions & { secret?: boolean } & PathOption,
   key: string,
   value: string | undefined,
 ): Promise<void> {
   const { file } = open(options);
   if (value === undefined) value = canPrompt(options) ? await ask(`${key}: `) : await readStdin();
+  if (options.path) {
+    // --path: the value goes at the path inside the key's object (created as needed); --secret
+    // encrypts just that value; otherwise "true"/"false" and integers are stored typed (Pulumi).
+    const { key: top, path } = splitConfigPath(key);
+    const stored = options.secret ? { secure: stackCrypter(file).encrypt(value) } : adjustValue(value);
+    file.setRaw(top, setAt(file.raw(top), path, stored));
+    file.save();
+    return;
+  }
   const stored = options.secret ? stackCrypter(file).encrypt(value) : value;
   file.set(key, stored, Boolean(options.secret));
   file.save();
 }
 
-export function configGet(options: GlobalOptions, key: string): void {
+export function configGet(options: GlobalOptions & PathOption, key: string): void {
   const { stack, file } = open(options);
-  const entry = file.get(key);
-  if (!entry) throw new UserError(`configuration key '${file.qualify(key)}' not found for stack '${stack}'`);
-  const value = entry.secure ? stackCrypter(file).decrypt(entry.value) : entry.value;
-  process.stdout.write(options.json ? JSON.stringify({ value, secret: entry.secure }) + '\n' : value + '\n');
+  const notFound = () => new UserError(`configuration key '${file.qualify(key)}' not found for stack '${stack}'`);
+  let raw: unknown;
+  if (options.path) {
+    const { key: top, path } = splitConfigPath(key);
+    const found = getAt(file.raw(top), path);
+    if (!found.found || found.value === undefined) throw notFound();
+    raw = found.value;
+  } else {
+    const entry = file.get(key);
+    if (!entry) throw notFound();
+    raw = file.object(key) ?? (entry.secure ? { secure: entry.value } : entry.value);
+  }
+  const secret = containsSecure(raw);
+  const crypter = secret ? stackCrypter(file) : undefined;
+  const plain = isSecure(raw) ? crypter!.decrypt(raw.secure) : mapSecure(raw, (c) => crypter!.decrypt(c));
+  // Objects and lists print as JSON, as `pulumi config get` prints them.
+  const value = typeof plain === 'string' ? plain : JSON.stringify(plain);
+  process.stdout.write(options.json ? JSON.stringify({ value, secret }) + '\n' : value + '\n');
 }
 
-export function configRm(options: GlobalOptions, key: string): void {
+export function configRm(options: GlobalOptions & PathOption, key: string): void {
   const { stack, file } = open(options);
-  if (!file.remove(key)) throw new UserError(`configuration key '${file.qualify(key)}' not found for stack '${stack}'`);
+  const notFound = () => new UserError(`configuration key '${file.qualify(key)}' not found for stack '${stack}'`);
+  const { key: top, path } = options.path ? splitConfigPath(key) : { key, path: [] };
+  if (path.length) {
+    const removed = removeAt(file.raw(top), path);
+    if (!removed) throw notFound();
+    file.setRaw(top, removed.root);
+  } else if (!file.remove(top)) throw notFound();
   file.save();
 }

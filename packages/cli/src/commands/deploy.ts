@@ -43,12 +43,16 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     );
   const config = loadStackConfig(project, stack);
   const engine = await import('../engine');
+  engine.trace.mark('engine loaded');
   const state = engine.openStackState({ programDir: project.dir, stack, crypter: config.crypter });
   if (kind !== 'preview') state.lock();
   let cloud: EmbeddedCloud | undefined;
   const controller = new AbortController();
   const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
+    if (controller.signal.aborted) {
+      state.flushSync();
+      process.exit(130);
+    }
     process.stderr.write(
       '\ncancelling: finishing the operations in flight and recording the state (Ctrl-C again to quit at once)\n',
     );
@@ -64,6 +68,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       cloud = await startEmbeddedCloud(project.dir).catch((error: Error) => {
         throw new UserError(`cannot start the embedded OCI emulator: ${error.message.split('\n')[0]}`);
       });
+      engine.trace.mark('embedded emulator ready');
       for (const [key, value] of Object.entries(cloud.config)) values[key] ??= value;
       providerEnv = cloud.providerEnv;
     }

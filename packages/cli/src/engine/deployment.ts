@@ -5,7 +5,7 @@
 // Rules follow pulumi/pulumi pkg/resource/deploy/step_generator.go and step.go.
 import { randomUUID } from 'node:crypto';
 import { EventSink, stepMetadata } from './events';
-import { InitFailedError, ProviderPlugin, type DiffResult } from './provider-host';
+import { InitFailedError, PluginPool, type ProviderPlugin, type DiffResult } from './provider-host';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
 import type { ChangeKind, OpType, PropertyDiff, StepEventMetadata } from './types';
 import {
@@ -15,6 +15,8 @@ import {
   deepEqual,
   isSecret,
   makeSecret,
+  maskSecrets,
+  stripSecrets,
   unknownValue,
   type Props,
 } from './values';
@@ -56,6 +58,21 @@ export interface Registration {
   additionalSecretOutputs: string[];
   customTimeouts?: { create?: number; update?: number; delete?: number };
   importId: string;
+  aliases?: AliasSpec[];
+  deletedWith?: string;
+  replaceWith?: string[];
+  replacementTrigger?: unknown;
+}
+
+/** One alias of a registration: an old URN, or the parts of one (unset parts are the resource's own). */
+export interface AliasSpec {
+  urn?: string;
+  name?: string;
+  type?: string;
+  stack?: string;
+  project?: string;
+  parentUrn?: string;
+  noParent?: boolean;
 }
 
 export interface StepOutcome {
@@ -116,10 +133,21 @@ export class Deployment {
   /** Old copies to delete at the end: replaced (create-before-delete) or left `delete: true` by an earlier run. */
   private readonly toDeleteLater: ResourceState[] = [];
   private readonly providers = new Map<string, Promise<ProviderInstance>>();
-  private readonly plugins: ProviderPlugin[] = [];
+  private readonly pool: PluginPool;
   private readonly defaultProviders = new Map<string, Promise<string>>();
   private readonly sem: Semaphore;
   private readonly inflight = new Set<Promise<unknown>>();
+  /** The previous snapshot in dependency order: the graph delete-before-replace dependents are found in. */
+  private readonly base: ResourceState[];
+  /** Old URN → the new URN that claimed it through an alias, and back. */
+  private readonly aliased = new Map<string, string>();
+  private readonly aliasOf = new Map<string, string>();
+  /** Dependents deleted ahead of a delete-before-replace resource, with the keys that forced it (recreated when registered). */
+  private readonly recreate = new Map<string, string[]>();
+  private readonly deletedEarly = new Set<ResourceState>();
+  /** URNs deleted (or being deleted) in this run, for deletedWith; URNs replaced in this run, for replaceWith. */
+  private readonly deletedUrns = new Set<string>();
+  private readonly replacedUrns = new Set<string>();
   /** The step each component took, repeated on its RegisterResourceOutputs event. */
   private readonly componentOps = new Map<string, OpType>();
   private readonly o: DeploymentOptions;
@@ -127,23 +155,58 @@ export class Deployment {
   constructor(options: DeploymentOptions, snapshot: Snapshot) {
     this.o = options;
     this.sem = new Semaphore(Math.max(1, options.parallel));
+    this.pool = new PluginPool({
+      command: options.pluginCommand,
+      engineAddress: options.engineAddress,
+      env: options.pluginEnv,
+      programDir: options.programDir,
+      onStderr: (line) => options.events.diag('debug', line),
+    });
     for (const r of snapshot.resources) {
       if (r.delete) this.toDeleteLater.push(r);
       else this.olds.set(r.urn, r);
     }
     this.current = [...snapshot.resources];
+    this.base = orderResources(snapshot.resources);
     this.pending = [...snapshot.pendingOperations];
   }
 
   // ----- state -------------------------------------------------------------------------------
 
   snapshot(): Snapshot {
-    return { resources: orderResources(this.current), pendingOperations: this.pending };
+    // References to a resource that moved through an alias follow it to its new URN.
+    const resources = this.aliased.size ? this.current.map((r) => this.followAliases(r)) : this.current;
+    return { resources: orderResources(resources), pendingOperations: this.pending };
   }
 
-  private write(): void {
-    if (this.o.preview) return;
-    this.o.state.save(this.snapshot());
+  private followAliases(r: ResourceState): ResourceState {
+    const f = (u: string) => this.aliased.get(u) ?? u;
+    const out: ResourceState = { ...r };
+    if (r.parent) out.parent = f(r.parent);
+    if (r.dependencies) out.dependencies = r.dependencies.map(f);
+    if (r.propertyDependencies)
+      out.propertyDependencies = Object.fromEntries(
+        Object.entries(r.propertyDependencies).map(([k, v]) => [k, v.map(f)]),
+      );
+    if (r.provider) {
+      const [u, id] = splitRef(r.provider);
+      out.provider = `${f(u)}::${id}`;
+    }
+    if (r.deletedWith) out.deletedWith = f(r.deletedWith);
+    if (r.replaceWith) out.replaceWith = r.replaceWith.map(f);
+    return out;
+  }
+
+  /**
+   * Asks for the state to be written (coalesced with other steps' changes, see requestSave);
+   * resolves when it is on disk. Callers that do not wait still get it written: a failure is
+   * reported by the run's final flush.
+   */
+  private write(): Promise<void> {
+    if (this.o.preview) return Promise.resolve();
+    const written = this.o.state.requestSave(() => this.snapshot());
+    written.catch(() => undefined);
+    return written;
   }
 
   /** Replaces `old` (by identity) with `next` in the state, or appends `next`; removes when `next` is undefined. */
@@ -155,10 +218,11 @@ export class Deployment {
     } else if (next) this.current.push(next);
   }
 
-  private beginPending(resource: ResourceState, type: PendingKind): () => void {
+  /** Records a pending operation and waits until it is on disk, before the provider is called. */
+  private async beginPending(resource: ResourceState, type: PendingKind): Promise<() => void> {
     const op = { resource, type };
     this.pending.push(op);
-    this.write();
+    await this.write();
     return () => {
       this.pending = this.pending.filter((p) => p !== op);
     };
@@ -196,7 +260,70 @@ export class Deployment {
   /** Two registrations of one URN in a run are the program's mistake (Pulumi: "Duplicate resource URN"). */
   private claim(urn: string): void {
     if (this.claimed.has(urn)) throw new StepError(`duplicate resource URN '${urn}'; try giving it a unique name`);
+    const by = this.aliased.get(urn);
+    if (by) throw new StepError(`duplicate resource URN '${urn}': it is an alias of '${by}', registered earlier`);
     this.claimed.add(urn);
+  }
+
+  /**
+   * The old state of a registration: by its URN, else by its aliases (step_generator.go
+   * generateSteps: URN first, then each alias), recording the alias so the old URN is not deleted.
+   */
+  private findOld(urn: string, reg: Registration): { old?: ResourceState; alias?: string } {
+    this.registered.add(urn);
+    const direct = this.olds.get(urn);
+    if (direct) return { old: direct };
+    for (const alias of this.aliasUrns(reg)) {
+      const old = this.olds.get(alias);
+      if (!old) continue;
+      if (this.claimed.has(alias))
+        throw new StepError(`${urn}: its alias '${alias}' is a resource registered in this run; remove the alias`);
+      const other = this.aliased.get(alias);
+      if (other) throw new StepError(`${urn}: its alias '${alias}' is already claimed by '${other}'`);
+      this.aliased.set(alias, urn);
+      this.aliasOf.set(urn, alias);
+      this.registered.add(alias);
+      return { old, alias };
+    }
+    return {};
+  }
+
+  /** Every URN the registration may have had (collapseAliasToUrn, plus the aliases its parent's alias implies). */
+  private aliasUrns(reg: Registration): string[] {
+    const out = new Set<string>();
+    const collapse = (a: AliasSpec): string => {
+      if (a.urn) return a.urn;
+      let parent = reg.parent;
+      if (a.parentUrn) parent = this.aliasOf.get(a.parentUrn) ?? a.parentUrn;
+      if (a.noParent || urnQualifiedType(parent) === stackType) parent = '';
+      return makeUrn(
+        a.stack || this.o.stack,
+        a.project || this.o.project,
+        parent,
+        a.type || reg.type,
+        a.name || reg.name,
+      );
+    };
+    for (const a of reg.aliases ?? []) out.add(collapse(a));
+    const parentAlias = reg.parent ? this.aliasOf.get(reg.parent) : undefined;
+    if (parentAlias) {
+      // A child named after its parent ("app-fn" under "app") follows the parent's old name.
+      const parentName = urnName(reg.parent);
+      const inherited = (type: string, name: string) =>
+        makeUrn(
+          this.o.stack,
+          this.o.project,
+          parentAlias,
+          type,
+          name.startsWith(parentName) ? urnName(parentAlias) + name.slice(parentName.length) : name,
+        );
+      out.add(inherited(reg.type, reg.name));
+      for (const a of reg.aliases ?? []) {
+        const c = collapse(a);
+        out.add(inherited(urnQualifiedType(c).split('$').pop() ?? '', urnName(c)));
+      }
+    }
+    return [...out];
   }
 
   /** Runs a step under the parallelism bound and remembers it until it settles. */
@@ -216,27 +343,22 @@ export class Deployment {
   // ----- naming ------------------------------------------------------------------------------
 
   urn(type: string, name: string, parent: string): string {
-    let qualified = type;
-    if (parent) {
-      const parentType = parent.split('::')[2] ?? '';
-      if (parentType && parentType !== stackType) qualified = `${parentType}$${type}`;
-    }
-    return `urn:pulumi:${this.o.stack}::${this.o.project}::${qualified}::${name}`;
+    return makeUrn(this.o.stack, this.o.project, parent, type, name);
   }
 
   // ----- providers ---------------------------------------------------------------------------
 
-  private async startPlugin(): Promise<ProviderPlugin> {
-    const plugin = await ProviderPlugin.start({
-      command: this.o.pluginCommand,
-      engineAddress: this.o.engineAddress(),
-      env: this.o.pluginEnv,
-      programDir: this.o.programDir,
-      onStderr: (line) => this.o.events.diag('debug', line),
-    });
-    this.plugins.push(plugin);
-    await plugin.handshake();
-    return plugin;
+  private startPlugin(): Promise<ProviderPlugin> {
+    return this.pool.take();
+  }
+
+  /**
+   * Starts plugins before the program asks for them (see PluginPool): as many as the last run
+   * had provider resources (at least `min`), so an unchanged stack finds all of them ready.
+   */
+  warmPlugins(min: number): void {
+    const providers = this.current.filter((r) => r.type.startsWith(providerPrefix) && !r.delete).length;
+    this.pool.warm(Math.min(4, Math.max(min, providers)));
   }
 
   /** The ref (`urn::id`) of the default provider of a package, registered on first use. */
@@ -279,7 +401,10 @@ export class Deployment {
     if (existing) return existing;
     // A provider the program did not register in this run: configure it from the state, as the
     // engine does for deletes and refreshes.
-    const [purn, pid] = splitRef(resolved);
+    const [oldPurn, pid] = splitRef(resolved);
+    const purn = this.aliased.get(oldPurn) ?? oldPurn;
+    const moved = this.providers.get(`${purn}::${pid}`);
+    if (moved) return moved;
     const state = this.current.find((r) => r.urn === purn && r.id === pid);
     if (!state) throw new Error(`provider ${resolved} is not known to the stack`);
     const instance = (async () => {
@@ -301,8 +426,7 @@ export class Deployment {
   async registerProvider(reg: Registration): Promise<StepOutcome> {
     const urn = this.urn(reg.type, reg.name, reg.parent);
     const pkg = reg.type.slice(providerPrefix.length);
-    const old = this.olds.get(urn);
-    this.registered.add(urn);
+    const { old, alias } = this.findOld(urn, reg);
     const plugin = await this.startPlugin();
     const checked = await plugin.checkConfig(urn, reg.name, reg.type, old?.inputs ?? {}, reg.inputs);
     if (checked.failures.length)
@@ -314,9 +438,11 @@ export class Deployment {
       const changed = diff
         ? diff.changes === 'some' || (diff.changes === 'unknown' && changedKeys(old.inputs, checked.inputs).length > 0)
         : changedKeys(old.inputs, checked.inputs).length > 0;
-      op = changed ? 'update' : 'same';
+      // DiffConfig asking for a replacement replaces the provider: a new id, so every resource
+      // using it sees its provider change and is replaced too (step_generator.go providerChanged).
+      op = diff && changed && replacementKeys(diff, []).length ? 'replace' : changed ? 'update' : 'same';
     }
-    const id = old?.id ?? (this.o.preview ? unknownValue : randomUUID());
+    const id = (op !== 'replace' ? old?.id : undefined) ?? (this.o.preview ? unknownValue : randomUUID());
     const next: ResourceState = {
       urn,
       custom: true,
@@ -327,7 +453,8 @@ export class Deployment {
       ...(reg.parent ? { parent: reg.parent } : {}),
       ...(reg.protect ? { protect: true } : {}),
       ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
-      created: old?.created ?? new Date().toISOString(),
+      ...(alias ? { aliases: [alias] } : {}),
+      created: op === 'replace' ? new Date().toISOString() : (old?.created ?? new Date().toISOString()),
       modified: op === 'same' ? old?.modified : new Date().toISOString(),
     };
     const meta = stepMetadata(op, urn, reg.type, old, next, diffExtra(diff, old?.inputs, checked.inputs));
@@ -339,9 +466,16 @@ export class Deployment {
     })();
     this.providers.set(ref, instance);
     await instance;
-    this.put(old, next);
-    this.write();
-    this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : 'create');
+    if (op === 'replace' && old) {
+      // The old provider stays in the state (marked for deletion) to delete what it manages.
+      const marked = { ...old, delete: true };
+      this.put(old, marked);
+      this.put(undefined, next);
+      this.toDeleteLater.push(marked);
+      this.replacedUrns.add(urn);
+    } else this.put(old, next);
+    void this.write();
+    this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : op === 'replace' ? 'replace' : 'create');
     this.outputs(meta);
     return { urn, id, outputs: next.outputs };
   }
@@ -353,8 +487,7 @@ export class Deployment {
     const urn = this.urn(reg.type, reg.name, reg.parent);
     this.claim(urn);
     if (reg.type === stackType) this.stackUrn = urn;
-    const old = this.olds.get(urn);
-    this.registered.add(urn);
+    const { old, alias } = this.findOld(urn, reg);
     const op: OpType = !old ? 'create' : deepEqual(old.inputs, reg.inputs) ? 'same' : 'update';
     const next: ResourceState = {
       urn,
@@ -365,6 +498,8 @@ export class Deployment {
       ...(reg.parent ? { parent: reg.parent } : {}),
       ...(reg.protect ? { protect: true } : {}),
       ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
+      ...(alias ? { aliases: [alias] } : {}),
+      ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
       created: old?.created ?? new Date().toISOString(),
       modified: op === 'same' ? old?.modified : new Date().toISOString(),
     };
@@ -372,7 +507,7 @@ export class Deployment {
     this.componentOps.set(urn, op);
     this.pre(meta);
     this.put(old, next);
-    this.write();
+    void this.write();
     this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : 'create');
     this.outputs(meta);
     return { urn, id: '', outputs: {} };
@@ -384,7 +519,7 @@ export class Deployment {
     const next = { ...r, outputs };
     this.put(r, next);
     if (urn === this.stackUrn) this.stackOutputs = outputs;
-    this.write();
+    void this.write();
     this.outputs(stepMetadata(this.componentOps.get(urn) ?? 'same', urn, r.type, r, next));
   }
 
@@ -398,12 +533,12 @@ export class Deployment {
     this.guard();
     const urn = this.urn(reg.type, reg.name, reg.parent);
     this.claim(urn);
-    const old = this.olds.get(urn);
-    this.registered.add(urn);
+    const { old, alias } = this.findOld(urn, reg);
     const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);
     return this.step(async () => {
       this.guard();
       if (!old && reg.importId) return this.importStep(reg, urn, plugin, ref, false);
+      const recreating = old ? this.recreate.get(urn) : undefined;
       const base = (extra: Partial<ResourceState>): ResourceState => ({
         urn,
         custom: true,
@@ -420,12 +555,17 @@ export class Deployment {
         ...(reg.retainOnDelete ? { retainOnDelete: true } : {}),
         ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
         ...(reg.replaceOnChanges.length ? { replaceOnChanges: reg.replaceOnChanges } : {}),
+        ...(alias ? { aliases: [alias] } : {}),
+        ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
+        ...(reg.replaceWith?.length ? { replaceWith: reg.replaceWith } : {}),
+        ...(reg.replacementTrigger !== undefined ? { replacementTrigger: reg.replacementTrigger } : {}),
         created: old?.created ?? new Date().toISOString(),
         modified: new Date().toISOString(),
         ...extra,
       });
-      const news = old ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
-      const check = await plugin.check(urn, reg.name, reg.type, old ? old.inputs : {}, news);
+      // A dependent deleted ahead of a delete-before-replace resource is checked afresh and recreated.
+      const news = old && !recreating ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
+      const check = await plugin.check(urn, reg.name, reg.type, old && !recreating ? old.inputs : {}, news);
       if (check.failures.length)
         throw this.failed(
           stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined),
@@ -433,6 +573,17 @@ export class Deployment {
         );
       const inputs = check.inputs;
       if (!old) return this.create(reg, urn, plugin, base({ inputs }), undefined);
+      if (recreating) {
+        this.recreate.delete(urn);
+        const forced: DiffResult = {
+          changes: 'some',
+          replaces: recreating,
+          stables: [],
+          deleteBeforeReplace: true,
+          diffs: changedKeys(old.inputs, inputs),
+        };
+        return this.replace(reg, urn, plugin, old, base({ inputs }), forced, recreating, true, true);
+      }
 
       let diff = await plugin.diff(
         urn,
@@ -454,13 +605,15 @@ export class Deployment {
       }
       // A resource left with init errors is updated until it initialises (step_generator.go).
       if (diff.changes === 'none' && old.initErrors?.length) diff = { ...diff, changes: 'some' };
+      const forcedKeys = await this.forcedReplacement(reg, old, ref);
+      if (forcedKeys.length) diff = { ...diff, changes: 'some', replaces: [...diff.replaces, ...forcedKeys] };
       const replaceKeys = replacementKeys(diff, reg.replaceOnChanges);
       if (diff.changes === 'none' && replaceKeys.length === 0) {
         const next = base({ id: old.id, inputs, outputs: old.outputs, modified: old.modified });
         const meta = stepMetadata('same', urn, reg.type, old, next);
         this.pre(meta);
         this.put(old, next);
-        this.write();
+        void this.write();
         this.count('same');
         this.outputs(meta);
         return { urn, id: old.id ?? '', outputs: old.outputs };
@@ -480,8 +633,127 @@ export class Deployment {
           failureMessage(urn, recheck.failures),
         );
       const dbr = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
+      if (dbr) await this.deleteDependents(old, urn, reg.type);
       return this.replace(reg, urn, plugin, old, base({ inputs: recheck.inputs }), diff, replaceKeys, dbr);
     });
+  }
+
+  /**
+   * Replacement keys that do not come from the provider's Diff: a changed provider whose new
+   * configuration DiffConfig says cannot manage the old resource ('provider'), a changed
+   * `replacementTrigger`, or a `replaceWith` resource replaced in this run.
+   */
+  private async forcedReplacement(reg: Registration, old: ResourceState, ref: string): Promise<string[]> {
+    const keys: string[] = [];
+    if (old.provider && old.provider !== ref && (await this.providerChanged(old.provider, ref))) keys.push('provider');
+    // A trigger that is set and differs from the recorded one (or is unknown in a preview) replaces.
+    if (
+      reg.replacementTrigger !== undefined &&
+      reg.replacementTrigger !== null &&
+      (containsUnknowns(reg.replacementTrigger) ||
+        !deepEqual(stripSecrets(reg.replacementTrigger), stripSecrets(old.replacementTrigger)))
+    )
+      keys.push('replacementTrigger');
+    if (reg.replaceWith?.some((u) => this.replacedUrns.has(u))) keys.push('replaceWith');
+    return keys;
+  }
+
+  private readonly providerDiffs = new Map<string, Promise<boolean>>();
+
+  /** step_generator.go providerChanged: the new provider's DiffConfig of the old provider's inputs. */
+  private providerChanged(oldRef: string, newRef: string): Promise<boolean> {
+    const key = `${oldRef} ${newRef}`;
+    let p = this.providerDiffs.get(key);
+    if (!p) {
+      p = (async () => {
+        const [oldUrn, oldId] = splitRef(oldRef);
+        const [newUrn, newId] = splitRef(newRef);
+        if (this.aliased.get(oldUrn) === newUrn) return false;
+        const oldRes = this.base.find((r) => r.urn === oldUrn && r.id === oldId);
+        const newRes = this.current.find((r) => r.urn === newUrn && r.id === newId && !r.delete);
+        if (!oldRes || !newRes) return false;
+        const { plugin } = await this.providerFor(newRef, newRes.type.slice(providerPrefix.length), '');
+        const diff = await plugin.diffConfig(
+          newUrn,
+          urnName(newUrn),
+          newRes.type,
+          withoutVersion(oldRes.inputs),
+          withoutVersion(newRes.inputs),
+        );
+        return !!diff && diff.changes !== 'none' && replacementKeys(diff, []).length > 0;
+      })();
+      this.providerDiffs.set(key, p);
+    }
+    return p;
+  }
+
+  /**
+   * Before a delete-before-replace resource is deleted, its dependents that the change would
+   * replace are deleted first, dependents of dependents first (step_generator.go
+   * calculateDependentReplacements): a dependent through the replaced provider, or whose
+   * property depends on a replaced resource and whose provider's Diff, with those properties
+   * unknown, asks for a replacement. They are created again when the program registers them.
+   */
+  private async deleteDependents(root: ResourceState, urn: string, type: string): Promise<void> {
+    const start = this.base.indexOf(root);
+    if (start < 0) return;
+    const dependentSet = new Set([root.urn]);
+    const replaceSet = new Set([root.urn]);
+    const toReplace: Array<{ res: ResourceState; keys: string[] }> = [];
+    for (const r of this.base.slice(start + 1)) {
+      // Resources registered already no longer depend on the root (they would have come after it).
+      if (this.claimed.has(r.urn) || this.aliased.has(r.urn)) continue;
+      const providerUrn = r.provider ? splitRef(r.provider)[0] : '';
+      const edges = [
+        ...(r.dependencies ?? []),
+        ...Object.values(r.propertyDependencies ?? {}).flat(),
+        ...(r.deletedWith ? [r.deletedWith] : []),
+        ...(r.replaceWith ?? []),
+      ];
+      if (!edges.some((u) => dependentSet.has(u)) && !dependentSet.has(providerUrn)) continue;
+      dependentSet.add(r.urn);
+      const keys = await this.requiresReplacement(r, replaceSet, providerUrn);
+      if (keys) {
+        toReplace.push({ res: r, keys });
+        replaceSet.add(r.urn);
+      }
+    }
+    for (const { res, keys } of toReplace.reverse()) {
+      if (this.deletedEarly.has(res)) continue;
+      if (res.protect && !res.delete) {
+        throw this.failed(
+          stepMetadata('replace', urn, type, root, undefined),
+          `unable to replace resource "${res.urn}" as part of replacing "${urn}" as it is currently marked for protection; remove the protect option to replace it`,
+        );
+      }
+      const { plugin } = await this.providerFor(res.provider ?? '', res.type, '');
+      this.deletedEarly.add(res);
+      this.deletedUrns.add(res.urn);
+      await this.deleteOne(res, 'delete-replaced', plugin);
+      if (!res.delete) this.recreate.set(res.urn, keys);
+    }
+  }
+
+  private async requiresReplacement(
+    r: ResourceState,
+    replaceSet: Set<string>,
+    providerUrn: string,
+  ): Promise<string[] | undefined> {
+    if (!r.custom || r.external) return undefined;
+    if (replaceSet.has(providerUrn)) return ['provider'];
+    if (r.replaceWith?.some((u) => replaceSet.has(u))) return ['replaceWith'];
+    let depends = false;
+    const inputsForDiff: Props = {};
+    for (const [k, v] of Object.entries(r.inputs)) {
+      const replaced = (r.propertyDependencies?.[k] ?? []).some((u) => replaceSet.has(u));
+      if (replaced) depends = true;
+      inputsForDiff[k] = replaced ? unknownValue : v;
+    }
+    if (!depends || r.type.startsWith(providerPrefix)) return undefined;
+    const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
+    const diff = await plugin.diff(r.urn, urnName(r.urn), r.type, r.id ?? '', r.outputs, inputsForDiff, r.inputs, []);
+    const keys = replacementKeys(diff, []);
+    return keys.length ? keys : undefined;
   }
 
   private withSecrets(reg: Registration, inputs: Props, outputs: Props): Props {
@@ -515,10 +787,10 @@ export class Deployment {
       }
       outputs = this.withSecrets(reg, draft.inputs, outputs);
       if (!replacing) this.count('create');
-      this.outputs({ ...meta, new: { ...meta.new!, outputs } });
+      this.outputs({ ...meta, new: { ...meta.new!, outputs: maskSecrets(outputs) as Props } });
       return { urn, id, outputs };
     }
-    const done = this.beginPending(draft, 'creating');
+    const done = await this.beginPending(draft, 'creating');
     try {
       const res = await plugin.create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, false);
       const next: ResourceState = {
@@ -528,7 +800,7 @@ export class Deployment {
       };
       done();
       this.put(undefined, next);
-      this.write();
+      await this.write();
       if (!replacing) this.count('create');
       this.outputs(stepMetadata(op, urn, reg.type, replacing, next));
       return { urn, id: res.id, outputs: next.outputs };
@@ -543,7 +815,7 @@ export class Deployment {
           initErrors: e.reasons,
         });
       }
-      this.write();
+      void this.write();
       throw this.failed(meta, `${urn}: creating failed: ${oneLine(e)}`);
     }
   }
@@ -558,30 +830,10 @@ export class Deployment {
   ): Promise<StepOutcome> {
     const meta = stepMetadata('update', urn, reg.type, old, draft, diffExtra(diff, old.inputs, draft.inputs));
     this.pre(meta);
-    const timeout = draft.customTimeouts?.update;
-    if (this.o.preview) {
-      let outputs = draft.inputs;
-      if (plugin.supportsPreview)
-        outputs = await plugin.update(
-          urn,
-          reg.name,
-          reg.type,
-          old.id ?? '',
-          old.outputs,
-          draft.inputs,
-          old.inputs,
-          timeout,
-          reg.ignoreChanges,
-          true,
-        );
-      outputs = this.withSecrets(reg, draft.inputs, outputs);
-      this.count('update');
-      this.outputs({ ...meta, new: { ...meta.new!, outputs } });
-      return { urn, id: old.id ?? '', outputs };
-    }
-    const done = this.beginPending(old, 'updating');
-    try {
-      const props = await plugin.update(
+    const preview = this.o.preview;
+    // A preview asks the provider only when it supports previews; else the outputs are the inputs.
+    const call = () =>
+      plugin.update(
         urn,
         reg.name,
         reg.type,
@@ -589,14 +841,23 @@ export class Deployment {
         old.outputs,
         draft.inputs,
         old.inputs,
-        timeout,
+        draft.customTimeouts?.update,
         reg.ignoreChanges,
-        false,
+        preview,
       );
+    if (preview) {
+      const outputs = this.withSecrets(reg, draft.inputs, plugin.supportsPreview ? await call() : draft.inputs);
+      this.count('update');
+      this.outputs({ ...meta, new: { ...meta.new!, outputs: maskSecrets(outputs) as Props } });
+      return { urn, id: old.id ?? '', outputs };
+    }
+    const done = await this.beginPending(old, 'updating');
+    try {
+      const props = await call();
       const next: ResourceState = { ...draft, outputs: this.withSecrets(reg, draft.inputs, props) };
       done();
       this.put(old, next);
-      this.write();
+      await this.write();
       this.count('update');
       this.outputs(stepMetadata('update', urn, reg.type, old, next, diffExtra(diff, old.inputs, next.inputs)));
       return { urn, id: next.id ?? '', outputs: next.outputs };
@@ -604,7 +865,7 @@ export class Deployment {
       done();
       if (e instanceof InitFailedError)
         this.put(old, { ...draft, outputs: this.withSecrets(reg, draft.inputs, e.properties), initErrors: e.reasons });
-      this.write();
+      void this.write();
       throw this.failed(meta, `${urn}: updating failed: ${oneLine(e)}`);
     }
   }
@@ -618,22 +879,32 @@ export class Deployment {
     diff: DiffResult,
     replaceKeys: string[],
     deleteBeforeReplace: boolean,
+    alreadyDeleted = false,
   ): Promise<StepOutcome> {
     const extra = { ...diffExtra(diff, old.inputs, draft.inputs), keys: replaceKeys };
     const meta = stepMetadata('replace', urn, reg.type, old, draft, extra);
     this.pre(meta);
-    if (deleteBeforeReplace) await this.deleteOne(old, 'delete-replaced', plugin);
+    this.replacedUrns.add(urn);
+    if (deleteBeforeReplace && !alreadyDeleted) {
+      this.deletedUrns.add(old.urn);
+      // The old resource is deleted by the provider that manages it (the old one, if it changed).
+      const oldPlugin =
+        old.provider && old.provider !== draft.provider
+          ? (await this.providerFor(old.provider, old.type, '')).plugin
+          : plugin;
+      await this.deleteOne(old, 'delete-replaced', oldPlugin);
+    }
     const outcome = await this.create(reg, urn, plugin, draft, old, diff);
     if (!deleteBeforeReplace && !this.o.preview) {
       // Create-before-delete: the old copy stays in the state marked for deletion until the end.
       const marked = { ...old, delete: true };
       this.put(old, marked);
       this.toDeleteLater.push(marked);
-      this.write();
+      await this.write();
     }
     if (!deleteBeforeReplace && this.o.preview) this.toDeleteLater.push({ ...old, delete: true });
     this.count('replace');
-    this.outputs({ ...meta, new: { ...meta.new!, id: outcome.id, outputs: outcome.outputs } });
+    this.outputs({ ...meta, new: { ...meta.new!, id: outcome.id, outputs: maskSecrets(outcome.outputs) as Props } });
     return outcome;
   }
 
@@ -664,7 +935,7 @@ export class Deployment {
     };
     const meta = stepMetadata('import', urn, reg.type, undefined, draft);
     this.pre(meta);
-    const done = this.o.preview ? () => undefined : this.beginPending(draft, 'importing');
+    const done = this.o.preview ? () => undefined : await this.beginPending(draft, 'importing');
     try {
       const read = await plugin.read(urn, reg.name, reg.type, reg.importId, undefined, undefined);
       if (!read.id) throw new StepError(`${urn}: resource '${reg.importId}' does not exist`);
@@ -707,14 +978,14 @@ export class Deployment {
       done();
       if (!this.o.preview) {
         this.put(undefined, next);
-        this.write();
+        await this.write();
       }
       this.count('import');
       this.outputs(stepMetadata('import', urn, reg.type, undefined, next));
       return { urn, id: read.id, outputs: next.outputs };
     } catch (e) {
       done();
-      this.write();
+      void this.write();
       throw this.failed(meta, e instanceof StepError ? e.message : `${urn}: importing failed: ${oneLine(e)}`);
     }
   }
@@ -779,7 +1050,7 @@ export class Deployment {
         outputs: this.withSecrets(reg, reg.inputs, read.properties),
       };
       this.put(old, next);
-      this.write();
+      await this.write();
       this.count('read');
       this.outputs(stepMetadata('read', urn, reg.type, old, next));
       return { urn, id: read.id, outputs: next.outputs };
@@ -802,11 +1073,11 @@ export class Deployment {
   /** Old resources the program no longer declares, plus replaced copies, deleted dependents first. */
   async finish(): Promise<void> {
     const unregistered = this.current.filter(
-      (r) => !r.delete && this.olds.get(r.urn) === r && !this.registered.has(r.urn),
+      (r) => !r.delete && this.olds.get(r.urn) === r && !this.registered.has(r.urn) && !this.deletedEarly.has(r),
     );
     await this.deleteAll([
       ...unregistered,
-      ...this.toDeleteLater.filter((r) => this.current.includes(r) || this.o.preview),
+      ...this.toDeleteLater.filter((r) => (this.current.includes(r) || this.o.preview) && !this.deletedEarly.has(r)),
     ]);
   }
 
@@ -832,9 +1103,11 @@ export class Deployment {
         ...(t.dependencies ?? []),
         ...(t.parent ? [t.parent] : []),
         ...(t.provider ? [splitRef(t.provider)[0]] : []),
+        ...(t.deletedWith ? [t.deletedWith] : []),
       ]);
       for (const u of targets) if (u !== t && refs.has(u.urn)) waitFor.get(u)!.push(t);
     }
+    for (const t of targets) this.deletedUrns.add(t.urn);
     const done = new Map<ResourceState, Promise<void>>();
     const run = (t: ResourceState): Promise<void> => {
       let p = done.get(t);
@@ -855,7 +1128,10 @@ export class Deployment {
 
   private async deleteOne(r: ResourceState, op: OpType, plugin?: ProviderPlugin): Promise<void> {
     const meta = stepMetadata(op, r.urn, r.type, r, undefined);
-    const skipProvider = r.external || !r.custom || r.type.startsWith(providerPrefix) || r.retainOnDelete || !r.id;
+    // deletedWith: the resource goes with its target, deleted in this run, so it is not deleted itself.
+    const deletedWith = !!r.deletedWith && this.deletedUrns.has(r.deletedWith);
+    const skipProvider =
+      r.external || !r.custom || r.type.startsWith(providerPrefix) || r.retainOnDelete || !r.id || deletedWith;
     await (plugin ? (f: () => Promise<void>) => f() : (f: () => Promise<void>) => this.sem.run(f))(async () => {
       this.pre(meta);
       if (this.o.preview) {
@@ -865,7 +1141,7 @@ export class Deployment {
       }
       if (!skipProvider) {
         const p = plugin ?? (await this.providerFor(r.provider ?? '', r.type, '')).plugin;
-        const done = this.beginPending(r, 'deleting');
+        const done = await this.beginPending(r, 'deleting');
         try {
           await p.delete(
             r.urn,
@@ -878,13 +1154,13 @@ export class Deployment {
           );
         } catch (e) {
           done();
-          this.write();
+          void this.write();
           throw this.failed(meta, `${r.urn}: deleting failed: ${oneLine(e)}`);
         }
         done();
       }
       this.put(r, undefined);
-      this.write();
+      await this.write();
       if (op === 'delete' && !r.external) this.count('delete');
       this.outputs(meta);
     });
@@ -911,7 +1187,7 @@ export class Deployment {
           }
           if (!read.id) {
             this.put(r, undefined);
-            this.write();
+            await this.write();
             this.count('delete');
             this.outputs(stepMetadata('refresh', r.urn, r.type, r, undefined, { diffs: ['id'] }));
             return;
@@ -931,7 +1207,7 @@ export class Deployment {
           if (!next.initErrors) delete next.initErrors;
           const drift = changedKeys(r.outputs, next.outputs);
           this.put(r, next);
-          this.write();
+          await this.write();
           this.count(drift.length ? 'update' : 'same');
           this.outputs(
             stepMetadata('refresh', r.urn, r.type, r, next, {
@@ -1001,19 +1277,41 @@ export class Deployment {
       }
     }
     this.pending = [];
-    this.write();
+    await this.write();
   }
 
   // ----- lifecycle ---------------------------------------------------------------------------
 
   async cancel(): Promise<void> {
     this.canceled = true;
-    await Promise.all(this.plugins.map((p) => p.cancel()));
+    await Promise.all(this.pool.taken.map((p) => p.cancel()));
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.plugins.map((p) => p.stop()));
+    await Promise.all([...this.pool.taken.map((p) => p.stop()), this.pool.close()]);
   }
+}
+
+function makeUrn(stack: string, project: string, parent: string, type: string, name: string): string {
+  const parentType = parent ? urnQualifiedType(parent) : '';
+  const qualified = parentType && parentType !== stackType ? `${parentType}$${type}` : type;
+  return `urn:pulumi:${stack}::${project}::${qualified}::${name}`;
+}
+
+/** providers.FilterProviderConfig: what DiffConfig compares (the version only picks the plugin). */
+function withoutVersion(inputs: Props): Props {
+  const { version, pluginDownloadURL, ...rest } = inputs;
+  void version;
+  void pluginDownloadURL;
+  return rest;
+}
+
+function urnQualifiedType(urn: string): string {
+  return urn.split('::')[2] ?? '';
+}
+
+function urnName(urn: string): string {
+  return urn.split('::').slice(3).join('::');
 }
 
 function splitRef(ref: string): [string, string] {
@@ -1076,6 +1374,7 @@ export function orderResources(resources: ResourceState[]): ResourceState[] {
       ...(r.parent ? [r.parent] : []),
       ...(r.provider ? [splitRef(r.provider)[0]] : []),
       ...(r.dependencies ?? []),
+      ...(r.deletedWith ? [r.deletedWith] : []),
     ];
     for (const u of refs) for (const d of byUrn.get(u) ?? []) if (d !== r && !(d.urn === r.urn)) visit(d);
     state.set(r, 'done');

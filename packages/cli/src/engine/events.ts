@@ -33,7 +33,7 @@ export class EventSink {
 
 export function stateMetadata(r: ResourceState | undefined): StepEventStateMetadata | undefined {
   if (!r) return undefined;
-  return {
+  const meta: StepEventStateMetadata = {
     type: r.type,
     urn: r.urn,
     custom: r.custom,
@@ -43,10 +43,20 @@ export function stateMetadata(r: ResourceState | undefined): StepEventStateMetad
     protect: r.protect,
     retainOnDelete: r.retainOnDelete,
     inputs: maskSecrets(r.inputs) as Props,
-    outputs: maskSecrets(r.outputs) as Props,
+    outputs: {},
     provider: r.provider ?? '',
     initErrors: r.initErrors,
   };
+  // Outputs (16 KB for a DrPlan) are masked only if someone reads them (--json prints them, the
+  // diff view never does): two events per step would otherwise copy every output twice.
+  let outputs: Props | undefined;
+  Object.defineProperty(meta, 'outputs', {
+    enumerable: true,
+    configurable: true,
+    get: () => (outputs ??= maskSecrets(r.outputs) as Props),
+    set: (v: Props) => (outputs = v),
+  });
+  return meta;
 }
 
 export function stepMetadata(

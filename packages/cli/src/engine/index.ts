@@ -3,3 +3,4 @@
 export * from './types';
 export { runEngine } from './run-engine';
 export { openStackState, listStacks } from './state';
+export { trace } from './trace';

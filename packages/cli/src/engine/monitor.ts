@@ -7,12 +7,13 @@ import * as engine from '@pulumi/pulumi/proto/engine_pb';
 import * as provider from '@pulumi/pulumi/proto/provider_pb';
 import { ResourceMonitorService } from '@pulumi/pulumi/proto/resource_grpc_pb';
 import * as resource from '@pulumi/pulumi/proto/resource_pb';
-import { StepError, type Deployment, type Registration } from './deployment';
+import { StepError, type AliasSpec, type Deployment, type Registration } from './deployment';
 import type { EventSink } from './events';
+import { trace } from './trace';
 import { fromStruct, parseDuration, stripSecrets, toStruct, type Props } from './values';
 
 /** Features this monitor implements (SupportsFeature). Resource references and output values are not decoded. */
-const features = new Set(['secrets']);
+const features = new Set(['secrets', 'aliasSpecs', 'deletedWith', 'replaceWith']);
 
 type Handler = grpc.UntypedHandleCall;
 
@@ -64,6 +65,32 @@ function registration(req: resource.RegisterResourceRequest): Registration {
     additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
     customTimeouts: hasTimeouts ? JSON.parse(JSON.stringify(timeouts)) : undefined,
     importId: req.getImportid(),
+    ...engineOptions(req),
+  };
+}
+
+/** aliases (spec and URN forms), deletedWith, replaceWith and replacementTrigger (the step generator's rules). */
+function engineOptions(req: resource.RegisterResourceRequest): Partial<Registration> {
+  const aliases: AliasSpec[] = req.getAliasurnsList().map((urn) => ({ urn }));
+  for (const a of req.getAliasesList()) {
+    if (a.hasUrn()) aliases.push({ urn: a.getUrn() });
+    const s = a.getSpec();
+    if (!s) continue;
+    aliases.push({
+      name: s.getName() || undefined,
+      type: s.getType() || undefined,
+      stack: s.getStack() || undefined,
+      project: s.getProject() || undefined,
+      parentUrn: s.getParenturn() || undefined,
+      noParent: s.getNoparent() || undefined,
+    });
+  }
+  const trigger = req.getReplacementTrigger();
+  return {
+    ...(aliases.length ? { aliases } : {}),
+    ...(req.getDeletedwith() ? { deletedWith: req.getDeletedwith() } : {}),
+    ...(req.getReplaceWithList().length ? { replaceWith: req.getReplaceWithList() } : {}),
+    ...(trigger ? { replacementTrigger: trigger.toJavaScript() } : {}),
   };
 }
 
@@ -89,6 +116,8 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
       new resource.SupportsFeatureResponse().setHassupport(features.has(req.getId())),
     ),
     registerResource: unary(async (req: resource.RegisterResourceRequest) => {
+      trace.mark('first RegisterResource');
+      trace.mark('last RegisterResource', true);
       const reg = registration(req);
       const d = deployment();
       const outcome = reg.type.startsWith('pulumi:providers:')
@@ -100,6 +129,7 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
       res.setUrn(outcome.urn);
       res.setId(outcome.id);
       res.setObject(outgoing(outcome.outputs, req.getAcceptsecrets()));
+      trace.mark('last RegisterResource answered', true);
       return res;
     }),
     registerResourceOutputs: unary((req: resource.RegisterResourceOutputsRequest) => {

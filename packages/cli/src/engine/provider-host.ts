@@ -5,11 +5,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import * as providerRpc from '@pulumi/pulumi/proto/provider_grpc_pb';
 import * as provider from '@pulumi/pulumi/proto/provider_pb';
 import * as statusPb from '@pulumi/pulumi/proto/status_pb';
+import { trace } from './trace';
 import { fromStruct, stripSecrets, toStruct, unwrapSecret, type Props } from './values';
 
 export interface DiffResult {
@@ -102,6 +104,7 @@ export class ProviderPlugin {
     const args = useNode
       ? [...(cmd.endsWith('.ts') ? ['--import', 'tsx'] : []), cmd, ...prefix, this.options.engineAddress]
       : [...prefix, this.options.engineAddress];
+    trace.mark('plugin spawned');
     const child = spawn(file, args, {
       env: this.options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -143,15 +146,18 @@ export class ProviderPlugin {
       });
     });
     child.on('exit', () => (this.exited = true));
+    trace.mark('plugin port read');
     this.client = new providerRpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
       'grpc.max_receive_message_length': 400 * 1024 * 1024,
       'grpc.max_send_message_length': 400 * 1024 * 1024,
     });
   }
 
-  private call<Req, Res>(method: Unary<Req, Res>, req: Req): Promise<Res> {
+  private call<Req, Res>(method: Unary<Req, Res>, req: Req, name = ''): Promise<Res> {
+    const t0 = trace.enabled ? performance.now() : 0;
     return new Promise((resolve, reject) => {
       method.call(this.client, req, new grpc.Metadata(), {}, (err, res) => {
+        if (t0) trace.add(`rpc ${name}`, performance.now() - t0);
         if (!err) return resolve(res);
         reject(this.translate(err));
       });
@@ -196,16 +202,17 @@ export class ProviderPlugin {
     req.setConfigureWithUrn(true);
     req.setInvokeWithPreview(true);
     try {
-      await this.call(this.client!.handshake, req);
+      await this.call(this.client!.handshake, req, 'handshake');
     } catch (e) {
       if (!(e instanceof ProviderError && e.code === grpc.status.UNIMPLEMENTED)) throw e;
     }
     try {
-      const info = await this.call(this.client!.getPluginInfo, new Empty());
+      const info = await this.call(this.client!.getPluginInfo, new Empty(), 'getPluginInfo');
       this.version = info.getVersion();
     } catch {
       this.version = '';
     }
+    trace.mark('plugin handshake done');
   }
 
   async checkConfig(urn: string, name: string, type: string, olds: Props, news: Props): Promise<CheckResult> {
@@ -216,7 +223,7 @@ export class ProviderPlugin {
     req.setOlds(toStruct(olds));
     req.setNews(toStruct(news));
     try {
-      const res = await this.call(this.client!.checkConfig, req);
+      const res = await this.call(this.client!.checkConfig, req, 'checkConfig');
       return {
         inputs: res.hasInputs() ? fromStruct(res.getInputs()) : news,
         failures: failures(res.getFailuresList()),
@@ -236,7 +243,7 @@ export class ProviderPlugin {
     req.setOldInputs(toStruct(olds));
     req.setNews(toStruct(news));
     try {
-      return diffResult(await this.call(this.client!.diffConfig, req));
+      return diffResult(await this.call(this.client!.diffConfig, req, 'diffConfig'));
     } catch (e) {
       if (e instanceof ProviderError && e.code === grpc.status.UNIMPLEMENTED) return undefined;
       throw e;
@@ -262,9 +269,10 @@ export class ProviderPlugin {
     req.setName(name);
     req.setType(`pulumi:providers:${pkg}`);
     req.setId(id);
-    const res = await this.call(this.client!.configure, req);
+    const res = await this.call(this.client!.configure, req, 'configure');
     this.acceptSecrets = res.getAcceptsecrets();
     this.supportsPreview = res.getSupportspreview();
+    trace.mark('plugin configured');
   }
 
   async check(urn: string, name: string, type: string, olds: Props | undefined, news: Props): Promise<CheckResult> {
@@ -276,7 +284,7 @@ export class ProviderPlugin {
     req.setOlds(this.out(olds ?? {}));
     req.setNews(this.out(news));
     req.setRandomseed(randomBytes(32));
-    const res = await this.call(this.client!.check, req);
+    const res = await this.call(this.client!.check, req, 'check');
     return { inputs: res.hasInputs() ? fromStruct(res.getInputs()) : news, failures: failures(res.getFailuresList()) };
   }
 
@@ -299,7 +307,7 @@ export class ProviderPlugin {
     req.setNews(this.out(news));
     req.setOldInputs(this.out(oldInputs));
     req.setIgnorechangesList(ignoreChanges);
-    return diffResult(await this.call(this.client!.diff, req));
+    return diffResult(await this.call(this.client!.diff, req, 'diff'));
   }
 
   async create(
@@ -317,7 +325,7 @@ export class ProviderPlugin {
     req.setProperties(this.out(props));
     if (timeout) req.setTimeout(timeout);
     req.setPreview(preview);
-    const res = await this.call(this.client!.create, req);
+    const res = await this.call(this.client!.create, req, 'create');
     return { id: res.getId(), properties: fromStruct(res.getProperties()) };
   }
 
@@ -336,7 +344,7 @@ export class ProviderPlugin {
     req.setId(id);
     if (props) req.setProperties(this.out(props));
     if (inputs) req.setInputs(this.out(inputs));
-    const res = await this.call(this.client!.read, req);
+    const res = await this.call(this.client!.read, req, 'read');
     return {
       id: res.getId(),
       properties: fromStruct(res.getProperties()),
@@ -367,7 +375,7 @@ export class ProviderPlugin {
     if (timeout) req.setTimeout(timeout);
     req.setIgnorechangesList(ignoreChanges);
     req.setPreview(preview);
-    const res = await this.call(this.client!.update, req);
+    const res = await this.call(this.client!.update, req, 'update');
     return fromStruct(res.getProperties());
   }
 
@@ -388,7 +396,7 @@ export class ProviderPlugin {
     req.setProperties(this.out(props));
     req.setOldInputs(this.out(oldInputs));
     if (timeout) req.setTimeout(timeout);
-    await this.call(this.client!.delete, req);
+    await this.call(this.client!.delete, req, 'delete');
   }
 
   async invoke(
@@ -400,13 +408,13 @@ export class ProviderPlugin {
     req.setTok(tok);
     req.setArgs(this.out(args));
     req.setPreview(preview);
-    const res = await this.call(this.client!.invoke, req);
+    const res = await this.call(this.client!.invoke, req, 'invoke');
     return { result: fromStruct(res.getReturn()), failures: failures(res.getFailuresList()) };
   }
 
   async cancel(): Promise<void> {
     if (this.exited || !this.client) return;
-    await this.call(this.client.cancel, new Empty()).catch(() => undefined);
+    await this.call(this.client.cancel, new Empty(), 'cancel').catch(() => undefined);
   }
 
   /** Closes the client and ends the process (SIGTERM, then SIGKILL if it lingers). */
@@ -448,4 +456,52 @@ function diffResult(res: provider.DiffResponse): DiffResult {
     diffs: res.getDiffsList(),
     detailedDiff: res.getHasdetaileddiff() ? detailed : undefined,
   };
+}
+
+/**
+ * Plugin processes, started ahead of need: a plugin takes ~0.5 s of CPU to start (Node, the OCI
+ * SDK, gRPC), which otherwise waits for the program's first registration of a provider, itself
+ * seconds after the program starts. Spares start (and handshake) while the program boots;
+ * `take` hands out a spare or starts a new plugin. Spares never taken are stopped at `close`.
+ */
+export class PluginPool {
+  private spares: Array<Promise<ProviderPlugin>> = [];
+  /** Every plugin handed out, for cancel and stop. */
+  readonly taken: ProviderPlugin[] = [];
+
+  constructor(private readonly options: Omit<PluginOptions, 'engineAddress'> & { engineAddress: () => string }) {}
+
+  private launch(): Promise<ProviderPlugin> {
+    return ProviderPlugin.start({ ...this.options, engineAddress: this.options.engineAddress() }).then(async (p) => {
+      try {
+        await p.handshake();
+        return p;
+      } catch (e) {
+        await p.stop();
+        throw e;
+      }
+    });
+  }
+
+  /** Starts `n` spares (none past the first failure: `take` reports it). */
+  warm(n: number): void {
+    for (let i = 0; i < n; i++) {
+      const p = this.launch();
+      p.catch(() => undefined);
+      this.spares.push(p);
+    }
+  }
+
+  async take(): Promise<ProviderPlugin> {
+    const plugin = await (this.spares.shift() ?? this.launch());
+    this.taken.push(plugin);
+    return plugin;
+  }
+
+  /** Stops the spares nobody took (the taken ones are their owner's to stop). */
+  async close(): Promise<void> {
+    const spares = this.spares;
+    this.spares = [];
+    await Promise.all(spares.map((s) => s.then((p) => p.stop()).catch(() => undefined)));
+  }
 }

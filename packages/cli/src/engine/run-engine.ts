@@ -8,6 +8,7 @@ import { startMonitor } from './monitor';
 import { startProgram } from './program';
 import { resolvePluginCommand } from './provider-host';
 import { FileStackState } from './state';
+import { trace } from './trace';
 import { StackLockedError, type EngineEvent, type EngineOptions, type EngineResult } from './types';
 
 /**
@@ -24,6 +25,7 @@ export interface InternalEngineOptions extends EngineOptions {
 
 export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   const started = Date.now();
+  trace.mark('engine start');
   const o = options as InternalEngineOptions;
   let firstError: string | undefined;
   const events = new EventSink((e: EngineEvent) => {
@@ -81,6 +83,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     );
     deployment = d;
     monitor = await startMonitor(() => d, events);
+    trace.mark('monitor listening');
+    // Plugins start while the program boots (an update runs one for at least the default provider).
+    d.warmPlugins(o.operation === 'update' ? 1 : 0);
     const onAbort = () => {
       canceled = true;
       events.emit({ cancelEvent: {} });
@@ -110,12 +115,14 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
           onStdout: (line) => events.diag('info', line, d.stackUrn || undefined),
           onStderr: (line) => events.diag('info#err', line, d.stackUrn || undefined),
         });
+        trace.mark('program spawned');
         const kill = () => program.child.kill('SIGTERM');
         // A failed step ends the run: the program is stopped rather than left to unwind its
         // dependents' errors (Pulumi cancels the program the same way).
         d.onFailure = kill;
         o.signal?.addEventListener('abort', kill, { once: true });
         const exit = await program.exit;
+        trace.mark('program exited');
         o.signal?.removeEventListener('abort', kill);
         await d.idle();
         if (canceled) throw new StepError('the update was canceled');
@@ -127,10 +134,14 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
           );
         }
         await d.finish();
+        trace.mark('deletes done');
       }
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
       await d.idle();
+      // Everything the steps recorded is on disk before the run reports (and unlocks).
+      await state.flush();
+      trace.mark('state flushed');
     }
   } catch (e) {
     error = canceled ? 'the update was canceled' : e instanceof Error ? e.message : String(e);
@@ -138,8 +149,11 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   } finally {
     await deployment?.close().catch(() => undefined);
     await monitor?.close().catch(() => undefined);
+    await state.flush().catch(() => undefined);
     if (lockedHere) state.unlock();
   }
+  trace.mark('engine end (plugins stopped)');
+  trace.flush();
   events.emit({
     summaryEvent: {
       maybeCorrupt: false,

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileStackState, listStacks, openStackState } from './state';
+import { FileStackState, listStacks, openStackState, type ResourceState } from './state';
 import { StackLockedError } from './types';
 import { makeSecret, secretSig, sigKey } from './values';
 
@@ -61,6 +61,59 @@ describe('stack state', () => {
       listStacks(d).map((x) => [x.name, x.resourceCount]),
       [['dev', 1]],
     );
+  });
+
+  it("requested writes: each resolves once its change is on disk, in Pulumi's indented JSON", async () => {
+    const d = dir();
+    writeFileSync(join(d, 'Pulumi.dev.yaml'), 'encryptionsalt: v1:c2FsdA==:v1:abc:def\n');
+    const s = new FileStackState(d, 'dev', crypter);
+    const file = join(d, '.ocikit/stacks/dev.json');
+    const resources: ResourceState[] = [];
+    const snapshot = () => ({ resources: [...resources], pendingOperations: [] });
+    const checks: Array<Promise<void>> = [];
+    for (let i = 0; i < 30; i++) {
+      resources.push({
+        urn: `urn:pulumi:dev::p::t:m:R::r${i}`,
+        custom: true,
+        type: 't:m:R',
+        inputs: { n: i, nested: { list: [i, 'x'] } },
+        outputs: { n: i, token: makeSecret(`s3cr3t-${i}`) },
+      });
+      checks.push(
+        s.requestSave(snapshot).then(() => {
+          const cp = JSON.parse(readFileSync(file, 'utf8'));
+          assert.ok(cp.checkpoint.latest.resources.length >= i + 1, `write ${i} is on disk`);
+        }),
+      );
+      // Some changes arrive while a write is in flight.
+      if (i % 7 === 0) await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(checks);
+    await s.flush();
+    const text = readFileSync(file, 'utf8');
+    assert.ok(!text.includes('s3cr3t'));
+    assert.equal(text, JSON.stringify(JSON.parse(text), null, 4) + '\n');
+    assert.deepEqual(
+      s.load().resources.map((r) => r.outputs),
+      resources.map((r) => r.outputs),
+    );
+    // A change to the resources is seen by the next write (nothing stale is reused).
+    resources.splice(3, 1, { ...resources[3], outputs: { n: 'changed' } });
+    await s.requestSave(snapshot);
+    assert.deepEqual(s.load().resources[3].outputs, { n: 'changed' });
+    s.save({ resources: [], pendingOperations: [] });
+    assert.equal(readFileSync(file, 'utf8'), JSON.stringify(JSON.parse(readFileSync(file, 'utf8')), null, 4) + '\n');
+  });
+
+  it('a hard exit writes what was requested but not yet written (flushSync)', async () => {
+    const d = dir();
+    const s = new FileStackState(d, 'dev');
+    const file = join(d, '.ocikit/stacks/dev.json');
+    const r = { urn: 'urn:pulumi:dev::p::t:m:R::r', custom: true, type: 't:m:R', inputs: {}, outputs: {} };
+    const written = s.requestSave(() => ({ resources: [r], pendingOperations: [] }));
+    s.flushSync();
+    assert.equal(JSON.parse(readFileSync(file, 'utf8')).checkpoint.latest.resources[0].urn, r.urn);
+    await written;
   });
 
   it('refuses a second lock with a one-line message and takes over the lock of a dead process', () => {

@@ -12,9 +12,12 @@ import {
   writeFileSync,
   copyFileSync,
 } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { trace } from './trace';
 import { isObject, isSecret, secretSig, sigKey, type Props } from './values';
 import { StackLockedError, type Crypter, type StackState } from './types';
 
@@ -41,6 +44,10 @@ export interface ResourceState {
   retainOnDelete?: boolean;
   ignoreChanges?: string[];
   replaceOnChanges?: string[];
+  aliases?: string[];
+  deletedWith?: string;
+  replaceWith?: string[];
+  replacementTrigger?: unknown;
   created?: string;
   modified?: string;
 }
@@ -59,6 +66,11 @@ export interface Snapshot {
 }
 
 const engineVersion = 'ocikit-0.1.0';
+/** Stands for the resources array in the skeleton of the checkpoint's text (see serialize). */
+const resourcesMark = '@@ocikit-resources@@';
+/** Indentation of an item of `checkpoint.latest.resources` in the file (4 spaces a level). */
+const itemIndent = ' '.repeat(16);
+const itemSeparator = Buffer.from(',\n');
 
 export class FileStackState implements StackState {
   readonly dir: string;
@@ -66,6 +78,8 @@ export class FileStackState implements StackState {
   readonly lockFile: string;
   readonly backupFile: string;
   private locked = false;
+  /** Pulumi.<stack>.yaml's salt, read once per run (not once per write). */
+  private saltCache?: { value: string | undefined };
 
   constructor(
     readonly programDir: string,
@@ -146,14 +160,119 @@ export class FileStackState implements StackState {
     if (existsSync(this.file)) copyFileSync(this.file, this.backupFile);
   }
 
+  /** Writes the snapshot now, synchronously: for use outside a run (a run writes with requestSave). */
   save(snapshot: Snapshot): void {
-    mkdirSync(this.dir, { recursive: true });
-    const deployment = this.deployment(snapshot);
-    const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(checkpoint, null, 4) + '\n', { mode: 0o600 });
-    renameSync(tmp, this.file);
+    trace.timeSync('state write', () => {
+      mkdirSync(this.dir, { recursive: true });
+      const tmp = `${this.file}.${process.pid}.sync.tmp`;
+      writeFileSync(tmp, this.serialize(snapshot), { mode: 0o600 });
+      renameSync(tmp, this.file);
+    });
   }
+
+  /**
+   * Asks for the state to be written; resolves once a write that began after this call (so it
+   * holds every change made before it) is on disk. One write is in flight at a time and the
+   * changes made meanwhile are folded into the next one, so n steps cost far fewer than n writes
+   * (Pulumi's snapshot manager batches the same way) while a step still waits for its own record:
+   * a pending operation is on disk before the provider is called, a result before the program
+   * hears of it. `source` is read when the write starts, so it sees the latest state.
+   */
+  requestSave(source: () => Snapshot): Promise<void> {
+    this.source = source;
+    if (!this.queued) {
+      let resolve!: () => void;
+      let reject!: (e: unknown) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      this.queued = { promise, resolve, reject };
+    }
+    const waited = this.queued.promise;
+    if (!this.draining) this.draining = this.drain();
+    return waited;
+  }
+
+  /** Resolves when every requested write is on disk (rejects with the first failure since the last flush). */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+    const failed = this.writeFailure;
+    this.writeFailure = undefined;
+    if (failed) throw failed;
+  }
+
+  /**
+   * A hard exit (a second Ctrl-C) must not lose a step's record that is queued or being written:
+   * write the latest state now. Only before exiting: the write in flight could land after it.
+   */
+  flushSync(): void {
+    if (this.source && (this.queued || this.draining)) this.save(this.source());
+  }
+
+  private source?: () => Snapshot;
+  private queued?: { promise: Promise<void>; resolve(): void; reject(e: unknown): void };
+  private draining?: Promise<void>;
+  private writeFailure?: unknown;
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queued) {
+        // Let the changes of the current turn of the event loop join this write.
+        await new Promise<void>((r) => setImmediate(r));
+        const batch = this.queued;
+        this.queued = undefined;
+        try {
+          const t0 = trace.enabled ? performance.now() : 0;
+          const text = this.serialize(this.source!());
+          await mkdir(this.dir, { recursive: true });
+          const tmp = `${this.file}.${process.pid}.tmp`;
+          await writeFile(tmp, text, { mode: 0o600 });
+          await rename(tmp, this.file);
+          if (t0) trace.add('state write', performance.now() - t0);
+          batch.resolve();
+        } catch (e) {
+          this.writeFailure ??= e;
+          batch.reject(e);
+        }
+      }
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  /**
+   * The file's bytes: `JSON.stringify(checkpoint, null, 4)`, with each resource's bytes kept from
+   * the previous write (resources are replaced, never changed in place, so an object's text
+   * stays valid, and its secrets are not encrypted again on every write).
+   */
+  private serialize(snapshot: Snapshot): Buffer {
+    const deployment = this.deployment({ ...snapshot, resources: [] });
+    deployment.resources = resourcesMark;
+    const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
+    const skeleton = JSON.stringify(checkpoint, null, 4) + '\n';
+    const at = skeleton.indexOf(`"${resourcesMark}"`);
+    const parts: Buffer[] = [Buffer.from(skeleton.slice(0, at))];
+    if (snapshot.resources.length === 0) parts.push(Buffer.from('[]'));
+    else {
+      parts.push(Buffer.from('[\n'));
+      snapshot.resources.forEach((r, i) => {
+        let bytes = this.encoded.get(r);
+        if (bytes === undefined) {
+          const text = JSON.stringify(this.encodeResource(r), null, 4).replace(/\n/g, `\n${itemIndent}`);
+          bytes = Buffer.from(itemIndent + text);
+          this.encoded.set(r, bytes);
+        }
+        if (i > 0) parts.push(itemSeparator);
+        parts.push(bytes);
+      });
+      parts.push(Buffer.from(`\n${itemIndent.slice(4)}]`));
+    }
+    parts.push(Buffer.from(skeleton.slice(at + resourcesMark.length + 2)));
+    return Buffer.concat(parts);
+  }
+
+  private readonly encoded = new WeakMap<ResourceState, Buffer>();
 
   private deployment(snapshot: Snapshot): Record<string, unknown> {
     const out: Record<string, unknown> = {
@@ -163,7 +282,8 @@ export class FileStackState implements StackState {
         version: engineVersion,
       },
     };
-    const salt = this.salt();
+    this.saltCache ??= { value: this.salt() };
+    const salt = this.saltCache.value;
     if (salt) out.secrets_providers = { type: 'passphrase', state: { salt } };
     out.resources = snapshot.resources.map((r) => this.encodeResource(r));
     if (snapshot.pendingOperations.length > 0)
@@ -197,11 +317,16 @@ export class FileStackState implements StackState {
   }
 
   private encodeResource(r: ResourceState): ResourceState {
-    return { ...r, inputs: this.encode(r.inputs) as Props, outputs: this.encode(r.outputs) as Props };
+    const out = { ...r, inputs: this.encode(r.inputs) as Props, outputs: this.encode(r.outputs) as Props };
+    // A replacementTrigger may be secret too.
+    if (r.replacementTrigger !== undefined) out.replacementTrigger = this.encode(r.replacementTrigger);
+    return out;
   }
 
   private decodeResource(r: ResourceState): ResourceState {
-    return { ...r, inputs: this.decode(r.inputs ?? {}) as Props, outputs: this.decode(r.outputs ?? {}) as Props };
+    const out = { ...r, inputs: this.decode(r.inputs ?? {}) as Props, outputs: this.decode(r.outputs ?? {}) as Props };
+    if (r.replacementTrigger !== undefined) out.replacementTrigger = this.decode(r.replacementTrigger);
+    return out;
   }
 
   /** Secrets are written as Pulumi does: `{ <sig>: <secret>, ciphertext: encrypt(JSON(value)) }`. */

@@ -55,6 +55,8 @@ export interface StackState {
   exportDeployment(): unknown;
   /** Stack outputs, secrets still wrapped. */
   outputs(): Record<string, unknown>;
+  /** Writes, synchronously, what a run recorded but has not written yet: only right before a hard exit. */
+  flushSync(): void;
 }
 
 export class StackLockedError extends Error {

@@ -3,6 +3,7 @@
 // engine (secrets as sig objects, unknowns as sentinel strings) so nothing is lost between the
 // program, the provider and the state.
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
+import { trace } from './trace';
 
 export type Props = Record<string, unknown>;
 
@@ -87,11 +88,11 @@ function plain(v: unknown): unknown {
 }
 
 export function toStruct(props: Props | undefined): Struct {
-  return Struct.fromJavaScript((plain(props ?? {}) ?? {}) as Record<string, never>);
+  return trace.timeSync('toStruct', () => Struct.fromJavaScript((plain(props ?? {}) ?? {}) as Record<string, never>));
 }
 
 export function fromStruct(s: Struct | undefined): Props {
-  return s ? (s.toJavaScript() as Props) : {};
+  return s ? trace.timeSync('fromStruct', () => s.toJavaScript() as Props) : {};
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

@@ -1,5 +1,6 @@
 import type { SymmetricCrypter } from '../secrets/passphrase';
 import { stackCrypter } from '../secrets/stack-crypter';
+import { containsSecure, mapSecure } from './config-path';
 import type { Project } from './project';
 import { StackConfigFile } from './stack-config';
 
@@ -18,6 +19,14 @@ export function loadStackConfig(project: Project, stack: string, env: NodeJS.Pro
   const values: Record<string, string> = {};
   const secretKeys: string[] = [];
   for (const [key, entry] of file.entries()) {
+    const object = file.object(key);
+    if (object !== undefined && containsSecure(object)) {
+      // An object holding a secure value (`config set --path --secret`) is passed decrypted, and the
+      // whole key is secret, as Pulumi does.
+      values[key] = JSON.stringify(mapSecure(object, (c) => crypter.decrypt(c)));
+      secretKeys.push(key);
+      continue;
+    }
     values[key] = entry.secure ? crypter.decrypt(entry.value) : entry.value;
     if (entry.secure) secretKeys.push(key);
   }

@@ -73,3 +73,19 @@ test('a missing stack file reads as empty and is created on the first set', () =
   file.save();
   assert.equal(readFileSync(join(dir, 'Pulumi.dev.yaml'), 'utf8'), 'config:\n  proj:k: v\n');
 });
+
+test('an object holding a secure value reaches the program decrypted, and the whole key is secret', async () => {
+  const { loadStackConfig } = await import('./config');
+  const { stackCrypter } = await import('../secrets/stack-crypter');
+  const dir = program('name: shop\nruntime: nodejs\n', 'config:\n  shop:plain:\n    a: 1\n');
+  const project = readProject(dir);
+  const env = { PULUMI_CONFIG_PASSPHRASE: 'pw' };
+  const file = StackConfigFile.open(project, 'dev');
+  file.setRaw('db', { host: 'h', password: { secure: stackCrypter(file, env).encrypt('hunter2') } });
+  file.save();
+  const loaded = loadStackConfig(project, 'dev', env);
+  assert.deepEqual(JSON.parse(loaded.values['shop:db']), { host: 'h', password: 'hunter2' });
+  assert.deepEqual(loaded.secretKeys, ['shop:db']);
+  assert.deepEqual(JSON.parse(loaded.values['shop:plain']), { a: 1 });
+  assert.ok(!readFileSync(join(dir, 'Pulumi.dev.yaml'), 'utf8').includes('hunter2'));
+});

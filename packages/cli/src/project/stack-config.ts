@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Document, isMap, isScalar, parseDocument, stringify } from 'yaml';
+import { Document, isMap, isScalar, parseDocument, stringify, type YAMLMap } from 'yaml';
 import { isRecord, ProjectError, type Project } from './project';
 
 /**
@@ -89,6 +89,40 @@ export class StackConfigFile {
       qualified,
       secure ? this.doc.createNode({ secure: value }) : value,
     );
+  }
+
+  /** An object or list value as the file holds it (nested secure values as `{ secure: … }`), else undefined. */
+  object(key: string): unknown {
+    const raw = this.raw(key);
+    return typeof raw === 'object' && raw !== null && !(isRecord(raw) && typeof raw.secure === 'string')
+      ? raw
+      : undefined;
+  }
+
+  /** The value of a key as plain JS (objects with nested `{ secure }` values), or undefined. */
+  raw(key: string): unknown {
+    const config = this.doc.toJS()?.config as unknown;
+    if (!isRecord(config)) return undefined;
+    const qualified = this.qualify(key);
+    const found = Object.entries(config).find(([k]) => this.qualify(k) === qualified);
+    return found?.[1];
+  }
+
+  /** Sets a key to a JS value, in place when the key exists (in whichever spelling), else at the end. */
+  setRaw(key: string, value: unknown): void {
+    const qualified = this.qualify(key);
+    let config = this.doc.get('config');
+    if (!isMap(config)) {
+      config = this.doc.createNode({});
+      this.doc.set('config', config);
+    }
+    const map = config as YAMLMap;
+    const node = this.doc.createNode(value);
+    const pair = map.items.find(
+      (p) => this.qualify(isScalar(p.key) ? String(p.key.value) : String(p.key)) === qualified,
+    );
+    if (pair) pair.value = node;
+    else map.set(qualified, node);
   }
 
   /** Removes the key in whichever spelling the file uses; true when something was removed. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { cleanEnv, ocikit } from '../support/ocikit';
 
 // The command line through the built binary, without running a program: flags, config, secrets
@@ -103,6 +104,55 @@ test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets ne
   assert.match(oneLineError(gone.stderr), /configuration key 'shop:units' not found for stack 'dev'/);
   assert.equal((await ocikit(['config', 'set', 'fromStdin'], { cwd, env, input: 'piped value\n' })).code, 0);
   assert.equal((await ocikit(['config', 'get', 'fromStdin'], { cwd, env })).stdout, 'piped value\n');
+});
+
+test('config --path sets, gets and removes nested values, typed and secret, as Pulumi stores them', async () => {
+  const cwd = project('shop');
+  const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });
+  const ok = async (args: string[]) => {
+    const r = await ocikit(['config', ...args], { cwd, env });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  await ok(['set', '--path', 'data.active', 'true']);
+  await ok(['set', '--path', 'data.nums[0]', '1']);
+  await ok(['set', '--path', 'data.nums[1]', '0123']);
+  await ok(['set', '--path', 'data.name', 'web']);
+  await ok(['set', '--path', '--secret', 'data.token', 't0k3n']);
+  await ok(['set', '--path', 'oci:tags["cost.center"]', 'dr']);
+  await ok(['set', 'plain.key', 'kept']); // without --path a dot is part of the key, as before
+  const text = readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8');
+  assert.doesNotMatch(text, /t0k3n/);
+  const config = parseYaml(text).config;
+  assert.match(config['shop:data'].token.secure, /^v1:/);
+  assert.deepEqual(
+    { ...config['shop:data'], token: 'x' },
+    { active: true, nums: [1, '0123'], name: 'web', token: 'x' },
+  );
+  assert.deepEqual(config['oci:tags'], { 'cost.center': 'dr' });
+  assert.equal(config['shop:plain.key'], 'kept');
+
+  assert.equal(await ok(['get', '--path', 'data.token']), 't0k3n\n');
+  assert.equal(await ok(['get', '--path', 'data.nums[0]']), '1\n');
+  assert.equal(await ok(['get', '--path', 'shop:data.name']), 'web\n');
+  assert.deepEqual(JSON.parse(await ok(['get', 'data'])), {
+    active: true,
+    nums: [1, '0123'],
+    name: 'web',
+    token: 't0k3n',
+  });
+  const listed = await ok([]);
+  assert.match(listed, /shop:data +\{.*"token":"\[secret\]"/);
+  assert.doesNotMatch(listed, /t0k3n|v1:/);
+
+  await ok(['rm', '--path', 'data.nums[0]']);
+  assert.deepEqual(parseYaml(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8')).config['shop:data'].nums, ['0123']);
+  const missing = await ocikit(['config', 'rm', '--path', 'data.nope'], { cwd, env });
+  assert.match(oneLineError(missing.stderr), /configuration key 'shop:data.nope' not found for stack 'dev'/);
+  const notList = await ocikit(['config', 'set', '--path', 'data.name[0]', 'x'], { cwd, env });
+  assert.match(oneLineError(notList.stderr), /not a list/);
+  const range = await ocikit(['config', 'set', '--path', 'data.nums[5]', 'x'], { cwd, env });
+  assert.match(oneLineError(range.stderr), /index 5 is out of range/);
 });
 
 test('ocikit emulator starts the emulator in the foreground with ocikit-emulator’s flags', async () => {

@@ -50,12 +50,7 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
   const secretName = 'endpoint-secret-name-7f3a';
   const stateText = () => readFileSync(join(prog.dir, '.ocikit/stacks/dev.json'), 'utf8');
   const standby = () => cloud.sandbox.disasterRecovery.standbyRegion;
-  const livePlans = async () =>
-    (
-      await cloud
-        .dr(standby())
-        .listDrPlans({ drProtectionGroupId: cloud.sandbox.disasterRecovery.standbyProtectionGroupId })
-    ).drPlanCollection.items.filter((p) => !['DELETED', 'DELETING'].includes(p.lifecycleState));
+  const livePlans = () => cloud.livePlans();
   const liveEndpoints = async (displayName?: string) =>
     (
       await cloud

@@ -101,6 +101,7 @@ describe('step generator (fake provider)', () => {
     // State: Pulumi checkpoint, a's URN is qualified by its component parent, no secret in plain text.
     const text = stateText();
     assert.ok(!text.includes('hunter2'), 'the secret is not in the state in plain text');
+    assert.ok(!JSON.stringify(r.events).includes('hunter2'), 'nor in the engine events (--json)');
     const cp = JSON.parse(text);
     assert.equal(cp.version, 3);
     const urns = cp.checkpoint.latest.resources.map((x: { urn: string }) => x.urn);

@@ -2,9 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, resolve } from 'node:path';
 import { startEmulator } from '@ocikit/emulator';
-import * as common from 'oci-common';
-import { DisasterRecoveryClient } from 'oci-disasterrecovery';
-import { AIServiceLanguageClient } from 'oci-ailanguage';
+import { ociTestClients } from '@ocikit/emulator/testing';
 import { ok, program } from '../support/programs';
 
 const QUICKSTART = resolve(__dirname, '../../../../examples/quickstart');
@@ -28,19 +26,16 @@ test('the quickstart runs against the embedded emulator, and the resources are r
   // The embedded emulator persisted what ocikit created: open its data directory and look.
   const emulator = await startEmulator({ dataDir: join(p.dir, '.ocikit', 'emulator') });
   try {
-    const auth = new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT');
-    const dr = new DisasterRecoveryClient({ authenticationDetailsProvider: auth });
-    dr.endpoint = `${emulator.url}/r/${emulator.sandbox?.peerRegion ?? 'us-phoenix-1'}`;
-    const language = new AIServiceLanguageClient({ authenticationDetailsProvider: auth });
-    language.endpoint = emulator.url;
+    const clients = ociTestClients(emulator);
+    const dr = clients.dr(emulator.sandbox?.peerRegion ?? 'us-phoenix-1');
+    const language = clients.language();
     const plan = (await dr.getDrPlan({ drPlanId: out.drPlanId })).drPlan;
     assert.equal(plan.lifecycleState, 'ACTIVE');
     assert.equal(plan.planGroups.length, out.drPlanGroupCount);
     const endpoint = (await language.getEndpoint({ endpointId: out.endpointId })).endpoint;
     assert.equal(endpoint.lifecycleState, 'ACTIVE');
     assert.equal(endpoint.inferenceUnits, 1);
-    dr.close();
-    language.close();
+    clients.close();
   } finally {
     await emulator.close();
   }

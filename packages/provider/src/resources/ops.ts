@@ -106,10 +106,53 @@ export async function getOrGone<T>(ctx: OpContext, operation: string, get: () =>
   }
 }
 
+/** How the shared steps reach one resource kind: its GET and its service's work requests. */
+export interface ResourceAccess<T extends { lifecycleState?: string }> {
+  /** The GET's operation name, for messages (`GetDrPlan`). */
+  getOperation: string;
+  workRequests(ctx: OpContext): WorkRequestApi;
+  /** The raw GET (rejects on 404). */
+  get(ctx: OpContext, id: string): Promise<T>;
+}
+
+/** The resource, or undefined when it is gone (404). */
+export function readResource<T extends { lifecycleState?: string }>(
+  ctx: OpContext,
+  access: ResourceAccess<T>,
+  id: string,
+): Promise<T | undefined> {
+  return getOrGone(ctx, access.getOperation, () => access.get(ctx, id));
+}
+
+/** Waits for the operation's work request and for the resource to leave `transient`. */
+export function settle<T extends { lifecycleState?: string }>(
+  ctx: OpContext,
+  access: ResourceAccess<T>,
+  o: {
+    operation: string;
+    workRequestId: string | undefined;
+    id: string;
+    transient: string;
+    /** States that prove the operation succeeded (see waitSettled). */
+    ready?: (r: T) => boolean;
+  },
+): Promise<T | undefined> {
+  return waitSettled(ctx, {
+    ready: o.ready,
+    api: access.workRequests(ctx),
+    operation: o.operation,
+    getOperation: access.getOperation,
+    workRequestId: o.workRequestId,
+    transient: o.transient,
+    get: () => access.get(ctx, o.id),
+  });
+}
+
 /** Delete (404 = already gone), then wait for DELETED or 404. */
 export async function deleteAndWait<T extends { lifecycleState?: string }>(
   ctx: OpContext,
-  o: { operation: string; getOperation: string; del: () => Promise<unknown>; get: () => Promise<T> },
+  access: ResourceAccess<T>,
+  o: { operation: string; id: string; del: () => Promise<unknown> },
 ): Promise<void> {
   try {
     await o.del();
@@ -118,9 +161,9 @@ export async function deleteAndWait<T extends { lifecycleState?: string }>(
     throw new ProviderError(describeError(ctx.subject, o.operation, e));
   }
   await waitLifecycle(ctx, {
-    operation: o.getOperation,
+    operation: access.getOperation,
     what: 'to be DELETED',
-    get: o.get,
+    get: () => access.get(ctx, o.id),
     isDone: (r) => !r || r.lifecycleState === 'DELETED',
   });
 }
@@ -129,13 +172,26 @@ export async function deleteAndWait<T extends { lifecycleState?: string }>(
  * Waits for a work request to end AND for its resource to leave `transient`, polling both in
  * parallel so completion costs one round trip, not two. Fails (with the service's reasons) when
  * the work request did not succeed. Returns the resource (undefined if it is gone).
+ * With `ready`, the first poll reads the resource alone: a resource in a state only the
+ * operation's success leads to (a created plan that is ACTIVE) proves the work request succeeded,
+ * so a create that is already done costs one GET, as the SDK's waiter would after its own
+ * work-request wait; otherwise every poll reads both.
  */
 export async function waitSettled<T extends { lifecycleState?: string }>(
   ctx: OpContext,
-  o: { api: WorkRequestApi; operation: string; workRequestId?: string; get: () => Promise<T>; transient: string },
+  o: {
+    api: WorkRequestApi;
+    operation: string;
+    getOperation: string;
+    workRequestId?: string;
+    get: () => Promise<T>;
+    transient: string;
+    ready?: (r: T) => boolean;
+  },
 ): Promise<T | undefined> {
   const wrId = o.workRequestId;
   let status = wrId ? undefined : 'SUCCEEDED';
+  let resourceOnly = !!o.ready;
   const resource = await waitFor<T | undefined>({
     what: `${ctx.subject} to finish ${o.operation}`,
     timeoutMs: ctx.timeoutMs,
@@ -143,11 +199,13 @@ export async function waitSettled<T extends { lifecycleState?: string }>(
     onProgress: (m) => ctx.progress(m),
     poll: async (): Promise<Poll<T | undefined>> => {
       const [wr, r] = await Promise.all([
-        status || !wrId
+        status || !wrId || resourceOnly
           ? undefined
           : call(ctx.subject, 'GetWorkRequest', () => o.api.getWorkRequest({ workRequestId: wrId })),
-        getOrGone(ctx, o.operation.replace(/^\w+?(?=[A-Z])/, 'Get'), o.get),
+        getOrGone(ctx, o.getOperation, o.get),
       ]);
+      if (resourceOnly && r && o.ready!(r)) status = 'SUCCEEDED';
+      resourceOnly = false;
       if (wr && WR_DONE.has(wr.workRequest.status ?? '')) status = wr.workRequest.status;
       const pct = wr?.workRequest.percentComplete;
       return {

@@ -1,9 +1,12 @@
 // A real emulator (sandbox seed, zero transition delay) with the official OCI SDK clients for
-// checking effects, and the provider environment the app passes to the engine in embedded mode.
-import * as common from 'oci-common';
-import { AIServiceLanguageClient } from 'oci-ailanguage';
-import { DisasterRecoveryClient } from 'oci-disasterrecovery';
+// checking effects (the shared set-up of @ocikit/emulator/testing), and the provider environment
+// the app passes to the engine in embedded mode.
+import type { AIServiceLanguageClient } from 'oci-ailanguage';
+import type { DisasterRecoveryClient, models as drModels } from 'oci-disasterrecovery';
 import { startEmulator, type RunningEmulator, type SandboxIds } from '@ocikit/emulator';
+import { ociTestClients } from '@ocikit/emulator/testing';
+
+type DrPlanSummary = drModels.DrPlanSummary;
 
 export interface Cloud {
   emulator: RunningEmulator;
@@ -11,6 +14,8 @@ export interface Cloud {
   providerEnv: Record<string, string>;
   dr(region: string): DisasterRecoveryClient;
   language(region: string): AIServiceLanguageClient;
+  /** The DR plans of the sandbox's STANDBY protection group that are not deleted or deleting. */
+  livePlans(): Promise<DrPlanSummary[]>;
   close(): Promise<void>;
 }
 
@@ -21,44 +26,33 @@ export async function startCloud(options: { transitionDelaySeconds?: number } = 
     transitionDelaySeconds: options.transitionDelaySeconds ?? 0,
     trainingDurationSeconds: 0,
   });
-  const file = common.ConfigFileReader.parseFileFromPath(emulator.configFile, 'DEFAULT');
   const sandbox = emulator.sandbox!;
-  const providerEnv = {
-    OCIKIT_ENDPOINT: emulator.url,
-    OCI_REGION: sandbox.homeRegion,
-    OCI_TENANCY_OCID: file.get('tenancy')!,
-    OCI_USER_OCID: file.get('user')!,
-    OCI_FINGERPRINT: file.get('fingerprint')!,
-    OCI_PRIVATE_KEY_PATH: file.get('key_file')!,
-  };
-  const auth = new common.ConfigFileAuthenticationDetailsProvider(emulator.configFile, 'DEFAULT');
-  const conf = {
-    retryConfiguration: {
-      terminationStrategy: new common.MaxAttemptsTerminationStrategy(3),
-      delayStrategy: new common.FixedTimeDelayStrategy(0.01),
-    },
-    circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as never),
-  };
-  const clients: Array<{ close(): void }> = [];
-  return {
+  const clients = ociTestClients(emulator);
+  const { credentials } = clients;
+  const cloud: Cloud = {
     emulator,
     sandbox,
-    providerEnv,
-    dr(region) {
-      const c = new DisasterRecoveryClient({ authenticationDetailsProvider: auth }, conf);
-      c.endpoint = `${emulator.url}/r/${region}`;
-      clients.push(c);
-      return c;
+    providerEnv: {
+      OCIKIT_ENDPOINT: emulator.url,
+      OCI_REGION: sandbox.homeRegion,
+      OCI_TENANCY_OCID: credentials.tenancyOcid,
+      OCI_USER_OCID: credentials.userOcid,
+      OCI_FINGERPRINT: credentials.fingerprint,
+      OCI_PRIVATE_KEY_PATH: credentials.privateKeyPath,
     },
-    language(region) {
-      const c = new AIServiceLanguageClient({ authenticationDetailsProvider: auth }, conf);
-      c.endpoint = `${emulator.url}/r/${region}`;
-      clients.push(c);
-      return c;
+    dr: (region) => clients.dr(region),
+    language: (region) => clients.language(region),
+    async livePlans() {
+      const dr = cloud.dr(sandbox.disasterRecovery.standbyRegion);
+      const res = await dr.listDrPlans({ drProtectionGroupId: sandbox.disasterRecovery.standbyProtectionGroupId });
+      return res.drPlanCollection.items.filter(
+        (p: DrPlanSummary) => !['DELETED', 'DELETING'].includes(p.lifecycleState),
+      );
     },
     async close() {
-      clients.forEach((c) => c.close());
+      clients.close();
       await emulator.close();
     },
   };
+  return cloud;
 }

@@ -4,6 +4,7 @@
 // address); it keeps its "cloud" in the JSON file named by FAKE_PROVIDER_STORE and appends every
 // call to FAKE_PROVIDER_LOG, so tests can check the call order.
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type * as grpcTypes from '@grpc/grpc-js';
 import { main, type Provider } from '@pulumi/pulumi/provider';
 
 type Props = Record<string, unknown>;
@@ -79,6 +80,33 @@ const provider: Provider = {
     log(`invoke ${token}`);
     return { outputs: { echoed: inputs, count: Object.keys(load()).length } };
   },
+};
+
+// The Node SDK's provider server answers DiffConfig UNIMPLEMENTED; the engine's provider
+// replacement needs one that can ask for a replace, so this wraps the service it registers:
+// a change of the `generation` configuration key forces a replacement.
+const grpcPath = require.resolve('@grpc/grpc-js', { paths: [require.resolve('@pulumi/pulumi/provider')] });
+const grpc = require(grpcPath) as typeof grpcTypes;
+const pb = require('@pulumi/pulumi/proto/provider_pb') as typeof import('@pulumi/pulumi/proto/provider_pb');
+const addService = grpc.Server.prototype.addService;
+grpc.Server.prototype.addService = function (service, impl) {
+  const diffConfig: grpcTypes.handleUnaryCall<
+    InstanceType<typeof pb.DiffRequest>,
+    InstanceType<typeof pb.DiffResponse>
+  > = (call, cb) => {
+    const olds = call.request.getOldInputs()?.toJavaScript() ?? {};
+    const news = call.request.getNews()?.toJavaScript() ?? {};
+    log(`diffConfig ${JSON.stringify(olds.generation ?? null)} ${JSON.stringify(news.generation ?? null)}`);
+    const res = new pb.DiffResponse();
+    const replace = JSON.stringify(olds.generation) !== JSON.stringify(news.generation);
+    res.setChanges(replace ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE);
+    if (replace) res.setReplacesList(['generation']).setDiffsList(['generation']);
+    cb(null, res);
+  };
+  if (!('diffConfig' in service)) return addService.call(this, service, impl);
+  const wrapped = Object.create(impl) as typeof impl;
+  wrapped.diffConfig = diffConfig as grpcTypes.UntypedHandleCall;
+  return addService.call(this, service, wrapped);
 };
 
 void main(provider, process.argv.slice(2));

@@ -2,7 +2,7 @@
 // the repository's), a test Crypter in Pulumi's "v1:<nonce>:<ciphertext>" form, and one call to
 // run the engine that collects its events.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -112,4 +112,23 @@ export function diagnostics(events: EngineEvent[], severity?: string): string[] 
   return events
     .filter((e) => e.diagnosticEvent && (!severity || e.diagnosticEvent.severity === severity))
     .map((e) => e.diagnosticEvent!.message.trim());
+}
+
+/** The fake provider's call log (FAKE_PROVIDER_LOG) without its Check calls, and its cloud file. */
+export function fakeProviderFiles(dir: string) {
+  const log = join(dir, 'calls.log');
+  const cloud = join(dir, 'cloud.json');
+  process.env.FAKE_PROVIDER_STORE = cloud;
+  process.env.FAKE_PROVIDER_LOG = log;
+  return {
+    log,
+    cloud,
+    calls: () =>
+      readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .filter((c) => c && !c.startsWith('check')),
+    reset: () => writeFileSync(log, ''),
+    cloudState: () => JSON.parse(readFileSync(cloud, 'utf8')) as Record<string, Record<string, unknown>>,
+  };
 }

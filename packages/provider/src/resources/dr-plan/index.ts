@@ -5,7 +5,7 @@ import type * as dr from 'oci-disasterrecovery';
 import { call, describeError, isOciError, PartialFailure, ProviderError } from '../../errors';
 import { nestTags, packageSchema, shapeObject } from '../../schema';
 import type { Props } from '../../wire';
-import { createIdempotently, deleteAndWait, getOrGone, retryToken, waitSettled } from '../ops';
+import { createIdempotently, deleteAndWait, readResource, retryToken, settle, type ResourceAccess } from '../ops';
 import { tagFilter, type Failure, type OpContext, type ResourceModule, type UpdatePlan } from '../resource';
 import { checkDefinedTags, definedTagsToSend, tagInputs } from '../tags';
 
@@ -25,25 +25,15 @@ function toOutputs(plan: Plan, inputs: Props): Props {
   return out;
 }
 
-function getPlan(ctx: OpContext, id: string): Promise<Plan | undefined> {
-  return getOrGone(ctx, 'GetDrPlan', async () => (await ctx.clients.dr.getDrPlan({ drPlanId: id })).drPlan);
-}
+/** DR plans as the shared steps reach them. */
+const PLANS: ResourceAccess<Plan> = {
+  getOperation: 'GetDrPlan',
+  workRequests: (ctx) => ctx.clients.dr,
+  get: async (ctx, id) => (await ctx.clients.dr.getDrPlan({ drPlanId: id })).drPlan,
+};
 
-/** Waits for the operation's work request and for the resource to leave `transient`. */
-function settle(
-  ctx: OpContext,
-  operation: string,
-  wrId: string | undefined,
-  id: string,
-  transient: string,
-): Promise<Plan | undefined> {
-  return waitSettled(ctx, {
-    api: ctx.clients.dr,
-    operation,
-    workRequestId: wrId,
-    transient,
-    get: async () => (await ctx.clients.dr.getDrPlan({ drPlanId: id })).drPlan,
-  });
+function getPlan(ctx: OpContext, id: string): Promise<Plan | undefined> {
+  return readResource(ctx, PLANS, id);
 }
 
 async function partial(ctx: OpContext, id: string, e: unknown, inputs: Props): Promise<never> {
@@ -80,7 +70,7 @@ async function runAction(ctx: OpContext, id: string, action: 'Refresh' | 'Verify
     throw new ProviderError(describeError(ctx.subject, operation, e));
   }
   ctx.progress(`${action.toLowerCase()} started`);
-  await settle(ctx, operation, wrId, id, 'UPDATING');
+  await settle(ctx, PLANS, { operation, workRequestId: wrId, id, transient: 'UPDATING' });
 }
 
 function raised(oldV: unknown, newV: unknown): boolean {
@@ -149,7 +139,14 @@ export const drPlan: ResourceModule = {
           );
           return { id: r.drPlan.id, workRequestId: r.opcWorkRequestId };
         },
-        settle: (planId, wrId) => settle(ctx, 'CreateDrPlan', wrId, planId, 'CREATING'),
+        settle: (planId, wrId) =>
+          settle(ctx, PLANS, {
+            operation: 'CreateDrPlan',
+            workRequestId: wrId,
+            id: planId,
+            transient: 'CREATING',
+            ready: (p) => READY.has(p.lifecycleState),
+          }),
         onCreated: (planId) => (id = planId),
       });
       if (!plan) throw new ProviderError(`${ctx.subject}: the plan disappeared while it was being created`);
@@ -207,7 +204,12 @@ export const drPlan: ResourceModule = {
           }),
         );
         touched = true;
-        await settle(ctx, 'UpdateDrPlan', r.opcWorkRequestId, id, 'UPDATING');
+        await settle(ctx, PLANS, {
+          operation: 'UpdateDrPlan',
+          workRequestId: r.opcWorkRequestId,
+          id,
+          transient: 'UPDATING',
+        });
       }
       if (doRefresh) {
         touched = true;
@@ -229,11 +231,10 @@ export const drPlan: ResourceModule = {
   },
 
   async delete(ctx, id) {
-    await deleteAndWait(ctx, {
+    await deleteAndWait(ctx, PLANS, {
       operation: 'DeleteDrPlan',
-      getOperation: 'GetDrPlan',
+      id,
       del: () => ctx.clients.dr.deleteDrPlan({ drPlanId: id }),
-      get: async () => (await ctx.clients.dr.getDrPlan({ drPlanId: id })).drPlan,
     });
   },
 

@@ -4,7 +4,7 @@ import type * as lang from 'oci-ailanguage';
 import { call, PartialFailure, ProviderError } from '../../errors';
 import { nestTags, packageSchema, shapeObject } from '../../schema';
 import type { Props } from '../../wire';
-import { createIdempotently, deleteAndWait, getOrGone, waitSettled } from '../ops';
+import { createIdempotently, deleteAndWait, readResource, settle, type ResourceAccess } from '../ops';
 import { tagFilter, type Failure, type OpContext, type ResourceModule } from '../resource';
 import { checkDefinedTags, definedTagsToSend, tagInputs } from '../tags';
 
@@ -19,29 +19,15 @@ function toOutputs(ep: Ep): Props {
   return shapeObject(ep, packageSchema().resources[TOKEN]) ?? {};
 }
 
-function getEndpoint(ctx: OpContext, id: string): Promise<Ep | undefined> {
-  return getOrGone(
-    ctx,
-    'GetEndpoint',
-    async () => (await ctx.clients.language.getEndpoint({ endpointId: id })).endpoint,
-  );
-}
+/** AI Language endpoints as the shared steps reach them. */
+const ENDPOINTS: ResourceAccess<Ep> = {
+  getOperation: 'GetEndpoint',
+  workRequests: (ctx) => ctx.clients.language,
+  get: async (ctx, id) => (await ctx.clients.language.getEndpoint({ endpointId: id })).endpoint,
+};
 
-/** Waits for the operation's work request and for the resource to leave `transient`. */
-function settle(
-  ctx: OpContext,
-  operation: string,
-  wrId: string | undefined,
-  id: string,
-  transient: string,
-): Promise<Ep | undefined> {
-  return waitSettled(ctx, {
-    api: ctx.clients.language,
-    operation,
-    workRequestId: wrId,
-    transient,
-    get: async () => (await ctx.clients.language.getEndpoint({ endpointId: id })).endpoint,
-  });
+function getEndpoint(ctx: OpContext, id: string): Promise<Ep | undefined> {
+  return readResource(ctx, ENDPOINTS, id);
 }
 
 function ready(ctx: OpContext, ep: Ep | undefined): Ep {
@@ -107,7 +93,14 @@ export const endpoint: ResourceModule = {
           );
           return { id: r.endpoint.id, workRequestId: r.opcWorkRequestId };
         },
-        settle: (endpointId, wrId) => settle(ctx, 'CreateEndpoint', wrId, endpointId, 'CREATING'),
+        settle: (endpointId, wrId) =>
+          settle(ctx, ENDPOINTS, {
+            operation: 'CreateEndpoint',
+            workRequestId: wrId,
+            id: endpointId,
+            transient: 'CREATING',
+            ready: (e) => e.lifecycleState === 'ACTIVE',
+          }),
         onCreated: (endpointId) => (id = endpointId),
       });
       const active = ready(ctx, ep);
@@ -152,7 +145,15 @@ export const endpoint: ResourceModule = {
           ctx.clients.language.updateEndpoint({ endpointId: id, updateEndpointDetails: details }),
         );
         touched = true;
-        ready(ctx, await settle(ctx, 'UpdateEndpoint', r.opcWorkRequestId, id, 'UPDATING'));
+        ready(
+          ctx,
+          await settle(ctx, ENDPOINTS, {
+            operation: 'UpdateEndpoint',
+            workRequestId: r.opcWorkRequestId,
+            id,
+            transient: 'UPDATING',
+          }),
+        );
       }
     } catch (e) {
       if (!touched) throw e;
@@ -164,11 +165,10 @@ export const endpoint: ResourceModule = {
   },
 
   async delete(ctx, id) {
-    await deleteAndWait(ctx, {
+    await deleteAndWait(ctx, ENDPOINTS, {
       operation: 'DeleteEndpoint',
-      getOperation: 'GetEndpoint',
+      id,
       del: () => ctx.clients.language.deleteEndpoint({ endpointId: id }),
-      get: async () => (await ctx.clients.language.getEndpoint({ endpointId: id })).endpoint,
     });
   },
 

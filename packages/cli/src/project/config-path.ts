@@ -1,0 +1,90 @@
+// `config set|get|rm --path`: a key like `data.servers[0].host` names the top-level config key
+// (`data`, optionally `<namespace>:data`) and a path into its object value, as Pulumi's
+// `config --path` (pkg/config map.go) reads it. Values are plain JS (what the YAML holds); a secure
+// value is `{ secure: <ciphertext> }` at any depth.
+import { parsePath } from '../engine/values';
+import { isRecord, ProjectError } from './project';
+
+export type PathSegment = string | number;
+
+export function splitConfigPath(key: string): { key: string; path: PathSegment[] } {
+  const segments = parsePath(key);
+  const [first, ...path] = segments;
+  if (typeof first !== 'string' || !first || !key.startsWith(first))
+    throw new ProjectError(`invalid config key '${key}': a path starts with the key's name`);
+  return { key: first, path };
+}
+
+/** Pulumi's adjustObjectValue: with --path, "true"/"false" are booleans and integers are numbers ("0123" stays text). */
+export function adjustValue(value: string): unknown {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (value.length > 1 && value.startsWith('0')) return value;
+  if (/^-?\d+$/.test(value) && Number.isSafeInteger(Number(value))) return Number(value);
+  return value;
+}
+
+export function isSecure(v: unknown): v is { secure: string } {
+  return isRecord(v) && Object.keys(v).length === 1 && typeof v.secure === 'string';
+}
+
+export function containsSecure(v: unknown): boolean {
+  if (isSecure(v)) return true;
+  if (Array.isArray(v)) return v.some(containsSecure);
+  return isRecord(v) && Object.values(v).some(containsSecure);
+}
+
+/** Replaces every secure value with `f(ciphertext)` (decrypted text, or "[secret]" for display). */
+export function mapSecure(v: unknown, f: (ciphertext: string) => unknown): unknown {
+  if (isSecure(v)) return f(v.secure);
+  if (Array.isArray(v)) return v.map((x) => mapSecure(x, f));
+  if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapSecure(x, f)]));
+  return v;
+}
+
+const show = (path: PathSegment[]) =>
+  path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+
+export function getAt(root: unknown, path: PathSegment[]): { found: boolean; value?: unknown } {
+  let cur = root;
+  for (const seg of path) {
+    if (typeof seg === 'number' ? !Array.isArray(cur) || seg >= cur.length : !isRecord(cur) || isSecure(cur))
+      return { found: false };
+    if (typeof seg === 'string' && !(seg in (cur as Record<string, unknown>))) return { found: false };
+    cur = (cur as Record<string | number, unknown>)[seg];
+  }
+  return { found: true, value: cur };
+}
+
+/** Sets `value` at `path` under `root`, creating objects and lists on the way; returns the new root. */
+export function setAt(root: unknown, path: PathSegment[], value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [seg, ...rest] = path;
+  if (typeof seg === 'number') {
+    const list = root === undefined || root === null ? [] : root;
+    if (!Array.isArray(list)) throw new ProjectError(`config path: [${seg}] indexes a value that is not a list`);
+    if (seg > list.length)
+      throw new ProjectError(`config path: index ${seg} is out of range (the list has ${list.length} items)`);
+    const out = [...list];
+    out[seg] = setAt(list[seg], rest, value);
+    return out;
+  }
+  const obj = root === undefined || root === null ? {} : root;
+  if (!isRecord(obj) || isSecure(obj))
+    throw new ProjectError(`config path: '${seg}' names a key of a value that is not an object`);
+  return { ...obj, [seg]: setAt(obj[seg], rest, value) };
+}
+
+/** Removes the value at `path`; `undefined` when nothing was there. */
+export function removeAt(root: unknown, path: PathSegment[]): { root: unknown } | undefined {
+  if (!getAt(root, path).found || path.length === 0) return undefined;
+  const parentPath = path.slice(0, -1);
+  const last = path[path.length - 1];
+  const parent = getAt(root, parentPath).value;
+  const next = Array.isArray(parent)
+    ? parent.filter((_, i) => i !== last)
+    : Object.fromEntries(Object.entries(parent as Record<string, unknown>).filter(([k]) => k !== last));
+  return { root: setAt(root, parentPath, next) };
+}
+
+export { show as showConfigPath };

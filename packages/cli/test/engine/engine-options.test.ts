@@ -1,0 +1,239 @@
+// Step-generator rules for resource options beyond the basic steps, against the small provider
+// plugin in support/fake-provider.ts (real programs through their own cmd/run, real gRPC, real
+// state files): delete-before-replace dependents, aliases, deletedWith, replacementTrigger,
+// replaceWith and provider replacement, as pulumi/pulumi step_generator.go decides them.
+import { after, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fakeProviderFiles, makeProgram, steps, type TestProgram } from './support/harness';
+
+const fake = [resolve(__dirname, 'support/fake-provider.ts')];
+
+const header = `import * as pulumi from '@pulumi/pulumi';
+class Thing extends pulumi.CustomResource {
+  declare readonly size: pulumi.Output<number>;
+  constructor(name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
+    super('oci:Test/thing:Thing', name, { ...args, state: undefined }, opts);
+  }
+}
+`;
+
+interface Resource {
+  urn: string;
+  id?: string;
+  delete?: boolean;
+  aliases?: string[];
+  parent?: string;
+  provider?: string;
+  dependencies?: string[];
+  inputs: Record<string, unknown>;
+}
+
+describe('engine resource options (fake provider)', () => {
+  const progs: TestProgram[] = [];
+  let prog: TestProgram;
+  let files: ReturnType<typeof fakeProviderFiles>;
+  const changes = () => files.calls().filter((c) => /^(create|update|delete)/.test(c));
+  const reset = () => files.reset();
+  const cloudState = () => files.cloudState();
+  const ids = (name: string) => Object.keys(cloudState()).filter((id) => id.startsWith(`fake-${name}-`));
+  const resources = (): Resource[] =>
+    JSON.parse(readFileSync(join(prog.dir, '.ocikit/stacks/dev.json'), 'utf8')).checkpoint.latest.resources;
+  const byName = (name: string) => resources().filter((r) => r.urn.endsWith(`::${name}`));
+  const up = async (source: string, options: { preview?: boolean } = {}) => {
+    prog.write(header + source);
+    reset();
+    const r = await prog.run(options);
+    assert.equal(r.ok, true, r.error);
+    return r;
+  };
+
+  beforeEach(() => {
+    prog = makeProgram(header, { pluginCommand: fake });
+    progs.push(prog);
+    files = fakeProviderFiles(prog.dir);
+  });
+  after(() => progs.forEach((p) => p.remove()));
+
+  it('deletes the dependents a delete-before-replace forces to be replaced first, and only those', async () => {
+    const src = (v: string) => `
+const root = new Thing('root', { dbr: '${v}' });
+const dep = new Thing('dep', { replaceMe: root.id });
+new Thing('grand', { replaceMe: dep.id });
+new Thing('soft', { ref: root.id });
+new Thing('after', { size: 1 }, { dependsOn: [root] });
+export const depRef = dep.id.apply(() => root.id);
+`;
+    await up(src('x'));
+    const oldRoot = ids('root')[0];
+    let r = await up(src('y'), { preview: true });
+    assert.deepEqual(changes(), [], 'a preview changes nothing');
+    assert.deepEqual(
+      steps(r.events).filter((s) => s.startsWith('delete-replaced')),
+      ['delete-replaced grand', 'delete-replaced dep', 'delete-replaced root'],
+    );
+    assert.equal(r.changes.replace, 3);
+    r = await up(src('y'));
+    const c = changes();
+    // Dependents of dependents first, then the root; then the root is created and its dependents after it.
+    assert.deepEqual(c.slice(0, 3), ['delete grand', 'delete dep', 'delete root'], c.join(','));
+    assert.ok(c.indexOf('create root') < c.indexOf('create dep'), c.join(','));
+    assert.ok(c.indexOf('create dep') < c.indexOf('create grand'), c.join(','));
+    // A property that does not force a replacement is updated; a dependsOn edge alone changes nothing.
+    assert.ok(c.includes('update soft'), c.join(','));
+    assert.ok(!c.some((x) => x.endsWith(' after')), c.join(','));
+    assert.equal(r.changes.replace, 3);
+    const newRoot = ids('root')[0];
+    assert.notEqual(newRoot, oldRoot);
+    assert.equal(cloudState()[ids('dep')[0]].replaceMe, newRoot);
+    assert.equal(ids('dep').length, 1);
+    assert.equal(ids('grand').length, 1);
+    assert.equal(cloudState()[ids('soft')[0]].ref, newRoot);
+    assert.equal(resources().length, 7); // stack, provider, five things
+    await up(src('y'));
+    assert.deepEqual(changes(), [], 'converged');
+  });
+
+  it('refuses to delete a protected dependent of a delete-before-replace resource', async () => {
+    const src = (v: string) => `
+const root = new Thing('root', { dbr: '${v}' });
+new Thing('dep', { replaceMe: root.id }, { protect: true });
+`;
+    await up(src('x'));
+    prog.write(header + src('y'));
+    reset();
+    const r = await prog.run();
+    assert.equal(r.ok, false);
+    assert.match(r.error!, /unable to replace resource ".*::dep" as part of replacing ".*::root".*protect/);
+    assert.deepEqual(changes(), []);
+    assert.equal(ids('root').length, 1);
+  });
+
+  it('moves a renamed or re-parented resource through its alias instead of deleting and creating it', async () => {
+    await up(`
+const grp = new pulumi.ComponentResource('test:index:Group', 'grp');
+new Thing('old', { size: 1 });
+new Thing('child', { size: 1 }, { parent: grp });
+new Thing('byUrn', { size: 1 });
+`);
+    const before = Object.keys(cloudState()).sort();
+    const oldUrn = byName('byUrn')[0].urn;
+    const r = await up(
+      `
+const grp = new pulumi.ComponentResource('test:index:Group', 'grp');
+new Thing('renamed', { size: 1 }, { aliases: [{ name: 'old' }] });
+new Thing('child', { size: 1 }, { aliases: [{ parent: grp }] });
+new Thing('byUrn2', { size: 1 }, { aliases: ['${oldUrn}'] });
+`,
+      { preview: true },
+    );
+    assert.deepEqual(
+      steps(r.events)
+        .filter((s) => !s.startsWith('same'))
+        .sort(),
+      [],
+    );
+    await up(`
+const grp = new pulumi.ComponentResource('test:index:Group', 'grp');
+new Thing('renamed', { size: 2 }, { aliases: [{ name: 'old' }] });
+new Thing('child', { size: 1 }, { aliases: [{ parent: grp }] });
+new Thing('byUrn2', { size: 1 }, { aliases: ['${oldUrn}'] });
+`);
+    assert.deepEqual(changes(), ['update renamed'], 'moved in state, updated in place, nothing created or deleted');
+    assert.deepEqual(Object.keys(cloudState()).sort(), before);
+    assert.deepEqual(byName('old'), []);
+    assert.deepEqual(byName('renamed')[0].aliases, ['urn:pulumi:dev::enginetest::oci:Test/thing:Thing::old']);
+    const child = byName('child');
+    assert.equal(child.length, 1);
+    assert.equal(child[0].urn, 'urn:pulumi:dev::enginetest::oci:Test/thing:Thing::child');
+    assert.ok(!child[0].parent?.includes('Group'), 'the child is under the stack now');
+    assert.equal(byName('byUrn2').length, 1);
+    assert.equal(byName('byUrn').length, 0);
+    // The alias is no longer needed once the state has moved.
+    await up(`
+const grp = new pulumi.ComponentResource('test:index:Group', 'grp');
+new Thing('renamed', { size: 2 });
+new Thing('child', { size: 1 });
+new Thing('byUrn2', { size: 1 });
+`);
+    assert.deepEqual(changes(), []);
+  });
+
+  it('renames a component and its children follow it through the inherited alias', async () => {
+    await up(`
+const grp = new pulumi.ComponentResource('test:index:Group', 'app');
+new Thing('app-thing', { size: 1 }, { parent: grp });
+`);
+    const r = await up(`
+const grp = new pulumi.ComponentResource('test:index:Group', 'web', {}, { aliases: [{ name: 'app' }] });
+new Thing('web-thing', { size: 1 }, { parent: grp });
+`);
+    assert.deepEqual(changes(), []);
+    assert.ok(steps(r.events).includes('same web-thing'));
+    assert.equal(byName('web-thing')[0].parent, 'urn:pulumi:dev::enginetest::test:index:Group::web');
+  });
+
+  it('skips the delete of a resource whose deletedWith target is deleted in the same run', async () => {
+    await up(`
+const owner = new Thing('owner', { size: 1 });
+new Thing('inner', { size: 1 }, { deletedWith: owner });
+new Thing('other', { size: 1 }, { deletedWith: owner });
+`);
+    // Removing only a dependent still deletes it; removing its target skips its delete.
+    await up(`
+const owner = new Thing('owner', { size: 1 });
+new Thing('inner', { size: 1 }, { deletedWith: owner });
+`);
+    assert.deepEqual(changes(), ['delete other']);
+    await up(``);
+    assert.deepEqual(changes(), ['delete owner'], 'inner goes with its owner');
+    assert.equal(ids('inner').length, 1, 'the provider was not asked to delete it');
+    assert.equal(resources().filter((r) => r.urn.includes('Thing')).length, 0);
+  });
+
+  it('replaces a resource when its replacementTrigger changes, and with the resources in replaceWith', async () => {
+    const src = (trigger: string, root: string) => `
+const root = new Thing('root', { replaceMe: '${root}' });
+new Thing('trig', { size: 1 }, { replacementTrigger: pulumi.secret('tr1gger-${trigger}') });
+new Thing('follower', { size: 1 }, { replaceWith: [root] });
+`;
+    await up(src('a', 'r1'));
+    await up(src('a', 'r1'));
+    assert.deepEqual(changes(), [], 'an unchanged trigger replaces nothing');
+    await up(src('b', 'r1'));
+    assert.deepEqual(changes(), ['create trig', 'delete trig']);
+    const stateText = readFileSync(join(prog.dir, '.ocikit/stacks/dev.json'), 'utf8');
+    assert.ok(
+      stateText.includes('replacementTrigger') && !stateText.includes('tr1gger-'),
+      'a secret trigger is encrypted',
+    );
+    const r = await up(src('b', 'r2'));
+    const c = changes();
+    assert.ok(c.includes('create follower') && c.includes('delete follower'), c.join(','));
+    assert.equal(r.changes.replace, 2);
+  });
+
+  it('replaces a provider whose DiffConfig asks for it, then every resource it manages', async () => {
+    const src = (generation: number) => `
+const p = new pulumi.ProviderResource('oci', 'p', { generation: ${generation} });
+new Thing('managed', { size: 1 }, { provider: p });
+new Thing('unmanaged', { size: 1 });
+`;
+    await up(src(1));
+    const oldProvider = byName('p')[0];
+    const oldManaged = ids('managed')[0];
+    await up(src(1));
+    assert.deepEqual(changes(), []);
+    const r = await up(src(2));
+    const c = changes();
+    assert.deepEqual(c, ['create managed', 'delete managed'], c.join(','));
+    assert.equal(r.changes.replace, 2); // the provider and its resource
+    const provider = byName('p');
+    assert.equal(provider.length, 1);
+    assert.notEqual(provider[0].id, oldProvider.id);
+    assert.equal(byName('managed')[0].provider, `${provider[0].urn}::${provider[0].id}`);
+    assert.notEqual(ids('managed')[0], oldManaged);
+    assert.equal(ids('managed').length, 1);
+  });
+});
