@@ -2,7 +2,8 @@
 // pulumirpc.ResourceProvider on 127.0.0.1, prints only the port on the first stdout line, and
 // ends within a second on SIGTERM/SIGINT. Before the port line it loads only grpc-js and this
 // package's own small modules (the message codec in ./proto, not google-protobuf and the generated
-// stubs); the OCI SDK is loaded on Configure, schema.json and the configuration on first use.
+// stubs); right after it, the rest (configuration, schema.json, the OCI SDK) loads in the
+// background (warmUp in ./server), one module at a time so requests are answered in between.
 import * as path from 'node:path';
 import type * as grpcTypes from '@grpc/grpc-js';
 
@@ -15,7 +16,7 @@ function grpcLib(): typeof grpcTypes {
 export async function main(argv: string[]): Promise<void> {
   const grpc = grpcLib();
   const { createEngineLog } = require('./engine-log') as typeof import('./engine-log');
-  const { createProviderService } = require('./server') as typeof import('./server');
+  const { createProviderService, warmUp } = require('./server') as typeof import('./server');
   const { resourceProviderService } = require('./rpc') as typeof import('./rpc');
   const engineAddress = argv.find((a) => !a.startsWith('-'));
   const log = createEngineLog(grpc, engineAddress);
@@ -34,6 +35,7 @@ export async function main(argv: string[]): Promise<void> {
     ),
   );
   process.stdout.write(`${port}\n`);
+  warmUp();
   // Nothing else may reach stdout (the engine reads the port from it): libraries log to stderr.
   console.log = console.error;
   console.info = console.error;

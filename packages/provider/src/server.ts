@@ -24,6 +24,35 @@ const resources = lazy(() => ({
   ...(require('./resources/resource') as typeof import('./resources/resource')),
 }));
 
+/**
+ * Loads, after the port line, what the first requests will need: configuration and regions
+ * (CheckConfig), the resource modules and schema (Check), the OCI SDK (Create). An engine that
+ * starts plugins ahead of the program (ocikit does) then finds them warm; one that calls at once
+ * waits no longer than on-demand loading would make it. One module per macrotask, so a request
+ * that arrives meanwhile is answered between two loads.
+ */
+export function warmUp(): void {
+  const steps: (() => unknown)[] = [
+    cfg,
+    () => require('oci-common'),
+    resources,
+    () => (require('./schema') as typeof import('./schema')).packageSchema(),
+    () => require('oci-disasterrecovery'),
+    () => require('oci-ailanguage'),
+  ];
+  const next = (): void => {
+    const step = steps.shift();
+    if (!step) return;
+    try {
+      step();
+    } catch {
+      // Reported by the first request that needs it.
+    }
+    setImmediate(next);
+  };
+  setImmediate(next);
+}
+
 /** Request messages as ./rpc decodes them (absent Structs are `{}`). */
 interface CheckRequest {
   urn: string;
