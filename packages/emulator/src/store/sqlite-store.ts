@@ -263,7 +263,8 @@ export class SqliteStore implements Store {
       ...params,
       offset + limit - 1,
     ) as Array<Record<string, ColumnValue>>;
-    return { json: page.json, count: page.n, last: edge[0], more: edge.length > 1 };
+    // A plain object on both drivers (node:sqlite answers null-prototype rows).
+    return { json: page.json, count: page.n, last: { ...edge[0] }, more: edge.length > 1 };
   }
 
   count(kind: KindDefinition, where?: Record<string, ColumnValue>): number {
