@@ -9,12 +9,17 @@
  *    directly with the official OCI SDK at the same parallelism. Ratio; goal ≤ 1.3.
  * 2. `ocikit preview` of the unchanged 100-resource stack (seconds).
  * 3. Peak memory: the largest sum of RSS over ocikit and its children (program, plugin), sampled.
+ * 4. The breakdown of `up`: (a) the program floor, the same program run as a process under
+ *    Pulumi's own mocks (`pulumi.runtime.setMocks`, the same ts-node transpile-only start, no
+ *    engine): what the unmodified program costs before any engine work; (b) the engine's part,
+ *    from the program's first custom-resource registration to the last one answered (from
+ *    ocikit's trace), vs the SDK time.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { stringify } from 'yaml';
+import { parse as parseYaml, stringify } from 'yaml';
 import { fastWaiter } from '@ocikit/emulator/testing';
 import { startCloud } from '../test/support/programs';
 import { cleanEnv, OCIKIT_BIN } from '../test/support/ocikit';
@@ -51,9 +56,17 @@ function treeRss(pid: number): number {
   return total;
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ seconds: number; peakMb: number; out: string }> {
+function run(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { cwd?: string; node?: boolean } = {},
+): Promise<{ seconds: number; peakMb: number; out: string }> {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [OCIKIT_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, options.node ? args : [OCIKIT_BIN, ...args], {
+    env,
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -62,10 +75,48 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ seconds: number;
   return new Promise((resolvePromise, reject) =>
     child.on('close', (code) => {
       clearInterval(sampler);
-      if (code !== 0) return reject(new Error(`ocikit ${args.join(' ')} exited ${code}:\n${out}`));
+      if (code !== 0)
+        return reject(new Error(`${options.node ? 'node' : 'ocikit'} ${args.join(' ')} exited ${code}:\n${out}`));
       resolvePromise({ seconds: Number(process.hrtime.bigint() - started) / 1e9, peakMb: peak / 1024, out });
     }),
   );
+}
+
+/**
+ * Runs a Pulumi program under Pulumi's mocks, started as @pulumi/pulumi/cmd/run starts a
+ * TypeScript program (its own ts-node, transpile-only, with run.js's compiler options), and
+ * exits once every registration is answered: the program's own cost, with no engine.
+ */
+const MOCK_RUNNER = `const path = require('path');
+const { typeScriptRequireStrings } = require('@pulumi/pulumi/tsutils');
+const { tsnodeRequire, typescriptRequire } = typeScriptRequireStrings();
+require(tsnodeRequire).register({
+  compiler: typescriptRequire,
+  transpileOnly: true,
+  skipProject: true,
+  compilerOptions: { target: 'ES2020', module: 'nodenext', moduleResolution: 'nodenext', sourceMap: 'true' },
+});
+const pulumi = require('@pulumi/pulumi');
+pulumi.runtime
+  .setMocks(
+    {
+      newResource: (a) => ({ id: a.name + '-id', state: a.inputs }),
+      call: (a) => a.inputs,
+    },
+    process.argv[2],
+    process.argv[3],
+    false,
+  )
+  .then(() => require(path.resolve('index.ts')))
+  .then(() => pulumi.runtime.disconnect())
+  .then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+`;
+
+/** A trace mark of an ocikit run (ms since it started); see src/engine/trace.ts. */
+function mark(out: string, name: string): number {
+  const m = new RegExp(`^\\s*(\\d+)  ${name}$`, 'm').exec(out);
+  if (!m) throw new Error(`no '${name}' in the trace of ocikit:\n${out}`);
+  return Number(m[1]);
 }
 
 async function pool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -134,11 +185,28 @@ async function main(): Promise<void> {
     const env = cleanEnv(cloud.env);
     // The engine's cost, not ts-node's: type-checking the program is measured on its own below.
     // BENCH_TRACE=1: each ocikit run prints its phase timings (OCIKIT_TRACE), shown after the table.
+    // The trace's marks give the engine's part of `up`; BENCH_TRACE=1 prints the whole trace too.
     const traced = process.env.BENCH_TRACE === '1' ? { OCIKIT_TRACE: '1' } : {};
     const fast = { ...env, ...traced, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' };
-    const up = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'up', '--yes'], fast);
+    const up = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'up', '--yes'], { ...fast, OCIKIT_TRACE: '1' });
+    const enginePart =
+      (mark(up.out, 'last RegisterResource answered') - mark(up.out, 'first custom RegisterResource')) / 1000;
     const preview = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'preview'], fast);
     const checked = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'preview'], env);
+    writeFileSync(join(dir, 'mock-run.js'), MOCK_RUNNER);
+    const config = Object.fromEntries(
+      Object.entries(
+        parseYaml(readFileSync(join(dir, 'Pulumi.dev.yaml'), 'utf8')).config as Record<string, unknown>,
+      ).map(([k, v]) => [k, String(v)]),
+    );
+    const floor = await run(
+      ['mock-run.js', 'bench', 'dev'],
+      { ...fast, PULUMI_CONFIG: JSON.stringify(config) },
+      {
+        cwd: dir,
+        node: true,
+      },
+    );
 
     const rows = [
       [`ocikit up --yes (${COUNT} DrPlans + ${COUNT} Endpoints, --parallel ${PARALLEL})`, `${up.seconds.toFixed(2)} s`],
@@ -146,6 +214,9 @@ async function main(): Promise<void> {
       ['ratio ocikit / SDK (goal ≤ 1.3)', (up.seconds / directSeconds).toFixed(2)],
       [`ocikit preview of the unchanged ${COUNT * 2}-resource stack`, `${preview.seconds.toFixed(2)} s`],
       [`the same preview with ts-node type-checking the program (Pulumi's default)`, `${checked.seconds.toFixed(2)} s`],
+      [`program floor: the same program under Pulumi's mocks, no engine (process)`, `${floor.seconds.toFixed(2)} s`],
+      [`engine's part of up: first custom registration → last answered`, `${enginePart.toFixed(2)} s`],
+      [`ratio engine's part / SDK (goal ≤ 1.3)`, (enginePart / directSeconds).toFixed(2)],
       ['peak memory, ocikit up (ocikit + program + plugin RSS)', `${up.peakMb.toFixed(0)} MB`],
       ['peak memory, ocikit preview', `${preview.peakMb.toFixed(0)} MB`],
       ['peak memory, type-checked preview', `${checked.peakMb.toFixed(0)} MB`],

@@ -7,9 +7,17 @@
 // against the generated stubs in @pulumi/pulumi/proto.
 import type { Props } from './wire';
 
-/** A field: number, name, kind; `message`/`map` kinds name the nested layout. */
+/**
+ * A field: number, name, kind; `message`/`map` kinds name the nested layout. `optbool` (a proto3
+ * `optional bool`) and `optstruct` (a Struct whose absence means something) are left out of the
+ * decoded object when absent, as `message` is; `value` is a google.protobuf.Value (any JSON value).
+ */
 export type Field =
-  | [no: number, name: string, kind: 'string' | 'bool' | 'double' | 'int' | 'bytes' | 'struct' | 'strings']
+  | [
+      no: number,
+      name: string,
+      kind: 'string' | 'bool' | 'double' | 'int' | 'bytes' | 'struct' | 'strings' | 'optbool' | 'optstruct' | 'value',
+    ]
   | [no: number, name: string, kind: 'message' | 'messages' | 'map', layout: Layout];
 export type Layout = readonly Field[];
 
@@ -128,7 +136,10 @@ const DEFAULTS: Record<string, () => unknown> = {
 
 function readMessage(r: Reader, end: number, layout: Layout): Props {
   const out: Props = {};
-  for (const f of layout) if (f[2] !== 'message') out[f[1]] = DEFAULTS[f[2]]();
+  for (const f of layout) {
+    const d = DEFAULTS[f[2]];
+    if (d) out[f[1]] = d();
+  }
   while (r.pos < end) {
     const tag = r.varint();
     const no = tag >>> 3;
@@ -143,6 +154,7 @@ function readMessage(r: Reader, end: number, layout: Layout): Props {
         out[name] = r.string();
         break;
       case 'bool':
+      case 'optbool':
         out[name] = r.varint() !== 0;
         break;
       case 'double':
@@ -158,7 +170,11 @@ function readMessage(r: Reader, end: number, layout: Layout): Props {
         break;
       }
       case 'struct':
+      case 'optstruct':
         out[name] = readStruct(r, r.end());
+        break;
+      case 'value':
+        out[name] = readValue(r, r.end());
         break;
       case 'strings':
         (out[name] as string[]).push(r.string());
@@ -353,20 +369,31 @@ const isDefault = (v: unknown): boolean =>
 const items = (kind: string, v: unknown): Props[] =>
   kind === 'map' ? Object.entries(v as Props).map(([key, value]) => ({ key, value })) : (v as Props[]);
 
+/** Kinds written whenever set, even at their proto3 default (presence is part of their meaning). */
+const PRESENT = new Set(['struct', 'message', 'optbool', 'optstruct', 'value']);
+
 function sizeMessage(s: Sizes, m: Props, layout: Layout): number {
   let n = 0;
   for (const f of layout) {
     const v = m[f[1]];
-    if (isDefault(v) && f[2] !== 'struct' && f[2] !== 'message') continue;
-    if (v === undefined || v === null) continue;
+    if (isDefault(v) && !PRESENT.has(f[2])) continue;
+    if (v === undefined || (v === null && f[2] !== 'value')) continue;
     const tag = varintSize(f[0] << 3);
     switch (f[2]) {
       case 'string':
         n += tag + s.str(v as string);
         break;
       case 'bool':
+      case 'optbool':
         n += tag + 1;
         break;
+      case 'value': {
+        const p = plain(v);
+        if (p === undefined) break;
+        const slot = s.open();
+        n += tag + s.close(slot, sizeValue(s, p));
+        break;
+      }
       case 'double':
         n += tag + 8;
         break;
@@ -378,7 +405,8 @@ function sizeMessage(s: Sizes, m: Props, layout: Layout): number {
         n += tag + s.close(slot, (v as Uint8Array).length);
         break;
       }
-      case 'struct': {
+      case 'struct':
+      case 'optstruct': {
         const slot = s.open();
         n += tag + s.close(slot, sizeStructBody(s, v as Props));
         break;
@@ -406,8 +434,8 @@ function sizeMessage(s: Sizes, m: Props, layout: Layout): number {
 function writeMessage(w: Writer, m: Props, layout: Layout): void {
   for (const f of layout) {
     const v = m[f[1]];
-    if (isDefault(v) && f[2] !== 'struct' && f[2] !== 'message') continue;
-    if (v === undefined || v === null) continue;
+    if (isDefault(v) && !PRESENT.has(f[2])) continue;
+    if (v === undefined || (v === null && f[2] !== 'value')) continue;
     const tag = f[0] << 3;
     switch (f[2]) {
       case 'string':
@@ -418,6 +446,18 @@ function writeMessage(w: Writer, m: Props, layout: Layout): void {
         w.varint(tag);
         w.byte(1);
         break;
+      case 'optbool':
+        w.varint(tag);
+        w.byte(v ? 1 : 0);
+        break;
+      case 'value': {
+        const p = plain(v);
+        if (p === undefined) break;
+        w.varint(tag | 2);
+        w.len();
+        writeValue(w, p);
+        break;
+      }
       case 'double':
         w.varint(tag | 1);
         w.double(v as number);
@@ -432,6 +472,7 @@ function writeMessage(w: Writer, m: Props, layout: Layout): void {
         w.pos += Buffer.from(v as Uint8Array).copy(w.buf, w.pos);
         break;
       case 'struct':
+      case 'optstruct':
         w.varint(tag | 2);
         w.len();
         writeStructBody(w, v as Props);

@@ -98,14 +98,26 @@ class Semaphore {
   private waiting: Array<() => void> = [];
   private active = 0;
   constructor(private readonly n: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
+
+  /** Waits for a slot; the returned function gives it back (once, however often it is called). */
+  async acquire(): Promise<() => void> {
     if (this.active >= this.n) await new Promise<void>((r) => this.waiting.push(r));
     this.active++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.active--;
+      this.waiting.shift()?.();
+    };
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
     try {
       return await fn();
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      release();
     }
   }
 }
@@ -328,11 +340,32 @@ export class Deployment {
 
   /** Runs a step under the parallelism bound and remembers it until it settles. */
   private step<T>(fn: () => Promise<T>): Promise<T> {
-    const p = this.sem.run(fn);
+    return this.track(this.sem.run(fn));
+  }
+
+  /** Remembers a step until it settles (idle() waits for it). */
+  private track<T>(p: Promise<T>): Promise<T> {
     this.inflight.add(p);
     const forget = () => this.inflight.delete(p);
     p.then(forget, forget);
     return p;
+  }
+
+  /**
+   * Runs a step's provider operations (Create, Update, Delete, Read) under the `--parallel` bound,
+   * as Pulumi's step executor does; Check and Diff run before it, outside the bound, as Pulumi's
+   * step generator calls them (so they never queue behind other resources' creates). A create or
+   * update gives its slot back (`release`) once the provider has answered: the state write that
+   * records the result, which the program waits for, is not a provider operation.
+   */
+  private async mutate<T>(fn: (release: () => void) => Promise<T>): Promise<T> {
+    const release = await this.sem.acquire();
+    try {
+      this.guard();
+      return await fn(release);
+    } finally {
+      release();
+    }
   }
 
   /** Resolves once every step already started has settled (after the program exits or is killed). */
@@ -355,10 +388,17 @@ export class Deployment {
   /**
    * Starts plugins before the program asks for them (see PluginPool): as many as the last run
    * had provider resources (at least `min`), so an unchanged stack finds all of them ready.
+   * A stack whose state has no provider yet (a first update) may use more than the default one:
+   * once the first spare is up, one more starts if the program still runs, so an explicit
+   * provider's plugin (a `new oci.Provider`) does not start cold when it registers, seconds in,
+   * on the path of every resource that uses it. That spare costs ~0.5 s of CPU, spent while the
+   * program loads its modules, and its memory until the run ends when the program uses only the
+   * default provider (README, "CLI benchmark"); later runs size the pool from the state.
    */
-  warmPlugins(min: number): void {
+  warmPlugins(min: number, programRunning: () => boolean = () => false): void {
     const providers = this.current.filter((r) => r.type.startsWith(providerPrefix) && !r.delete).length;
-    this.pool.warm(Math.min(4, Math.max(min, providers)));
+    const more = providers === 0 && min > 0 ? { count: 1, wanted: programRunning } : undefined;
+    this.pool.warm(Math.min(4, Math.max(min, providers)), more);
   }
 
   /** The ref (`urn::id`) of the default provider of a package, registered on first use. */
@@ -535,106 +575,118 @@ export class Deployment {
     this.claim(urn);
     const { old, alias } = this.findOld(urn, reg);
     const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);
-    return this.step(async () => {
-      this.guard();
-      if (!old && reg.importId) return this.importStep(reg, urn, plugin, ref, false);
-      const recreating = old ? this.recreate.get(urn) : undefined;
-      const base = (extra: Partial<ResourceState>): ResourceState => ({
-        urn,
-        custom: true,
-        type: reg.type,
-        inputs: {},
-        outputs: {},
-        ...(reg.parent ? { parent: reg.parent } : {}),
-        ...(reg.protect ? { protect: true } : {}),
-        ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
-        provider: ref,
-        ...(Object.keys(reg.propertyDependencies).length ? { propertyDependencies: reg.propertyDependencies } : {}),
-        ...(reg.additionalSecretOutputs.length ? { additionalSecretOutputs: reg.additionalSecretOutputs } : {}),
-        ...(reg.customTimeouts ? { customTimeouts: reg.customTimeouts } : {}),
-        ...(reg.retainOnDelete ? { retainOnDelete: true } : {}),
-        ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
-        ...(reg.replaceOnChanges.length ? { replaceOnChanges: reg.replaceOnChanges } : {}),
-        ...(alias ? { aliases: [alias] } : {}),
-        ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
-        ...(reg.replaceWith?.length ? { replaceWith: reg.replaceWith } : {}),
-        ...(reg.replacementTrigger !== undefined ? { replacementTrigger: reg.replacementTrigger } : {}),
-        created: old?.created ?? new Date().toISOString(),
-        modified: new Date().toISOString(),
-        ...extra,
-      });
-      // A dependent deleted ahead of a delete-before-replace resource is checked afresh and recreated.
-      const news = old && !recreating ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
-      const check = await plugin.check(urn, reg.name, reg.type, old && !recreating ? old.inputs : {}, news);
-      if (check.failures.length)
-        throw this.failed(
-          stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined),
-          failureMessage(urn, check.failures),
-        );
-      const inputs = check.inputs;
-      if (!old) return this.create(reg, urn, plugin, base({ inputs }), undefined);
-      if (recreating) {
-        this.recreate.delete(urn);
-        const forced: DiffResult = {
-          changes: 'some',
-          replaces: recreating,
-          stables: [],
-          deleteBeforeReplace: true,
-          diffs: changedKeys(old.inputs, inputs),
-        };
-        return this.replace(reg, urn, plugin, old, base({ inputs }), forced, recreating, true, true);
-      }
+    return this.track(this.customStep(reg, urn, old, alias, plugin, ref));
+  }
 
-      let diff = await plugin.diff(
-        urn,
-        reg.name,
-        reg.type,
-        old.id ?? '',
-        old.outputs,
-        inputs,
-        old.inputs,
-        reg.ignoreChanges,
+  private async customStep(
+    reg: Registration,
+    urn: string,
+    old: ResourceState | undefined,
+    alias: string | undefined,
+    plugin: ProviderPlugin,
+    ref: string,
+  ): Promise<StepOutcome> {
+    this.guard();
+    if (!old && reg.importId) return this.mutate(() => this.importStep(reg, urn, plugin, ref, false));
+    const recreating = old ? this.recreate.get(urn) : undefined;
+    const base = (extra: Partial<ResourceState>): ResourceState => ({
+      urn,
+      custom: true,
+      type: reg.type,
+      inputs: {},
+      outputs: {},
+      ...(reg.parent ? { parent: reg.parent } : {}),
+      ...(reg.protect ? { protect: true } : {}),
+      ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
+      provider: ref,
+      ...(Object.keys(reg.propertyDependencies).length ? { propertyDependencies: reg.propertyDependencies } : {}),
+      ...(reg.additionalSecretOutputs.length ? { additionalSecretOutputs: reg.additionalSecretOutputs } : {}),
+      ...(reg.customTimeouts ? { customTimeouts: reg.customTimeouts } : {}),
+      ...(reg.retainOnDelete ? { retainOnDelete: true } : {}),
+      ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
+      ...(reg.replaceOnChanges.length ? { replaceOnChanges: reg.replaceOnChanges } : {}),
+      ...(alias ? { aliases: [alias] } : {}),
+      ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
+      ...(reg.replaceWith?.length ? { replaceWith: reg.replaceWith } : {}),
+      ...(reg.replacementTrigger !== undefined ? { replacementTrigger: reg.replacementTrigger } : {}),
+      created: old?.created ?? new Date().toISOString(),
+      modified: new Date().toISOString(),
+      ...extra,
+    });
+    // A dependent deleted ahead of a delete-before-replace resource is checked afresh and recreated.
+    const news = old && !recreating ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
+    const check = await plugin.check(urn, reg.name, reg.type, old && !recreating ? old.inputs : {}, news);
+    if (check.failures.length)
+      throw this.failed(
+        stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined),
+        failureMessage(urn, check.failures),
       );
-      if (diff.changes === 'unknown') {
-        const keys = changedKeys(old.inputs, inputs);
-        diff = {
-          ...diff,
-          changes: keys.length || diff.replaces.length ? 'some' : 'none',
-          diffs: diff.diffs.length ? diff.diffs : keys,
-        };
-      }
-      // A resource left with init errors is updated until it initialises (step_generator.go).
-      if (diff.changes === 'none' && old.initErrors?.length) diff = { ...diff, changes: 'some' };
-      const forcedKeys = await this.forcedReplacement(reg, old, ref);
-      if (forcedKeys.length) diff = { ...diff, changes: 'some', replaces: [...diff.replaces, ...forcedKeys] };
-      const replaceKeys = replacementKeys(diff, reg.replaceOnChanges);
-      if (diff.changes === 'none' && replaceKeys.length === 0) {
-        const next = base({ id: old.id, inputs, outputs: old.outputs, modified: old.modified });
-        const meta = stepMetadata('same', urn, reg.type, old, next);
-        this.pre(meta);
-        this.put(old, next);
-        void this.write();
-        this.count('same');
-        this.outputs(meta);
-        return { urn, id: old.id ?? '', outputs: old.outputs };
-      }
-      if (replaceKeys.length === 0) return this.update(reg, urn, plugin, old, base({ id: old.id, inputs }), diff);
-      if (old.protect || reg.protect) {
-        throw this.failed(
-          stepMetadata('replace', urn, reg.type, old, undefined),
-          `unable to replace resource "${urn}" as it is currently marked for protection; remove the protect option to replace it`,
-        );
-      }
-      // The replacement is checked again with no olds, so defaults are computed afresh.
-      const recheck = await plugin.check(urn, reg.name, reg.type, undefined, news);
-      if (recheck.failures.length)
-        throw this.failed(
-          stepMetadata('replace', urn, reg.type, old, undefined),
-          failureMessage(urn, recheck.failures),
-        );
-      const dbr = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
+    const inputs = check.inputs;
+    if (!old)
+      return this.mutate((release) => this.create(reg, urn, plugin, base({ inputs }), undefined, undefined, release));
+    if (recreating) {
+      this.recreate.delete(urn);
+      const forced: DiffResult = {
+        changes: 'some',
+        replaces: recreating,
+        stables: [],
+        deleteBeforeReplace: true,
+        diffs: changedKeys(old.inputs, inputs),
+      };
+      return this.mutate(() => this.replace(reg, urn, plugin, old, base({ inputs }), forced, recreating, true, true));
+    }
+
+    let diff = await plugin.diff(
+      urn,
+      reg.name,
+      reg.type,
+      old.id ?? '',
+      old.outputs,
+      inputs,
+      old.inputs,
+      reg.ignoreChanges,
+    );
+    if (diff.changes === 'unknown') {
+      const keys = changedKeys(old.inputs, inputs);
+      diff = {
+        ...diff,
+        changes: keys.length || diff.replaces.length ? 'some' : 'none',
+        diffs: diff.diffs.length ? diff.diffs : keys,
+      };
+    }
+    // A resource left with init errors is updated until it initialises (step_generator.go).
+    if (diff.changes === 'none' && old.initErrors?.length) diff = { ...diff, changes: 'some' };
+    const forcedKeys = await this.forcedReplacement(reg, old, ref);
+    if (forcedKeys.length) diff = { ...diff, changes: 'some', replaces: [...diff.replaces, ...forcedKeys] };
+    const replaceKeys = replacementKeys(diff, reg.replaceOnChanges);
+    if (diff.changes === 'none' && replaceKeys.length === 0) {
+      const next = base({ id: old.id, inputs, outputs: old.outputs, modified: old.modified });
+      const meta = stepMetadata('same', urn, reg.type, old, next);
+      this.pre(meta);
+      this.put(old, next);
+      void this.write();
+      this.count('same');
+      this.outputs(meta);
+      return { urn, id: old.id ?? '', outputs: old.outputs };
+    }
+    if (replaceKeys.length === 0)
+      return this.mutate((release) => this.update(reg, urn, plugin, old, base({ id: old.id, inputs }), diff, release));
+    if (old.protect || reg.protect) {
+      throw this.failed(
+        stepMetadata('replace', urn, reg.type, old, undefined),
+        `unable to replace resource "${urn}" as it is currently marked for protection; remove the protect option to replace it`,
+      );
+    }
+    // The replacement is checked again with no olds, so defaults are computed afresh.
+    const recheck = await plugin.check(urn, reg.name, reg.type, undefined, news);
+    if (recheck.failures.length)
+      throw this.failed(stepMetadata('replace', urn, reg.type, old, undefined), failureMessage(urn, recheck.failures));
+    const dbr = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
+    const draft = base({ inputs: recheck.inputs });
+    // The dependents' deletes and the replacement hold one slot, one after the other, as before.
+    return this.mutate(async () => {
       if (dbr) await this.deleteDependents(old, urn, reg.type);
-      return this.replace(reg, urn, plugin, old, base({ inputs: recheck.inputs }), diff, replaceKeys, dbr);
+      return this.replace(reg, urn, plugin, old, draft, diff, replaceKeys, dbr);
     });
   }
 
@@ -773,6 +825,7 @@ export class Deployment {
     draft: ResourceState,
     replacing: ResourceState | undefined,
     diff?: DiffResult,
+    release: () => void = () => undefined,
   ): Promise<StepOutcome> {
     const op: OpType = replacing ? 'create-replacement' : 'create';
     const meta = stepMetadata(op, urn, reg.type, replacing, draft, diffExtra(diff, replacing?.inputs, draft.inputs));
@@ -792,7 +845,9 @@ export class Deployment {
     }
     const done = await this.beginPending(draft, 'creating');
     try {
-      const res = await plugin.create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, false);
+      const res = await plugin
+        .create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, false)
+        .finally(release);
       const next: ResourceState = {
         ...draft,
         id: res.id,
@@ -827,6 +882,7 @@ export class Deployment {
     old: ResourceState,
     draft: ResourceState,
     diff: DiffResult,
+    release: () => void = () => undefined,
   ): Promise<StepOutcome> {
     const meta = stepMetadata('update', urn, reg.type, old, draft, diffExtra(diff, old.inputs, draft.inputs));
     this.pre(meta);
@@ -853,7 +909,7 @@ export class Deployment {
     }
     const done = await this.beginPending(old, 'updating');
     try {
-      const props = await call();
+      const props = await call().finally(release);
       const next: ResourceState = { ...draft, outputs: this.withSecrets(reg, draft.inputs, props) };
       done();
       this.put(old, next);

@@ -2,15 +2,14 @@
 // to, on one loopback port. Transport only: every decision is the Deployment's.
 import * as grpc from '@grpc/grpc-js';
 import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
+import { engineCodec, type EngineMessage } from '@ocikit/pulumi-resource-oci/dist/engine-codec';
 import { EngineService } from '@pulumi/pulumi/proto/engine_grpc_pb';
 import * as engine from '@pulumi/pulumi/proto/engine_pb';
-import * as provider from '@pulumi/pulumi/proto/provider_pb';
 import { ResourceMonitorService } from '@pulumi/pulumi/proto/resource_grpc_pb';
-import * as resource from '@pulumi/pulumi/proto/resource_pb';
 import { StepError, type AliasSpec, type Deployment, type Registration } from './deployment';
 import type { EventSink } from './events';
 import { trace } from './trace';
-import { fromStruct, parseDuration, stripSecrets, toStruct, type Props } from './values';
+import { parseDuration, stripSecrets, type Props } from './values';
 
 /** Features this monitor implements (SupportsFeature). Resource references and output values are not decoded. */
 const features = new Set(['secrets', 'aliasSpecs', 'deletedWith', 'replaceWith']);
@@ -33,70 +32,109 @@ function unimplemented(name: string): Handler {
     cb({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by ocikit` }, null)) as Handler;
 }
 
-function registration(req: resource.RegisterResourceRequest): Registration {
+/**
+ * A ResourceMonitor method whose messages are plain objects, encoded by the provider package's
+ * wire codec (the layouts are checked against the stubs in its engine-codec.test.ts): the
+ * program's registrations and their answers are the engine's largest messages, and
+ * google-protobuf's generated classes cost more CPU than the engine's own work on them.
+ */
+function plainMethod<T extends object>(def: T, req: EngineMessage, res: EngineMessage): T {
+  const rq = engineCodec(req);
+  const rs = engineCodec(res);
+  return {
+    ...def,
+    requestSerialize: rq.serialize,
+    requestDeserialize: rq.deserialize,
+    responseSerialize: rs.serialize,
+    responseDeserialize: rs.deserialize,
+  };
+}
+
+const monitorService: grpc.ServiceDefinition = {
+  ...ResourceMonitorService,
+  supportsFeature: plainMethod(
+    ResourceMonitorService.supportsFeature,
+    'SupportsFeatureRequest',
+    'SupportsFeatureResponse',
+  ),
+  registerResource: plainMethod(
+    ResourceMonitorService.registerResource,
+    'RegisterResourceRequest',
+    'RegisterResourceResponse',
+  ),
+  registerResourceOutputs: plainMethod(
+    ResourceMonitorService.registerResourceOutputs,
+    'RegisterResourceOutputsRequest',
+    'Empty',
+  ),
+  readResource: plainMethod(ResourceMonitorService.readResource, 'ReadResourceRequest', 'ReadResourceResponse'),
+  invoke: plainMethod(ResourceMonitorService.invoke, 'ResourceInvokeRequest', 'InvokeResponse'),
+};
+
+interface AliasMessage {
+  urn: string;
+  spec?: { name: string; type: string; stack: string; project: string; parentUrn: string; noParent: boolean };
+}
+
+function registration(req: Props): Registration {
   const propertyDependencies: Record<string, string[]> = {};
-  req.getPropertydependenciesMap().forEach((v, k) => {
-    propertyDependencies[k] = v.getUrnsList();
-  });
-  const t = req.getCustomtimeouts();
+  for (const [k, v] of Object.entries(req.propertyDependencies as Record<string, { urns: string[] } | undefined>))
+    propertyDependencies[k] = v?.urns ?? [];
+  const t = req.customTimeouts as { create: string; update: string; delete: string } | undefined;
   const timeouts = t
-    ? {
-        create: parseDuration(t.getCreate()),
-        update: parseDuration(t.getUpdate()),
-        delete: parseDuration(t.getDelete()),
-      }
+    ? { create: parseDuration(t.create), update: parseDuration(t.update), delete: parseDuration(t.delete) }
     : undefined;
   const hasTimeouts = timeouts && Object.values(timeouts).some((v) => v !== undefined);
   return {
-    type: req.getType(),
-    name: req.getName(),
-    parent: req.getParent(),
-    custom: req.getCustom(),
-    inputs: fromStruct(req.getObject()),
-    provider: req.getProvider(),
-    version: req.getVersion(),
-    dependencies: req.getDependenciesList(),
+    type: req.type as string,
+    name: req.name as string,
+    parent: req.parent as string,
+    custom: req.custom as boolean,
+    inputs: req.object as Props,
+    provider: req.provider as string,
+    version: req.version as string,
+    dependencies: req.dependencies as string[],
     propertyDependencies,
-    protect: req.hasProtect() ? req.getProtect() : undefined,
-    retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() : undefined,
-    deleteBeforeReplace: req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() : undefined,
-    ignoreChanges: req.getIgnorechangesList(),
-    replaceOnChanges: req.getReplaceonchangesList(),
-    additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+    protect: req.protect as boolean | undefined,
+    retainOnDelete: req.retainOnDelete as boolean | undefined,
+    deleteBeforeReplace: req.deleteBeforeReplaceDefined ? (req.deleteBeforeReplace as boolean) : undefined,
+    ignoreChanges: req.ignoreChanges as string[],
+    replaceOnChanges: req.replaceOnChanges as string[],
+    additionalSecretOutputs: req.additionalSecretOutputs as string[],
     customTimeouts: hasTimeouts ? JSON.parse(JSON.stringify(timeouts)) : undefined,
-    importId: req.getImportid(),
+    importId: req.importId as string,
     ...engineOptions(req),
   };
 }
 
 /** aliases (spec and URN forms), deletedWith, replaceWith and replacementTrigger (the step generator's rules). */
-function engineOptions(req: resource.RegisterResourceRequest): Partial<Registration> {
-  const aliases: AliasSpec[] = req.getAliasurnsList().map((urn) => ({ urn }));
-  for (const a of req.getAliasesList()) {
-    if (a.hasUrn()) aliases.push({ urn: a.getUrn() });
-    const s = a.getSpec();
+function engineOptions(req: Props): Partial<Registration> {
+  const aliases: AliasSpec[] = (req.aliasURNs as string[]).map((urn) => ({ urn }));
+  for (const a of req.aliases as AliasMessage[]) {
+    if (a.urn) aliases.push({ urn: a.urn });
+    const s = a.spec;
     if (!s) continue;
     aliases.push({
-      name: s.getName() || undefined,
-      type: s.getType() || undefined,
-      stack: s.getStack() || undefined,
-      project: s.getProject() || undefined,
-      parentUrn: s.getParenturn() || undefined,
-      noParent: s.getNoparent() || undefined,
+      name: s.name || undefined,
+      type: s.type || undefined,
+      stack: s.stack || undefined,
+      project: s.project || undefined,
+      parentUrn: s.parentUrn || undefined,
+      noParent: s.noParent || undefined,
     });
   }
-  const trigger = req.getReplacementTrigger();
+  const replaceWith = req.replaceWith as string[];
   return {
     ...(aliases.length ? { aliases } : {}),
-    ...(req.getDeletedwith() ? { deletedWith: req.getDeletedwith() } : {}),
-    ...(req.getReplaceWithList().length ? { replaceWith: req.getReplaceWithList() } : {}),
-    ...(trigger ? { replacementTrigger: trigger.toJavaScript() } : {}),
+    ...(req.deletedWith ? { deletedWith: req.deletedWith as string } : {}),
+    ...(replaceWith.length ? { replaceWith } : {}),
+    ...(req.replacementTrigger !== undefined ? { replacementTrigger: req.replacementTrigger } : {}),
   };
 }
 
 /** Outgoing outputs: secrets only to a program that said it accepts them. */
-function outgoing(props: Props, acceptSecrets: boolean): ReturnType<typeof toStruct> {
-  return toStruct(acceptSecrets ? props : (stripSecrets(props) as Props));
+function outgoing(props: Props, acceptSecrets: unknown): Props {
+  return acceptSecrets ? props : (stripSecrets(props) as Props);
 }
 
 export interface MonitorServer {
@@ -110,73 +148,58 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
     'grpc.max_send_message_length': 400 * 1024 * 1024,
   });
   let root = '';
-  server.addService(ResourceMonitorService, {
+  server.addService(monitorService, {
     getDeploymentInfo: unimplemented('GetDeploymentInfo'),
-    supportsFeature: unary((req: resource.SupportsFeatureRequest) =>
-      new resource.SupportsFeatureResponse().setHassupport(features.has(req.getId())),
-    ),
-    registerResource: unary(async (req: resource.RegisterResourceRequest) => {
+    supportsFeature: unary((req: Props) => ({ hasSupport: features.has(req.id as string) })),
+    registerResource: unary(async (req: Props) => {
       trace.mark('first RegisterResource');
       trace.mark('last RegisterResource', true);
       const reg = registration(req);
+      // Where the engine's part of an update starts (the bench's breakdown): the Stack and
+      // components come first, the program's custom resources once its synchronous code is done.
+      if (reg.custom) trace.mark('first custom RegisterResource');
       const d = deployment();
       const outcome = reg.type.startsWith('pulumi:providers:')
         ? await d.registerProvider(reg)
         : reg.custom
           ? await d.registerCustom(reg)
           : d.registerComponent(reg);
-      const res = new resource.RegisterResourceResponse();
-      res.setUrn(outcome.urn);
-      res.setId(outcome.id);
-      res.setObject(outgoing(outcome.outputs, req.getAcceptsecrets()));
       trace.mark('last RegisterResource answered', true);
-      return res;
+      return { urn: outcome.urn, id: outcome.id, object: outgoing(outcome.outputs, req.acceptSecrets) };
     }),
-    registerResourceOutputs: unary((req: resource.RegisterResourceOutputsRequest) => {
-      deployment().registerOutputs(req.getUrn(), fromStruct(req.getOutputs()));
-      return new Empty();
+    registerResourceOutputs: unary((req: Props) => {
+      deployment().registerOutputs(req.urn as string, req.outputs as Props);
+      return {};
     }),
-    readResource: unary(async (req: resource.ReadResourceRequest) => {
+    readResource: unary(async (req: Props) => {
       const outcome = await deployment().readResource({
-        type: req.getType(),
-        name: req.getName(),
-        parent: req.getParent(),
+        type: req.type as string,
+        name: req.name as string,
+        parent: req.parent as string,
         custom: true,
-        id: req.getId(),
-        inputs: fromStruct(req.getProperties()),
-        provider: req.getProvider(),
-        version: req.getVersion(),
-        dependencies: req.getDependenciesList(),
+        id: req.id as string,
+        inputs: req.properties as Props,
+        provider: req.provider as string,
+        version: req.version as string,
+        dependencies: req.dependencies as string[],
         propertyDependencies: {},
         ignoreChanges: [],
         replaceOnChanges: [],
-        additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+        additionalSecretOutputs: req.additionalSecretOutputs as string[],
         importId: '',
       });
-      const res = new resource.ReadResourceResponse();
-      res.setUrn(outcome.urn);
-      res.setProperties(outgoing(outcome.outputs, req.getAcceptsecrets()));
-      return res;
+      return { urn: outcome.urn, properties: outgoing(outcome.outputs, req.acceptSecrets) };
     }),
-    invoke: unary(async (req: resource.ResourceInvokeRequest) => {
-      const res = new provider.InvokeResponse();
+    invoke: unary(async (req: Props) => {
+      const tok = req.tok as string;
       try {
-        const out = await deployment().invoke(
-          req.getTok(),
-          fromStruct(req.getArgs()),
-          req.getProvider(),
-          req.getVersion(),
-        );
-        res.setReturn(toStruct(out.result));
-        res.setFailuresList(
-          out.failures.map((f) => new provider.CheckFailure().setProperty(f.property).setReason(f.reason)),
-        );
+        const out = await deployment().invoke(tok, req.args as Props, req.provider as string, req.version as string);
+        return { return: out.result, failures: out.failures };
       } catch (e) {
         if (e instanceof StepError) throw e;
         // An invoke error is the program's to report (it fails the call that made it).
-        throw new Error(`invoking ${req.getTok()}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+        throw new Error(`invoking ${tok}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
-      return res;
     }),
     call: unimplemented('Call'),
     registerStackTransform: unimplemented('RegisterStackTransform'),

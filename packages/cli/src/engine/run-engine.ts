@@ -85,7 +85,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     monitor = await startMonitor(() => d, events);
     trace.mark('monitor listening');
     // Plugins start while the program boots (an update runs one for at least the default provider).
-    d.warmPlugins(o.operation === 'update' ? 1 : 0);
+    let programRunning = false;
+    d.warmPlugins(o.operation === 'update' ? 1 : 0, () => programRunning && !canceled && !d.failure);
     const onAbort = () => {
       canceled = true;
       events.emit({ cancelEvent: {} });
@@ -115,6 +116,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
           onStdout: (line) => events.diag('info', line, d.stackUrn || undefined),
           onStderr: (line) => events.diag('info#err', line, d.stackUrn || undefined),
         });
+        programRunning = true;
         trace.mark('program spawned');
         const kill = () => program.child.kill('SIGTERM');
         // A failed step ends the run: the program is stopped rather than left to unwind its
@@ -122,6 +124,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         d.onFailure = kill;
         o.signal?.addEventListener('abort', kill, { once: true });
         const exit = await program.exit;
+        programRunning = false;
         trace.mark('program exited');
         o.signal?.removeEventListener('abort', kill);
         await d.idle();

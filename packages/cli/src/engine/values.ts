@@ -2,8 +2,6 @@
 // and the few operations the engine needs on them. Values are kept in wire form everywhere in the
 // engine (secrets as sig objects, unknowns as sentinel strings) so nothing is lost between the
 // program, the provider and the state.
-import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
-import { trace } from './trace';
 
 export type Props = Record<string, unknown>;
 
@@ -73,26 +71,6 @@ export function maskSecrets(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(maskSecrets);
   if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskSecrets(x)]));
   return v;
-}
-
-/** Resource references become their id (or urn for components), as a monitor without the feature sees them. */
-function plain(v: unknown): unknown {
-  if (v === undefined) return undefined;
-  if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : plain(x)));
-  if (isObject(v)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = plain(x);
-    return out;
-  }
-  return v;
-}
-
-export function toStruct(props: Props | undefined): Struct {
-  return trace.timeSync('toStruct', () => Struct.fromJavaScript((plain(props ?? {}) ?? {}) as Record<string, never>));
-}
-
-export function fromStruct(s: Struct | undefined): Props {
-  return s ? trace.timeSync('fromStruct', () => s.toJavaScript() as Props) : {};
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

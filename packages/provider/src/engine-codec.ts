@@ -1,0 +1,246 @@
+// The engine's side of the same wire codec (./proto): ocikit's engine is the client of this
+// plugin's ResourceProvider service and the server of the ResourceMonitor service the Pulumi
+// program calls. LAYOUTS (./rpc) declares only what the provider reads on requests; here are the
+// requests with every field the engine sends, the responses with presence where the engine tells
+// "absent" from "empty" (CheckResponse.inputs, ReadResponse.inputs), and the ResourceMonitor
+// messages. Field numbers are pulumi's provider.proto, resource.proto and alias.proto;
+// engine-codec.test.ts checks each field against the generated stubs by name and value.
+import { decode, encode, type Layout } from './proto';
+import { LAYOUTS } from './rpc';
+import type { Props } from './wire';
+
+const FAILURE: Layout = [
+  [1, 'property', 'string'],
+  [2, 'reason', 'string'],
+];
+
+export const ENGINE_LAYOUTS = {
+  // ---- pulumirpc.ResourceProvider, as its client ----
+  ProviderHandshakeRequest: [
+    [1, 'engineAddress', 'string'],
+    [2, 'rootDirectory', 'string'],
+    [3, 'programDirectory', 'string'],
+    [4, 'configureWithUrn', 'bool'],
+    [5, 'supportsViews', 'bool'],
+    [6, 'supportsRefreshBeforeUpdate', 'bool'],
+    [7, 'invokeWithPreview', 'bool'],
+  ],
+  ProviderHandshakeResponse: LAYOUTS.HandshakeResponse,
+  Empty: LAYOUTS.Empty,
+  PluginInfo: LAYOUTS.PluginInfo,
+  CheckRequest: [
+    [1, 'urn', 'string'],
+    [2, 'olds', 'struct'],
+    [3, 'news', 'struct'],
+    [5, 'randomSeed', 'bytes'],
+    [6, 'name', 'string'],
+    [7, 'type', 'string'],
+  ],
+  CheckResponse: [
+    [1, 'inputs', 'optstruct'],
+    [2, 'failures', 'messages', FAILURE],
+  ],
+  DiffRequest: [
+    [1, 'id', 'string'],
+    [2, 'urn', 'string'],
+    [3, 'olds', 'struct'],
+    [4, 'news', 'struct'],
+    [5, 'ignoreChanges', 'strings'],
+    [6, 'oldInputs', 'struct'],
+    [7, 'name', 'string'],
+    [8, 'type', 'string'],
+  ],
+  DiffResponse: LAYOUTS.DiffResponse,
+  ConfigureRequest: [
+    [
+      1,
+      'variables',
+      'map',
+      [
+        [1, 'key', 'string'],
+        [2, 'value', 'string'],
+      ],
+    ],
+    [2, 'args', 'struct'],
+    [3, 'acceptSecrets', 'bool'],
+    [4, 'acceptResources', 'bool'],
+    [5, 'sendsOldInputs', 'bool'],
+    [6, 'sendsOldInputsToDelete', 'bool'],
+    [7, 'id', 'string'],
+    [8, 'urn', 'string'],
+    [9, 'name', 'string'],
+    [10, 'type', 'string'],
+  ],
+  ConfigureResponse: LAYOUTS.ConfigureResponse,
+  CreateRequest: [
+    [1, 'urn', 'string'],
+    [2, 'properties', 'struct'],
+    [3, 'timeout', 'double'],
+    [4, 'preview', 'bool'],
+    [5, 'name', 'string'],
+    [6, 'type', 'string'],
+  ],
+  CreateResponse: LAYOUTS.CreateResponse,
+  ReadRequest: [
+    [1, 'id', 'string'],
+    [2, 'urn', 'string'],
+    [3, 'properties', 'optstruct'],
+    [4, 'inputs', 'optstruct'],
+    [5, 'name', 'string'],
+    [6, 'type', 'string'],
+    [10, 'timeout', 'double'],
+  ],
+  ReadResponse: [
+    [1, 'id', 'string'],
+    [2, 'properties', 'struct'],
+    [3, 'inputs', 'optstruct'],
+  ],
+  UpdateRequest: [
+    [1, 'id', 'string'],
+    [2, 'urn', 'string'],
+    [3, 'olds', 'struct'],
+    [4, 'news', 'struct'],
+    [5, 'timeout', 'double'],
+    [6, 'ignoreChanges', 'strings'],
+    [7, 'preview', 'bool'],
+    [8, 'oldInputs', 'struct'],
+    [9, 'name', 'string'],
+    [10, 'type', 'string'],
+  ],
+  UpdateResponse: LAYOUTS.UpdateResponse,
+  DeleteRequest: [
+    [1, 'id', 'string'],
+    [2, 'urn', 'string'],
+    [3, 'properties', 'struct'],
+    [4, 'timeout', 'double'],
+    [5, 'oldInputs', 'struct'],
+    [6, 'name', 'string'],
+    [7, 'type', 'string'],
+  ],
+  InvokeRequest: [
+    [1, 'tok', 'string'],
+    [2, 'args', 'struct'],
+    [7, 'preview', 'bool'],
+  ],
+  InvokeResponse: LAYOUTS.InvokeResponse,
+  Status: LAYOUTS.Status,
+  ErrorResourceInitFailed: [
+    [1, 'id', 'string'],
+    [2, 'properties', 'struct'],
+    [3, 'reasons', 'strings'],
+    [4, 'inputs', 'optstruct'],
+  ],
+
+  // ---- pulumirpc.ResourceMonitor, as its server (what the engine reads and answers) ----
+  SupportsFeatureRequest: [[1, 'id', 'string']],
+  SupportsFeatureResponse: [[1, 'hasSupport', 'bool']],
+  RegisterResourceRequest: [
+    [1, 'type', 'string'],
+    [2, 'name', 'string'],
+    [3, 'parent', 'string'],
+    [4, 'custom', 'bool'],
+    [5, 'object', 'struct'],
+    [6, 'protect', 'optbool'],
+    [7, 'dependencies', 'strings'],
+    [8, 'provider', 'string'],
+    [
+      9,
+      'propertyDependencies',
+      'map',
+      [
+        [1, 'key', 'string'],
+        [2, 'value', 'message', [[1, 'urns', 'strings']]],
+      ],
+    ],
+    [10, 'deleteBeforeReplace', 'bool'],
+    [11, 'version', 'string'],
+    [12, 'ignoreChanges', 'strings'],
+    [13, 'acceptSecrets', 'bool'],
+    [14, 'additionalSecretOutputs', 'strings'],
+    [15, 'aliasURNs', 'strings'],
+    [16, 'importId', 'string'],
+    [
+      17,
+      'customTimeouts',
+      'message',
+      [
+        [1, 'create', 'string'],
+        [2, 'update', 'string'],
+        [3, 'delete', 'string'],
+      ],
+    ],
+    [18, 'deleteBeforeReplaceDefined', 'bool'],
+    [19, 'supportsPartialValues', 'bool'],
+    [20, 'remote', 'bool'],
+    [21, 'acceptResources', 'bool'],
+    [23, 'replaceOnChanges', 'strings'],
+    [25, 'retainOnDelete', 'optbool'],
+    [
+      26,
+      'aliases',
+      'messages',
+      [
+        [1, 'urn', 'string'],
+        [
+          2,
+          'spec',
+          'message',
+          [
+            [1, 'name', 'string'],
+            [2, 'type', 'string'],
+            [3, 'stack', 'string'],
+            [4, 'project', 'string'],
+            [5, 'parentUrn', 'string'],
+            [6, 'noParent', 'bool'],
+          ],
+        ],
+      ],
+    ],
+    [27, 'deletedWith', 'string'],
+    [38, 'replaceWith', 'strings'],
+    [39, 'replacementTrigger', 'value'],
+  ],
+  RegisterResourceResponse: [
+    [1, 'urn', 'string'],
+    [2, 'id', 'string'],
+    [3, 'object', 'struct'],
+    [4, 'stable', 'bool'],
+    [5, 'stables', 'strings'],
+  ],
+  RegisterResourceOutputsRequest: [
+    [1, 'urn', 'string'],
+    [2, 'outputs', 'struct'],
+  ],
+  ReadResourceRequest: [
+    [1, 'id', 'string'],
+    [2, 'type', 'string'],
+    [3, 'name', 'string'],
+    [4, 'parent', 'string'],
+    [5, 'properties', 'struct'],
+    [6, 'dependencies', 'strings'],
+    [7, 'provider', 'string'],
+    [8, 'version', 'string'],
+    [9, 'acceptSecrets', 'bool'],
+    [10, 'additionalSecretOutputs', 'strings'],
+    [12, 'acceptResources', 'bool'],
+  ],
+  ReadResourceResponse: [
+    [1, 'urn', 'string'],
+    [2, 'properties', 'struct'],
+  ],
+  ResourceInvokeRequest: [
+    [1, 'tok', 'string'],
+    [2, 'args', 'struct'],
+    [3, 'provider', 'string'],
+    [4, 'version', 'string'],
+    [5, 'acceptResources', 'bool'],
+  ],
+} satisfies Record<string, Layout>;
+
+export type EngineMessage = keyof typeof ENGINE_LAYOUTS;
+
+/** Serialize/deserialize of one message, for grpc-js method definitions and client calls. */
+export function engineCodec(name: EngineMessage): { serialize(m: Props): Buffer; deserialize(b: Buffer): Props } {
+  const layout = ENGINE_LAYOUTS[name] as Layout;
+  return { serialize: (m) => encode(m, layout), deserialize: (b) => decode(b, layout) };
+}
