@@ -214,6 +214,7 @@ export class FileStackState implements StackState {
   private queued?: { promise: Promise<void>; resolve(): void; reject(e: unknown): void };
   private draining?: Promise<void>;
   private writeFailure?: unknown;
+  private dirMade = false;
 
   private async drain(): Promise<void> {
     try {
@@ -225,7 +226,9 @@ export class FileStackState implements StackState {
         try {
           const t0 = trace.enabled ? performance.now() : 0;
           const text = this.serialize(this.source!());
-          await mkdir(this.dir, { recursive: true });
+          // Once per run: a recursive mkdir per write was a syscall round on every step's path.
+          if (!this.dirMade) await mkdir(this.dir, { recursive: true });
+          this.dirMade = true;
           const tmp = `${this.file}.${process.pid}.tmp`;
           await writeFile(tmp, text, { mode: 0o600 });
           await rename(tmp, this.file);
