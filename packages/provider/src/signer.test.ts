@@ -122,3 +122,16 @@ test('hands stream bodies to the SDK signer', async () => {
     /headers="x-date \(request-target\) host Content-Type Content-Length x-content-sha256"/,
   );
 });
+
+test('a key that cannot be read fails when the signer is built, with one clear line', () => {
+  assert.throws(
+    () => new KeyObjectRequestSigner(auth(encryptedPem, 'wrong passphrase'), common),
+    /the private key is encrypted and privateKeyPassword does not decrypt it/,
+  );
+  assert.throws(
+    () => new KeyObjectRequestSigner(auth(encryptedPem), common),
+    /the private key is encrypted and it needs privateKeyPassword/,
+  );
+  // Neither node:crypto nor the SDK (sshpk) reads it: the SDK's message.
+  assert.throws(() => new KeyObjectRequestSigner(auth('not a key'), common), /Failed to parse/);
+});

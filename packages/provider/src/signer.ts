@@ -28,13 +28,21 @@ export class KeyObjectRequestSigner implements common.RequestSigner {
     private readonly auth: common.SimpleAuthenticationDetailsProvider,
     private readonly sdk: typeof common,
   ) {
+    const pem = auth.getPrivateKey();
+    const passphrase = auth.getPassphrase() ?? undefined;
     try {
-      const passphrase = auth.getPassphrase() ?? undefined;
-      this.key = createPrivateKey(passphrase ? { key: auth.getPrivateKey(), passphrase } : auth.getPrivateKey());
-    } catch {
+      this.key = createPrivateKey(passphrase ? { key: pem, passphrase } : pem);
+    } catch (e) {
+      // An encrypted PEM node:crypto cannot open has a missing or wrong passphrase. Say so here:
+      // sshpk would throw the wrong-passphrase error from a stream callback, ending the process.
+      if (/ENCRYPTED/.test(pem)) {
+        const why = passphrase ? 'privateKeyPassword does not decrypt it' : 'it needs privateKeyPassword';
+        throw new Error(`the private key is encrypted and ${why} (${(e as Error).message})`);
+      }
       // A key format only sshpk reads (e.g. OpenSSH): every request goes to the SDK's signer,
-      // which also reports a bad key the way users of the SDK know.
+      // built now so that a key neither can read fails here with the SDK's own message.
       this.key = undefined;
+      this.official = new sdk.DefaultRequestSigner(auth);
     }
   }
 
