@@ -37,7 +37,7 @@ export class KeyObjectRequestSigner implements common.RequestSigner {
       // sshpk would throw the wrong-passphrase error from a stream callback, ending the process.
       if (/ENCRYPTED/.test(pem)) {
         const why = passphrase ? 'privateKeyPassword does not decrypt it' : 'it needs privateKeyPassword';
-        throw new Error(`the private key is encrypted and ${why} (${(e as Error).message})`);
+        throw new Error(`the private key is encrypted and ${why} (${(e as Error).message})`, { cause: e });
       }
       // A key format only sshpk reads (e.g. OpenSSH): every request goes to the SDK's signer,
       // built now so that a key neither can read fails here with the SDK's own message.
