@@ -3,6 +3,7 @@
 import type { DisasterRecoveryClient } from 'oci-disasterrecovery';
 import type { AIServiceLanguageClient } from 'oci-ailanguage';
 import type { ProviderConfig, Credentials } from './config';
+import { KeyObjectRequestSigner } from './signer';
 
 export const USER_AGENT = 'ocikit-pulumi-resource-oci/0.1.0';
 
@@ -47,8 +48,11 @@ export function createClients(config: ProviderConfig, creds: Credentials): Clien
     retryConfiguration,
     circuitBreaker: new common.CircuitBreaker({ disableClientCircuitBreaker: true } as never),
   };
-  const dr = new DisasterRecoveryClient({ authenticationDetailsProvider: auth }, clientConfiguration);
-  const language = new AIServiceLanguageClient({ authenticationDetailsProvider: auth }, clientConfiguration);
+  // The SDK's own HTTP client, signing with the key parsed once (see signer.ts), shared by both
+  // clients. Given an httpClient the clients take no auth provider: their region is set below.
+  const httpClient = new common.FetchHttpClient(new KeyObjectRequestSigner(auth, common), null);
+  const dr = new DisasterRecoveryClient({ httpClient }, clientConfiguration);
+  const language = new AIServiceLanguageClient({ httpClient }, clientConfiguration);
   if (config.endpoint) {
     // ocikit convention: with an endpoint override, region R lives at `<endpoint>/r/<R>`
     // (the emulator serves every region, home included, under that prefix).

@@ -146,6 +146,19 @@ function withScalars(step: PlanStep, scalars: StepScalars): PlanStep {
 }
 
 /**
+ * The region of an instance or function a step references: unchanged while the reference is,
+ * otherwise the one its OCID names (or the emulator's own when the OCID names none).
+ */
+function referencedRegion(
+  id: string,
+  previousId: string | undefined,
+  previousRegion: string | undefined,
+  ctx: PlanGroupsUpdateContext,
+): string {
+  return previousId === id && previousRegion ? previousRegion : (regionOfOcid(id) ?? ctx.region);
+}
+
+/**
  * Parses an `Update…StepDetails` user-defined step (the whole object replaces the step's
  * current one). The `…Region` fields are not part of the update models: the region stays as
  * it was when the instance or function is unchanged, and is otherwise taken from the OCID
@@ -168,10 +181,7 @@ function parseUserDefinedStep(
     const uds: UserDefinedStep = {
       stepType,
       functionId,
-      functionRegion:
-        previous?.functionId === functionId && previous.functionRegion
-          ? previous.functionRegion
-          : (regionOfOcid(functionId) ?? ctx.region),
+      functionRegion: referencedRegion(functionId, previous?.functionId, previous?.functionRegion, ctx),
     };
     const requestBody = optionalText(obj, 'requestBody', path);
     if (requestBody !== undefined) uds.requestBody = requestBody;
@@ -182,10 +192,12 @@ function parseUserDefinedStep(
   const uds: UserDefinedStep = {
     stepType,
     runOnInstanceId,
-    runOnInstanceRegion:
-      previous?.runOnInstanceId === runOnInstanceId && previous.runOnInstanceRegion
-        ? previous.runOnInstanceRegion
-        : (regionOfOcid(runOnInstanceId) ?? ctx.region),
+    runOnInstanceRegion: referencedRegion(
+      runOnInstanceId,
+      previous?.runOnInstanceId,
+      previous?.runOnInstanceRegion,
+      ctx,
+    ),
   };
   if (stepType.startsWith('RUN_OBJECTSTORE_SCRIPT')) {
     const locationPath = `${path}.objectStorageScriptLocation`;
