@@ -5,18 +5,26 @@
 // "absent" from "empty" (CheckResponse.inputs, ReadResponse.inputs), and the ResourceMonitor
 // messages. Field numbers are pulumi's provider.proto, resource.proto and alias.proto;
 // engine-codec.test.ts checks each field against the generated stubs by name and value.
-import { decode, encode, type Layout } from './proto';
+import { decode, encode, type Field, type Layout } from './proto';
 import { LAYOUTS } from './rpc';
 import type { Props } from './wire';
 
-const FAILURE: Layout = [
-  [1, 'property', 'string'],
-  [2, 'reason', 'string'],
+/** `layout` with `fields` added (the engine sends more than the provider reads). */
+const plus = (layout: Layout, ...fields: Field[]): Layout => [...layout, ...fields];
+
+/** `layout` with the Struct fields `names` decoded as absent when absent (the engine tells absent from empty). */
+const optional = (layout: Layout, ...names: string[]): Layout =>
+  layout.map((f): Field => (names.includes(f[1]) && f[2] === 'struct' ? [f[0], f[1], 'optstruct'] : f));
+
+const NAME_TYPE = (name: number, type: number): Field[] => [
+  [name, 'name', 'string'],
+  [type, 'type', 'string'],
 ];
 
 export const ENGINE_LAYOUTS = {
   // ---- pulumirpc.ResourceProvider, as its client ----
-  ProviderHandshakeRequest: [
+  ProviderHandshakeRequest: plus(
+    LAYOUTS.HandshakeRequest,
     [1, 'engineAddress', 'string'],
     [2, 'rootDirectory', 'string'],
     [3, 'programDirectory', 'string'],
@@ -24,112 +32,42 @@ export const ENGINE_LAYOUTS = {
     [5, 'supportsViews', 'bool'],
     [6, 'supportsRefreshBeforeUpdate', 'bool'],
     [7, 'invokeWithPreview', 'bool'],
-  ],
+  ),
   ProviderHandshakeResponse: LAYOUTS.HandshakeResponse,
   Empty: LAYOUTS.Empty,
   PluginInfo: LAYOUTS.PluginInfo,
-  CheckRequest: [
-    [1, 'urn', 'string'],
-    [2, 'olds', 'struct'],
-    [3, 'news', 'struct'],
-    [5, 'randomSeed', 'bytes'],
-    [6, 'name', 'string'],
-    [7, 'type', 'string'],
-  ],
-  CheckResponse: [
-    [1, 'inputs', 'optstruct'],
-    [2, 'failures', 'messages', FAILURE],
-  ],
-  DiffRequest: [
-    [1, 'id', 'string'],
-    [2, 'urn', 'string'],
-    [3, 'olds', 'struct'],
-    [4, 'news', 'struct'],
-    [5, 'ignoreChanges', 'strings'],
-    [6, 'oldInputs', 'struct'],
-    [7, 'name', 'string'],
-    [8, 'type', 'string'],
-  ],
+  CheckRequest: plus(LAYOUTS.CheckRequest, [5, 'randomSeed', 'bytes'], ...NAME_TYPE(6, 7)),
+  CheckResponse: optional(LAYOUTS.CheckResponse, 'inputs'),
+  DiffRequest: plus(LAYOUTS.DiffRequest, [5, 'ignoreChanges', 'strings'], ...NAME_TYPE(7, 8)),
   DiffResponse: LAYOUTS.DiffResponse,
-  ConfigureRequest: [
-    [
-      1,
-      'variables',
-      'map',
-      [
-        [1, 'key', 'string'],
-        [2, 'value', 'string'],
-      ],
-    ],
-    [2, 'args', 'struct'],
+  ConfigureRequest: plus(
+    LAYOUTS.ConfigureRequest,
     [3, 'acceptSecrets', 'bool'],
     [4, 'acceptResources', 'bool'],
     [5, 'sendsOldInputs', 'bool'],
     [6, 'sendsOldInputsToDelete', 'bool'],
     [7, 'id', 'string'],
     [8, 'urn', 'string'],
-    [9, 'name', 'string'],
-    [10, 'type', 'string'],
-  ],
+    ...NAME_TYPE(9, 10),
+  ),
   ConfigureResponse: LAYOUTS.ConfigureResponse,
-  CreateRequest: [
-    [1, 'urn', 'string'],
-    [2, 'properties', 'struct'],
-    [3, 'timeout', 'double'],
-    [4, 'preview', 'bool'],
-    [5, 'name', 'string'],
-    [6, 'type', 'string'],
-  ],
+  CreateRequest: plus(LAYOUTS.CreateRequest, ...NAME_TYPE(5, 6)),
   CreateResponse: LAYOUTS.CreateResponse,
-  ReadRequest: [
-    [1, 'id', 'string'],
-    [2, 'urn', 'string'],
-    [3, 'properties', 'optstruct'],
-    [4, 'inputs', 'optstruct'],
-    [5, 'name', 'string'],
-    [6, 'type', 'string'],
-    [10, 'timeout', 'double'],
-  ],
-  ReadResponse: [
-    [1, 'id', 'string'],
-    [2, 'properties', 'struct'],
-    [3, 'inputs', 'optstruct'],
-  ],
-  UpdateRequest: [
-    [1, 'id', 'string'],
-    [2, 'urn', 'string'],
-    [3, 'olds', 'struct'],
-    [4, 'news', 'struct'],
-    [5, 'timeout', 'double'],
-    [6, 'ignoreChanges', 'strings'],
-    [7, 'preview', 'bool'],
-    [8, 'oldInputs', 'struct'],
-    [9, 'name', 'string'],
-    [10, 'type', 'string'],
-  ],
+  // Absent properties/inputs (an import's Read) are not sent: the same on the wire as optstruct.
+  ReadRequest: plus(LAYOUTS.ReadRequest, ...NAME_TYPE(5, 6)),
+  ReadResponse: optional(LAYOUTS.ReadResponse, 'inputs'),
+  UpdateRequest: plus(LAYOUTS.UpdateRequest, [6, 'ignoreChanges', 'strings'], ...NAME_TYPE(9, 10)),
   UpdateResponse: LAYOUTS.UpdateResponse,
-  DeleteRequest: [
-    [1, 'id', 'string'],
-    [2, 'urn', 'string'],
+  DeleteRequest: plus(
+    LAYOUTS.DeleteRequest,
     [3, 'properties', 'struct'],
-    [4, 'timeout', 'double'],
     [5, 'oldInputs', 'struct'],
-    [6, 'name', 'string'],
-    [7, 'type', 'string'],
-  ],
-  InvokeRequest: [
-    [1, 'tok', 'string'],
-    [2, 'args', 'struct'],
-    [7, 'preview', 'bool'],
-  ],
+    ...NAME_TYPE(6, 7),
+  ),
+  InvokeRequest: plus(LAYOUTS.InvokeRequest, [7, 'preview', 'bool']),
   InvokeResponse: LAYOUTS.InvokeResponse,
   Status: LAYOUTS.Status,
-  ErrorResourceInitFailed: [
-    [1, 'id', 'string'],
-    [2, 'properties', 'struct'],
-    [3, 'reasons', 'strings'],
-    [4, 'inputs', 'optstruct'],
-  ],
+  ErrorResourceInitFailed: optional(LAYOUTS.ErrorResourceInitFailed, 'inputs'),
 
   // ---- pulumirpc.ResourceMonitor, as its server (what the engine reads and answers) ----
   SupportsFeatureRequest: [[1, 'id', 'string']],
