@@ -4,7 +4,7 @@
 // requests with every field the engine sends, the responses with presence where the engine tells
 // "absent" from "empty" (CheckResponse.inputs, ReadResponse.inputs), and the ResourceMonitor
 // messages. Field numbers are pulumi's provider.proto, resource.proto and alias.proto;
-// engine-codec.test.ts checks each field against the generated stubs by name and value.
+// rpc.test.ts checks each field against the generated stubs by name and value.
 import { decode, encode, type Field, type Layout } from './proto';
 import { LAYOUTS } from './rpc';
 import type { Props } from './wire';

@@ -34,7 +34,7 @@ function unimplemented(name: string): Handler {
 
 /**
  * A ResourceMonitor method whose messages are plain objects, encoded by the provider package's
- * wire codec (the layouts are checked against the stubs in its engine-codec.test.ts): the
+ * wire codec (the layouts are checked against the stubs in its rpc.test.ts): the
  * program's registrations and their answers are the engine's largest messages, and
  * google-protobuf's generated classes cost more CPU than the engine's own work on them.
  */
