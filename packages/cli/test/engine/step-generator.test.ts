@@ -252,6 +252,11 @@ describe('step generator (fake provider)', () => {
       .filter((c) => /^(begin|create) y/.test(c))
       .map((c) => c.split(' ')[0]);
     assert.deepEqual(seq, ['begin', 'create', 'begin', 'create']);
+    // --parallel bounds provider operations, not Check (Pulumi's step generator runs it outside
+    // the step executor): y2 is checked while y1's create holds the only slot.
+    const raw = readFileSync(log, 'utf8').split('\n');
+    const checkY2 = raw.findIndex((c) => c.startsWith('check y2'));
+    assert.ok(checkY2 >= 0 && checkY2 < raw.indexOf('create y1'), raw.join(','));
   });
 
   it('refuses a second run on a locked stack with a clear message', async () => {
