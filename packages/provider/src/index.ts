@@ -2,3 +2,6 @@ import * as path from 'node:path';
 
 /** Absolute path of the package schema (the single source of truth the SDK is generated from). */
 export const schemaPath = path.join(__dirname, '..', 'schema.json');
+
+/** The wire codec's layouts for the engine side of the plugin's protocols (ocikit's engine uses them). */
+export { ENGINE_LAYOUTS, engineCodec, type EngineMessage } from './engine-codec';

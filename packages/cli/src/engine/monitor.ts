@@ -2,7 +2,7 @@
 // to, on one loopback port. Transport only: every decision is the Deployment's.
 import * as grpc from '@grpc/grpc-js';
 import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
-import { engineCodec, type EngineMessage } from '@ocikit/pulumi-resource-oci/dist/engine-codec';
+import { engineCodec, type EngineMessage } from '@ocikit/pulumi-resource-oci';
 import { EngineService } from '@pulumi/pulumi/proto/engine_grpc_pb';
 import * as engine from '@pulumi/pulumi/proto/engine_pb';
 import { ResourceMonitorService } from '@pulumi/pulumi/proto/resource_grpc_pb';

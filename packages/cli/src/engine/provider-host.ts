@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
-import { engineCodec, type EngineMessage } from '@ocikit/pulumi-resource-oci/dist/engine-codec';
+import { engineCodec, type EngineMessage } from '@ocikit/pulumi-resource-oci';
 import { trace } from './trace';
 import { stripSecrets, unwrapSecret, type Props } from './values';
 
