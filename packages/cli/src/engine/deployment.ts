@@ -20,6 +20,7 @@ import {
   unknownValue,
   type Props,
 } from './values';
+import { Semaphore } from './semaphore';
 
 export const stackType = 'pulumi:pulumi:Stack';
 const providerPrefix = 'pulumi:providers:';
@@ -92,35 +93,6 @@ const diffKinds: PropertyDiff['kind'][] = [
   'update',
   'update-replace',
 ];
-
-/** A counting semaphore: at most `n` provider operations at once. */
-class Semaphore {
-  private waiting: Array<() => void> = [];
-  private active = 0;
-  constructor(private readonly n: number) {}
-
-  /** Waits for a slot; the returned function gives it back (once, however often it is called). */
-  async acquire(): Promise<() => void> {
-    if (this.active >= this.n) await new Promise<void>((r) => this.waiting.push(r));
-    this.active++;
-    let held = true;
-    return () => {
-      if (!held) return;
-      held = false;
-      this.active--;
-      this.waiting.shift()?.();
-    };
-  }
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    const release = await this.acquire();
-    try {
-      return await fn();
-    } finally {
-      release();
-    }
-  }
-}
 
 interface ProviderInstance {
   plugin: ProviderPlugin;
@@ -356,10 +328,11 @@ export class Deployment {
    * as Pulumi's step executor does; Check and Diff run before it, outside the bound, as Pulumi's
    * step generator calls them (so they never queue behind other resources' creates). A create or
    * update gives its slot back (`release`) once the provider has answered: the state write that
-   * records the result, which the program waits for, is not a provider operation.
+   * records the result, which the program waits for, is not a provider operation. Steps waiting
+   * for a slot are served round-robin across plugins (see Semaphore).
    */
-  private async mutate<T>(fn: (release: () => void) => Promise<T>): Promise<T> {
-    const release = await this.sem.acquire();
+  private async mutate<T>(plugin: ProviderPlugin, fn: (release: () => void) => Promise<T>): Promise<T> {
+    const release = await this.sem.acquire(plugin);
     try {
       this.guard();
       return await fn(release);
@@ -587,7 +560,7 @@ export class Deployment {
     ref: string,
   ): Promise<StepOutcome> {
     this.guard();
-    if (!old && reg.importId) return this.mutate(() => this.importStep(reg, urn, plugin, ref, false));
+    if (!old && reg.importId) return this.mutate(plugin, () => this.importStep(reg, urn, plugin, ref, false));
     const recreating = old ? this.recreate.get(urn) : undefined;
     const base = (extra: Partial<ResourceState>): ResourceState => ({
       urn,
@@ -623,7 +596,9 @@ export class Deployment {
       );
     const inputs = check.inputs;
     if (!old)
-      return this.mutate((release) => this.create(reg, urn, plugin, base({ inputs }), undefined, undefined, release));
+      return this.mutate(plugin, (release) =>
+        this.create(reg, urn, plugin, base({ inputs }), undefined, undefined, release),
+      );
     if (recreating) {
       this.recreate.delete(urn);
       const forced: DiffResult = {
@@ -633,7 +608,9 @@ export class Deployment {
         deleteBeforeReplace: true,
         diffs: changedKeys(old.inputs, inputs),
       };
-      return this.mutate(() => this.replace(reg, urn, plugin, old, base({ inputs }), forced, recreating, true, true));
+      return this.mutate(plugin, () =>
+        this.replace(reg, urn, plugin, old, base({ inputs }), forced, recreating, true, true),
+      );
     }
 
     let diff = await plugin.diff(
@@ -670,7 +647,9 @@ export class Deployment {
       return { urn, id: old.id ?? '', outputs: old.outputs };
     }
     if (replaceKeys.length === 0)
-      return this.mutate((release) => this.update(reg, urn, plugin, old, base({ id: old.id, inputs }), diff, release));
+      return this.mutate(plugin, (release) =>
+        this.update(reg, urn, plugin, old, base({ id: old.id, inputs }), diff, release),
+      );
     if (old.protect || reg.protect) {
       throw this.failed(
         stepMetadata('replace', urn, reg.type, old, undefined),
@@ -684,7 +663,7 @@ export class Deployment {
     const dbr = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
     const draft = base({ inputs: recheck.inputs });
     // The dependents' deletes and the replacement hold one slot, one after the other, as before.
-    return this.mutate(async () => {
+    return this.mutate(plugin, async () => {
       if (dbr) await this.deleteDependents(old, urn, reg.type);
       return this.replace(reg, urn, plugin, old, draft, diff, replaceKeys, dbr);
     });
