@@ -5,7 +5,7 @@
 // and it lets the plugin print its port without loading google-protobuf or the generated stubs.
 // The message layouts (field numbers) are pulumi's provider.proto; proto.test.ts checks them
 // against the generated stubs in @pulumi/pulumi/proto.
-import type { Props } from './wire';
+import { fromOutputValue, OUTPUT_MARK, SECRET_SIG, type Props } from './wire';
 
 /**
  * A field: number, name, kind; `message`/`map` kinds name the nested layout. `optbool` (a proto3
@@ -78,9 +78,12 @@ function readValue(r: Reader, end: number): unknown {
       case 0x20: // bool_value
         v = r.varint() !== 0;
         break;
-      case 0x2a: // struct_value
-        v = readStruct(r, r.end());
+      case 0x2a: {
+        // struct_value; an output value is read as the unknown, secret or plain value it stands for
+        const o = readStruct(r, r.end());
+        v = o[SECRET_SIG] === OUTPUT_MARK ? fromOutputValue(o) : o;
         break;
+      }
       case 0x32: {
         // list_value
         const listEnd = r.end();

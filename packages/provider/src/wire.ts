@@ -19,6 +19,20 @@ const UNKNOWNS = new Set([
 
 export type Props = Record<string, unknown>;
 
+/** The signature value of an output value (`{sig, value?, secret?, dependencies?}`). */
+export const OUTPUT_MARK = 'd0e6a833031e9bbcd3f4e8bde6ca49a4';
+
+/**
+ * An output value as this provider's other code expects it: without `value` it is unknown (the
+ * string sentinel), with `secret: true` a secret wrapper, else its plain value. The engine sends
+ * output values only to providers that accept them, but a caller may send them anyway; read as
+ * objects they would fail Check ("must be a string") or reach OCI as `{4dabf…: d0e6…}`.
+ */
+export function fromOutputValue(o: Props): unknown {
+  const value = 'value' in o ? o.value : UNKNOWN;
+  return o.secret === true ? secret(value) : value;
+}
+
 export function isUnknown(v: unknown): boolean {
   return typeof v === 'string' && UNKNOWNS.has(v);
 }

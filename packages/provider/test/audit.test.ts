@@ -1,0 +1,98 @@
+// Acceptance-audit findings (issue 7's exact plugin contract), each driven over gRPC with the
+// generated stubs against the built plugin and checked with the OCI SDK.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DisasterRecoveryClient } from 'oci-disasterrecovery';
+import {
+  configuredPlugin,
+  createPair,
+  DRPLAN,
+  js,
+  pb,
+  SECRET_MARK,
+  SECRET_SIG,
+  startEnv,
+  struct,
+  UNKNOWN,
+  urn,
+  type Env,
+  type Pair,
+  type Plugin,
+  type Props,
+} from './support/harness';
+
+/** pulumi's output value: `value` absent means unknown; `secret: true` means secret. */
+const OUTPUT_MARK = 'd0e6a833031e9bbcd3f4e8bde6ca49a4';
+const output = (o: { value?: unknown; secret?: boolean } = {}): Props => ({ [SECRET_SIG]: OUTPUT_MARK, ...o });
+
+describe('audit: output values', () => {
+  let env: Env;
+  let plugin: Plugin;
+  let pair: Pair;
+  let sdk: DisasterRecoveryClient;
+  before(async () => {
+    env = await startEnv();
+    pair = await createPair(env);
+    sdk = pair.peer;
+    plugin = await configuredPlugin(env, env.sandbox.disasterRecovery.standbyRegion);
+  });
+  after(async () => {
+    await plugin?.close();
+    await env?.close();
+  });
+
+  const checkDrPlan = async (news: Props) => {
+    const res = await plugin.call<pb.CheckResponse>(
+      'check',
+      new pb.CheckRequest().setUrn(urn(DRPLAN, 'ov')).setNews(struct(news)),
+    );
+    return { inputs: js(res.getInputs()), failures: res.getFailuresList().map((f) => f.getProperty()) };
+  };
+
+  it('Check: an unknown output value passes as unknown, in any property and inside maps', async () => {
+    const c = await checkDrPlan({
+      displayName: output(),
+      drProtectionGroupId: output(),
+      type: 'SWITCHOVER',
+      freeformTags: { a: output() },
+      definedTags: output(),
+    });
+    assert.deepEqual(c.failures, []);
+    assert.equal(c.inputs.displayName, UNKNOWN);
+    assert.deepEqual(c.inputs.freeformTags, { a: UNKNOWN });
+  });
+
+  it('preview Create with an unknown output value writes nothing and answers unknown', async () => {
+    const before = (await sdk.listDrPlans({ drProtectionGroupId: pair.standbyId })).drPlanCollection.items.length;
+    const res = await plugin.call<pb.CreateResponse>(
+      'create',
+      new pb.CreateRequest()
+        .setUrn(urn(DRPLAN, 'ov'))
+        .setProperties(struct({ displayName: output(), drProtectionGroupId: pair.standbyId, type: 'SWITCHOVER' }))
+        .setPreview(true),
+    );
+    assert.equal(js(res.getProperties()).displayName, UNKNOWN);
+    const now = (await sdk.listDrPlans({ drProtectionGroupId: pair.standbyId })).drPlanCollection.items.length;
+    assert.equal(now, before);
+  });
+
+  it('Create: known output values reach OCI as their values, and a secret one stays secret', async () => {
+    const news = {
+      displayName: output({ value: 'from-output', secret: true }),
+      drProtectionGroupId: output({ value: pair.standbyId }),
+      type: 'SWITCHOVER',
+      freeformTags: { team: output({ value: 'dr' }) },
+    };
+    const checked = await checkDrPlan(news);
+    assert.deepEqual(checked.failures, []);
+    const res = await plugin.call<pb.CreateResponse>(
+      'create',
+      new pb.CreateRequest().setUrn(urn(DRPLAN, 'ov')).setProperties(struct(checked.inputs)),
+    );
+    const outputs = js(res.getProperties());
+    assert.deepEqual(outputs.displayName, { [SECRET_SIG]: SECRET_MARK, value: 'from-output' });
+    const plan = (await sdk.getDrPlan({ drPlanId: res.getId() })).drPlan;
+    assert.equal(plan.displayName, 'from-output');
+    assert.deepEqual(plan.freeformTags, { team: 'dr' });
+  });
+});
