@@ -39,6 +39,13 @@ export const CONFIG_KEYS: Record<keyof ProviderConfig, { kind: Kind; env?: strin
   ignoreDefinedTags: { kind: 'list' },
 };
 
+/** Keys whose values are secrets (schema.json's `config.variables[key].secret`). */
+export function secretConfigKeys(): Set<string> {
+  const { packageSchema } = require('./schema') as typeof import('./schema');
+  const vars = packageSchema().config.variables;
+  return new Set(Object.keys(vars).filter((k) => vars[k].secret));
+}
+
 const VARIABLE_PREFIX = 'oci:config:';
 
 /** Merges `variables` (`oci:config:<key>`, string-encoded) and `args` (which win), secrets revealed. */
@@ -106,6 +113,15 @@ export function resolveConfig(
     else if (value !== undefined) target[key] = value;
   }
   failures.push(...validate(config));
+  if (config.configFileProfile !== undefined) {
+    const filePath = expandHome(env.OCI_CLI_CONFIG_FILE ?? '~/.oci/config');
+    if (fs.existsSync(filePath) && !hasProfile(filePath, config.configFileProfile)) {
+      failures.push({
+        property: 'configFileProfile',
+        reason: `configFileProfile "${config.configFileProfile}": no such profile in ${filePath}`,
+      });
+    }
+  }
   return { config, failures };
 }
 
@@ -139,6 +155,17 @@ function validate(c: ProviderConfig): ConfigFailure[] {
   return failures;
 }
 
+function hasProfile(filePath: string, profile: string): boolean {
+  try {
+    return fs
+      .readFileSync(filePath, 'utf8')
+      .split(/\r?\n/)
+      .some((line) => line.trim() === `[${profile}]`);
+  } catch {
+    return true; // unreadable: reported when the credentials are read
+  }
+}
+
 function knownRegion(region: string): boolean {
   // Loaded here, not at start: oci-common costs ~0.1 s to require and is only needed after the port line.
   const { Region } = require('oci-common') as typeof import('oci-common');
@@ -167,7 +194,14 @@ export function credentials(c: ProviderConfig, env: NodeJS.ProcessEnv = process.
     const common = require('oci-common') as typeof import('oci-common');
     const filePath = expandHome(env.OCI_CLI_CONFIG_FILE ?? '~/.oci/config');
     if (fs.existsSync(filePath)) {
-      file = common.ConfigFileReader.parseFileFromPath(filePath, c.configFileProfile ?? 'DEFAULT');
+      const profile = c.configFileProfile ?? 'DEFAULT';
+      try {
+        file = common.ConfigFileReader.parseFileFromPath(filePath, profile);
+      } catch (e) {
+        // The SDK's text names neither the key nor the file: say which setting to fix.
+        const why = /No profile named/.test((e as Error).message) ? 'no such profile' : (e as Error).message;
+        throw new Error(`configFileProfile "${profile}": ${why} in ${filePath}`, { cause: e });
+      }
     }
   }
   const pick = (v: string | undefined, fileKey: string): string | undefined => v ?? file?.get(fileKey) ?? undefined;

@@ -2,6 +2,9 @@
 // generated stubs against the built plugin and checked with the OCI SDK.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { DisasterRecoveryClient } from 'oci-disasterrecovery';
 import {
   configuredPlugin,
@@ -12,6 +15,7 @@ import {
   SECRET_MARK,
   SECRET_SIG,
   startEnv,
+  startPlugin,
   struct,
   UNKNOWN,
   urn,
@@ -94,5 +98,53 @@ describe('audit: output values', () => {
     const plan = (await sdk.getDrPlan({ drPlanId: res.getId() })).drPlan;
     assert.equal(plan.displayName, 'from-output');
     assert.deepEqual(plan.freeformTags, { team: 'dr' });
+  });
+});
+
+describe('audit: provider configuration', () => {
+  const PROVIDER = 'urn:pulumi:test::proj::pulumi:providers:oci::default';
+  const checkConfig = async (plugin: Plugin, news: Props) => {
+    const res = await plugin.call<pb.CheckResponse>(
+      'checkConfig',
+      new pb.CheckRequest().setUrn(PROVIDER).setNews(struct(news)),
+    );
+    return {
+      inputs: js(res.getInputs()),
+      failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
+  };
+
+  it('CheckConfig returns privateKey and privateKeyPassword secret even when set in plain text', async () => {
+    const plugin = await startPlugin();
+    try {
+      const c = await checkConfig(plugin, { region: 'us-ashburn-1', privateKey: 'PEM', privateKeyPassword: 'pw' });
+      assert.deepEqual(c.failures, []);
+      assert.deepEqual(c.inputs, {
+        region: 'us-ashburn-1',
+        privateKey: { [SECRET_SIG]: SECRET_MARK, value: 'PEM' },
+        privateKeyPassword: { [SECRET_SIG]: SECRET_MARK, value: 'pw' },
+      });
+    } finally {
+      await plugin.close();
+    }
+  });
+
+  it('a configFileProfile missing from ~/.oci/config is one CheckConfig failure naming the key', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ocikit-home-'));
+    fs.mkdirSync(path.join(home, '.oci'));
+    fs.writeFileSync(path.join(home, '.oci', 'config'), '[DEFAULT]\nregion=us-ashburn-1\n');
+    const plugin = await startPlugin({ env: { HOME: home } });
+    try {
+      const c = await checkConfig(plugin, { configFileProfile: 'NOPE' });
+      assert.deepEqual(
+        c.failures.map((f) => f.property),
+        ['configFileProfile'],
+      );
+      assert.match(c.failures[0].reason, /configFileProfile "NOPE": no such profile in .*\.oci\/config/);
+      assert.deepEqual((await checkConfig(plugin, { configFileProfile: 'DEFAULT' })).failures, []);
+    } finally {
+      await plugin.close();
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });
