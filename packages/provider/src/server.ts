@@ -10,6 +10,7 @@ import type { EngineLog } from './engine-log';
 import { PartialFailure, ProviderError } from './errors';
 import type { InputDiff, OpContext, ResourceModule } from './resources/resource';
 import { codec } from './rpc';
+import { CancelledError, WaitTimeoutError } from './wait';
 import { containsUnknown, protect, reveal, secretKeys, UNKNOWN, type Props } from './wire';
 
 // Loaded on first use, not before the port line: configuration, the resource modules (and with
@@ -177,7 +178,9 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       metadata.add('grpc-status-details-bin', status);
       return { code: g.status.UNKNOWN, details: e.message, message: e.message, metadata };
     }
-    if (e instanceof ProviderError) return { code: g.status.UNKNOWN, details: e.message, message: e.message };
+    // A wait that timed out or was cancelled is the user's to act on (customTimeouts), not a bug.
+    if (e instanceof ProviderError || e instanceof WaitTimeoutError || e instanceof CancelledError)
+      return { code: g.status.UNKNOWN, details: e.message, message: e.message };
     const message = e instanceof Error ? e.message : String(e);
     process.stderr.write(`pulumi-resource-oci: internal error: ${e instanceof Error ? e.stack : message}\n`);
     return { code: g.status.UNKNOWN, details: `internal error: ${message}` };

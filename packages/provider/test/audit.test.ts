@@ -8,8 +8,10 @@ import * as path from 'node:path';
 import type { DisasterRecoveryClient } from 'oci-disasterrecovery';
 import {
   configuredPlugin,
+  create,
   createPair,
   DRPLAN,
+  initFailure,
   js,
   pb,
   SECRET_MARK,
@@ -98,6 +100,86 @@ describe('audit: output values', () => {
     const plan = (await sdk.getDrPlan({ drPlanId: res.getId() })).drPlan;
     assert.equal(plan.displayName, 'from-output');
     assert.deepEqual(plan.freeformTags, { team: 'dr' });
+  });
+});
+
+describe('audit: a delete whose work request fails', () => {
+  let env: Env;
+  let plugin: Plugin;
+  let pair: Pair;
+  before(async () => {
+    env = await startEnv();
+    pair = await createPair(env);
+    plugin = await configuredPlugin(env, env.sandbox.disasterRecovery.standbyRegion);
+  });
+  after(async () => {
+    await plugin?.close();
+    await env?.close();
+  });
+
+  it('ends with the service reasons (not a wait for DELETED until the timeout); a retry deletes', async () => {
+    const created = await create(plugin, DRPLAN, 'undeletable', {
+      displayName: 'undeletable',
+      drProtectionGroupId: pair.standbyId,
+      type: 'SWITCHOVER',
+    });
+    await env.emulator.admin!.injectFault({ operation: 'DeleteDrPlan', kind: 'fail-work-request' });
+    const del = () =>
+      plugin.call(
+        'delete',
+        new pb.DeleteRequest()
+          .setUrn(urn(DRPLAN, 'undeletable'))
+          .setId(created.id)
+          .setProperties(struct(created.outputs))
+          .setTimeout(20),
+      );
+    await assert.rejects(del(), (e: { details: string }) => {
+      assert.match(e.details, /^DrPlan "undeletable": DeleteDrPlan work request \S+ ended FAILED: \S/);
+      return true;
+    });
+    const plan = (await pair.peer.getDrPlan({ drPlanId: created.id })).drPlan;
+    assert.notEqual(plan.lifecycleState, 'DELETED', 'the plan is still there, so the error is right');
+    await del();
+    const after = (await pair.peer.getDrPlan({ drPlanId: created.id }).catch(() => undefined))?.drPlan;
+    assert.ok(!after || after.lifecycleState === 'DELETED');
+  });
+});
+
+describe('audit: a delete that outlives customTimeouts', () => {
+  let env: Env;
+  before(async () => {
+    env = await startEnv({ transitionDelaySeconds: 30 });
+  });
+  after(() => env?.close());
+
+  it('is one clear line naming the resource and customTimeouts, not an internal error', async () => {
+    const dr = env.sandbox.disasterRecovery;
+    const plugin = await configuredPlugin(env, dr.standbyRegion);
+    try {
+      const inputs = {
+        displayName: 'slow-delete',
+        drProtectionGroupId: dr.standbyProtectionGroupId,
+        type: 'SWITCHOVER',
+      };
+      const init = await create(plugin, DRPLAN, 'slow-delete', inputs, { timeout: 1 }).then(
+        () => assert.fail('expected a timeout'),
+        (e) => initFailure(e),
+      );
+      assert.ok(init, 'the create is a partial failure carrying the id');
+      await env.emulator.admin!.advanceClock(60);
+      const del = plugin.call(
+        'delete',
+        new pb.DeleteRequest().setUrn(urn(DRPLAN, 'slow-delete')).setId(init.id).setTimeout(1),
+      );
+      await assert.rejects(del, (e: { details: string }) => {
+        assert.match(e.details, /^timed out after 1 s waiting for DrPlan "slow-delete" to be DELETED/);
+        assert.doesNotMatch(e.details, /internal error/);
+        return true;
+      });
+      assert.doesNotMatch(plugin.stderr(), /internal error/);
+    } finally {
+      await plugin.close();
+    }
   });
 });
 

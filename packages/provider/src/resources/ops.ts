@@ -66,28 +66,6 @@ interface WorkRequestLike {
 }
 const WR_DONE = new Set(['SUCCEEDED', 'FAILED', 'CANCELED']);
 
-/** Polls a GET until `isDone(state)`; a 404 answers `undefined` (gone). */
-export async function waitLifecycle<T extends { lifecycleState?: string }>(
-  ctx: OpContext,
-  o: { operation: string; what: string; get: () => Promise<T>; isDone: (r: T | undefined) => boolean },
-): Promise<T | undefined> {
-  return waitFor<T | undefined>({
-    what: `${ctx.subject} ${o.what}`,
-    timeoutMs: ctx.timeoutMs,
-    signal: ctx.signal,
-    onProgress: (m) => ctx.progress(m),
-    poll: async () => {
-      let r: T | undefined;
-      try {
-        r = await o.get();
-      } catch (e) {
-        if (!isNotFound(e)) return call(ctx.subject, o.operation, () => Promise.reject(e));
-      }
-      return { done: o.isDone(r), value: r, progress: r ? `state ${r.lifecycleState}` : 'gone' };
-    },
-  });
-}
-
 /** The two services' work-request operations, as their SDK clients name them. */
 export interface WorkRequestApi {
   getWorkRequest(r: { workRequestId: string }): Promise<{ workRequest: WorkRequestLike; retryAfter?: number }>;
@@ -113,6 +91,11 @@ export interface ResourceAccess<T extends { lifecycleState?: string }> {
   workRequests(ctx: OpContext): WorkRequestApi;
   /** The raw GET (rejects on 404). */
   get(ctx: OpContext, id: string): Promise<T>;
+  /**
+   * The latest delete work request of a resource whose delete answers without one (DeleteDrPlan:
+   * OCI's API returns no opc-work-request-id), found through ListWorkRequests.
+   */
+  deleteWorkRequest?(ctx: OpContext, resource: T, id: string): Promise<string | undefined>;
 }
 
 /** The resource, or undefined when it is gone (404). */
@@ -148,24 +131,65 @@ export function settle<T extends { lifecycleState?: string }>(
   });
 }
 
-/** Delete (404 = already gone), then wait for DELETED or 404. */
+/**
+ * Delete (404 = already gone), then wait for DELETED or 404. While the resource shows DELETING
+ * (or nothing yet) one GET per poll suffices; when it shows another state (ACTIVE, FAILED, …)
+ * the delete's work request says whether it is still to start or has failed, so a failed delete
+ * ends with the service's reasons instead of waiting for DELETED until the timeout.
+ */
 export async function deleteAndWait<T extends { lifecycleState?: string }>(
   ctx: OpContext,
   access: ResourceAccess<T>,
-  o: { operation: string; id: string; del: () => Promise<unknown> },
+  o: { operation: string; id: string; del: () => Promise<{ opcWorkRequestId?: string } | unknown> },
 ): Promise<void> {
+  let wrId: string | undefined;
   try {
-    await o.del();
+    wrId = ((await o.del()) as { opcWorkRequestId?: string } | undefined)?.opcWorkRequestId;
   } catch (e) {
     if (isNotFound(e)) return;
     throw new ProviderError(describeError(ctx.subject, o.operation, e));
   }
-  await waitLifecycle(ctx, {
-    operation: access.getOperation,
-    what: 'to be DELETED',
-    get: () => access.get(ctx, o.id),
-    isDone: (r) => !r || r.lifecycleState === 'DELETED',
+  const api = access.workRequests(ctx);
+  await waitFor<undefined>({
+    what: `${ctx.subject} to be DELETED`,
+    timeoutMs: ctx.timeoutMs,
+    signal: ctx.signal,
+    onProgress: (m) => ctx.progress(m),
+    poll: async () => {
+      const r = await getOrGone(ctx, access.getOperation, () => access.get(ctx, o.id));
+      if (!r || r.lifecycleState === 'DELETED') return { done: true, value: undefined };
+      if (r.lifecycleState !== 'DELETING') wrId ??= await access.deleteWorkRequest?.(ctx, r, o.id);
+      if (r.lifecycleState !== 'DELETING' && wrId) {
+        const id = wrId;
+        const wr = await call(ctx.subject, 'GetWorkRequest', () => api.getWorkRequest({ workRequestId: id }));
+        const status = wr.workRequest.status ?? '';
+        if (status === 'FAILED' || status === 'CANCELED')
+          throw await workRequestFailed(ctx, api, o.operation, id, status);
+      }
+      return { done: false, value: undefined, progress: `state ${r.lifecycleState}` };
+    },
   });
+}
+
+/** The error of a work request that ended FAILED or CANCELED, with the service's reasons. */
+async function workRequestFailed(
+  ctx: OpContext,
+  api: WorkRequestApi,
+  operation: string,
+  wrId: string,
+  status: string | undefined,
+): Promise<ProviderError> {
+  let why = '';
+  try {
+    const r = await api.listWorkRequestErrors({ workRequestId: wrId });
+    why = r.workRequestErrorCollection.items
+      .map((x) => x.message.trim())
+      .filter(Boolean)
+      .join('; ');
+  } catch {
+    // the status alone still explains the failure
+  }
+  return new ProviderError(`${ctx.subject}: ${operation} work request ${wrId} ended ${status}${why ? `: ${why}` : ''}`);
 }
 
 /**
@@ -220,17 +244,6 @@ export async function waitSettled<T extends { lifecycleState?: string }>(
       };
     },
   });
-  if (status !== 'SUCCEEDED') {
-    let why = '';
-    try {
-      const r = await o.api.listWorkRequestErrors({ workRequestId: wrId! });
-      why = r.workRequestErrorCollection.items.map((x) => x.message).join('; ');
-    } catch {
-      // the status alone still explains the failure
-    }
-    throw new ProviderError(
-      `${ctx.subject}: ${o.operation} work request ${wrId} ended ${status}${why ? `: ${why}` : ''}`,
-    );
-  }
+  if (status !== 'SUCCEEDED') throw await workRequestFailed(ctx, o.api, o.operation, wrId!, status);
   return resource;
 }

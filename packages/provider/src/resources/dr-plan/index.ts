@@ -30,6 +30,16 @@ const PLANS: ResourceAccess<Plan> = {
   getOperation: 'GetDrPlan',
   workRequests: (ctx) => ctx.clients.dr,
   get: async (ctx, id) => (await ctx.clients.dr.getDrPlan({ drPlanId: id })).drPlan,
+  deleteWorkRequest: async (ctx, plan, id) => {
+    const r = await call(ctx.subject, 'ListWorkRequests', () =>
+      ctx.clients.dr.listWorkRequests({ compartmentId: plan.compartmentId, resourceId: id }),
+    );
+    // The latest one: an earlier delete may have failed before this one was sent.
+    const deletes = r.workRequestSummaryCollection.items
+      .filter((w) => w.operationType === 'DELETE_DR_PLAN')
+      .sort((a, b) => new Date(b.timeAccepted).getTime() - new Date(a.timeAccepted).getTime());
+    return deletes[0]?.id;
+  },
 };
 
 function getPlan(ctx: OpContext, id: string): Promise<Plan | undefined> {
