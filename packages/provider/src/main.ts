@@ -18,7 +18,7 @@ export async function main(argv: string[]): Promise<void> {
   const { createEngineLog } = require('./engine-log') as typeof import('./engine-log');
   const { createProviderService, warmUp } = require('./server') as typeof import('./server');
   const { resourceProviderService } = require('./rpc') as typeof import('./rpc');
-  const engineAddress = argv.find((a) => !a.startsWith('-'));
+  const engineAddress = engineAddressOf(argv);
   const log = createEngineLog(grpc, engineAddress);
   const service = createProviderService(grpc, log);
   const server = new grpc.Server({
@@ -36,9 +36,7 @@ export async function main(argv: string[]): Promise<void> {
   );
   process.stdout.write(`${port}\n`);
   warmUp();
-  // Nothing else may reach stdout (the engine reads the port from it): libraries log to stderr.
-  console.log = console.error;
-  console.info = console.error;
+  protectStdout();
   const stop = (): void => {
     log.close();
     server.forceShutdown();
@@ -52,6 +50,27 @@ export async function main(argv: string[]): Promise<void> {
   setInterval(() => {
     if (process.ppid !== parent) stop();
   }, 2000).unref();
+}
+
+/**
+ * The engine's address: the last argument that is not a flag. The Pulumi engine puts its own
+ * flags first (`--logtostderr`, `-v=9`, `--tracing <endpoint>`) and the address last, so the
+ * tracing endpoint must not be taken for it.
+ */
+export function engineAddressOf(argv: string[]): string | undefined {
+  return argv.filter((a) => !a.startsWith('-')).pop();
+}
+
+/**
+ * Nothing but the port may reach stdout (the engine reads it): every console method that writes
+ * there (log, info, debug, dir, table, …; oci-common calls console.debug) writes to stderr instead.
+ */
+export function protectStdout(): void {
+  const { Console } = require('node:console') as typeof import('node:console');
+  const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr });
+  const target = console as unknown as Record<string, unknown>;
+  const source = toStderr as unknown as Record<string, unknown>;
+  for (const key of Object.keys(source)) if (typeof source[key] === 'function') target[key] = source[key];
 }
 
 /** Entry point of the bin: runs the plugin with the process arguments. */
