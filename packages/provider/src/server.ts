@@ -11,7 +11,7 @@ import { PartialFailure, ProviderError } from './errors';
 import type { InputDiff, OpContext, ResourceModule } from './resources/resource';
 import { codec } from './rpc';
 import { CancelledError, WaitTimeoutError } from './wait';
-import { containsUnknown, protect, reveal, secretKeys, UNKNOWN, type Props } from './wire';
+import { containsUnknown, protect, reveal, secretKeys, UNKNOWN, unknownKeys, type Props } from './wire';
 
 // Loaded on first use, not before the port line: configuration, the resource modules (and with
 // them schema.json), the functions and the OCI clients.
@@ -205,6 +205,18 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     return o;
   };
 
+  /**
+   * The engine sends unknowns only with `preview`; should a Create or Update without it carry one,
+   * it is refused before any call: an unknown sentinel must never reach OCI as a value.
+   */
+  const refuseUnknowns = (m: ResourceModule, name: string, operation: string, props: Props): void => {
+    const keys = unknownKeys(props);
+    if (keys.length)
+      throw new ProviderError(
+        `${m.kind} "${name}": ${operation} got unknown values for ${keys.join(', ')} (known only after a preview); nothing was sent to OCI`,
+      );
+  };
+
   const detailedDiff = (d: InputDiff): Props => {
     const out: Props = {};
     for (const [key, { kind, replace }] of Object.entries(d.detailed)) {
@@ -282,6 +294,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       const props = req.properties;
       const secrets = secretKeys(props);
       if (req.preview) return { id: '', properties: protect(planned(m, props), secrets) };
+      refuseUnknowns(m, name, 'Create', props);
       const ctx = context(m, req.urn, name, req.timeout);
       try {
         const r = await m.create(ctx, reveal(props) as Props);
@@ -327,6 +340,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
         for (const k of Object.keys(o)) if (!m.computedOutputs.includes(k) && !(k in news) && !(k in olds)) delete o[k];
         return { properties: protect(o, secrets) };
       }
+      refuseUnknowns(m, name, 'Update', news);
       const ctx = context(m, req.urn, name, req.timeout);
       try {
         const outputs = await m.update(ctx, {
@@ -348,6 +362,12 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     }),
     invoke: unary(async (req: { tok: string; args: Props }) => {
       const args = reveal(req.args) as Props;
+      // An unknown argument would reach OCI as a query value: one failure per argument instead.
+      const unknown = unknownKeys(args);
+      if (unknown.length)
+        return {
+          failures: unknown.map((k) => ({ property: k, reason: `${k} is unknown (known only after a preview)` })),
+        };
       const { invokeFunction } = require('./functions') as typeof import('./functions');
       const result = await invokeFunction(req.tok, args, { clients: getClients(), signal: cancel.signal });
       if ('failures' in result) return { failures: result.failures };

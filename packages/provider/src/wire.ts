@@ -53,6 +53,11 @@ export function containsUnknown(v: unknown): boolean {
   return false;
 }
 
+/** Top-level keys whose value is, or holds, an unknown. */
+export function unknownKeys(p: Props): string[] {
+  return Object.keys(p).filter((k) => containsUnknown(p[k]));
+}
+
 export function containsSecret(v: unknown): boolean {
   if (isSecret(v)) return true;
   if (Array.isArray(v)) return v.some(containsSecret);

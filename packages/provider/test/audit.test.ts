@@ -101,6 +101,52 @@ describe('audit: output values', () => {
     assert.equal(plan.displayName, 'from-output');
     assert.deepEqual(plan.freeformTags, { team: 'dr' });
   });
+
+  it('a Create, Update or Invoke without preview that carries unknowns sends nothing to OCI', async () => {
+    const count = async () =>
+      (await sdk.listDrPlans({ drProtectionGroupId: pair.standbyId })).drPlanCollection.items.length;
+    const before = await count();
+    const inputs = { displayName: 'known', drProtectionGroupId: pair.standbyId, type: 'SWITCHOVER' };
+    await assert.rejects(
+      plugin.call(
+        'create',
+        new pb.CreateRequest()
+          .setUrn(urn(DRPLAN, 'unknowns'))
+          .setProperties(struct({ ...inputs, displayName: UNKNOWN, freeformTags: { a: output() } })),
+      ),
+      (e: { details: string }) =>
+        /^DrPlan "unknowns": Create got unknown values for displayName, freeformTags/.test(e.details),
+    );
+    assert.equal(await count(), before);
+    const created = await plugin.call<pb.CreateResponse>(
+      'create',
+      new pb.CreateRequest().setUrn(urn(DRPLAN, 'unknowns')).setProperties(struct(inputs)),
+    );
+    const outputs = js(created.getProperties());
+    await assert.rejects(
+      plugin.call(
+        'update',
+        new pb.UpdateRequest()
+          .setUrn(urn(DRPLAN, 'unknowns'))
+          .setId(created.getId())
+          .setOlds(struct(outputs))
+          .setOldInputs(struct(inputs))
+          .setNews(struct({ ...inputs, displayName: output() })),
+      ),
+      (e: { details: string }) => /Update got unknown values for displayName/.test(e.details),
+    );
+    assert.equal((await sdk.getDrPlan({ drPlanId: created.getId() })).drPlan.displayName, 'known');
+    const inv = await plugin.call<pb.InvokeResponse>(
+      'invoke',
+      new pb.InvokeRequest()
+        .setTok('oci:DisasterRecovery/getDrPlans:getDrPlans')
+        .setArgs(struct({ drProtectionGroupId: UNKNOWN })),
+    );
+    assert.deepEqual(
+      inv.getFailuresList().map((f) => f.getProperty()),
+      ['drProtectionGroupId'],
+    );
+  });
 });
 
 describe('audit: a delete whose work request fails', () => {
