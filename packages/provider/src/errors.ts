@@ -21,7 +21,8 @@ export function isNotFound(e: unknown): boolean {
 export function describeError(subject: string, operation: string, e: unknown): string {
   if (isOciError(e)) {
     const rid = e.opcRequestId ? ` (opc-request-id: ${e.opcRequestId})` : '';
-    return `${subject}: ${operation} failed: OCI ${e.statusCode} ${e.serviceCode ?? ''}: ${firstLine(e.message)}${rid}`;
+    const code = e.serviceCode ? ` ${e.serviceCode}` : '';
+    return `${subject}: ${operation} failed: OCI ${e.statusCode}${code}: ${firstLine(e.message)}${rid}`;
   }
   const msg = e instanceof Error ? e.message : String(e);
   if (typeof e === 'object' && e && (e as { code?: string }).code === 'EOPENBREAKER') {

@@ -147,6 +147,24 @@ describe('audit: output values', () => {
       ['drProtectionGroupId'],
     );
   });
+
+  it("an invoke's OCI error names the function, the OCI operation, status, code and request id", async () => {
+    await assert.rejects(
+      plugin.call(
+        'invoke',
+        new pb.InvokeRequest()
+          .setTok('oci:DisasterRecovery/getDrPlan:getDrPlan')
+          .setArgs(struct({ drPlanId: `${pair.standbyId.replace('drprotectiongroup', 'drplan')}` })),
+      ),
+      (e: { details: string }) => {
+        assert.match(
+          e.details,
+          /^getDrPlan: GetDrPlan failed: OCI 404 NotAuthorizedOrNotFound: .+ \(opc-request-id: \S+\)$/,
+        );
+        return true;
+      },
+    );
+  });
 });
 
 describe('audit: a delete whose work request fails', () => {

@@ -81,6 +81,16 @@ async function listInvoke<T>(
 const q = (args: Props, k: string): string | undefined =>
   typeof args[k] === 'string' ? (args[k] as string) : undefined;
 
+/** The OCI operation each function calls, for its error messages. */
+const OPERATIONS: Record<string, string> = {
+  'oci:DisasterRecovery/getDrPlan:getDrPlan': 'GetDrPlan',
+  'oci:DisasterRecovery/getDrPlans:getDrPlans': 'ListDrPlans',
+  'oci:DisasterRecovery/getDrProtectionGroups:getDrProtectionGroups': 'ListDrProtectionGroups',
+  'oci:AiLanguage/getEndpoint:getEndpoint': 'GetEndpoint',
+  'oci:AiLanguage/getEndpoints:getEndpoints': 'ListEndpoints',
+  'oci:AiLanguage/getModels:getModels': 'ListModels',
+};
+
 const FUNCTIONS: Record<string, (c: InvokeContext, a: Props) => Promise<Props>> = {
   'oci:DisasterRecovery/getDrPlan:getDrPlan': async (c, a) => {
     const r = await c.clients.dr.getDrPlan({ drPlanId: q(a, 'drPlanId')! });
@@ -163,6 +173,7 @@ export async function invokeFunction(token: string, args: Props, ctx: InvokeCont
     return { outputs: await fn(ctx, args) };
   } catch (e) {
     if (e instanceof ProviderError) throw e;
-    throw new ProviderError(describeError(token.split(':').pop()!, token.split(':').pop()!, e));
+    // `getDrPlans: ListDrPlans failed: OCI 404 NotAuthorizedOrNotFound: … (opc-request-id: …)`
+    throw new ProviderError(describeError(token.split(':').pop()!, OPERATIONS[token] ?? 'the call', e));
   }
 }
