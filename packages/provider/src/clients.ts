@@ -36,7 +36,10 @@ export function createClients(config: ProviderConfig, creds: Credentials): Clien
     : config.retryDurationSeconds !== undefined
       ? {
           // pulumi-oci's retryDurationSeconds: keep retrying retriable errors for that long.
-          terminationStrategy: new common.MaxTimeTerminationStrategy(Math.max(1, config.retryDurationSeconds)),
+          // (negative, as in Terraform: for as long as it takes; ten years stands for that)
+          terminationStrategy: new common.MaxTimeTerminationStrategy(
+            config.retryDurationSeconds < 0 ? 315_360_000 : Math.max(1, config.retryDurationSeconds),
+          ),
           delayStrategy: new common.ExponentialBackoffDelayStrategy(30),
           retryCondition: common.OciSdkDefaultRetryConfiguration.retryCondition,
           backupBinaryBody: false,

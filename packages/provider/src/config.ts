@@ -68,8 +68,9 @@ function coerce(kind: Kind, v: unknown): Coerced {
     case 'string':
       return typeof v === 'string' ? { value: v } : { error: 'must be a string' };
     case 'integer': {
-      const n = typeof v === 'string' ? Number(v) : v;
-      return typeof n === 'number' && Number.isInteger(n) && n >= 0
+      // Negative is allowed: pulumi-oci (Terraform) then retries for as long as it takes.
+      const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+      return typeof n === 'number' && Number.isInteger(n)
         ? { value: n }
         : { error: `must be a whole number of seconds, got ${JSON.stringify(v)}` };
     }
@@ -98,6 +99,19 @@ export interface ConfigFailure {
   reason: string;
 }
 
+/**
+ * A key's environment default with the names pulumi-oci's Terraform provider reads: `OCI_<SNAKE_KEY>`,
+ * then `TF_VAR_<snake_key>`. Terraform tries TF_VAR_ first; ocikit tries OCI_ first because the
+ * ocikit CLI hands its embedded emulator to the plugin through OCI_*, which a TF_VAR_region left in
+ * a user's shell must not override.
+ */
+function envDefault(envName: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (!envName) return undefined;
+  const tfName = envName.startsWith('OCI_') ? `TF_VAR_${envName.slice(4).toLowerCase()}` : undefined;
+  const pick = (name: string | undefined): string | undefined => (name && env[name] ? env[name] : undefined);
+  return pick(envName) ?? pick(tfName);
+}
+
 /** Applies environment defaults and types; one failure per bad key. */
 export function resolveConfig(
   inputs: Props,
@@ -107,7 +121,7 @@ export function resolveConfig(
   const failures: ConfigFailure[] = [];
   const target = config as unknown as Props;
   for (const [key, { kind, env: envName }] of Object.entries(CONFIG_KEYS)) {
-    const raw = inputs[key] ?? (envName ? env[envName] : undefined);
+    const raw = inputs[key] ?? envDefault(envName, env);
     const { value, error } = coerce(kind, raw);
     if (error) failures.push({ property: key, reason: `${key} ${error}` });
     else if (value !== undefined) target[key] = value;

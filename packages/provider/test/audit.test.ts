@@ -275,6 +275,23 @@ describe('audit: provider configuration', () => {
     }
   });
 
+  it("takes Terraform's TF_VAR_<key> names as environment defaults, and a negative retryDurationSeconds", async () => {
+    const plugin = await startPlugin({
+      env: { OCI_REGION: undefined, TF_VAR_region: 'mars-1', TF_VAR_retry_duration_seconds: '-1' },
+    });
+    try {
+      const c = await checkConfig(plugin, {});
+      assert.deepEqual(
+        c.failures.map((f) => f.property),
+        ['region'],
+        'TF_VAR_region is read (and checked); -1 seconds is accepted',
+      );
+      assert.match(c.failures[0].reason, /mars-1/);
+    } finally {
+      await plugin.close();
+    }
+  });
+
   it('a configFileProfile missing from ~/.oci/config is one CheckConfig failure naming the key', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ocikit-home-'));
     fs.mkdirSync(path.join(home, '.oci'));
