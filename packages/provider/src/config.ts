@@ -139,6 +139,8 @@ export function resolveConfig(
   return { config, failures };
 }
 
+const AUTH_VALUES = ['ApiKey', 'InstancePrincipal', 'InstancePrincipalWithCerts', 'SecurityToken', 'ResourcePrincipal'];
+
 function validate(c: ProviderConfig): ConfigFailure[] {
   const failures: ConfigFailure[] = [];
   if (c.endpoint !== undefined) {
@@ -161,9 +163,13 @@ function validate(c: ProviderConfig): ConfigFailure[] {
     failures.push({ property: 'privateKeyPath', reason: `privateKeyPath: no key file at ${c.privateKeyPath}` });
   }
   if (c.auth !== undefined && c.auth.toLowerCase() !== 'apikey') {
+    // pulumi-oci's values (case-insensitive); only ApiKey is implemented.
+    const known = AUTH_VALUES.some((a) => a.toLowerCase() === c.auth!.toLowerCase());
     failures.push({
       property: 'auth',
-      reason: `auth "${c.auth}" is not supported yet: ocikit supports ApiKey (tenancyOcid, userOcid, fingerprint and a private key)`,
+      reason: known
+        ? `auth "${c.auth}" is not supported yet: ocikit supports ApiKey (tenancyOcid, userOcid, fingerprint and a private key)`
+        : `auth "${c.auth}" is not an OCI auth type: use one of ${AUTH_VALUES.join(', ')} (ocikit supports ApiKey today)`,
     });
   }
   return failures;

@@ -292,6 +292,20 @@ describe('audit: provider configuration', () => {
     }
   });
 
+  it('auth: a pulumi-oci value ocikit lacks is "not supported yet"; anything else is not an auth type', async () => {
+    const plugin = await startPlugin();
+    try {
+      const [known] = (await checkConfig(plugin, { auth: 'InstancePrincipal' })).failures;
+      assert.match(known.reason, /not supported yet/);
+      const [bogus] = (await checkConfig(plugin, { auth: 'Bogus' })).failures;
+      assert.equal(bogus.property, 'auth');
+      assert.match(bogus.reason, /"Bogus" is not an OCI auth type: use one of ApiKey, InstancePrincipal/);
+      assert.deepEqual((await checkConfig(plugin, { auth: 'apikey' })).failures, []);
+    } finally {
+      await plugin.close();
+    }
+  });
+
   it('a configFileProfile missing from ~/.oci/config is one CheckConfig failure naming the key', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ocikit-home-'));
     fs.mkdirSync(path.join(home, '.oci'));
