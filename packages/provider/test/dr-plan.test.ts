@@ -290,7 +290,20 @@ describe('DrPlan', () => {
       assert.equal(u.outputs.displayName, 'trig3-renamed');
     });
 
-    it('a lowered or unchanged trigger runs nothing; absent → value is a baseline', async () => {
+    it('a trigger set for the first time after create runs its action (unset is 0, as in pulumi-oci)', async () => {
+      const s = await newPlan('trig7');
+      assert.deepEqual([s.outputs.refreshTrigger, s.outputs.verifyTrigger], [0, 0], 'unset counters recorded as 0');
+      const same = await diff(plugin, DRPLAN, 'trig7', s.id, s.outputs, s.inputs, { ...s.inputs });
+      assert.equal(same.changes, 'NONE', 'the recorded 0 is no change while the program sets nothing');
+      await pair.touchMembers();
+      const u = await update(plugin, DRPLAN, 'trig7', s, { ...s.inputs, refreshTrigger: 1 });
+      assert.deepEqual(u.diff.diffs, ['refreshTrigger']);
+      assert.equal(await state(s.id), 'NEEDS_ATTENTION/NEEDS_VERIFICATION', 'refresh ran');
+      assert.equal(u.outputs.refreshTrigger, 1);
+      assert.equal(u.outputs.verifyTrigger, 0);
+    });
+
+    it('a lowered, unchanged or removed trigger runs nothing; absent → value after import is a baseline', async () => {
       const s = await newPlan('trig4', { refreshTrigger: 5 });
       const before = await workRequests();
       const same = await update(plugin, DRPLAN, 'trig4', s, { ...s.inputs });
@@ -298,6 +311,11 @@ describe('DrPlan', () => {
       const lowered = await update(plugin, DRPLAN, 'trig4', s, { ...s.inputs, refreshTrigger: 3 });
       assert.equal(lowered.diff.changes, 'SOME');
       assert.equal(lowered.outputs.refreshTrigger, 3);
+      const removed = await diff(plugin, DRPLAN, 'trig4', s.id, s.outputs, s.inputs, {
+        ...s.inputs,
+        refreshTrigger: undefined,
+      });
+      assert.equal(removed.changes, 'NONE', 'removing the trigger changes nothing');
       assert.equal(await workRequests(), before, 'no work request started');
       assert.equal(await state(s.id), 'ACTIVE/-');
       const d = await diff(
@@ -305,7 +323,8 @@ describe('DrPlan', () => {
         DRPLAN,
         'trig4',
         s.id,
-        { ...s.outputs, refreshTrigger: undefined },
+        // as an import's Read leaves them: no recorded counters, no inputs
+        { ...s.outputs, refreshTrigger: undefined, verifyTrigger: undefined },
         {},
         {
           ...s.inputs,

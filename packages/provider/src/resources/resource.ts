@@ -142,8 +142,9 @@ export function diffInputs(
     );
     const n = reveal(news[key]);
     if (n === undefined && mod.computedInputs.includes(key)) continue;
-    // A trigger appearing (absent → value, e.g. after import) sets the baseline: nothing to run.
-    if (mod.triggers.includes(key) && (o === undefined || o === null)) continue;
+    // A trigger with no recorded counter (after import) gets its baseline from the first value:
+    // nothing to run. A trigger removed from the program runs nothing either (as lowering it).
+    if (mod.triggers.includes(key) && (o === undefined || o === null || n === undefined || n === null)) continue;
     let kind: DiffKind | undefined;
     if (containsUnknown(n)) kind = 'UPDATE';
     else {

@@ -13,6 +13,7 @@ const TOKEN = 'oci:DisasterRecovery/drPlan:DrPlan';
 export const PLAN_TYPES = ['SWITCHOVER', 'FAILOVER', 'START_DRILL', 'STOP_DRILL'];
 const READY = new Set(['ACTIVE', 'NEEDS_ATTENTION']);
 const IN_PLACE = ['displayName', 'freeformTags', 'definedTags'];
+const drPlanTriggers = ['refreshTrigger', 'verifyTrigger'];
 
 type Plan = dr.models.DrPlan;
 
@@ -83,6 +84,17 @@ async function runAction(ctx: OpContext, id: string, action: 'Refresh' | 'Verify
   await settle(ctx, PLANS, { operation, workRequestId: wrId, id, transient: 'UPDATING' });
 }
 
+/**
+ * The outputs of a plan this provider created record an unset trigger as 0, Terraform's value for
+ * an unset integer, so that setting it later (0 → 1) runs the action as it does with pulumi-oci.
+ * An imported plan has no recorded counter: there the first value is only the baseline.
+ */
+function withTriggerBaseline(inputs: Props): Props {
+  const out = { ...inputs };
+  for (const k of drPlanTriggers) if (out[k] === undefined || out[k] === null) out[k] = 0;
+  return out;
+}
+
 function raised(oldV: unknown, newV: unknown): boolean {
   return typeof oldV === 'number' && typeof newV === 'number' && newV > oldV;
 }
@@ -92,7 +104,7 @@ export const drPlan: ResourceModule = {
   kind: 'DrPlan',
   defaultTimeoutMs: 20 * 60_000,
   computedInputs: ['sourcePlanId'],
-  triggers: ['refreshTrigger', 'verifyTrigger'],
+  triggers: drPlanTriggers,
   unreported: ['refreshTrigger', 'verifyTrigger', 'sourcePlanId'],
   stables: [
     'drProtectionGroupId',
@@ -165,10 +177,10 @@ export const drPlan: ResourceModule = {
           `${ctx.subject}: the plan ended ${plan.lifecycleState}${plan.lifeCycleDetails ? `: ${plan.lifeCycleDetails}` : ''}, not ACTIVE`,
         );
       }
-      return { id: plan.id, outputs: toOutputs(plan, inputs) };
+      return { id: plan.id, outputs: toOutputs(plan, withTriggerBaseline(inputs)) };
     } catch (e) {
       if (id === undefined) throw e;
-      return partial(ctx, id, e, inputs);
+      return partial(ctx, id, e, withTriggerBaseline(inputs));
     }
   },
 
@@ -188,6 +200,11 @@ export const drPlan: ResourceModule = {
     // action is attempted again on the next update.
     if (doRefresh) applied.refreshTrigger = oldOf('refreshTrigger');
     if (doVerify) applied.verifyTrigger = oldOf('verifyTrigger');
+    // A trigger removed from the program keeps its recorded counter (setting it again must raise it).
+    for (const k of drPlanTriggers) {
+      const recorded = oldOf(k);
+      if ((applied[k] === undefined || applied[k] === null) && typeof recorded === 'number') applied[k] = recorded;
+    }
     let touched = false;
     try {
       if (changed.some((k) => IN_PLACE.includes(k))) {
