@@ -90,14 +90,14 @@ export function configGet(options: GlobalOptions & PathOption, key: string): voi
   process.stdout.write(options.json ? JSON.stringify({ value, secret }) + '\n' : value + '\n');
 }
 
+/** `config rm`: a key (or path) that is not there is nothing to remove, not an error (Pulumi's Map.Remove). */
 export function configRm(options: GlobalOptions & PathOption, key: string): void {
-  const { stack, file } = open(options);
-  const notFound = () => new UserError(`configuration key '${file.qualify(key)}' not found for stack '${stack}'`);
+  const { file } = open(options);
   const { key: top, path } = options.path ? splitConfigPath(key) : { key, path: [] };
   if (path.length) {
     const removed = removeAt(file.raw(top), path);
-    if (!removed) throw notFound();
+    if (!removed) return;
     file.setRaw(top, removed.root);
-  } else if (!file.remove(top)) throw notFound();
+  } else if (!file.remove(top)) return;
   file.save();
 }

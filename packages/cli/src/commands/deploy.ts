@@ -4,7 +4,7 @@ import { UserError } from '../errors';
 import type { EngineOptions, Operation } from '../engine';
 import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
-import { canPrompt, commandContext } from './context';
+import { canPrompt, commandContext, requireExistingStack } from './context';
 import { ask } from './prompt';
 
 export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
@@ -34,13 +34,15 @@ const QUESTION: Partial<Record<DeployKind, string>> = {
  * first and a question when the user did not pass --yes, as Pulumi does).
  */
 export async function runDeploy(kind: DeployKind, options: DeployOptions): Promise<void> {
-  const { project, stack } = commandContext(options);
+  const context = commandContext(options);
+  const { project, stack } = context;
   // Pulumi's rule: without --yes (or --skip-preview for up) a change needs a terminal to confirm on.
   const confirm = kind in QUESTION && !options.yes && !(kind === 'up' && options.skipPreview);
   if (confirm && !canPrompt(options))
     throw new UserError(
       `--yes must be passed in to proceed when running in non-interactive mode (ocikit ${kind} asks for confirmation on a terminal only)`,
     );
+  if (kind === 'refresh' || kind === 'destroy') requireExistingStack(context);
   const config = loadStackConfig(project, stack);
   const engine = await import('../engine');
   engine.trace.mark('engine loaded');

@@ -1,4 +1,5 @@
 import type { EngineEvent, EngineResult, OpType, StepEventMetadata } from '../engine';
+import { isDefaultProvider } from '../engine/default-provider';
 import { formatDuration, formatValue, readPath } from './format';
 
 export type DisplayMode = 'update' | 'refresh' | 'destroy' | 'import';
@@ -139,7 +140,8 @@ export class Display {
   }
 
   private pre(meta: StepEventMetadata, planning: boolean): void {
-    if (meta.op === 'same' || meta.type === 'pulumi:providers:oci') return;
+    // Default providers are internal to Pulumi and not shown; explicit ones (`new oci.Provider`) are.
+    if (meta.op === 'same' || isDefaultProvider(meta.urn)) return;
     if (meta.type === 'pulumi:pulumi:Stack' && meta.op !== 'delete' && meta.op !== 'create') return;
     if (planning || this.options.preview) {
       this.line(this.stepLine(meta, meta.op));

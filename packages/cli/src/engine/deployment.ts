@@ -4,6 +4,7 @@
 // and writes the stack state after every step (pending operations included).
 // Rules follow pulumi/pulumi pkg/resource/deploy/step_generator.go and step.go.
 import { randomUUID } from 'node:crypto';
+import { isDefaultProvider } from './default-provider';
 import { EventSink, stepMetadata } from './events';
 import { InitFailedError, PluginPool, type ProviderPlugin, type DiffResult } from './provider-host';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
@@ -488,7 +489,9 @@ export class Deployment {
       this.replacedUrns.add(urn);
     } else this.put(old, next);
     void this.write();
-    this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : op === 'replace' ? 'replace' : 'create');
+    // A default provider's step is internal to Pulumi: not counted in the summary (isInternalStep).
+    if (!isDefaultProvider(urn))
+      this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : op === 'replace' ? 'replace' : 'create');
     this.outputs(meta);
     return { urn, id, outputs: next.outputs };
   }
@@ -1170,7 +1173,7 @@ export class Deployment {
     await (plugin ? (f: () => Promise<void>) => f() : (f: () => Promise<void>) => this.sem.run(f))(async () => {
       this.pre(meta);
       if (this.o.preview) {
-        if (op === 'delete') this.count('delete');
+        if (op === 'delete' && !isDefaultProvider(r.urn)) this.count('delete');
         this.outputs(meta);
         return;
       }
@@ -1196,7 +1199,7 @@ export class Deployment {
       }
       this.put(r, undefined);
       await this.write();
-      if (op === 'delete' && !r.external) this.count('delete');
+      if (op === 'delete' && !r.external && !isDefaultProvider(r.urn)) this.count('delete');
       this.outputs(meta);
     });
   }

@@ -54,6 +54,26 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
   }
 });
 
+test('commands that read or remove a stack refuse an unknown one, as Pulumi does', async () => {
+  const cwd = project();
+  for (const args of [
+    ['stack', 'output'],
+    ['stack', 'output', 'x', '--json'],
+    ['stack', 'export'],
+    ['refresh', '--yes'],
+    ['destroy', '--yes'],
+  ]) {
+    const result = await ocikit(['--stack', 'nope', ...args], { cwd });
+    assert.equal(result.code, 1, args.join(' '));
+    assert.equal(oneLineError(result.stderr), "error: no stack named 'nope' found");
+  }
+  // A stack with only its Pulumi.<stack>.yaml exists (ocikit's `stack init` is `config set`).
+  assert.equal((await ocikit(['--stack', 'prod', 'config', 'set', 'units', '5'], { cwd })).code, 0);
+  const empty = await ocikit(['--stack', 'prod', 'stack', 'output'], { cwd });
+  assert.equal(empty.code, 0, empty.stderr);
+  assert.equal(empty.stdout, 'Current stack outputs (0):\n    No output values currently in this stack\n');
+});
+
 test('without --yes, up, refresh and destroy refuse when stdin is not a terminal', async () => {
   const cwd = project();
   for (const command of ['up', 'refresh', 'destroy']) {
@@ -147,8 +167,17 @@ test('config --path sets, gets and removes nested values, typed and secret, as P
 
   await ok(['rm', '--path', 'data.nums[0]']);
   assert.deepEqual(parseYaml(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8')).config['shop:data'].nums, ['0123']);
-  const missing = await ocikit(['config', 'rm', '--path', 'data.nope'], { cwd, env });
-  assert.match(oneLineError(missing.stderr), /configuration key 'shop:data.nope' not found for stack 'dev'/);
+  // Removing what is not there succeeds and changes nothing, as Pulumi's `config rm` does.
+  const before = readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8');
+  for (const args of [
+    ['rm', '--path', 'data.nope'],
+    ['rm', 'nope'],
+  ]) {
+    const missing = await ocikit(['config', ...args], { cwd, env });
+    assert.equal(missing.code, 0, args.join(' '));
+    assert.equal(missing.stderr, '');
+  }
+  assert.equal(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8'), before);
   const notList = await ocikit(['config', 'set', '--path', 'data.name[0]', 'x'], { cwd, env });
   assert.match(oneLineError(notList.stderr), /not a list/);
   const range = await ocikit(['config', 'set', '--path', 'data.nums[5]', 'x'], { cwd, env });
