@@ -4,6 +4,7 @@ import { UserError } from '../errors';
 import type { EngineOptions, Operation } from '../engine';
 import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
+import { checkEntryPoint } from '../project/project';
 import { canPrompt, commandContext, requireExistingStack } from './context';
 import { ask } from './prompt';
 
@@ -43,6 +44,8 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       `--yes must be passed in to proceed when running in non-interactive mode (ocikit ${kind} asks for confirmation on a terminal only)`,
     );
   if (kind === 'refresh' || kind === 'destroy') requireExistingStack(context);
+  // Only preview and up run the program (refresh, destroy and import work from the state).
+  if (kind === 'preview' || kind === 'up') checkEntryPoint(project);
   const config = loadStackConfig(project, stack);
   const engine = await import('../engine');
   engine.trace.mark('engine loaded');
