@@ -38,7 +38,9 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   const context = commandContext(options);
   const { project, stack } = context;
   // Pulumi's rule: without --yes (or --skip-preview for up) a change needs a terminal to confirm on.
-  const confirm = kind in QUESTION && !options.yes && !(kind === 'up' && options.skipPreview);
+  // PULUMI_SKIP_CONFIRMATIONS=true stands for --yes, as in Pulumi (env.SkipConfirmations).
+  const yes = options.yes || /^(1|true)$/i.test(process.env.PULUMI_SKIP_CONFIRMATIONS ?? '');
+  const confirm = kind in QUESTION && !yes && !(kind === 'up' && options.skipPreview);
   if (confirm && !canPrompt(options))
     throw new UserError(
       `--yes must be passed in to proceed when running in non-interactive mode (ocikit ${kind} asks for confirmation on a terminal only)`,

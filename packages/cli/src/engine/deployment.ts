@@ -1089,7 +1089,8 @@ export class Deployment {
       };
       this.put(old, next);
       await this.write();
-      this.count('read');
+      // Pulumi's ShouldRecordReadStep: a read counts only when it changed what the state held.
+      if (old?.outputs && !deepEqual(old.outputs, next.outputs)) this.count('read');
       this.outputs(stepMetadata('read', urn, reg.type, old, next));
       return { urn, id: read.id, outputs: next.outputs };
     });

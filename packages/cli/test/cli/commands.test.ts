@@ -84,6 +84,9 @@ test('without --yes, up, refresh and destroy refuse when stdin is not a terminal
       /--yes must be passed in to proceed when running in non-interactive mode/,
     );
   }
+  // PULUMI_SKIP_CONFIRMATIONS=true is --yes, as in Pulumi: destroy then goes on (to the unknown stack).
+  const skipping = await ocikit(['destroy'], { cwd, env: cleanEnv({ PULUMI_SKIP_CONFIRMATIONS: 'true' }) });
+  assert.equal(oneLineError(skipping.stderr), "error: no stack named 'dev' found");
 });
 
 test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets need the passphrase', async () => {

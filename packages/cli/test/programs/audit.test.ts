@@ -34,9 +34,10 @@ test('the plan shows explicit providers and the summary does not count default o
   assert.match(up.stdout, /^ \+ +pulumi:providers:oci peer created/m);
   assert.doesNotMatch(up.stdout, /default_/, 'a default provider is internal: not shown');
   // stack, peer provider, endpoint, plan: the default provider is not counted (Pulumi's isInternalStep).
-  assert.match(up.stdout, /Resources:\n {4}\+ 4 created\n/);
+  assert.match(up.stdout, /Resources:\n {4}\+ 4 created\n\n/);
+  // Nothing changed: the default provider and the unchanged read of `seen` are not counted.
   const preview = ok(await p.run(['preview']));
-  assert.match(preview.stdout, /Resources:\n {4}4 unchanged\n/);
+  assert.match(preview.stdout, /Resources:\n {4}4 unchanged\n\n/);
 });
 
 test('stack export names the passphrase salt a run created, so Pulumi can read its secrets', async () => {
