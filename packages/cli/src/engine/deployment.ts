@@ -1032,6 +1032,11 @@ export class Deployment {
   async importResource(imp: { type: string; name: string; id: string }, version: string): Promise<StepOutcome> {
     const urn = this.urn(imp.type, imp.name, this.stackUrn);
     if (this.olds.has(urn)) throw new StepError(`${urn} is already in the stack`);
+    // The stack's default provider of the package (the program's, e.g. default_4_20_0 from
+    // @pulumi/oci) rather than a second, unversioned one that the next `up` would delete.
+    const pkgProvider = `${providerPrefix}${imp.type.split(':')[0]}`;
+    const existing = this.current.find((r) => r.type === pkgProvider && !r.delete && isDefaultProvider(r.urn));
+    if (!version && typeof existing?.inputs.version === 'string') version = existing.inputs.version;
     const { plugin, ref } = await this.providerFor('', imp.type, version);
     const reg: Registration = {
       type: imp.type,

@@ -73,3 +73,19 @@ test('stack output prints Pulumi’s OUTPUT/VALUE table; --show-secrets reveals 
   assert.match(shown, new RegExp(`^ {4}token {7}${SECRET}$`, 'm'));
   assert.equal(ok(await p.run(['stack', 'output', 'shape'])).stdout, '{"tags":["a","b"],"units":1}\n');
 });
+
+test('import by command uses the stack’s default provider, not a second unversioned one', async () => {
+  const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+  const imported = ok(await p.run(['import', 'oci:AiLanguage/endpoint:Endpoint', 'adopted', endpointId]));
+  assert.match(imported.stdout, /Resources:\n {4}= 1 imported\n/);
+  const resources = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources as Array<{
+    urn: string;
+    provider?: string;
+  }>;
+  const adopted = resources.find((r) => r.urn.endsWith('::adopted'))!;
+  assert.match(adopted.provider!, /::pulumi:providers:oci::default_4_20_0::/);
+  assert.deepEqual(
+    resources.filter((r) => r.urn.includes('::pulumi:providers:oci::default')).map((r) => r.urn.split('::').pop()),
+    ['default_4_20_0'],
+  );
+});
