@@ -129,6 +129,31 @@ test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets ne
   assert.equal((await ocikit(['config', 'get', 'fromStdin'], { cwd, env })).stdout, 'piped value\n');
 });
 
+test('config --json and config get --json print Pulumi’s configValueJSON, a secret’s value elided', async () => {
+  const cwd = project('shop');
+  const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });
+  const run = async (...args: string[]) => {
+    const r = await ocikit(['config', ...args], { cwd, env });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  await run('set', 'units', '2');
+  await run('set', '--secret', 'apiKey', 's3cr3t');
+  await run('set', '--path', 'data.name', 'shop');
+  assert.deepEqual(JSON.parse(await run('--json')), {
+    'shop:apiKey': { secret: true },
+    'shop:data': { value: '{"name":"shop"}', objectValue: { name: 'shop' }, secret: false },
+    'shop:units': { value: '2', secret: false },
+  });
+  assert.equal(await run('get', 'units', '--json'), '{\n  "value": "2",\n  "secret": false\n}\n');
+  assert.deepEqual(JSON.parse(await run('get', 'apiKey', '--json')), { value: 's3cr3t', secret: true });
+  assert.deepEqual(JSON.parse(await run('get', 'data', '--json')), {
+    value: '{"name":"shop"}',
+    objectValue: { name: 'shop' },
+    secret: false,
+  });
+});
+
 test('config --path sets, gets and removes nested values, typed and secret, as Pulumi stores them', async () => {
   const cwd = project('shop');
   const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });
