@@ -136,11 +136,15 @@ export class FileStackState implements StackState {
   /** The raw file: apitype.CheckpointV3 `{ version: 3, checkpoint: { stack, latest } }`. */
   private readCheckpoint(): { latest?: Record<string, unknown> } | undefined {
     if (!existsSync(this.file)) return undefined;
-    const raw = JSON.parse(readFileSync(this.file, 'utf8')) as {
-      version?: number;
-      checkpoint?: { latest?: Record<string, unknown> };
-    };
-    if (raw.version !== 3 || !raw.checkpoint) throw new Error(`${this.file} is not a version 3 Pulumi checkpoint`);
+    let raw: { version?: number; checkpoint?: { latest?: Record<string, unknown> } };
+    try {
+      raw = JSON.parse(readFileSync(this.file, 'utf8')) as typeof raw;
+    } catch (e) {
+      // Name the file: a bare JSON.parse message does not say what is broken.
+      throw new StackStateError(`${this.file} is not a Pulumi checkpoint: ${(e as Error).message}`);
+    }
+    if (raw.version !== 3 || !raw.checkpoint)
+      throw new StackStateError(`${this.file} is not a version 3 Pulumi checkpoint`);
     return raw.checkpoint;
   }
 
@@ -404,7 +408,14 @@ export function openStackState(options: { programDir: string; stack: string; cry
   return new FileStackState(options.programDir, options.stack, options.crypter);
 }
 
-export function listStacks(programDir: string): Array<{ name: string; lastUpdate?: string; resourceCount: number }> {
+/** A stack file that cannot be read: a one-line reason for the user (see errors.ts). */
+export class StackStateError extends Error {
+  override name = 'StackStateError';
+}
+
+export function listStacks(
+  programDir: string,
+): Array<{ name: string; lastUpdate?: string; updateInProgress: boolean; resourceCount: number }> {
   const dir = join(programDir, '.ocikit', 'stacks');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
@@ -412,14 +423,21 @@ export function listStacks(programDir: string): Array<{ name: string; lastUpdate
     .sort()
     .map((f) => {
       const name = f.slice(0, -'.json'.length);
+      // As `pulumi stack ls --json` reports it: a run holds the stack's lock.
+      const updateInProgress = existsSync(join(dir, `${name}.lock`));
       try {
         const raw = JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
           checkpoint?: { latest?: { manifest?: { time?: string }; resources?: unknown[] } };
         };
         const latest = raw.checkpoint?.latest;
-        return { name, lastUpdate: latest?.manifest?.time, resourceCount: latest?.resources?.length ?? 0 };
+        return {
+          name,
+          lastUpdate: latest?.manifest?.time,
+          updateInProgress,
+          resourceCount: latest?.resources?.length ?? 0,
+        };
       } catch {
-        return { name, resourceCount: 0 };
+        return { name, updateInProgress, resourceCount: 0 };
       }
     });
 }

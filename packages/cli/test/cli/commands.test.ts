@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -72,6 +72,18 @@ test('commands that read or remove a stack refuse an unknown one, as Pulumi does
   const empty = await ocikit(['--stack', 'prod', 'stack', 'output'], { cwd });
   assert.equal(empty.code, 0, empty.stderr);
   assert.equal(empty.stdout, 'Current stack outputs (0):\n    No output values currently in this stack\n');
+});
+
+test('a broken state file is named in one line; stack ls --json says whether an update holds the stack', async () => {
+  const cwd = project();
+  mkdirSync(join(cwd, '.ocikit', 'stacks'), { recursive: true });
+  writeFileSync(join(cwd, '.ocikit', 'stacks', 'broken.json'), '{ not json');
+  const broken = await ocikit(['--stack', 'broken', 'stack', 'output'], { cwd });
+  assert.equal(broken.code, 1);
+  assert.match(oneLineError(broken.stderr), /broken\.json is not a Pulumi checkpoint: /);
+  writeFileSync(join(cwd, '.ocikit', 'stacks', 'broken.lock'), '{}');
+  const listed = JSON.parse((await ocikit(['stack', 'ls', '--json'], { cwd })).stdout);
+  assert.deepEqual(listed, [{ name: 'broken', updateInProgress: true, resourceCount: 0, current: false }]);
 });
 
 test('without --yes, up, refresh and destroy refuse when stdin is not a terminal', async () => {
