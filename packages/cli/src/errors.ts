@@ -7,6 +7,7 @@ const USER_ERRORS = new Set([
   'ProjectError',
   'PassphraseError',
   'StackLockedError',
+  'StackStateError',
   'InvalidArgumentError',
 ]);
 

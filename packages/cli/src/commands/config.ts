@@ -35,8 +35,13 @@ export function configList(options: GlobalOptions): void {
     })
     .sort(([a], [b]) => a.localeCompare(b));
   if (options.json) {
+    // Pulumi's configValueJSON: `value` (and `objectValue` for an object), elided for a secret.
     const json = Object.fromEntries(
-      entries.map(([k, e]) => [k, { value: e.secure && !e.masked ? '[secret]' : e.value, secret: e.secure }]),
+      entries.map(([k, e]) => {
+        if (e.secure) return [k, { secret: true }];
+        const object = file.object(k);
+        return [k, { value: e.value, ...(object !== undefined ? { objectValue: object } : {}), secret: false }];
+      }),
     );
     process.stdout.write(JSON.stringify(json, null, 2) + '\n');
     return;
@@ -87,17 +92,19 @@ export function configGet(options: GlobalOptions & PathOption, key: string): voi
   const plain = isSecure(raw) ? crypter!.decrypt(raw.secure) : mapSecure(raw, (c) => crypter!.decrypt(c));
   // Objects and lists print as JSON, as `pulumi config get` prints them.
   const value = typeof plain === 'string' ? plain : JSON.stringify(plain);
-  process.stdout.write(options.json ? JSON.stringify({ value, secret }) + '\n' : value + '\n');
+  // --json as Pulumi prints it: `{value, objectValue (an object's), secret}`, indented.
+  const json = { value, ...(typeof plain === 'object' && plain !== null ? { objectValue: plain } : {}), secret };
+  process.stdout.write((options.json ? JSON.stringify(json, null, 2) : value) + '\n');
 }
 
+/** `config rm`: a key (or path) that is not there is nothing to remove, not an error (Pulumi's Map.Remove). */
 export function configRm(options: GlobalOptions & PathOption, key: string): void {
-  const { stack, file } = open(options);
-  const notFound = () => new UserError(`configuration key '${file.qualify(key)}' not found for stack '${stack}'`);
+  const { file } = open(options);
   const { key: top, path } = options.path ? splitConfigPath(key) : { key, path: [] };
   if (path.length) {
     const removed = removeAt(file.raw(top), path);
-    if (!removed) throw notFound();
+    if (!removed) return;
     file.setRaw(top, removed.root);
-  } else if (!file.remove(top)) throw notFound();
+  } else if (!file.remove(top)) return;
   file.save();
 }

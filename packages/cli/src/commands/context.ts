@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { GlobalOptions } from './options';
 import { readProject, type Project } from '../project/project';
 import { UserError } from '../errors';
@@ -19,4 +20,15 @@ export function commandContext(options: GlobalOptions): CommandContext {
 /** Stdin is a terminal and the user did not ask us never to prompt. */
 export function canPrompt(options: GlobalOptions): boolean {
   return Boolean(process.stdin.isTTY) && !options.nonInteractive && !options.json;
+}
+
+/**
+ * A stack exists once it has state (`.ocikit/stacks/<stack>.json`) or a `Pulumi.<stack>.yaml`
+ * (ocikit has no `stack init`: `up` and `config set` create a stack). Commands that only read or
+ * remove a stack refuse an unknown one as Pulumi does: `error: no stack named 'x' found`.
+ */
+export function requireExistingStack({ project, stack }: CommandContext): void {
+  const stateFile = join(project.dir, '.ocikit', 'stacks', `${stack}.json`);
+  if (!existsSync(stateFile) && !existsSync(join(project.dir, `Pulumi.${stack}.yaml`)))
+    throw new UserError(`no stack named '${stack}' found`);
 }

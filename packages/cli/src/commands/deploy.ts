@@ -4,7 +4,8 @@ import { UserError } from '../errors';
 import type { EngineOptions, Operation } from '../engine';
 import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
-import { canPrompt, commandContext } from './context';
+import { checkEntryPoint } from '../project/project';
+import { canPrompt, commandContext, requireExistingStack } from './context';
 import { ask } from './prompt';
 
 export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
@@ -34,13 +35,19 @@ const QUESTION: Partial<Record<DeployKind, string>> = {
  * first and a question when the user did not pass --yes, as Pulumi does).
  */
 export async function runDeploy(kind: DeployKind, options: DeployOptions): Promise<void> {
-  const { project, stack } = commandContext(options);
+  const context = commandContext(options);
+  const { project, stack } = context;
   // Pulumi's rule: without --yes (or --skip-preview for up) a change needs a terminal to confirm on.
-  const confirm = kind in QUESTION && !options.yes && !(kind === 'up' && options.skipPreview);
+  // PULUMI_SKIP_CONFIRMATIONS=true stands for --yes, as in Pulumi (env.SkipConfirmations).
+  const yes = options.yes || /^(1|true)$/i.test(process.env.PULUMI_SKIP_CONFIRMATIONS ?? '');
+  const confirm = kind in QUESTION && !yes && !(kind === 'up' && options.skipPreview);
   if (confirm && !canPrompt(options))
     throw new UserError(
       `--yes must be passed in to proceed when running in non-interactive mode (ocikit ${kind} asks for confirmation on a terminal only)`,
     );
+  if (kind === 'refresh' || kind === 'destroy') requireExistingStack(context);
+  // Only preview and up run the program (refresh, destroy and import work from the state).
+  if (kind === 'preview' || kind === 'up') checkEntryPoint(project);
   const config = loadStackConfig(project, stack);
   const engine = await import('../engine');
   engine.trace.mark('engine loaded');

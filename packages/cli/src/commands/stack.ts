@@ -1,14 +1,15 @@
-import { printOutputs } from '../display/display';
 import { reveal } from '../display/format';
 import { UserError } from '../errors';
 import { listStacks, openStackState } from '../engine';
 import type { GlobalOptions } from './options';
 import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
-import { commandContext } from './context';
+import { commandContext, requireExistingStack } from './context';
 
 function state(options: GlobalOptions) {
-  const { project, stack } = commandContext(options);
+  const context = commandContext(options);
+  requireExistingStack(context);
+  const { project, stack } = context;
   const crypter = stackCrypter(StackConfigFile.open(project, stack));
   return { project, stack, state: openStackState({ programDir: project.dir, stack, crypter }) };
 }
@@ -21,20 +22,28 @@ export function stackOutput(options: GlobalOptions & { showSecrets?: boolean }, 
   if (name !== undefined) {
     if (!(name in outputs)) throw new UserError(`current stack '${stack}' does not have output property '${name}'`);
     const value = shown[name];
-    process.stdout.write(
-      options.json
-        ? JSON.stringify(value, null, 2) + '\n'
-        : (typeof value === 'string' ? value : JSON.stringify(value)) + '\n',
-    );
+    process.stdout.write((options.json ? JSON.stringify(value, null, 2) : stringifyOutput(value)) + '\n');
     return;
   }
   if (options.json) {
     process.stdout.write(JSON.stringify(shown, null, 2) + '\n');
     return;
   }
-  process.stdout.write(`Current stack outputs (${Object.keys(outputs).length}):\n`);
-  if (Object.keys(outputs).length === 0) process.stdout.write('    No output values currently in this stack\n');
-  else printOutputs(outputs, (line) => process.stdout.write(line + '\n'));
+  // As `pulumi stack output` prints them: an OUTPUT/VALUE table sorted by name, strings as they
+  // are, other values as one-line JSON.
+  const names = Object.keys(shown).sort();
+  process.stdout.write(`Current stack outputs (${names.length}):\n`);
+  if (names.length === 0) {
+    process.stdout.write('    No output values currently in this stack\n');
+    return;
+  }
+  const rows = [['OUTPUT', 'VALUE'], ...names.map((n) => [n, stringifyOutput(shown[n])])];
+  const width = Math.max(...rows.map(([n]) => n.length));
+  for (const [n, v] of rows) process.stdout.write(`    ${n.padEnd(width)}  ${v}\n`);
+}
+
+function stringifyOutput(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
 }
 
 /** `stack export`: the checkpoint as `pulumi stack export` prints it (4-space JSON). */

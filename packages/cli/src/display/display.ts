@@ -1,4 +1,5 @@
 import type { EngineEvent, EngineResult, OpType, StepEventMetadata } from '../engine';
+import { isDefaultProvider } from '../engine/default-provider';
 import { formatDuration, formatValue, readPath } from './format';
 
 export type DisplayMode = 'update' | 'refresh' | 'destroy' | 'import';
@@ -76,9 +77,12 @@ export class Display {
   private timer?: NodeJS.Timeout;
   private errors: string[] = [];
 
+  private readonly debug: boolean;
+
   constructor(private readonly options: DisplayOptions) {
     this.out = options.out ?? process.stdout;
     const env = options.env ?? process.env;
+    this.debug = Boolean(env.OCIKIT_DEBUG);
     this.live = !options.json && Boolean(this.out.isTTY);
     this.colour = this.live && !env.NO_COLOR;
   }
@@ -139,7 +143,8 @@ export class Display {
   }
 
   private pre(meta: StepEventMetadata, planning: boolean): void {
-    if (meta.op === 'same' || meta.type === 'pulumi:providers:oci') return;
+    // Default providers are internal to Pulumi and not shown; explicit ones (`new oci.Provider`) are.
+    if (meta.op === 'same' || isDefaultProvider(meta.urn)) return;
     if (meta.type === 'pulumi:pulumi:Stack' && meta.op !== 'delete' && meta.op !== 'create') return;
     if (planning || this.options.preview) {
       this.line(this.stepLine(meta, meta.op));
@@ -182,7 +187,7 @@ export class Display {
 
   private diagnostic(d: NonNullable<EngineEvent['diagnosticEvent']>): void {
     if (d.severity === 'debug' || d.ephemeral) return;
-    const raw = d.message.replace(/\n+$/, '');
+    const raw = withoutStackTrace(d.message.replace(/\n+$/, ''), this.debug);
     // Programs print with colour of their own; keep it only where we would colour too.
     const message = this.colour ? raw : stripAnsi(raw);
     if (!message) return;
@@ -272,6 +277,18 @@ export class Display {
 
 export function printOutputs(outputs: Record<string, unknown>, write: (line: string) => void): void {
   for (const [name, value] of Object.entries(outputs)) write(`    ${name}: ${formatValue(value, 4)}`);
+}
+
+/**
+ * A program's unhandled exception without its stack frames (and the error's fields printed after
+ * them): the user's mistake is told in its message, never with a stack trace (OCIKIT_DEBUG=1 keeps
+ * them). Pulumi prints them; the issue's contract does not want them.
+ */
+function withoutStackTrace(message: string, debug: boolean): string {
+  if (debug || !/failed with an unhandled exception/.test(message)) return message;
+  const lines = message.split('\n');
+  const frame = lines.findIndex((line) => /^\s+at \S/.test(line));
+  return frame < 0 ? message : lines.slice(0, frame).join('\n');
 }
 
 // eslint-disable-next-line no-control-regex

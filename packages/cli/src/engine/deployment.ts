@@ -4,6 +4,7 @@
 // and writes the stack state after every step (pending operations included).
 // Rules follow pulumi/pulumi pkg/resource/deploy/step_generator.go and step.go.
 import { randomUUID } from 'node:crypto';
+import { isDefaultProvider } from './default-provider';
 import { EventSink, stepMetadata } from './events';
 import { InitFailedError, PluginPool, type ProviderPlugin, type DiffResult } from './provider-host';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
@@ -488,7 +489,9 @@ export class Deployment {
       this.replacedUrns.add(urn);
     } else this.put(old, next);
     void this.write();
-    this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : op === 'replace' ? 'replace' : 'create');
+    // A default provider's step is internal to Pulumi: not counted in the summary (isInternalStep).
+    if (!isDefaultProvider(urn))
+      this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : op === 'replace' ? 'replace' : 'create');
     this.outputs(meta);
     return { urn, id, outputs: next.outputs };
   }
@@ -1029,6 +1032,11 @@ export class Deployment {
   async importResource(imp: { type: string; name: string; id: string }, version: string): Promise<StepOutcome> {
     const urn = this.urn(imp.type, imp.name, this.stackUrn);
     if (this.olds.has(urn)) throw new StepError(`${urn} is already in the stack`);
+    // The stack's default provider of the package (the program's, e.g. default_4_20_0 from
+    // @pulumi/oci) rather than a second, unversioned one that the next `up` would delete.
+    const pkgProvider = `${providerPrefix}${imp.type.split(':')[0]}`;
+    const existing = this.current.find((r) => r.type === pkgProvider && !r.delete && isDefaultProvider(r.urn));
+    if (!version && typeof existing?.inputs.version === 'string') version = existing.inputs.version;
     const { plugin, ref } = await this.providerFor('', imp.type, version);
     const reg: Registration = {
       type: imp.type,
@@ -1086,7 +1094,8 @@ export class Deployment {
       };
       this.put(old, next);
       await this.write();
-      this.count('read');
+      // Pulumi's ShouldRecordReadStep: a read counts only when it changed what the state held.
+      if (old?.outputs && !deepEqual(old.outputs, next.outputs)) this.count('read');
       this.outputs(stepMetadata('read', urn, reg.type, old, next));
       return { urn, id: read.id, outputs: next.outputs };
     });
@@ -1170,7 +1179,7 @@ export class Deployment {
     await (plugin ? (f: () => Promise<void>) => f() : (f: () => Promise<void>) => this.sem.run(f))(async () => {
       this.pre(meta);
       if (this.o.preview) {
-        if (op === 'delete') this.count('delete');
+        if (op === 'delete' && !isDefaultProvider(r.urn)) this.count('delete');
         this.outputs(meta);
         return;
       }
@@ -1196,7 +1205,7 @@ export class Deployment {
       }
       this.put(r, undefined);
       await this.write();
-      if (op === 'delete' && !r.external) this.count('delete');
+      if (op === 'delete' && !r.external && !isDefaultProvider(r.urn)) this.count('delete');
       this.outputs(meta);
     });
   }

@@ -2,5 +2,6 @@
 // ResourceMonitor and Engine protocols, drives pulumi-resource-oci, and keeps the stack state.
 export * from './types';
 export { runEngine } from './run-engine';
+export { isDefaultProvider } from './default-provider';
 export { openStackState, listStacks } from './state';
 export { trace } from './trace';

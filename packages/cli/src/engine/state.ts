@@ -80,6 +80,7 @@ export class FileStackState implements StackState {
   private locked = false;
   /** Pulumi.<stack>.yaml's salt, read once per run (not once per write). */
   private saltCache?: { value: string | undefined };
+  private encryptedSinceSaltRead = false;
 
   constructor(
     readonly programDir: string,
@@ -135,11 +136,15 @@ export class FileStackState implements StackState {
   /** The raw file: apitype.CheckpointV3 `{ version: 3, checkpoint: { stack, latest } }`. */
   private readCheckpoint(): { latest?: Record<string, unknown> } | undefined {
     if (!existsSync(this.file)) return undefined;
-    const raw = JSON.parse(readFileSync(this.file, 'utf8')) as {
-      version?: number;
-      checkpoint?: { latest?: Record<string, unknown> };
-    };
-    if (raw.version !== 3 || !raw.checkpoint) throw new Error(`${this.file} is not a version 3 Pulumi checkpoint`);
+    let raw: { version?: number; checkpoint?: { latest?: Record<string, unknown> } };
+    try {
+      raw = JSON.parse(readFileSync(this.file, 'utf8')) as typeof raw;
+    } catch (e) {
+      // Name the file: a bare JSON.parse message does not say what is broken.
+      throw new StackStateError(`${this.file} is not a Pulumi checkpoint: ${(e as Error).message}`);
+    }
+    if (raw.version !== 3 || !raw.checkpoint)
+      throw new StackStateError(`${this.file} is not a version 3 Pulumi checkpoint`);
     return raw.checkpoint;
   }
 
@@ -250,15 +255,12 @@ export class FileStackState implements StackState {
    * stays valid, and its secrets are not encrypted again on every write).
    */
   private serialize(snapshot: Snapshot): Buffer {
-    const deployment = this.deployment({ ...snapshot, resources: [] });
-    deployment.resources = resourcesMark;
-    const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
-    const skeleton = JSON.stringify(checkpoint, null, 4) + '\n';
-    const at = skeleton.indexOf(`"${resourcesMark}"`);
-    const parts: Buffer[] = [Buffer.from(skeleton.slice(0, at))];
-    if (snapshot.resources.length === 0) parts.push(Buffer.from('[]'));
+    // The resources are encoded first: their first secret may create the stack's salt, which the
+    // skeleton's secrets_providers must then name.
+    const items: Buffer[] = [];
+    if (snapshot.resources.length === 0) items.push(Buffer.from('[]'));
     else {
-      parts.push(Buffer.from('[\n'));
+      items.push(Buffer.from('[\n'));
       snapshot.resources.forEach((r, i) => {
         let bytes = this.encoded.get(r);
         if (bytes === undefined) {
@@ -266,13 +268,21 @@ export class FileStackState implements StackState {
           bytes = Buffer.from(itemIndent + text);
           this.encoded.set(r, bytes);
         }
-        if (i > 0) parts.push(itemSeparator);
-        parts.push(bytes);
+        if (i > 0) items.push(itemSeparator);
+        items.push(bytes);
       });
-      parts.push(Buffer.from(`\n${itemIndent.slice(4)}]`));
+      items.push(Buffer.from(`\n${itemIndent.slice(4)}]`));
     }
-    parts.push(Buffer.from(skeleton.slice(at + resourcesMark.length + 2)));
-    return Buffer.concat(parts);
+    const deployment = this.deployment({ ...snapshot, resources: [] });
+    deployment.resources = resourcesMark;
+    const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
+    const skeleton = JSON.stringify(checkpoint, null, 4) + '\n';
+    const at = skeleton.indexOf(`"${resourcesMark}"`);
+    return Buffer.concat([
+      Buffer.from(skeleton.slice(0, at)),
+      ...items,
+      Buffer.from(skeleton.slice(at + resourcesMark.length + 2)),
+    ]);
   }
 
   private readonly encoded = new WeakMap<ResourceState, Buffer>();
@@ -285,20 +295,37 @@ export class FileStackState implements StackState {
         version: engineVersion,
       },
     };
-    this.saltCache ??= { value: this.salt() };
+    const resources = snapshot.resources.map((r) => this.encodeResource(r));
+    const pending = snapshot.pendingOperations.map((op) => ({
+      resource: this.encodeResource(op.resource),
+      type: op.type,
+    }));
+    // Read again once something was encrypted: the first secret of a stack creates its salt.
+    if (!this.saltCache || (this.saltCache.value === undefined && this.encryptedSinceSaltRead)) {
+      this.saltCache = { value: this.salt() };
+      this.encryptedSinceSaltRead = false;
+    }
     const salt = this.saltCache.value;
+    // Pulumi needs it to read the ciphertexts back (`pulumi stack import` refuses them without).
     if (salt) out.secrets_providers = { type: 'passphrase', state: { salt } };
-    out.resources = snapshot.resources.map((r) => this.encodeResource(r));
-    if (snapshot.pendingOperations.length > 0)
-      out.pending_operations = snapshot.pendingOperations.map((op) => ({
-        resource: this.encodeResource(op.resource),
-        type: op.type,
-      }));
+    out.resources = resources;
+    if (pending.length > 0) out.pending_operations = pending;
     return out;
   }
 
   exportDeployment(): unknown {
     const latest = this.readCheckpoint()?.latest;
+    if (latest && !latest.secrets_providers) {
+      // A checkpoint written before its stack had a salt: name the salt it was encrypted with.
+      const salt = this.salt();
+      if (salt) {
+        const { manifest, ...rest } = latest;
+        return {
+          version: 3,
+          deployment: { manifest, secrets_providers: { type: 'passphrase', state: { salt } }, ...rest },
+        };
+      }
+    }
     return { version: 3, deployment: latest ?? this.deployment({ resources: [], pendingOperations: [] }) };
   }
 
@@ -337,6 +364,7 @@ export class FileStackState implements StackState {
     if (isSecret(v)) {
       if (!this.crypter)
         throw new Error('a secret must be written to the stack state but no secrets passphrase is set');
+      this.encryptedSinceSaltRead = true;
       return { [sigKey]: secretSig, ciphertext: this.crypter.encrypt(JSON.stringify(v.value)) };
     }
     if (Array.isArray(v)) return v.map((x) => this.encode(x));
@@ -380,7 +408,14 @@ export function openStackState(options: { programDir: string; stack: string; cry
   return new FileStackState(options.programDir, options.stack, options.crypter);
 }
 
-export function listStacks(programDir: string): Array<{ name: string; lastUpdate?: string; resourceCount: number }> {
+/** A stack file that cannot be read: a one-line reason for the user (see errors.ts). */
+export class StackStateError extends Error {
+  override name = 'StackStateError';
+}
+
+export function listStacks(
+  programDir: string,
+): Array<{ name: string; lastUpdate?: string; updateInProgress: boolean; resourceCount: number }> {
   const dir = join(programDir, '.ocikit', 'stacks');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
@@ -388,14 +423,21 @@ export function listStacks(programDir: string): Array<{ name: string; lastUpdate
     .sort()
     .map((f) => {
       const name = f.slice(0, -'.json'.length);
+      // As `pulumi stack ls --json` reports it: a run holds the stack's lock.
+      const updateInProgress = existsSync(join(dir, `${name}.lock`));
       try {
         const raw = JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
           checkpoint?: { latest?: { manifest?: { time?: string }; resources?: unknown[] } };
         };
         const latest = raw.checkpoint?.latest;
-        return { name, lastUpdate: latest?.manifest?.time, resourceCount: latest?.resources?.length ?? 0 };
+        return {
+          name,
+          lastUpdate: latest?.manifest?.time,
+          updateInProgress,
+          resourceCount: latest?.resources?.length ?? 0,
+        };
       } catch {
-        return { name, resourceCount: 0 };
+        return { name, updateInProgress, resourceCount: 0 };
       }
     });
 }

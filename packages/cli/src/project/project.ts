@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 
@@ -43,4 +43,43 @@ export function readProject(start: string): Project {
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const MODULE_EXTENSIONS = ['', '.ts', '.js', '.cjs', '.mjs', '.json'];
+
+/**
+ * Checks, before the program starts, that its entry point is there: `main` exactly (a file or a
+ * folder: the runner lstat's it), then a folder's package.json `main` or `index`, which the runner
+ * requires with Node's extensions. A missing one is a one-line reason instead of the runner's stack trace
+ * (and the runner's diagnosis of it, which can spend a minute walking node_modules).
+ */
+export function checkEntryPoint(project: Project): void {
+  const target = resolve(project.dir, project.main ?? '.');
+  if (!existsSync(target))
+    throw new ProjectError(`the program's main '${project.main}' (Pulumi.yaml) does not exist in ${project.dir}`);
+  if (!statSync(target).isDirectory()) return;
+  let entry = 'index';
+  const pkgFile = join(target, 'package.json');
+  if (existsSync(pkgFile)) {
+    try {
+      const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { main?: unknown };
+      if (typeof pkg.main === 'string' && pkg.main) entry = pkg.main;
+    } catch (error) {
+      throw new ProjectError(`${pkgFile}: ${(error as Error).message.split('\n')[0]}`);
+    }
+  }
+  const base = resolve(target, entry);
+  const found = [base, join(base, 'index')].some((b) => MODULE_EXTENSIONS.some((ext) => isFile(b + ext)));
+  if (!found)
+    throw new ProjectError(
+      `no program to run in ${target}: ${entry === 'index' ? 'no index.ts or index.js' : `package.json main '${entry}' does not exist`} (set 'main' in Pulumi.yaml)`,
+    );
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -54,6 +54,38 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
   }
 });
 
+test('commands that read or remove a stack refuse an unknown one, as Pulumi does', async () => {
+  const cwd = project();
+  for (const args of [
+    ['stack', 'output'],
+    ['stack', 'output', 'x', '--json'],
+    ['stack', 'export'],
+    ['refresh', '--yes'],
+    ['destroy', '--yes'],
+  ]) {
+    const result = await ocikit(['--stack', 'nope', ...args], { cwd });
+    assert.equal(result.code, 1, args.join(' '));
+    assert.equal(oneLineError(result.stderr), "error: no stack named 'nope' found");
+  }
+  // A stack with only its Pulumi.<stack>.yaml exists (ocikit's `stack init` is `config set`).
+  assert.equal((await ocikit(['--stack', 'prod', 'config', 'set', 'units', '5'], { cwd })).code, 0);
+  const empty = await ocikit(['--stack', 'prod', 'stack', 'output'], { cwd });
+  assert.equal(empty.code, 0, empty.stderr);
+  assert.equal(empty.stdout, 'Current stack outputs (0):\n    No output values currently in this stack\n');
+});
+
+test('a broken state file is named in one line; stack ls --json says whether an update holds the stack', async () => {
+  const cwd = project();
+  mkdirSync(join(cwd, '.ocikit', 'stacks'), { recursive: true });
+  writeFileSync(join(cwd, '.ocikit', 'stacks', 'broken.json'), '{ not json');
+  const broken = await ocikit(['--stack', 'broken', 'stack', 'output'], { cwd });
+  assert.equal(broken.code, 1);
+  assert.match(oneLineError(broken.stderr), /broken\.json is not a Pulumi checkpoint: /);
+  writeFileSync(join(cwd, '.ocikit', 'stacks', 'broken.lock'), '{}');
+  const listed = JSON.parse((await ocikit(['stack', 'ls', '--json'], { cwd })).stdout);
+  assert.deepEqual(listed, [{ name: 'broken', updateInProgress: true, resourceCount: 0, current: false }]);
+});
+
 test('without --yes, up, refresh and destroy refuse when stdin is not a terminal', async () => {
   const cwd = project();
   for (const command of ['up', 'refresh', 'destroy']) {
@@ -64,6 +96,9 @@ test('without --yes, up, refresh and destroy refuse when stdin is not a terminal
       /--yes must be passed in to proceed when running in non-interactive mode/,
     );
   }
+  // PULUMI_SKIP_CONFIRMATIONS=true is --yes, as in Pulumi: destroy then goes on (to the unknown stack).
+  const skipping = await ocikit(['destroy'], { cwd, env: cleanEnv({ PULUMI_SKIP_CONFIRMATIONS: 'true' }) });
+  assert.equal(oneLineError(skipping.stderr), "error: no stack named 'dev' found");
 });
 
 test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets need the passphrase', async () => {
@@ -104,6 +139,31 @@ test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets ne
   assert.match(oneLineError(gone.stderr), /configuration key 'shop:units' not found for stack 'dev'/);
   assert.equal((await ocikit(['config', 'set', 'fromStdin'], { cwd, env, input: 'piped value\n' })).code, 0);
   assert.equal((await ocikit(['config', 'get', 'fromStdin'], { cwd, env })).stdout, 'piped value\n');
+});
+
+test('config --json and config get --json print Pulumi’s configValueJSON, a secret’s value elided', async () => {
+  const cwd = project('shop');
+  const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });
+  const run = async (...args: string[]) => {
+    const r = await ocikit(['config', ...args], { cwd, env });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  await run('set', 'units', '2');
+  await run('set', '--secret', 'apiKey', 's3cr3t');
+  await run('set', '--path', 'data.name', 'shop');
+  assert.deepEqual(JSON.parse(await run('--json')), {
+    'shop:apiKey': { secret: true },
+    'shop:data': { value: '{"name":"shop"}', objectValue: { name: 'shop' }, secret: false },
+    'shop:units': { value: '2', secret: false },
+  });
+  assert.equal(await run('get', 'units', '--json'), '{\n  "value": "2",\n  "secret": false\n}\n');
+  assert.deepEqual(JSON.parse(await run('get', 'apiKey', '--json')), { value: 's3cr3t', secret: true });
+  assert.deepEqual(JSON.parse(await run('get', 'data', '--json')), {
+    value: '{"name":"shop"}',
+    objectValue: { name: 'shop' },
+    secret: false,
+  });
 });
 
 test('config --path sets, gets and removes nested values, typed and secret, as Pulumi stores them', async () => {
@@ -147,8 +207,17 @@ test('config --path sets, gets and removes nested values, typed and secret, as P
 
   await ok(['rm', '--path', 'data.nums[0]']);
   assert.deepEqual(parseYaml(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8')).config['shop:data'].nums, ['0123']);
-  const missing = await ocikit(['config', 'rm', '--path', 'data.nope'], { cwd, env });
-  assert.match(oneLineError(missing.stderr), /configuration key 'shop:data.nope' not found for stack 'dev'/);
+  // Removing what is not there succeeds and changes nothing, as Pulumi's `config rm` does.
+  const before = readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8');
+  for (const args of [
+    ['rm', '--path', 'data.nope'],
+    ['rm', 'nope'],
+  ]) {
+    const missing = await ocikit(['config', ...args], { cwd, env });
+    assert.equal(missing.code, 0, args.join(' '));
+    assert.equal(missing.stderr, '');
+  }
+  assert.equal(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8'), before);
   const notList = await ocikit(['config', 'set', '--path', 'data.name[0]', 'x'], { cwd, env });
   assert.match(oneLineError(notList.stderr), /not a list/);
   const range = await ocikit(['config', 'set', '--path', 'data.nums[5]', 'x'], { cwd, env });

@@ -1,0 +1,91 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
+
+// What a user of the Pulumi CLI sees and what `pulumi stack import` needs, checked on a
+// @pulumi/oci program with a default provider, an explicit one and a secret output.
+const SECRET = 'audit-token-value';
+let cloud: Cloud;
+let p: Program;
+
+before(async () => {
+  cloud = await startCloud();
+  p = program(join(FIXTURES, 'audit'), {
+    PULUMI_CONFIG_PASSPHRASE: 'audit passphrase',
+    ...cloud.env,
+    PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
+  });
+  // No encryptionsalt yet: the run's secret output creates it.
+  p.setConfig({
+    ...cloud.ociConfig,
+    'audit:compartmentId': cloud.sandbox.compartmentId,
+    'audit:peerRegion': cloud.sandbox.peerRegion,
+    'audit:modelId': cloud.sandbox.textModelId,
+    'audit:groupId': cloud.sandbox.standbyGroupId,
+  });
+});
+after(() => cloud?.close());
+
+test('the plan shows explicit providers and the summary does not count default ones, as Pulumi', async () => {
+  const up = ok(await p.run(['up', '--yes']));
+  assert.match(up.stdout, /^ \+ +pulumi:providers:oci peer created/m);
+  assert.doesNotMatch(up.stdout, /default_/, 'a default provider is internal: not shown');
+  // stack, peer provider, endpoint, plan: the default provider is not counted (Pulumi's isInternalStep).
+  assert.match(up.stdout, /Resources:\n {4}\+ 4 created\n\n/);
+  // Nothing changed: the default provider and the unchanged read of `seen` are not counted.
+  const preview = ok(await p.run(['preview']));
+  assert.match(preview.stdout, /Resources:\n {4}4 unchanged\n\n/);
+});
+
+test('stack export names the passphrase salt a run created, so Pulumi can read its secrets', async () => {
+  const salt = parseYaml(readFileSync(join(p.dir, 'Pulumi.dev.yaml'), 'utf8')).encryptionsalt as string;
+  assert.match(salt, /^v1:/);
+  const exported = JSON.parse(ok(await p.run(['stack', 'export'])).stdout);
+  assert.equal(exported.version, 3);
+  assert.deepEqual(exported.deployment.secrets_providers, { type: 'passphrase', state: { salt } });
+  const stack = exported.deployment.resources.find((r: { type: string }) => r.type === 'pulumi:pulumi:Stack');
+  assert.equal(stack.outputs.token['4dabf18193072939515e22adb298388d'], '1b47061264138c4ac30d75fd1eb44270');
+  assert.match(stack.outputs.token.ciphertext, /^v1:/);
+  // The file on disk too, not only the export.
+  const file = JSON.parse(readFileSync(join(p.dir, '.ocikit', 'stacks', 'dev.json'), 'utf8'));
+  assert.deepEqual(file.checkpoint.latest.secrets_providers, { type: 'passphrase', state: { salt } });
+});
+
+test('stack output prints Pulumi’s OUTPUT/VALUE table; --show-secrets reveals secrets there too', async () => {
+  const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+  const table = ok(await p.run(['stack', 'output'])).stdout;
+  assert.equal(
+    table,
+    [
+      'Current stack outputs (4):',
+      '    OUTPUT      VALUE',
+      `    endpointId  ${out.endpointId}`,
+      `    planId      ${out.planId}`,
+      '    shape       {"tags":["a","b"],"units":1}',
+      '    token       [secret]',
+      '',
+    ].join('\n'),
+  );
+  const shown = ok(await p.run(['stack', 'output', '--show-secrets'])).stdout;
+  assert.match(shown, new RegExp(`^ {4}token {7}${SECRET}$`, 'm'));
+  assert.equal(ok(await p.run(['stack', 'output', 'shape'])).stdout, '{"tags":["a","b"],"units":1}\n');
+});
+
+test('import by command uses the stack’s default provider, not a second unversioned one', async () => {
+  const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+  const imported = ok(await p.run(['import', 'oci:AiLanguage/endpoint:Endpoint', 'adopted', endpointId]));
+  assert.match(imported.stdout, /Resources:\n {4}= 1 imported\n/);
+  const resources = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources as Array<{
+    urn: string;
+    provider?: string;
+  }>;
+  const adopted = resources.find((r) => r.urn.endsWith('::adopted'))!;
+  assert.match(adopted.provider!, /::pulumi:providers:oci::default_4_20_0::/);
+  assert.deepEqual(
+    resources.filter((r) => r.urn.includes('::pulumi:providers:oci::default')).map((r) => r.urn.split('::').pop()),
+    ['default_4_20_0'],
+  );
+});
