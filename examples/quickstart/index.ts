@@ -8,7 +8,10 @@ const sandbox = new pulumi.Config('ocikit');
 const compartmentId = config.get('compartmentId') ?? sandbox.require('sandboxCompartmentId');
 const standbyRegion = config.get('standbyRegion') ?? sandbox.require('sandboxPeerRegion');
 const inferenceUnits = config.getNumber('inferenceUnits') ?? 1;
+// Raising these runs a Refresh / Verify of the plan (OCI accepts them once the protection group
+// changed: `npm run change-group` makes such a change in the sandbox).
 const refreshTrigger = config.getNumber('refreshTrigger') ?? 0;
+const verifyTrigger = config.getNumber('verifyTrigger') ?? 0;
 
 // The STANDBY protection group lives in the peer region: reach it (and create the plan there)
 // through an explicit provider for that region.
@@ -32,7 +35,13 @@ const modelId = oci.ailanguage.getModelsOutput({ compartmentId, state: 'ACTIVE' 
 
 const plan = new oci.disasterrecovery.DrPlan(
   'switchover',
-  { displayName: 'quickstart-switchover', type: 'SWITCHOVER', drProtectionGroupId: standbyGroupId, refreshTrigger },
+  {
+    displayName: 'quickstart-switchover',
+    type: 'SWITCHOVER',
+    drProtectionGroupId: standbyGroupId,
+    refreshTrigger,
+    verifyTrigger,
+  },
   { provider: standby },
 );
 
@@ -45,6 +54,7 @@ const endpoint = new oci.ailanguage.Endpoint('tickets', {
 
 export const drPlanId = plan.id;
 export const drPlanState = plan.state;
+export const drPlanSubState = plan.lifecycleSubState.apply((s) => s ?? '');
 export const drPlanGroupCount = plan.planGroups.apply((groups) => groups.length);
 export const endpointId = endpoint.id;
 export const endpointState = endpoint.state;

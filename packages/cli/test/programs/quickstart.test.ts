@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { startEmulator } from '@ocikit/emulator';
 import { ociTestClients } from '@ocikit/emulator/testing';
@@ -46,6 +47,23 @@ test('the quickstart runs against the embedded emulator, and the resources are r
   assert.match(preview.stdout, /~ +oci:AiLanguage\/endpoint:Endpoint tickets update\n +~ inferenceUnits: 1 => 2/);
   ok(await p.run(['up', '--yes']));
   assert.equal(JSON.parse(ok(await p.run(['stack', 'output', 'endpointId', '--json'])).stdout), out.endpointId);
+
+  // The README's DR flow: a change to the protection group (`npm run change-group`, made with the
+  // official OCI SDK) makes the plan need a refresh; raising refreshTrigger, then verifyTrigger,
+  // runs RefreshDrPlan and VerifyDrPlan and brings it back to ACTIVE.
+  const change = spawnSync(process.execPath, ['--import', 'tsx', 'change-group.ts'], { cwd: p.dir, encoding: 'utf8' });
+  assert.equal(change.status, 0, change.stderr);
+  assert.match(change.stdout, /Added volume group ocid1\.volumegroup\./);
+  const planStates = async () => {
+    const o = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+    return `${o.drPlanState}/${o.drPlanSubState}`;
+  };
+  p.setConfig({ 'quickstart:inferenceUnits': 2, 'quickstart:refreshTrigger': 1 });
+  assert.match(ok(await p.run(['up', '--yes'])).stdout, /DrPlan switchover updat/);
+  assert.equal(await planStates(), 'NEEDS_ATTENTION/NEEDS_VERIFICATION', 'refreshed');
+  p.setConfig({ 'quickstart:inferenceUnits': 2, 'quickstart:refreshTrigger': 1, 'quickstart:verifyTrigger': 1 });
+  ok(await p.run(['up', '--yes']));
+  assert.equal(await planStates(), 'ACTIVE/', 'verified');
 
   const destroy = ok(await p.run(['destroy', '--yes']));
   assert.match(destroy.stdout, /- \d+ deleted/);
