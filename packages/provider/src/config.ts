@@ -128,12 +128,13 @@ export function resolveConfig(
   }
   failures.push(...validate(config));
   if (config.configFileProfile !== undefined) {
-    const filePath = expandHome(env.OCI_CLI_CONFIG_FILE ?? '~/.oci/config');
-    if (fs.existsSync(filePath) && !hasProfile(filePath, config.configFileProfile)) {
-      failures.push({
-        property: 'configFileProfile',
-        reason: `configFileProfile "${config.configFileProfile}": no such profile in ${filePath}`,
-      });
+    const filePath = configFilePath(env);
+    try {
+      if (fs.existsSync(filePath)) readProfile(filePath, config.configFileProfile);
+    } catch (e) {
+      // Only a missing profile is CheckConfig's to report; an unreadable file is reported when
+      // the credentials are read.
+      if (e instanceof MissingProfileError) failures.push({ property: 'configFileProfile', reason: e.message });
     }
   }
   return { config, failures };
@@ -175,14 +176,26 @@ function validate(c: ProviderConfig): ConfigFailure[] {
   return failures;
 }
 
-function hasProfile(filePath: string, profile: string): boolean {
+/** The OCI config file pulumi-oci reads: OCI_CLI_CONFIG_FILE, else ~/.oci/config. */
+function configFilePath(env: NodeJS.ProcessEnv): string {
+  return expandHome(env.OCI_CLI_CONFIG_FILE ?? '~/.oci/config');
+}
+
+class MissingProfileError extends Error {}
+
+/** One profile of the OCI config file, parsed by the SDK; its errors name the setting and the file. */
+function readProfile(filePath: string, profile: string): { get(key: string): string | undefined | null } {
+  const common = require('oci-common') as typeof import('oci-common');
   try {
-    return fs
-      .readFileSync(filePath, 'utf8')
-      .split(/\r?\n/)
-      .some((line) => line.trim() === `[${profile}]`);
-  } catch {
-    return true; // unreadable: reported when the credentials are read
+    return common.ConfigFileReader.parseFileFromPath(filePath, profile);
+  } catch (e) {
+    // The SDK's text names neither the key nor the file: say which setting to fix.
+    const message = (e as Error).message;
+    const missing = /No profile named/.test(message);
+    const ErrorType = missing ? MissingProfileError : Error;
+    throw new ErrorType(`configFileProfile "${profile}": ${missing ? 'no such profile' : message} in ${filePath}`, {
+      cause: e,
+    });
   }
 }
 
@@ -211,18 +224,8 @@ export function credentials(c: ProviderConfig, env: NodeJS.ProcessEnv = process.
   let file: { get(key: string): string | undefined | null } | undefined;
   const needFile = !(c.tenancyOcid && c.userOcid && c.fingerprint && (c.privateKey || c.privateKeyPath) && c.region);
   if (needFile) {
-    const common = require('oci-common') as typeof import('oci-common');
-    const filePath = expandHome(env.OCI_CLI_CONFIG_FILE ?? '~/.oci/config');
-    if (fs.existsSync(filePath)) {
-      const profile = c.configFileProfile ?? 'DEFAULT';
-      try {
-        file = common.ConfigFileReader.parseFileFromPath(filePath, profile);
-      } catch (e) {
-        // The SDK's text names neither the key nor the file: say which setting to fix.
-        const why = /No profile named/.test((e as Error).message) ? 'no such profile' : (e as Error).message;
-        throw new Error(`configFileProfile "${profile}": ${why} in ${filePath}`, { cause: e });
-      }
-    }
+    const filePath = configFilePath(env);
+    if (fs.existsSync(filePath)) file = readProfile(filePath, c.configFileProfile ?? 'DEFAULT');
   }
   const pick = (v: string | undefined, fileKey: string): string | undefined => v ?? file?.get(fileKey) ?? undefined;
   const keyPath = pick(c.privateKeyPath, 'key_file');
