@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../../../emulator/test/support/scratch';
 import { readProject, ProjectError } from './project';
 import { StackConfigFile } from './stack-config';
 
 function program(yaml: string, stack?: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ocikit-project-'));
+  const dir = scratchDir('project');
   writeFileSync(join(dir, 'Pulumi.yaml'), yaml);
   if (stack !== undefined) writeFileSync(join(dir, 'Pulumi.dev.yaml'), stack);
   return dir;
@@ -29,7 +29,7 @@ test('finds Pulumi.yaml in a parent folder and names the folder when there is no
   const sub = join(dir, 'src');
   mkdirSync(sub);
   assert.equal(readProject(sub).name, 'up');
-  assert.throws(() => readProject(mkdtempSync(join(tmpdir(), 'ocikit-none-'))), /no Pulumi.yaml project file found/);
+  assert.throws(() => readProject(scratchDir('none')), /no Pulumi.yaml project file found/);
 });
 
 test('config keys: plain keys are the project’s, namespaced keys stay, secure values and objects are kept', () => {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../../../emulator/test/support/scratch';
 import { crypterFromState, newEncryptionState, passphraseFromEnv, PassphraseError } from './passphrase';
 
 // Written by Pulumi itself: pulumi/pulumi pkg/secrets/passphrase/manager_test.go (passphrase "password").
@@ -25,7 +25,7 @@ test('values round-trip in the v1:<nonce>:<ciphertext> form and a new state chec
 
 test('the passphrase comes from PULUMI_CONFIG_PASSPHRASE (empty allowed) or PULUMI_CONFIG_PASSPHRASE_FILE', () => {
   assert.equal(passphraseFromEnv({ PULUMI_CONFIG_PASSPHRASE: '' }), '');
-  const file = join(mkdtempSync(join(tmpdir(), 'ocikit-pass-')), 'pass');
+  const file = join(scratchDir('pass'), 'pass');
   writeFileSync(file, 'from-file\n');
   assert.equal(passphraseFromEnv({ PULUMI_CONFIG_PASSPHRASE_FILE: file }), 'from-file');
   assert.equal(passphraseFromEnv({}), undefined);

@@ -1,16 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { cleanEnv, ocikit } from '../support/ocikit';
+import { scratchDir } from '../../../emulator/test/support/scratch';
 
 // The command line through the built binary, without running a program: flags, config, secrets
 // and the one-line errors a user sees. Programs run in test/programs/.
 
 function project(name = 'proj'): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ocikit-cli-'));
+  const dir = scratchDir('cli');
   writeFileSync(join(dir, 'Pulumi.yaml'), `name: ${name}\nruntime: nodejs\n`);
   return dir;
 }
@@ -37,7 +37,7 @@ test('every command of the contract is there, with its flags', async () => {
 });
 
 test("a user's mistakes end with one line and a non-zero exit code", async () => {
-  const empty = mkdtempSync(join(tmpdir(), 'ocikit-empty-'));
+  const empty = scratchDir('empty');
   const cases: Array<[string[], RegExp, string?]> = [
     [['preview'], /no Pulumi\.yaml project file found/, empty],
     [['up', '--yes', '--cwd', empty], /no Pulumi\.yaml project file found/],

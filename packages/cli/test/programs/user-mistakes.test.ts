@@ -1,8 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../../../emulator/test/support/scratch';
 import { program, startCloud, type Cloud, type Program } from '../support/programs';
 
 // A program's mistakes (a main that is not there, an exception) end with one line on stderr and
@@ -12,7 +12,7 @@ let p: Program;
 
 before(async () => {
   cloud = await startCloud();
-  const source = mkdtempSync(join(tmpdir(), 'ocikit-mistakes-'));
+  const source = scratchDir('mistakes');
   writeFileSync(join(source, 'package.json'), '{ "name": "mistakes", "private": true }\n');
   writeFileSync(join(source, 'index.ts'), "throw new Error('the program gave up');\n");
   p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { scratchDir } from '../../../emulator/test/support/scratch';
 
 /** The built `ocikit` binary (bin/ocikit.js → dist/main.js), spawned as a user runs it. */
 export const OCIKIT_BIN = resolve(__dirname, '../../bin/ocikit.js');
@@ -18,7 +17,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env))
     if (!/^(OCI_|OCIKIT_|PULUMI_|NO_COLOR|FORCE_COLOR)/.test(k)) env[k] = v;
-  env.HOME = mkdtempSync(join(tmpdir(), 'ocikit-home-'));
+  env.HOME = scratchDir('home');
   for (const [k, v] of Object.entries(extra))
     if (v === undefined) delete env[k];
     else env[k] = v;

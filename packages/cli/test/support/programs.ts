@@ -1,8 +1,8 @@
-import { cpSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { startTestEmulator, type TestEmulator } from '../../../emulator/test/support/emulator';
+import { scratchDir } from '../../../emulator/test/support/scratch';
 import { readConfigProfile } from '../../src/embedded';
 import { cleanEnv, ocikit, spawnOcikit, type RunResult } from './ocikit';
 
@@ -78,7 +78,7 @@ export interface Program {
  * installed project does.
  */
 export function program(source: string, baseEnv: Record<string, string | undefined> = {}): Program {
-  const dir = mkdtempSync(join(tmpdir(), 'ocikit-program-'));
+  const dir = scratchDir('program');
   for (const entry of readdirSync(source))
     if (entry !== 'node_modules' && entry !== '.ocikit')
       cpSync(join(source, entry), join(dir, entry), { recursive: true });
