@@ -9,14 +9,16 @@
  *    directly with the official OCI SDK at the same parallelism. Ratio; goal ≤ 1.3.
  * 2. `ocikit preview` of the unchanged 100-resource stack (seconds).
  * 3. Peak memory: the largest sum of RSS over ocikit and its children (program, plugin), sampled.
- * 4. The breakdown of `up`: (a) the program floor, the same program run as a process under
+ * 4. For reference, whole command against whole command: the same creates as a user's Node script
+ *    with the SDK, timed from spawn to exit (Node start and SDK load included, as for `ocikit up`).
+ * 5. The breakdown of `up`: (a) the program floor, the same program run as a process under
  *    Pulumi's own mocks (`pulumi.runtime.setMocks`, the same ts-node transpile-only start, no
  *    engine): what the unmodified program costs before any engine work; (b) the engine's part,
  *    from the program's first custom-resource registration to the last one answered (from
  *    ocikit's trace), vs the SDK time.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
@@ -112,6 +114,42 @@ pulumi.runtime
   .then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
 `;
 
+/**
+ * The same 100 creates as a user's Node script with the official OCI SDK: a process that loads the
+ * SDK, signs with the emulator's config file and creates PARALLEL at a time, each waited to
+ * ACTIVE. Timed from spawn to exit, as `ocikit up` is, for the row that compares whole commands.
+ */
+const DIRECT_SCRIPT = `const common = require('oci-common');
+const { DisasterRecoveryClient } = require('oci-disasterrecovery');
+const { AIServiceLanguageClient } = require('oci-ailanguage');
+const [url, configFile, peerRegion, groupId, compartmentId, modelId, count, parallel] = process.argv.slice(2);
+const auth = new common.ConfigFileAuthenticationDetailsProvider(configFile, 'DEFAULT');
+const dr = new DisasterRecoveryClient({ authenticationDetailsProvider: auth });
+dr.endpoint = url + '/r/' + peerRegion;
+const language = new AIServiceLanguageClient({ authenticationDetailsProvider: auth });
+language.endpoint = url;
+const waiter = { terminationStrategy: new common.MaxAttemptsTerminationStrategy(200),
+  delayStrategy: new common.FixedTimeDelayStrategy(0.01) };
+const jobs = Array.from({ length: 2 * Number(count) }, (_, i) => i);
+let next = 0;
+async function worker() {
+  while (next < jobs.length) {
+    const i = jobs[next++];
+    if (i % 2 === 0) {
+      const { drPlan } = await dr.createDrPlan({ createDrPlanDetails: { displayName: 'script-plan-' + i,
+        type: 'SWITCHOVER', drProtectionGroupId: groupId } });
+      await dr.createWaiters(waiter).forDrPlan({ drPlanId: drPlan.id }, 'ACTIVE');
+    } else {
+      const { endpoint } = await language.createEndpoint({ createEndpointDetails: { compartmentId, modelId,
+        displayName: 'script-endpoint-' + i } });
+      await language.createWaiters(waiter).forEndpoint({ endpointId: endpoint.id }, 'ACTIVE');
+    }
+  }
+}
+Promise.all(Array.from({ length: Number(parallel) }, worker)).then(() => { dr.close(); language.close(); },
+  (e) => { console.error(e); process.exit(1); });
+`;
+
 /** A trace mark of an ocikit run (ms since it started); see src/engine/trace.ts. */
 function mark(out: string, name: string): number {
   const m = new RegExp(`^\\s*(\\d+)  ${name}$`, 'm').exec(out);
@@ -132,6 +170,7 @@ async function main(): Promise<void> {
   if (!existsSync(OCIKIT_BIN.replace(/bin\/ocikit\.js$/, 'dist/main.js'))) throw new Error('run npm run build first');
   const cloud = await startCloud();
   const { t, sandbox } = cloud;
+  const dir = mkdtempSync(join(tmpdir(), 'ocikit-bench-'));
   try {
     // Direct: the same creates with the official SDK, each waited to ACTIVE, PARALLEL at a time.
     const drClient = t.dr(sandbox.peerRegion);
@@ -162,7 +201,6 @@ async function main(): Promise<void> {
     });
     const directSeconds = Number(process.hrtime.bigint() - direct0) / 1e9;
 
-    const dir = mkdtempSync(join(tmpdir(), 'ocikit-bench-'));
     symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
     writeFileSync(
       join(dir, 'Pulumi.yaml'),
@@ -193,6 +231,22 @@ async function main(): Promise<void> {
       (mark(up.out, 'last RegisterResource answered') - mark(up.out, 'first custom RegisterResource')) / 1000;
     const preview = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'preview'], fast);
     const checked = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'preview'], env);
+    writeFileSync(join(dir, 'direct-sdk.js'), DIRECT_SCRIPT);
+    const script = await run(
+      [
+        'direct-sdk.js',
+        t.url,
+        t.emulator.configFile,
+        sandbox.peerRegion,
+        sandbox.standbyGroupId,
+        sandbox.compartmentId,
+        sandbox.textModelId,
+        String(COUNT),
+        String(PARALLEL),
+      ],
+      env,
+      { cwd: dir, node: true },
+    );
     writeFileSync(join(dir, 'mock-run.js'), MOCK_RUNNER);
     const config = Object.fromEntries(
       Object.entries(
@@ -212,6 +266,11 @@ async function main(): Promise<void> {
       [`ocikit up --yes (${COUNT} DrPlans + ${COUNT} Endpoints, --parallel ${PARALLEL})`, `${up.seconds.toFixed(2)} s`],
       [`same creates with the OCI SDK (${PARALLEL} at a time, waited to ACTIVE)`, `${directSeconds.toFixed(2)} s`],
       ['ratio ocikit / SDK (goal ≤ 1.3)', (up.seconds / directSeconds).toFixed(2)],
+      [
+        `the same creates as a Node script with the OCI SDK (process: start, SDK load, creates)`,
+        `${script.seconds.toFixed(2)} s`,
+      ],
+      ['ratio ocikit up / that script (both whole commands)', (up.seconds / script.seconds).toFixed(2)],
       [`ocikit preview of the unchanged ${COUNT * 2}-resource stack`, `${preview.seconds.toFixed(2)} s`],
       [`the same preview with ts-node type-checking the program (Pulumi's default)`, `${checked.seconds.toFixed(2)} s`],
       [`program floor: the same program under Pulumi's mocks, no engine (process)`, `${floor.seconds.toFixed(2)} s`],
@@ -231,6 +290,7 @@ async function main(): Promise<void> {
         console.log(`\n${name}:\n${r.out.slice(r.out.indexOf('ocikit trace'))}`);
   } finally {
     await cloud.close();
+    if (process.env.BENCH_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
   }
 }
 
