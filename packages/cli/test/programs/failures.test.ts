@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
+import {
+  assertIntegrity,
+  FIXTURES,
+  ok,
+  program,
+  readCheckpoint,
+  startCloud,
+  type Cloud,
+  type Program,
+} from '../support/programs';
 
 // A run that fails or dies half-way leaves state that matches the cloud, and the next `up`
 // converges: no orphan, no duplicate. A second run on a locked stack is refused.
@@ -89,7 +98,17 @@ test('an ocikit killed half-way leaves no orphan and no duplicate after the next
     await new Promise((r) => setTimeout(r, 500));
     child.kill('SIGKILL');
     await done;
+    // The state on disk names the create it was waiting for, so the next run knows of it.
+    const killed = readCheckpoint(p);
+    assertIntegrity(killed);
+    assert.deepEqual(
+      (killed.pending_operations ?? []).map((o) => [o.type, o.resource.urn.split('::').pop()]),
+      [['creating', 'second']],
+    );
     await converged(cloud, p);
+    const after = readCheckpoint(p);
+    assertIntegrity(after);
+    assert.equal(after.pending_operations, undefined, 'the converging up resolved the pending create');
   } finally {
     await cloud.close();
   }

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
+import { assertIntegrity, FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
 
 // One program taken through the steps of a stack's life, each checked through the official OCI
 // SDK and ocikit's own output and exit codes. The engine's own tests cover the step generator
@@ -15,6 +15,7 @@ let config: Record<string, string | number | boolean>;
 const out = async () => JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as Record<string, any>;
 const urns = async () => {
   const deployment = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment;
+  assertIntegrity(deployment);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the exported checkpoint's resources
   return new Map<string, any>((deployment.resources ?? []).map((r: any) => [r.urn.split('::').pop(), r]));
 };

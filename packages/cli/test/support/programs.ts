@@ -1,4 +1,6 @@
-import { cpSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { startTestEmulator, type TestEmulator } from '../../../emulator/test/support/emulator';
@@ -105,4 +107,63 @@ export function ok(result: RunResult, what = 'ocikit'): RunResult {
 
 export function outputs(result: RunResult): Record<string, unknown> {
   return JSON.parse(result.stdout) as Record<string, unknown>;
+}
+
+/** A resource of a checkpoint, as far as the integrity rules read it. */
+interface CheckpointResource {
+  urn: string;
+  type: string;
+  id?: string;
+  custom?: boolean;
+  delete?: boolean;
+  parent?: string;
+  provider?: string;
+  dependencies?: string[];
+  propertyDependencies?: Record<string, string[]>;
+  deletedWith?: string;
+}
+export interface CheckpointDeployment {
+  manifest: { version: string; magic: string };
+  resources?: CheckpointResource[];
+  pending_operations?: Array<{ type: string; resource: CheckpointResource }>;
+}
+
+/** The stack's checkpoint as ocikit left it on disk (`<program>/.ocikit/stacks/<stack>.json`). */
+export function readCheckpoint(p: Program, stack = 'dev'): CheckpointDeployment {
+  const file = JSON.parse(readFileSync(join(p.dir, '.ocikit', 'stacks', `${stack}.json`), 'utf8'));
+  assert.equal(file.version, 3, 'a CheckpointV3 file');
+  return file.checkpoint.latest as CheckpointDeployment;
+}
+
+/**
+ * Fails unless the deployment keeps the rules Pulumi checks when it loads a state (its snapshot
+ * integrity check, run by `pulumi stack import` and every backend): the manifest's magic is the
+ * SHA-256 of its version; every parent, dependency, property dependency, `deletedWith` target and
+ * provider comes before the resource that names it; a provider reference names a provider
+ * resource with that id; a URN appears once unless the other copies are marked for deletion.
+ */
+export function assertIntegrity(deployment: CheckpointDeployment): void {
+  const { manifest } = deployment;
+  assert.equal(manifest.magic, createHash('sha256').update(manifest.version).digest('hex'), 'manifest magic');
+  const seen = new Map<string, CheckpointResource>();
+  for (const r of deployment.resources ?? []) {
+    const before = (urn: string, what: string) =>
+      assert.ok(seen.has(urn), `${r.urn}: its ${what} ${urn} does not come before it`);
+    if (r.parent) before(r.parent, 'parent');
+    for (const dep of r.dependencies ?? []) before(dep, 'dependency');
+    for (const [key, deps] of Object.entries(r.propertyDependencies ?? {}))
+      for (const dep of deps) before(dep, `property dependency (${key})`);
+    if (r.deletedWith) before(r.deletedWith, 'deletedWith target');
+    if (r.provider) {
+      const at = r.provider.lastIndexOf('::');
+      const [providerUrn, providerId] = [r.provider.slice(0, at), r.provider.slice(at + 2)];
+      before(providerUrn, 'provider');
+      const provider = seen.get(providerUrn)!;
+      assert.match(provider.type, /^pulumi:providers:/, `${r.urn}: its provider reference names a provider`);
+      assert.equal(provider.id, providerId, `${r.urn}: its provider reference names the provider's id`);
+    }
+    const earlier = seen.get(r.urn);
+    assert.ok(!earlier || earlier.delete || r.delete, `${r.urn} appears twice, neither copy marked for deletion`);
+    seen.set(r.urn, r);
+  }
 }
