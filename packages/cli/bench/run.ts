@@ -15,11 +15,12 @@
  *    Pulumi's own mocks (`pulumi.runtime.setMocks`, the same ts-node transpile-only start, no
  *    engine): what the unmodified program costs before any engine work; (b) the engine's part,
  *    from the program's first custom-resource registration to the last one answered (from
- *    ocikit's trace), vs the SDK time.
+ *    ocikit's trace), vs the SDK time, and the CPU each part of the run (ocikit, the plugins, the
+ *    program, the emulator) used in that window, as a share of the machine's cores (from /proc).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
 import { fastWaiter } from '@ocikit/emulator/testing';
@@ -42,27 +43,74 @@ for (let i = 0; i < ${COUNT}; i++) {
 }
 `;
 
-/** RSS (kB) of a process and all its descendants, from /proc. */
-function treeRss(pid: number): number {
-  let total = 0;
+/** One process of a sampled tree: its RSS (kB), CPU time so far (ms) and role in the run. */
+interface ProcessSample {
+  pid: number;
+  rssKb: number;
+  cpuMs: number;
+  role: string;
+}
+
+const roleOf = (cmdline: string) =>
+  /pulumi-resource-oci/.test(cmdline)
+    ? 'plugins'
+    : /cmd\/run/.test(cmdline)
+      ? 'program'
+      : /ocikit/.test(cmdline)
+        ? 'ocikit'
+        : 'other';
+
+/** A process and all its descendants, read from /proc. */
+function readTree(pid: number, into: ProcessSample[] = []): ProcessSample[] {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second on Linux).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    into.push({
+      pid,
+      rssKb: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0),
+      cpuMs: (Number(fields[11]) + Number(fields[12])) * 10,
+      role: roleOf(readFileSync(`/proc/${pid}/cmdline`, 'utf8')),
+    });
     for (const task of readdirSync(`/proc/${pid}/task`)) {
       const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-      for (const child of children ? children.split(/\s+/) : []) total += treeRss(Number(child));
+      for (const child of children ? children.split(/\s+/) : []) readTree(Number(child), into);
     }
   } catch {
     // the process ended between two reads
   }
-  return total;
+  return into;
+}
+
+/** A reading every 50 ms: ms since spawn, the tree, and this process's own CPU (it hosts the emulator). */
+interface Sample {
+  ms: number;
+  tree: ProcessSample[];
+  emulatorCpuMs: number;
+}
+
+/**
+ * CPU per role between two moments of a run (ms since spawn), as a share of all the machine's
+ * cores. The emulator's share is this bench process's, which also pays for the 50 ms sampling.
+ */
+function cpuShare(samples: Sample[], fromMs: number, toMs: number): Record<string, number> {
+  const at = (ms: number) => samples.reduce((best, s) => (Math.abs(s.ms - ms) < Math.abs(best.ms - ms) ? s : best));
+  const [a, b] = [at(fromMs), at(toMs)];
+  const capacity = (b.ms - a.ms) * availableParallelism();
+  const share: Record<string, number> = { emulator: (b.emulatorCpuMs - a.emulatorCpuMs) / capacity };
+  for (const p of b.tree) {
+    const before = a.tree.find((q) => q.pid === p.pid)?.cpuMs ?? 0;
+    share[p.role] = (share[p.role] ?? 0) + (p.cpuMs - before) / capacity;
+  }
+  return share;
 }
 
 function run(
   args: string[],
   env: NodeJS.ProcessEnv,
   options: { cwd?: string; node?: boolean } = {},
-): Promise<{ seconds: number; peakMb: number; out: string }> {
+): Promise<{ seconds: number; peakMb: number; out: string; samples: Sample[] }> {
   const started = process.hrtime.bigint();
   const child = spawn(process.execPath, options.node ? args : [OCIKIT_BIN, ...args], {
     env,
@@ -72,14 +120,22 @@ function run(
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, treeRss(child.pid!))), 50);
+  const samples: Sample[] = [];
+  const sampler = setInterval(() => {
+    const cpu = process.cpuUsage();
+    samples.push({
+      ms: Number(process.hrtime.bigint() - started) / 1e6,
+      tree: readTree(child.pid!),
+      emulatorCpuMs: (cpu.user + cpu.system) / 1000,
+    });
+  }, 50);
   return new Promise((resolvePromise, reject) =>
     child.on('close', (code) => {
       clearInterval(sampler);
       if (code !== 0)
         return reject(new Error(`${options.node ? 'node' : 'ocikit'} ${args.join(' ')} exited ${code}:\n${out}`));
-      resolvePromise({ seconds: Number(process.hrtime.bigint() - started) / 1e9, peakMb: peak / 1024, out });
+      const peakKb = Math.max(0, ...samples.map((s) => s.tree.reduce((sum, p) => sum + p.rssKb, 0)));
+      resolvePromise({ seconds: Number(process.hrtime.bigint() - started) / 1e9, peakMb: peakKb / 1024, out, samples });
     }),
   );
 }
@@ -227,8 +283,12 @@ async function main(): Promise<void> {
     const traced = process.env.BENCH_TRACE === '1' ? { OCIKIT_TRACE: '1' } : {};
     const fast = { ...env, ...traced, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' };
     const up = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'up', '--yes'], { ...fast, OCIKIT_TRACE: '1' });
-    const enginePart =
-      (mark(up.out, 'last RegisterResource answered') - mark(up.out, 'first custom RegisterResource')) / 1000;
+    const [engineFrom, engineTo] = [
+      mark(up.out, 'first custom RegisterResource'),
+      mark(up.out, 'last RegisterResource answered'),
+    ];
+    const enginePart = (engineTo - engineFrom) / 1000;
+    const engineCpu = cpuShare(up.samples, engineFrom, engineTo);
     const preview = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'preview'], fast);
     const checked = await run(['--cwd', dir, '--parallel', String(PARALLEL), 'preview'], env);
     writeFileSync(join(dir, 'direct-sdk.js'), DIRECT_SCRIPT);
@@ -276,6 +336,13 @@ async function main(): Promise<void> {
       [`program floor: the same program under Pulumi's mocks, no engine (process)`, `${floor.seconds.toFixed(2)} s`],
       [`engine's part of up: first custom registration → last answered`, `${enginePart.toFixed(2)} s`],
       [`ratio engine's part / SDK (goal ≤ 1.3)`, (enginePart / directSeconds).toFixed(2)],
+      [
+        `CPU during the engine's part, share of the machine's ${availableParallelism()} cores`,
+        ['ocikit', 'plugins', 'program', 'emulator']
+          .map((role) => `${role} ${Math.round((engineCpu[role] ?? 0) * 100)}%`)
+          .concat(`total ${Math.round(Object.values(engineCpu).reduce((a, b) => a + b, 0) * 100)}%`)
+          .join(', '),
+      ],
       ['peak memory, ocikit up (ocikit + program + plugin RSS)', `${up.peakMb.toFixed(0)} MB`],
       ['peak memory, ocikit preview', `${preview.peakMb.toFixed(0)} MB`],
       ['peak memory, type-checked preview', `${checked.peakMb.toFixed(0)} MB`],
