@@ -86,15 +86,7 @@ test('an ocikit killed half-way leaves no orphan and no duplicate after the next
   const cloud = await startCloud({ transitionDelaySeconds: 4 });
   try {
     const p = await pair(cloud);
-    const { child, done } = p.spawn(['up', '--yes']);
-    let seen = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (d) => {
-        seen += d;
-        if (/second creating/.test(seen)) resolve();
-      });
-      child.on('close', () => reject(new Error(`ocikit ended before creating the plan:\n${seen}`)));
-    });
+    const { child, done } = await upUntilPlanCreating(p);
     await new Promise((r) => setTimeout(r, 500));
     child.kill('SIGKILL');
     await done;
@@ -109,6 +101,32 @@ test('an ocikit killed half-way leaves no orphan and no duplicate after the next
     const after = readCheckpoint(p);
     assertIntegrity(after);
     assert.equal(after.pending_operations, undefined, 'the converging up resolved the pending create');
+  } finally {
+    await cloud.close();
+  }
+});
+
+// Ctrl-C as a user presses it: the first SIGINT lets the operations in flight finish and be
+// recorded, releases the lock and fails the run with one line; the next up converges.
+test('Ctrl-C half-way through up finishes what is in flight, records it, unlocks; the next up converges', async () => {
+  const cloud = await startCloud({ transitionDelaySeconds: 3 });
+  try {
+    const p = await pair(cloud);
+    const { child, done } = await upUntilPlanCreating(p);
+    child.kill('SIGINT');
+    const cancelled = await done;
+    assert.notEqual(cancelled.code, 0, 'a cancelled up does not succeed');
+    const lines = cancelled.stderr.trim().split('\n');
+    assert.match(lines[0], /^cancelling: finishing the operations in flight/);
+    assert.deepEqual(lines.slice(1), ['error: the update was canceled'], cancelled.stderr);
+    // The plan's create was in flight: it finished and is recorded, not left pending.
+    const state = readCheckpoint(p);
+    assertIntegrity(state);
+    assert.equal(state.pending_operations, undefined, 'nothing left pending');
+    const second = (state.resources ?? []).find((r) => r.urn.endsWith('::second'));
+    assert.ok(second?.id, 'the plan created while cancelling is in the state');
+    assert.deepEqual((await inCloud(cloud)).plans, [second.id]);
+    await converged(cloud, p);
   } finally {
     await cloud.close();
   }
@@ -138,3 +156,17 @@ test('a second ocikit up on a locked stack is refused with a clear message', asy
     await cloud.close();
   }
 });
+
+/** Starts `ocikit up --yes` and resolves once its display shows the plan `second` being created. */
+async function upUntilPlanCreating(p: Program) {
+  const run = p.spawn(['up', '--yes']);
+  let seen = '';
+  await new Promise<void>((resolve, reject) => {
+    run.child.stdout!.on('data', (d) => {
+      seen += d;
+      if (/second creating/.test(seen)) resolve();
+    });
+    run.child.on('close', () => reject(new Error(`ocikit ended before creating the plan:\n${seen}`)));
+  });
+  return run;
+}
