@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
+import { hasTerminal, terminalText } from '../support/ocikit';
 
 // What a user of the Pulumi CLI sees and what `pulumi stack import` needs, checked on a
 // @pulumi/oci program with a default provider, an explicit one and a secret output.
@@ -89,3 +90,35 @@ test('import by command uses the stack’s default provider, not a second unvers
     ['default_4_20_0'],
   );
 });
+
+// Without --yes on a terminal, up previews, asks, and changes nothing unless the answer is yes.
+test(
+  'on a terminal, up shows the plan in colour and asks; no changes nothing, yes applies it',
+  { skip: !hasTerminal && 'no `script` for a terminal' },
+  async () => {
+    const units = async () => {
+      const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as {
+        endpointId: string;
+      };
+      return (await cloud.t.language().getEndpoint({ endpointId })).endpoint.inferenceUnits;
+    };
+    assert.equal(await units(), 1);
+    ok(await p.run(['config', 'set', 'units', '2']));
+
+    const declined = await p.onTerminal(['up'], 'no');
+    assert.equal(declined.code, 1, declined.stdout);
+    assert.ok(declined.stdout.includes('\x1b[33mupdate\x1b[0m'), 'colour on a terminal');
+    const plan = terminalText(declined.stdout);
+    assert.match(plan, /^ ~ +oci:AiLanguage\/endpoint:Endpoint classifier update\n +~ inferenceUnits: 1 => 2$/m);
+    assert.match(
+      plan,
+      /\nDo you want to perform this update\? \(yes\/no\) no\nerror: confirmation declined, not proceeding\n$/,
+    );
+    assert.equal(await units(), 1, 'declined: the endpoint is unchanged');
+
+    const accepted = await p.onTerminal(['up'], 'yes');
+    assert.equal(accepted.code, 0, accepted.stdout);
+    assert.match(terminalText(accepted.stdout), /^ ~ +oci:AiLanguage\/endpoint:Endpoint classifier updated \(\d+s\)/m);
+    assert.equal(await units(), 2, 'accepted: the endpoint has the new units');
+  },
+);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { scratchDir } from '../../../emulator/test/support/scratch';
 
@@ -50,4 +50,53 @@ export function ocikit(
   options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
 ): Promise<RunResult> {
   return spawnOcikit(args, options).done;
+}
+
+/** Whether util-linux `script` is here to give ocikit a terminal (Debian's bsdutils has it). */
+export const hasTerminal = spawnSync('script', ['--version']).status === 0;
+
+/**
+ * Runs ocikit on a pseudo-terminal (through `script`), as a user at a terminal does, and types
+ * `answer` and Enter once its confirmation question appears. stdout and stderr both reach the
+ * terminal, so the result's stdout holds both (with the terminal's CRLF line ends).
+ */
+export function ocikitOnTerminal(args: string[], answer: string, env: NodeJS.ProcessEnv): Promise<RunResult> {
+  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, OCIKIT_BIN, ...args].map(quote).join(' ');
+  const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let answered = false;
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    if (!answered && /\(yes\/no\) /.test(stdout)) {
+      answered = true;
+      child.stdin.write(`${answer}\r`);
+    }
+  });
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolvePromise, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
+  });
+}
+
+// eslint-disable-next-line no-control-regex
+const REDRAW = /\r|\x1b\[2K|\x1b\[1G/; // carriage return, erase line, cursor to column 1
+// eslint-disable-next-line no-control-regex
+const COLOUR = /\x1b\[[0-9;]*[A-Za-z]/g;
+
+/**
+ * What a user reads on the terminal: each line as left after carriage returns and line erases
+ * (the live progress line is redrawn in place), without colour codes.
+ */
+export function terminalText(raw: string): string {
+  return raw
+    .split('\n')
+    .map((line) => line.replace(/\r+$/, '').split(REDRAW).pop()!)
+    .join('\n')
+    .replace(COLOUR, '');
 }

@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import { startTestEmulator, type TestEmulator } from '../../../emulator/test/support/emulator';
 import { scratchDir } from '../../../emulator/test/support/scratch';
 import { readConfigProfile } from '../../src/embedded';
-import { cleanEnv, ocikit, spawnOcikit, type RunResult } from './ocikit';
+import { cleanEnv, ocikit, ocikitOnTerminal, spawnOcikit, type RunResult } from './ocikit';
 
 const REPO = resolve(__dirname, '../../../..');
 export const FIXTURES = resolve(__dirname, '../programs/fixtures');
@@ -72,6 +72,8 @@ export interface Program {
   setConfig(config: Record<string, string | number | boolean>, stack?: string): void;
   run(args: string[], env?: Record<string, string | undefined>): Promise<RunResult>;
   spawn(args: string[], env?: Record<string, string | undefined>): ReturnType<typeof spawnOcikit>;
+  /** Runs on a terminal and answers its confirmation question (see ocikitOnTerminal). */
+  onTerminal(args: string[], answer: string): Promise<RunResult>;
 }
 
 /**
@@ -93,6 +95,7 @@ export function program(source: string, baseEnv: Record<string, string | undefin
     },
     run: (args, extra) => ocikit(['--cwd', dir, ...args], { env: env(extra) }),
     spawn: (args, extra) => spawnOcikit(['--cwd', dir, ...args], { env: env(extra) }),
+    onTerminal: (args, answer) => ocikitOnTerminal(['--cwd', dir, ...args], answer, env()),
   };
 }
 
