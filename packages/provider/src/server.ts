@@ -158,7 +158,8 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     timeoutMs: timeoutSeconds > 0 ? timeoutSeconds * 1000 : m.defaultTimeoutMs,
     subject: `${m.kind} "${name}"`,
     urn,
-    progress: (message) => log.info(urn, `${m.kind} "${name}": ${message}`, true),
+    // Ephemeral and tied to the URN: the engine shows it with the resource, so no name prefix.
+    progress: (message) => log.info(urn, message, true),
   });
 
   const grpcError = (e: unknown): unknown => {

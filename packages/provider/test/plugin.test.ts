@@ -18,7 +18,9 @@ import {
   struct,
   type Env,
   type Plugin,
+  urn,
 } from './support/harness';
+import type * as engine from '@pulumi/pulumi/proto/engine_pb';
 
 describe('plugin contract', () => {
   it('prints only the port, serves on 127.0.0.1, and ends within a second on SIGTERM and SIGINT', async () => {
@@ -263,12 +265,13 @@ describe('Check failures', () => {
 describe('engine log', () => {
   it('sends progress to a reachable engine; an unreachable one never blocks', async () => {
     const env = await startEnv({ transitionDelaySeconds: 1 });
-    const messages: string[] = [];
+    const messages: Array<{ urn: string; message: string; ephemeral: boolean }> = [];
     const services = require('@pulumi/pulumi/proto/engine_grpc_pb');
     const server = new grpc.Server();
     server.addService(services.EngineService, {
-      log: (call: { request: { getMessage(): string } }, cb: (e: null, r: Empty) => void) => {
-        messages.push(call.request.getMessage());
+      log: (call: { request: engine.LogRequest }, cb: (e: null, r: Empty) => void) => {
+        const r = call.request;
+        messages.push({ urn: r.getUrn(), message: r.getMessage(), ephemeral: r.getEphemeral() });
         cb(null, new Empty());
       },
     });
@@ -285,9 +288,15 @@ describe('engine log', () => {
         drProtectionGroupId: dr.standbyProtectionGroupId,
         type: 'SWITCHOVER',
       });
+      // Progress is ephemeral and tied to the resource's URN (the engine shows it with the resource).
+      const progress = messages.filter((m) => m.urn === urn(DRPLAN, 'logged'));
       assert.ok(
-        messages.some((m) => /DrPlan "logged": work request/.test(m)),
-        messages.join('\n'),
+        progress.some((m) => /^work request (accepted|in_progress)( \d+%)?$/.test(m.message)),
+        JSON.stringify(messages),
+      );
+      assert.ok(
+        progress.every((m) => m.ephemeral),
+        JSON.stringify(progress),
       );
       await del(p, DRPLAN, 'logged', c.id, c.outputs);
     } finally {

@@ -134,6 +134,36 @@ test('an update shows each step starting and finishing with its time, plugin mes
   assert.match(lines, /\+ 1 created/);
 });
 
+test("the plugin's progress (ephemeral) shows next to its step on a terminal, as its own line in a log", () => {
+  const run = (isTTY: boolean) => {
+    const { out, text } = stream(isTTY);
+    const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: false, out, env: {} });
+    display.begin();
+    display.onEvent(event({ resourcePreEvent: { metadata: meta('create', 'a') } }));
+    display.onEvent(event({ resourcePreEvent: { metadata: meta('create', 'b') } }));
+    const progress = { urn: meta('create', 'a').urn, color: 'never', severity: 'info' as const, ephemeral: true };
+    display.onEvent(event({ diagnosticEvent: { ...progress, message: 'state CREATING\n' } }));
+    display.onEvent(event({ diagnosticEvent: { ...progress, message: 'work request in_progress 40%\n' } }));
+    const during = text();
+    display.onEvent(event({ resOutputsEvent: { metadata: meta('create', 'a') } }));
+    display.onEvent(event({ resOutputsEvent: { metadata: meta('create', 'b') } }));
+    display.end({ ok: true, changes: { create: 2 }, outputs: {}, durationMs: 0 });
+    return { during, all: text() };
+  };
+  // A terminal: the status line is redrawn with the latest message; no line of its own.
+  const terminal = run(true);
+  const status = terminal.during.split('\r').pop()!;
+  assert.match(status, /creating a \(0s: work request in_progress 40%\), creating b \(0s\)/);
+  assert.doesNotMatch(terminal.all, /: work request in_progress 40%\n/);
+  // A log: each message once, under the resource, in order.
+  const log = run(false).all;
+  assert.match(
+    log,
+    new RegExp(`b creating\\n {4}${TYPE} a: state CREATING\\n {4}${TYPE} a: work request in_progress 40%\\n`),
+  );
+  assert.doesNotMatch(log, /\r/);
+});
+
 test('colour on a terminal only, and never with NO_COLOR', () => {
   const run = (isTTY: boolean, env: NodeJS.ProcessEnv) => {
     const { out, text } = stream(isTTY);

@@ -71,7 +71,8 @@ export class Display {
   private readonly out: NodeJS.WriteStream;
   private readonly colour: boolean;
   private readonly live: boolean;
-  private readonly started = new Map<string, { meta: StepEventMetadata; at: number }>();
+  /** Steps in flight: when each started and the plugin's latest progress message for it. */
+  private readonly started = new Map<string, { meta: StepEventMetadata; at: number; progress?: string }>();
   private summary?: NonNullable<EngineEvent['summaryEvent']>;
   private status = '';
   private timer?: NodeJS.Timeout;
@@ -186,7 +187,8 @@ export class Display {
   }
 
   private diagnostic(d: NonNullable<EngineEvent['diagnosticEvent']>): void {
-    if (d.severity === 'debug' || d.ephemeral) return;
+    if (d.severity === 'debug') return;
+    if (d.ephemeral) return this.progress(d);
     const raw = withoutStackTrace(d.message.replace(/\n+$/, ''), this.debug);
     // Programs print with colour of their own; keep it only where we would colour too.
     const message = this.colour ? raw : stripAnsi(raw);
@@ -198,6 +200,19 @@ export class Display {
     } else if (d.severity === 'warning') this.line(`${who}${this.paint(33, 'warning:')} ${message}`);
     else if (d.urn && !d.urn.includes('::pulumi:pulumi:Stack::')) this.line(`${who}${this.dim(message)}`);
     else this.line(message);
+  }
+
+  /**
+   * A plugin's progress for a resource ("work request in_progress 40%"), sent ephemeral as
+   * Pulumi's providers do: on a terminal it shows in the status line next to the step, as Pulumi
+   * shows it in the resource's row; in a log, where nothing is redrawn, it is a line of its own.
+   */
+  private progress(d: NonNullable<EngineEvent['diagnosticEvent']>): void {
+    const message = stripAnsi(d.message).trim().split('\n')[0];
+    if (!d.urn || !message) return;
+    for (const step of this.started.values()) if (step.meta.urn === d.urn) step.progress = message;
+    if (this.live) this.drawStatus();
+    else this.line(`    ${urnType(d.urn)} ${urnName(d.urn)}: ${message}`);
   }
 
   private stepLine(meta: StepEventMetadata, verb: string): string {
@@ -243,7 +258,8 @@ export class Display {
     if (!this.live || this.started.size === 0) return this.clearStatus();
     const now = Date.now();
     const items = [...this.started.values()].map(
-      ({ meta, at }) => `${(PRESENT[meta.op] ?? [meta.op])[0]} ${urnName(meta.urn)} (${formatDuration(now - at)})`,
+      ({ meta, at, progress }) =>
+        `${(PRESENT[meta.op] ?? [meta.op])[0]} ${urnName(meta.urn)} (${formatDuration(now - at)}${progress ? `: ${progress}` : ''})`,
     );
     const width = (this.out.columns || 100) - 1;
     let text = `    ${items.join(', ')}`;

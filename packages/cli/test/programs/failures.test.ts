@@ -119,6 +119,8 @@ test('Ctrl-C half-way through up finishes what is in flight, records it, unlocks
     const lines = cancelled.stderr.trim().split('\n');
     assert.match(lines[0], /^cancelling: finishing the operations in flight/);
     assert.deepEqual(lines.slice(1), ['error: the update was canceled'], cancelled.stderr);
+    // The plugin's progress while the endpoint was being created, under it (stdout is not a terminal).
+    assert.match(cancelled.stdout, /^ {4}oci:AiLanguage\/endpoint:Endpoint first: work request in_progress \d+%$/m);
     // The plan's create was in flight: it finished and is recorded, not left pending.
     const state = readCheckpoint(p);
     assertIntegrity(state);
