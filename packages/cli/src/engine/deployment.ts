@@ -25,6 +25,15 @@ import { Semaphore } from './semaphore';
 
 export const stackType = 'pulumi:pulumi:Stack';
 const providerPrefix = 'pulumi:providers:';
+/** The one package ocikit has a provider plugin for (pulumi-resource-oci). */
+const SERVED_PACKAGE = 'oci';
+
+/** Why a provider of another package cannot run (a `@pulumi/random` resource, a StackReference). */
+function unservedPackage(pkg: string): string {
+  return pkg === 'pulumi'
+    ? "Pulumi's built-in provider (StackReference, getResource) is not available in ocikit: each program keeps its stacks in its own .ocikit folder, with no backend to read another stack from"
+    : `the ${pkg} provider is not available: ocikit runs only the oci provider (pulumi-resource-oci)`;
+}
 
 export interface DeploymentOptions {
   project: string;
@@ -231,13 +240,29 @@ export class Deployment {
   onFailure: () => void = () => undefined;
 
   private failed(metadata: StepEventMetadata, message: string): StepError {
+    this.recordFailure(message);
+    this.o.events.diag('error', message, metadata.urn);
+    this.o.events.emit({ resOpFailedEvent: { metadata, status: 1, steps: 1 } });
+    return new StepError(message);
+  }
+
+  private recordFailure(message: string): void {
     if (!this.failure) {
       this.failure = new StepError(message);
       setImmediate(() => this.onFailure());
     }
-    this.o.events.diag('error', message, metadata.urn);
-    this.o.events.emit({ resOpFailedEvent: { metadata, status: 1, steps: 1 } });
-    return new StepError(message);
+  }
+
+  /**
+   * An error answering a registration that no step reported: Pulumi's step generator fails the
+   * update on any such error, so the run stops here too instead of leaving the program to unwind.
+   */
+  registrationFailed(e: unknown): unknown {
+    if (e instanceof StepError) return e;
+    const message = oneLine(e);
+    this.recordFailure(message);
+    this.o.events.diag('error', message);
+    return e;
   }
 
   private readonly claimed = new Set<string>();
@@ -441,6 +466,8 @@ export class Deployment {
     const urn = this.urn(reg.type, reg.name, reg.parent);
     const pkg = reg.type.slice(providerPrefix.length);
     const { old, alias } = this.findOld(urn, reg);
+    if (pkg !== SERVED_PACKAGE)
+      throw this.failed(stepMetadata('create', urn, reg.type, old, undefined), unservedPackage(pkg));
     const plugin = await this.startPlugin();
     const checked = await plugin.checkConfig(urn, reg.name, reg.type, old?.inputs ?? {}, reg.inputs);
     if (checked.failures.length)
@@ -591,12 +618,13 @@ export class Deployment {
     });
     // A dependent deleted ahead of a delete-before-replace resource is checked afresh and recreated.
     const news = old && !recreating ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
-    const check = await plugin.check(urn, reg.name, reg.type, old && !recreating ? old.inputs : {}, news);
-    if (check.failures.length)
-      throw this.failed(
-        stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined),
-        failureMessage(urn, check.failures),
-      );
+    const checkMeta = stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined);
+    const check = await plugin
+      .check(urn, reg.name, reg.type, old && !recreating ? old.inputs : {}, news)
+      .catch((e: unknown) => {
+        throw this.failed(checkMeta, `${urn}: checking failed: ${oneLine(e)}`);
+      });
+    if (check.failures.length) throw this.failed(checkMeta, failureMessage(urn, check.failures));
     const inputs = check.inputs;
     if (!old)
       return this.mutate(plugin, (release) =>

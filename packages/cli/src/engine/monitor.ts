@@ -6,7 +6,7 @@ import { engineCodec, type EngineMessage } from '@ocikit/pulumi-resource-oci';
 import { EngineService } from '@pulumi/pulumi/proto/engine_grpc_pb';
 import * as engine from '@pulumi/pulumi/proto/engine_pb';
 import { ResourceMonitorService } from '@pulumi/pulumi/proto/resource_grpc_pb';
-import { StepError, type AliasSpec, type Deployment, type Registration } from './deployment';
+import { StepError, type AliasSpec, type Deployment, type Registration, type StepOutcome } from './deployment';
 import type { EventSink } from './events';
 import { trace } from './trace';
 import { parseDuration, stripSecrets, type Props } from './values';
@@ -159,11 +159,16 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
       // components come first, the program's custom resources once its synchronous code is done.
       if (reg.custom) trace.mark('first custom RegisterResource');
       const d = deployment();
-      const outcome = reg.type.startsWith('pulumi:providers:')
-        ? await d.registerProvider(reg)
-        : reg.custom
-          ? await d.registerCustom(reg)
-          : d.registerComponent(reg);
+      let outcome: StepOutcome;
+      try {
+        outcome = reg.type.startsWith('pulumi:providers:')
+          ? await d.registerProvider(reg)
+          : reg.custom
+            ? await d.registerCustom(reg)
+            : d.registerComponent(reg);
+      } catch (e) {
+        throw d.registrationFailed(e);
+      }
       trace.mark('last RegisterResource answered', true);
       return { urn: outcome.urn, id: outcome.id, object: outgoing(outcome.outputs, req.acceptSecrets) };
     }),
@@ -172,7 +177,8 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
       return {};
     }),
     readResource: unary(async (req: Props) => {
-      const outcome = await deployment().readResource({
+      const d = deployment();
+      const read = d.readResource({
         type: req.type as string,
         name: req.name as string,
         parent: req.parent as string,
@@ -187,6 +193,9 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
         replaceOnChanges: [],
         additionalSecretOutputs: req.additionalSecretOutputs as string[],
         importId: '',
+      });
+      const outcome = await read.catch((e: unknown) => {
+        throw d.registrationFailed(e);
       });
       return { urn: outcome.urn, properties: outgoing(outcome.outputs, req.acceptSecrets) };
     }),

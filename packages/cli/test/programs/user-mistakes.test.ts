@@ -50,3 +50,36 @@ test('a program that throws: its message in one line, no stack trace on stdout o
   noStackTrace(result.stdout);
   noStackTrace(result.stderr);
 });
+
+// A @pulumi/oci program may use OCI resources ocikit's plugin does not serve (a VCN), or another
+// package's resources: as in Pulumi, the failing registration fails the update, and the program
+// is stopped rather than left to unwind (it used to hang for a minute). The program below would
+// print a line 15 s later if it were left running.
+test('a resource the plugin does not serve, or another package, fails the update in one line and stops the program', async () => {
+  writeFileSync(join(p.dir, 'Pulumi.yaml'), 'name: mistakes\nruntime: nodejs\n');
+  const left = "setTimeout(() => console.log('the program was left running'), 15_000);\n";
+  for (const [resource, message] of [
+    [
+      "new oci.core.Vcn('net', { compartmentId: 'ocid1.compartment.oc1..x', cidrBlocks: ['10.0.0.0/16'] });",
+      /^error: urn:pulumi:dev::mistakes::oci:Core\/vcn:Vcn::net: checking failed: unknown resource type oci:Core\/vcn:Vcn: this provider serves oci:DisasterRecovery\/drPlan:DrPlan and oci:AiLanguage\/endpoint:Endpoint\n$/,
+    ],
+    [
+      "new (class extends pulumi.CustomResource {})('random:index/randomPet:RandomPet', 'pet', {});",
+      /^error: the random provider is not available: ocikit runs only the oci provider \(pulumi-resource-oci\)\n$/,
+    ],
+    [
+      "new pulumi.StackReference('organization/mistakes/other').getOutput('x');",
+      /^error: .*Pulumi's built-in provider \(StackReference, getResource\) is not available in ocikit/,
+    ],
+  ] as const) {
+    writeFileSync(
+      join(p.dir, 'index.ts'),
+      `import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@pulumi/oci';\nvoid oci;\n${resource}\n${left}`,
+    );
+    const result = await p.run(['up', '--yes']);
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stderr, message);
+    assert.doesNotMatch(result.stdout, /left running/);
+    noStackTrace(result.stderr);
+  }
+});
