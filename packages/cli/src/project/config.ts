@@ -2,6 +2,7 @@ import type { SymmetricCrypter } from '../secrets/passphrase';
 import { stackCrypter } from '../secrets/stack-crypter';
 import { containsSecure, mapSecure } from './config-path';
 import type { Project } from './project';
+import { applyProjectConfig } from './project-config';
 import { StackConfigFile } from './stack-config';
 
 export interface StackConfig {
@@ -12,14 +13,19 @@ export interface StackConfig {
   crypter: SymmetricCrypter;
 }
 
-/** Reads Pulumi.<stack>.yaml and decrypts its secure values with the stack's passphrase. */
+/**
+ * Reads Pulumi.<stack>.yaml, decrypts its secure values with the stack's passphrase, and merges in
+ * Pulumi.yaml's project config (defaults and values; stack values win) after Pulumi's checks.
+ */
 export function loadStackConfig(project: Project, stack: string, env: NodeJS.ProcessEnv = process.env): StackConfig {
   const file = StackConfigFile.open(project, stack);
   const crypter = stackCrypter(file, env);
   const values: Record<string, string> = {};
   const secretKeys: string[] = [];
+  const objects = new Set<string>();
   for (const [key, entry] of file.entries()) {
     const object = file.object(key);
+    if (object !== undefined) objects.add(key);
     if (object !== undefined && containsSecure(object)) {
       // An object holding a secure value (`config set --path --secret`) is passed decrypted, and the
       // whole key is secret, as Pulumi does.
@@ -30,5 +36,6 @@ export function loadStackConfig(project: Project, stack: string, env: NodeJS.Pro
     values[key] = entry.secure ? crypter.decrypt(entry.value) : entry.value;
     if (entry.secure) secretKeys.push(key);
   }
-  return { file, values, secretKeys, crypter };
+  const merged = applyProjectConfig(project.name, project.config, stack, { values, secretKeys, objects });
+  return { file, values: merged, secretKeys, crypter };
 }

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { parseProjectConfig, type ProjectConfigType } from './project-config';
+import { isRecord, ProjectError } from './project-error';
 
-/** A user's mistake in the project files: reported as one line, never a stack trace. */
-export class ProjectError extends Error {}
+export { isRecord, ProjectError };
 
 export interface Project {
   /** Folder that holds Pulumi.yaml. */
@@ -11,6 +12,8 @@ export interface Project {
   name: string;
   main?: string;
   runtimeOptions?: Record<string, unknown>;
+  /** Pulumi.yaml's `config:` block: the project's keys and other namespaces' values. */
+  config?: Record<string, ProjectConfigType>;
 }
 
 /** Finds Pulumi.yaml (or Pulumi.yml) in `start` or a parent folder, as Pulumi does. */
@@ -38,11 +41,16 @@ export function readProject(start: string): Project {
     throw new ProjectError(`${file}: runtime '${String(runtimeName)}' is not supported (ocikit runs nodejs programs)`);
   const options = isRecord(runtime) && isRecord(runtime.options) ? runtime.options : undefined;
   if (doc.main !== undefined && typeof doc.main !== 'string') throw new ProjectError(`${file}: 'main' must be a path`);
-  return { dir: dirname(file), name: doc.name, main: doc.main as string | undefined, runtimeOptions: options };
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (doc.stackConfigDir !== undefined)
+    throw new ProjectError(`${file}: 'stackConfigDir' is not supported: keep Pulumi.<stack>.yaml beside Pulumi.yaml`);
+  const config = parseProjectConfig(file, doc.name, doc.config);
+  return {
+    dir: dirname(file),
+    name: doc.name,
+    main: doc.main as string | undefined,
+    runtimeOptions: options,
+    ...(config ? { config } : {}),
+  };
 }
 
 const MODULE_EXTENSIONS = ['', '.ts', '.js', '.cjs', '.mjs', '.json'];

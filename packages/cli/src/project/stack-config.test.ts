@@ -22,6 +22,14 @@ test('reads name, runtime as a string or with options, and main, as Pulumi does'
   assert.deepEqual(p.runtimeOptions, { typescript: true });
   assert.throws(() => readProject(program('name: c\nruntime: python\n')), ProjectError);
   assert.throws(() => readProject(program('runtime: nodejs\n')), /missing a 'name'/);
+  // The `config:` block is read (project-config.test.ts has its rules); stack files stay beside Pulumi.yaml.
+  assert.deepEqual(readProject(program('name: d\nruntime: nodejs\nconfig:\n  units: 2\n')).config, {
+    units: { default: 2 },
+  });
+  assert.throws(
+    () => readProject(program('name: e\nruntime: nodejs\nstackConfigDir: stacks\n')),
+    /'stackConfigDir' is not supported/,
+  );
 });
 
 test('finds Pulumi.yaml in a parent folder and names the folder when there is none', () => {

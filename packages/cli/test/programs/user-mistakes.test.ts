@@ -83,3 +83,49 @@ test('a resource the plugin does not serve, or another package, fails the update
     noStackTrace(result.stderr);
   }
 });
+
+// Pulumi.yaml's `config:` block, as Pulumi applies it: defaults reach the program, a required key
+// missing from the stack and a value of the wrong type stop the run before the program starts.
+test("Pulumi.yaml's project config: defaults reach the program; missing and mistyped values are one line", async () => {
+  writeFileSync(
+    join(p.dir, 'Pulumi.yaml'),
+    [
+      'name: mistakes',
+      'runtime: nodejs',
+      'config:',
+      '  greeting:',
+      '    type: string',
+      '  units:',
+      '    type: integer',
+      '    default: 3',
+      '  zones: [a, b]',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(p.dir, 'index.ts'),
+    [
+      "import * as pulumi from '@pulumi/pulumi';",
+      'const config = new pulumi.Config();',
+      "export const greeting = config.require('greeting');",
+      "export const units = config.requireNumber('units');",
+      "export const zones = config.requireObject<string[]>('zones');",
+      '',
+    ].join('\n'),
+  );
+  const missing = await p.run(['up', '--yes']);
+  assert.equal(missing.code, 1);
+  assert.equal(missing.stderr, "error: Stack 'dev' is missing configuration value 'greeting'\n");
+  assert.doesNotMatch(missing.stdout, /Updating/, 'the program did not start');
+
+  assert.equal((await p.run(['config', 'set', 'greeting', 'hello'])).code, 0);
+  const up = await p.run(['up', '--yes']);
+  assert.equal(up.code, 0, up.stderr);
+  const out = JSON.parse((await p.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
+  assert.deepEqual(out, { greeting: 'hello', units: 3, zones: ['a', 'b'] });
+
+  assert.equal((await p.run(['config', 'set', 'units', 'three'])).code, 0);
+  const mistyped = await p.run(['preview']);
+  assert.equal(mistyped.code, 1);
+  assert.equal(mistyped.stderr, "error: Stack 'dev' with configuration key 'units' must be of type 'integer'\n");
+});
