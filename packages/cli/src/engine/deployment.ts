@@ -618,13 +618,13 @@ export class Deployment {
     });
     // A dependent deleted ahead of a delete-before-replace resource is checked afresh and recreated.
     const news = old && !recreating ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
-    const checkMeta = stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined);
+    const checkMeta = () => stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined);
     const check = await plugin
       .check(urn, reg.name, reg.type, old && !recreating ? old.inputs : {}, news)
       .catch((e: unknown) => {
-        throw this.failed(checkMeta, `${urn}: checking failed: ${oneLine(e)}`);
+        throw this.failed(checkMeta(), `${urn}: checking failed: ${oneLine(e)}`);
       });
-    if (check.failures.length) throw this.failed(checkMeta, failureMessage(urn, check.failures));
+    if (check.failures.length) throw this.failed(checkMeta(), failureMessage(urn, check.failures));
     const inputs = check.inputs;
     if (!old)
       return this.mutate(plugin, (release) =>

@@ -178,25 +178,27 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
     }),
     readResource: unary(async (req: Props) => {
       const d = deployment();
-      const read = d.readResource({
-        type: req.type as string,
-        name: req.name as string,
-        parent: req.parent as string,
-        custom: true,
-        id: req.id as string,
-        inputs: req.properties as Props,
-        provider: req.provider as string,
-        version: req.version as string,
-        dependencies: req.dependencies as string[],
-        propertyDependencies: {},
-        ignoreChanges: [],
-        replaceOnChanges: [],
-        additionalSecretOutputs: req.additionalSecretOutputs as string[],
-        importId: '',
-      });
-      const outcome = await read.catch((e: unknown) => {
+      let outcome: StepOutcome;
+      try {
+        outcome = await d.readResource({
+          type: req.type as string,
+          name: req.name as string,
+          parent: req.parent as string,
+          custom: true,
+          id: req.id as string,
+          inputs: req.properties as Props,
+          provider: req.provider as string,
+          version: req.version as string,
+          dependencies: req.dependencies as string[],
+          propertyDependencies: {},
+          ignoreChanges: [],
+          replaceOnChanges: [],
+          additionalSecretOutputs: req.additionalSecretOutputs as string[],
+          importId: '',
+        });
+      } catch (e) {
         throw d.registrationFailed(e);
-      });
+      }
       return { urn: outcome.urn, properties: outgoing(outcome.outputs, req.acceptSecrets) };
     }),
     invoke: unary(async (req: Props) => {

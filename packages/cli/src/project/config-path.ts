@@ -3,7 +3,7 @@
 // `config --path` (pkg/config map.go) reads it. Values are plain JS (what the YAML holds); a secure
 // value is `{ secure: <ciphertext> }` at any depth.
 import { parsePath } from '../engine/values';
-import { isRecord, ProjectError } from './project';
+import { isRecord, ProjectError } from './project-error';
 
 export type PathSegment = string | number;
 

@@ -148,7 +148,7 @@ export function applyProjectConfig(
   const values = { ...stackConfig.values };
   if (!projectConfig) return values;
   const missing: string[] = [];
-  const fromProject = new Set<string>();
+  const objects = new Set(stackConfig.objects);
   for (const key of Object.keys(projectConfig).sort()) {
     const type = projectConfig[key];
     const full = fullKey(project, key);
@@ -159,7 +159,7 @@ export function applyProjectConfig(
       continue;
     }
     values[full] = configText(given);
-    fromProject.add(full);
+    if (typeof given === 'object') objects.add(full);
   }
   if (missing.length)
     throw new ProjectError(
@@ -171,10 +171,7 @@ export function applyProjectConfig(
     if (!type.type || !(full in values)) continue;
     if (type.secret && !stackConfig.secretKeys.includes(full))
       throw new ProjectError(`Stack '${stack}' with configuration key '${key}' must be encrypted as it's secret`);
-    const text = values[full];
-    const isObject =
-      stackConfig.objects.has(full) || (fromProject.has(full) && typeof (type.default ?? type.value) === 'object');
-    const content: unknown = isObject ? JSON.parse(text) : text;
+    const content: unknown = objects.has(full) ? JSON.parse(values[full]) : values[full];
     if (!matchesType(type.type, type.items, content))
       throw new ProjectError(
         `Stack '${stack}' with configuration key '${key}' must be of type '${typeName(type.type, type.items)}'`,

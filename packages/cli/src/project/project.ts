@@ -4,8 +4,6 @@ import { parse } from 'yaml';
 import { parseProjectConfig, type ProjectConfigType } from './project-config';
 import { isRecord, ProjectError } from './project-error';
 
-export { isRecord, ProjectError };
-
 export interface Project {
   /** Folder that holds Pulumi.yaml. */
   dir: string;

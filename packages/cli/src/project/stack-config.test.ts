@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../emulator/test/support/scratch';
-import { readProject, ProjectError } from './project';
+import { readProject } from './project';
+import { ProjectError } from './project-error';
 import { StackConfigFile } from './stack-config';
 
 function program(yaml: string, stack?: string): string {

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document, isMap, isScalar, parseDocument, stringify, type YAMLMap } from 'yaml';
-import { isRecord, ProjectError, type Project } from './project';
+import type { Project } from './project';
+import { isRecord, ProjectError } from './project-error';
 
 /**
  * `Pulumi.<stack>.yaml`: `config:` values keyed `<namespace>:<key>` (a key without a namespace
