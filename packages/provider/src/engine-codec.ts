@@ -111,7 +111,17 @@ export const ENGINE_LAYOUTS = {
     [19, 'supportsPartialValues', 'bool'],
     [20, 'remote', 'bool'],
     [21, 'acceptResources', 'bool'],
+    [
+      22,
+      'providers',
+      'map',
+      [
+        [1, 'key', 'string'],
+        [2, 'value', 'string'],
+      ],
+    ],
     [23, 'replaceOnChanges', 'strings'],
+    [24, 'pluginDownloadURL', 'string'],
     [25, 'retainOnDelete', 'optbool'],
     [
       26,
@@ -135,6 +145,15 @@ export const ENGINE_LAYOUTS = {
       ],
     ],
     [27, 'deletedWith', 'string'],
+    [
+      31,
+      'transforms',
+      'messages',
+      [
+        [1, 'target', 'string'],
+        [2, 'token', 'string'],
+      ],
+    ],
     [38, 'replaceWith', 'strings'],
     [39, 'replacementTrigger', 'value'],
   ],
@@ -172,6 +191,7 @@ export const ENGINE_LAYOUTS = {
     [3, 'provider', 'string'],
     [4, 'version', 'string'],
     [5, 'acceptResources', 'bool'],
+    [6, 'pluginDownloadURL', 'string'],
   ],
 } satisfies Record<string, Layout>;
 

@@ -5,14 +5,16 @@ import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import { engineCodec, type EngineMessage } from '@ocikit/pulumi-resource-oci';
 import { EngineService } from '@pulumi/pulumi/proto/engine_grpc_pb';
 import * as engine from '@pulumi/pulumi/proto/engine_pb';
+import type { Callback } from '@pulumi/pulumi/proto/callback_pb';
 import { ResourceMonitorService } from '@pulumi/pulumi/proto/resource_grpc_pb';
 import { StepError, type AliasSpec, type Deployment, type Registration, type StepOutcome } from './deployment';
 import type { EventSink } from './events';
 import { trace } from './trace';
+import { Transforms } from './transforms';
 import { parseDuration, stripSecrets, type Props } from './values';
 
 /** Features this monitor implements (SupportsFeature). Resource references and output values are not decoded. */
-const features = new Set(['secrets', 'aliasSpecs', 'deletedWith', 'replaceWith']);
+const features = new Set(['secrets', 'aliasSpecs', 'deletedWith', 'replaceWith', 'transforms', 'invokeTransforms']);
 
 type Handler = grpc.UntypedHandleCall;
 
@@ -148,17 +150,27 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
     'grpc.max_send_message_length': 400 * 1024 * 1024,
   });
   let root = '';
+  const transforms = new Transforms();
   server.addService(monitorService, {
     getDeploymentInfo: unimplemented('GetDeploymentInfo'),
     supportsFeature: unary((req: Props) => ({ hasSupport: features.has(req.id as string) })),
-    registerResource: unary(async (req: Props) => {
+    registerResource: unary(async (request: Props) => {
       trace.mark('first RegisterResource');
       trace.mark('last RegisterResource', true);
+      const d = deployment();
+      let req = request;
+      if (transforms.applies(req)) {
+        try {
+          req = await transforms.apply(req);
+        } catch (e) {
+          const urn = d.urn(req.type as string, req.name as string, req.parent as string);
+          throw d.registrationFailed(new Error(`${urn}: ${e instanceof Error ? e.message : String(e)}`));
+        }
+      }
       const reg = registration(req);
       // Where the engine's part of an update starts (the bench's breakdown): the Stack and
       // components come first, the program's custom resources once its synchronous code is done.
       if (reg.custom) trace.mark('first custom RegisterResource');
-      const d = deployment();
       let outcome: StepOutcome;
       try {
         outcome = reg.type.startsWith('pulumi:providers:')
@@ -169,6 +181,7 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
       } catch (e) {
         throw d.registrationFailed(e);
       }
+      transforms.registered(outcome.urn, req);
       trace.mark('last RegisterResource answered', true);
       return { urn: outcome.urn, id: outcome.id, object: outgoing(outcome.outputs, req.acceptSecrets) };
     }),
@@ -201,9 +214,10 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
       }
       return { urn: outcome.urn, properties: outgoing(outcome.outputs, req.acceptSecrets) };
     }),
-    invoke: unary(async (req: Props) => {
-      const tok = req.tok as string;
+    invoke: unary(async (request: Props) => {
+      const tok = request.tok as string;
       try {
+        const req = await transforms.applyInvoke(request);
         const out = await deployment().invoke(tok, req.args as Props, req.provider as string, req.version as string);
         return { return: out.result, failures: out.failures };
       } catch (e) {
@@ -213,8 +227,14 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
       }
     }),
     call: unimplemented('Call'),
-    registerStackTransform: unimplemented('RegisterStackTransform'),
-    registerStackInvokeTransform: unimplemented('RegisterStackInvokeTransform'),
+    registerStackTransform: unary((cb: Callback) => {
+      transforms.registerStackTransform(cb);
+      return new Empty();
+    }),
+    registerStackInvokeTransform: unary((cb: Callback) => {
+      transforms.registerStackInvokeTransform(cb);
+      return new Empty();
+    }),
     registerResourceHook: unimplemented('RegisterResourceHook'),
     registerErrorHook: unimplemented('RegisterErrorHook'),
     registerPackage: unimplemented('RegisterPackage'),
@@ -242,6 +262,7 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
     address: `127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        transforms.close();
         server.tryShutdown(() => resolve());
         setTimeout(() => {
           server.forceShutdown();

@@ -19,17 +19,6 @@ class Thing extends pulumi.CustomResource {
 }
 `;
 
-interface Resource {
-  urn: string;
-  id?: string;
-  delete?: boolean;
-  aliases?: string[];
-  parent?: string;
-  provider?: string;
-  dependencies?: string[];
-  inputs: Record<string, unknown>;
-}
-
 describe('engine resource options (fake provider)', () => {
   const progs: TestProgram[] = [];
   let prog: TestProgram;
@@ -38,8 +27,7 @@ describe('engine resource options (fake provider)', () => {
   const reset = () => files.reset();
   const cloudState = () => files.cloudState();
   const ids = (name: string) => Object.keys(cloudState()).filter((id) => id.startsWith(`fake-${name}-`));
-  const resources = (): Resource[] =>
-    JSON.parse(readFileSync(join(prog.dir, '.ocikit/stacks/dev.json'), 'utf8')).checkpoint.latest.resources;
+  const resources = () => prog.resources();
   const byName = (name: string) => resources().filter((r) => r.urn.endsWith(`::${name}`));
   const up = async (source: string, options: { preview?: boolean } = {}) => {
     prog.write(header + source);

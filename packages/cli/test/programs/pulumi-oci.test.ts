@@ -37,6 +37,9 @@ test('a @pulumi/oci program runs unchanged; secrets stay out of the state and th
   assert.equal(endpoint.displayName, SECRET_NAME);
   const plan = (await cloud.t.dr(cloud.sandbox.peerRegion).getDrPlan({ drPlanId: out.planId })).drPlan;
   assert.equal(plan.drProtectionGroupId, cloud.sandbox.standbyGroupId);
+  // The program's stack transform tagged both.
+  assert.deepEqual(endpoint.freeformTags, { managedBy: 'pulumi' });
+  assert.deepEqual(plan.freeformTags, { managedBy: 'pulumi' });
 
   for (const file of readdirSync(join(p.dir, '.ocikit'), { recursive: true })) {
     const path = join(p.dir, '.ocikit', String(file));

@@ -35,8 +35,23 @@ export const testCrypter = (): Crypter => {
   };
 };
 
+/** A resource of the stack's checkpoint, as the tests read it. */
+export interface StateResource {
+  urn: string;
+  id?: string;
+  delete?: boolean;
+  protect?: boolean;
+  aliases?: string[];
+  parent?: string;
+  provider?: string;
+  dependencies?: string[];
+  inputs: Record<string, unknown>;
+}
+
 export interface TestProgram {
   dir: string;
+  /** The resources of the dev stack's checkpoint file. */
+  resources(): StateResource[];
   /** Replaces index.ts. */
   write(source: string): void;
   run(
@@ -77,6 +92,7 @@ export function makeProgram(
   return {
     dir,
     write,
+    resources: () => JSON.parse(readFileSync(join(dir, '.ocikit/stacks/dev.json'), 'utf8')).checkpoint.latest.resources,
     async run(overrides = {}) {
       const events: EngineEvent[] = [];
       const options = {
