@@ -1,5 +1,6 @@
 import { UserError } from '../errors';
 import type { GlobalOptions } from './options';
+import { configText, projectValues } from '../project/project-config';
 import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
 import { canPrompt, commandContext } from './context';
@@ -22,9 +23,21 @@ function open(options: GlobalOptions) {
   return { stack, file: StackConfigFile.open(project, stack) };
 }
 
+/**
+ * The stack file's values (plain JS, secure values as `{ secure }`), with the project's defaults
+ * and values (Pulumi.yaml) for the keys the stack file does not set, as `pulumi config` and `config
+ * get` show them (Pulumi applies the project config before listing or getting).
+ */
+function rawValue(file: StackConfigFile, key: string): unknown {
+  const entry = file.get(key);
+  if (entry) return file.object(key) ?? (entry.secure ? { secure: entry.value } : entry.value);
+  return projectValues(file.project.name, file.project.config).get(file.qualify(key));
+}
+
 /** `config`: every key, secrets as [secret], as `pulumi config` lists them. */
 export function configList(options: GlobalOptions): void {
   const { file } = open(options);
+  const defaults = [...projectValues(file.project.name, file.project.config)].filter(([k]) => !file.get(k));
   // Objects show their secure values as [secret], as `pulumi config` does.
   const entries = [...file.entries()]
     .map(([k, e]): [string, typeof e & { masked?: boolean }] => {
@@ -33,13 +46,15 @@ export function configList(options: GlobalOptions): void {
         ? [k, { value: JSON.stringify(mapSecure(object, () => '[secret]')), secure: true, masked: true }]
         : [k, e];
     })
+    .concat(defaults.map(([k, v]) => [k, { value: configText(v), secure: false }]))
     .sort(([a], [b]) => a.localeCompare(b));
   if (options.json) {
     // Pulumi's configValueJSON: `value` (and `objectValue` for an object), elided for a secret.
     const json = Object.fromEntries(
       entries.map(([k, e]) => {
         if (e.secure) return [k, { secret: true }];
-        const object = file.object(k);
+        const raw = rawValue(file, k);
+        const object = typeof raw === 'object' && raw !== null ? raw : undefined;
         return [k, { value: e.value, ...(object !== undefined ? { objectValue: object } : {}), secret: false }];
       }),
     );
@@ -79,13 +94,12 @@ export function configGet(options: GlobalOptions & PathOption, key: string): voi
   let raw: unknown;
   if (options.path) {
     const { key: top, path } = splitConfigPath(key);
-    const found = getAt(file.raw(top), path);
+    const found = getAt(rawValue(file, top), path);
     if (!found.found || found.value === undefined) throw notFound();
     raw = found.value;
   } else {
-    const entry = file.get(key);
-    if (!entry) throw notFound();
-    raw = file.object(key) ?? (entry.secure ? { secure: entry.value } : entry.value);
+    raw = rawValue(file, key);
+    if (raw === undefined) throw notFound();
   }
   const secret = containsSecure(raw);
   const crypter = secret ? stackCrypter(file) : undefined;

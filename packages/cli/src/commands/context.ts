@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { GlobalOptions } from './options';
-import { readProject, type Project } from '../project/project';
+import { readProject, stackConfigPath, type Project } from '../project/project';
 import { UserError } from '../errors';
 
 export interface CommandContext {
@@ -29,6 +29,6 @@ export function canPrompt(options: GlobalOptions): boolean {
  */
 export function requireExistingStack({ project, stack }: CommandContext): void {
   const stateFile = join(project.dir, '.ocikit', 'stacks', `${stack}.json`);
-  if (!existsSync(stateFile) && !existsSync(join(project.dir, `Pulumi.${stack}.yaml`)))
+  if (!existsSync(stateFile) && !existsSync(stackConfigPath(project, stack)))
     throw new UserError(`no stack named '${stack}' found`);
 }

@@ -4,7 +4,7 @@ import { UserError } from '../errors';
 import type { EngineOptions, Operation } from '../engine';
 import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
-import { checkEntryPoint } from '../project/project';
+import { checkEntryPoint, stackConfigPath } from '../project/project';
 import { canPrompt, commandContext, requireExistingStack } from './context';
 import { ask } from './prompt';
 
@@ -51,7 +51,12 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   const config = loadStackConfig(project, stack);
   const engine = await import('../engine');
   engine.trace.mark('engine loaded');
-  const state = engine.openStackState({ programDir: project.dir, stack, crypter: config.crypter });
+  const state = engine.openStackState({
+    programDir: project.dir,
+    stack,
+    crypter: config.crypter,
+    stackConfigFile: stackConfigPath(project, stack),
+  });
   if (kind !== 'preview') state.lock();
   let cloud: EmbeddedCloud | undefined;
   const controller = new AbortController();

@@ -2,6 +2,7 @@ import { reveal } from '../display/format';
 import { UserError } from '../errors';
 import { listStacks, openStackState } from '../engine';
 import type { GlobalOptions } from './options';
+import { stackConfigPath } from '../project/project';
 import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
 import { commandContext, requireExistingStack } from './context';
@@ -11,7 +12,16 @@ function state(options: GlobalOptions) {
   requireExistingStack(context);
   const { project, stack } = context;
   const crypter = stackCrypter(StackConfigFile.open(project, stack));
-  return { project, stack, state: openStackState({ programDir: project.dir, stack, crypter }) };
+  return {
+    project,
+    stack,
+    state: openStackState({
+      programDir: project.dir,
+      stack,
+      crypter,
+      stackConfigFile: stackConfigPath(project, stack),
+    }),
+  };
 }
 
 /** `stack output [name] [--json]`: secrets print as [secret] unless --show-secrets, as in Pulumi. */

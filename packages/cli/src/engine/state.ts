@@ -86,6 +86,8 @@ export class FileStackState implements StackState {
     readonly programDir: string,
     readonly stack: string,
     private readonly crypter?: Crypter,
+    /** Pulumi.<stack>.yaml (it holds the salt): beside Pulumi.yaml unless the project says otherwise. */
+    private readonly stackConfigFile = join(programDir, `Pulumi.${stack}.yaml`),
   ) {
     this.dir = join(programDir, '.ocikit', 'stacks');
     this.file = join(this.dir, `${stack}.json`);
@@ -336,7 +338,7 @@ export class FileStackState implements StackState {
 
   /** The passphrase provider's salt, from Pulumi.<stack>.yaml (`encryptionsalt`), as Pulumi records it. */
   private salt(): string | undefined {
-    const file = join(this.programDir, `Pulumi.${this.stack}.yaml`);
+    const file = this.stackConfigFile;
     if (!existsSync(file)) return undefined;
     try {
       const doc = parseYaml(readFileSync(file, 'utf8')) as { encryptionsalt?: string } | null;
@@ -404,8 +406,13 @@ function processAlive(pid: number): boolean {
   }
 }
 
-export function openStackState(options: { programDir: string; stack: string; crypter?: Crypter }): StackState {
-  return new FileStackState(options.programDir, options.stack, options.crypter);
+export function openStackState(options: {
+  programDir: string;
+  stack: string;
+  crypter?: Crypter;
+  stackConfigFile?: string;
+}): StackState {
+  return new FileStackState(options.programDir, options.stack, options.crypter, options.stackConfigFile);
 }
 
 /** A stack file that cannot be read: a one-line reason for the user (see errors.ts). */

@@ -87,7 +87,6 @@ test("Pulumi.yaml's own mistakes, with Pulumi's messages", () => {
   rejects({ 'oci:region': { description: 'x' } }, /'oci:region' is namespaced and must provide an attribute 'value'/);
   rejects({ a: { typ: 'string' } }, /config 'a': unknown attribute 'typ'/);
   rejects({ a: { type: 'number' } }, /config 'a': type must be one of string, integer, boolean, array/);
-  rejects('stacks/', /Pulumi's stackConfigDir\) is not supported/);
   // Typed defaults Pulumi accepts: integer strings, whole numbers, "true".
   assert.ok(parse({ a: { type: 'integer', default: '7' }, b: { type: 'boolean', default: 'true' } }));
   assert.equal(parse(undefined), undefined);

@@ -33,10 +33,6 @@ export function parseProjectConfig(
   raw: unknown,
 ): Record<string, ProjectConfigType> | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (typeof raw === 'string')
-    throw new ProjectError(
-      `${file}: 'config: ${raw}' (a folder for the stack files, Pulumi's stackConfigDir) is not supported: keep Pulumi.<stack>.yaml beside Pulumi.yaml`,
-    );
   if (!isRecord(raw)) throw new ProjectError(`${file}: 'config' must be a mapping of configuration keys`);
   const config: Record<string, ProjectConfigType> = {};
   for (const [key, entry] of Object.entries(raw)) {
@@ -125,7 +121,7 @@ function matchesType(type: string, items: ItemsType | undefined, value: unknown)
 }
 
 /** A default or value as the program reads it: primitives as text, arrays and objects as JSON. */
-const configText = (value: unknown) =>
+export const configText = (value: unknown) =>
   typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 
 /** `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'` (Pulumi's formatMissingKeys). */
@@ -139,6 +135,22 @@ function formatKeys(keys: string[]): string {
  * after Pulumi's checks: every project key without a default is set, secret keys are encrypted,
  * typed keys hold their type. `objects` are the keys whose stack value is an object (JSON text).
  */
+/**
+ * The project's defaults (its own keys) and values (other namespaces'), keyed `<namespace>:<key>`
+ * (Pulumi's ApplyProjectConfig, which `pulumi config` and `config get` show too).
+ */
+export function projectValues(
+  project: string,
+  projectConfig: Record<string, ProjectConfigType> | undefined,
+): Map<string, unknown> {
+  const values = new Map<string, unknown>();
+  for (const key of Object.keys(projectConfig ?? {}).sort()) {
+    const given = projectConfig![key].default ?? projectConfig![key].value;
+    if (given !== undefined) values.set(fullKey(project, key), given);
+  }
+  return values;
+}
+
 export function applyProjectConfig(
   project: string,
   projectConfig: Record<string, ProjectConfigType> | undefined,
@@ -147,20 +159,15 @@ export function applyProjectConfig(
 ): Record<string, string> {
   const values = { ...stackConfig.values };
   if (!projectConfig) return values;
-  const missing: string[] = [];
   const objects = new Set(stackConfig.objects);
-  for (const key of Object.keys(projectConfig).sort()) {
-    const type = projectConfig[key];
-    const full = fullKey(project, key);
+  for (const [full, given] of projectValues(project, projectConfig)) {
     if (full in values) continue;
-    const given = type.default ?? type.value;
-    if (given === undefined) {
-      if (isNamespacedByProject(project, key)) missing.push(key);
-      continue;
-    }
     values[full] = configText(given);
     if (typeof given === 'object') objects.add(full);
   }
+  const missing = Object.keys(projectConfig)
+    .filter((key) => isNamespacedByProject(project, key) && !(fullKey(project, key) in values))
+    .sort();
   if (missing.length)
     throw new ProjectError(
       `Stack '${stack}' is missing configuration value${missing.length > 1 ? 's' : ''} ${formatKeys(missing)}`,

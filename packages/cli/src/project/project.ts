@@ -12,6 +12,29 @@ export interface Project {
   runtimeOptions?: Record<string, unknown>;
   /** Pulumi.yaml's `config:` block: the project's keys and other namespaces' values. */
   config?: Record<string, ProjectConfigType>;
+  /** Where the stack files are (`stackConfigDir`), when not beside Pulumi.yaml. */
+  stackConfigDir?: string;
+}
+
+/** `Pulumi.<stack>.yaml`: beside Pulumi.yaml, or in the project's `stackConfigDir`. */
+export function stackConfigPath(project: Project, stack: string): string {
+  return join(project.stackConfigDir ?? project.dir, `Pulumi.${stack}.yaml`);
+}
+
+/**
+ * `stackConfigDir`, or the older `config: <folder>` form of it (Pulumi's Project.Validate refuses
+ * both at once), relative to the project's folder.
+ */
+function readStackConfigDir(file: string, doc: Record<string, unknown>): string | undefined {
+  const legacy = typeof doc.config === 'string' ? doc.config : undefined;
+  if (legacy !== undefined && doc.stackConfigDir !== undefined)
+    throw new ProjectError(
+      `${file}: Should not use both config and stackConfigDir to define the stack config directory. Use only stackConfigDir instead.`,
+    );
+  const dir = doc.stackConfigDir ?? legacy;
+  if (dir === undefined) return undefined;
+  if (typeof dir !== 'string' || !dir) throw new ProjectError(`${file}: 'stackConfigDir' must be a folder path`);
+  return resolve(dirname(file), dir);
 }
 
 /** Finds Pulumi.yaml (or Pulumi.yml) in `start` or a parent folder, as Pulumi does. */
@@ -39,15 +62,15 @@ export function readProject(start: string): Project {
     throw new ProjectError(`${file}: runtime '${String(runtimeName)}' is not supported (ocikit runs nodejs programs)`);
   const options = isRecord(runtime) && isRecord(runtime.options) ? runtime.options : undefined;
   if (doc.main !== undefined && typeof doc.main !== 'string') throw new ProjectError(`${file}: 'main' must be a path`);
-  if (doc.stackConfigDir !== undefined)
-    throw new ProjectError(`${file}: 'stackConfigDir' is not supported: keep Pulumi.<stack>.yaml beside Pulumi.yaml`);
-  const config = parseProjectConfig(file, doc.name, doc.config);
+  const stackConfigDir = readStackConfigDir(file, doc);
+  const config = typeof doc.config === 'string' ? undefined : parseProjectConfig(file, doc.name, doc.config);
   return {
     dir: dirname(file),
     name: doc.name,
     main: doc.main as string | undefined,
     runtimeOptions: options,
     ...(config ? { config } : {}),
+    ...(stackConfigDir ? { stackConfigDir } : {}),
   };
 }
 

@@ -23,14 +23,30 @@ test('reads name, runtime as a string or with options, and main, as Pulumi does'
   assert.deepEqual(p.runtimeOptions, { typescript: true });
   assert.throws(() => readProject(program('name: c\nruntime: python\n')), ProjectError);
   assert.throws(() => readProject(program('runtime: nodejs\n')), /missing a 'name'/);
-  // The `config:` block is read (project-config.test.ts has its rules); stack files stay beside Pulumi.yaml.
+  // The `config:` block is read (project-config.test.ts has its rules).
   assert.deepEqual(readProject(program('name: d\nruntime: nodejs\nconfig:\n  units: 2\n')).config, {
     units: { default: 2 },
   });
+});
+
+test('stackConfigDir (or the older `config: <folder>`) moves the stack files; the folder is made on the first set', () => {
+  for (const line of ['stackConfigDir: stacks', 'config: stacks/']) {
+    const dir = program(`name: e\nruntime: nodejs\n${line}\n`);
+    const project = readProject(dir);
+    assert.equal(project.stackConfigDir, join(dir, 'stacks'));
+    assert.equal(project.config, undefined);
+    const file = StackConfigFile.open(project, 'dev');
+    assert.equal(file.path, join(dir, 'stacks', 'Pulumi.dev.yaml'));
+    file.set('units', '2', false);
+    file.save();
+    assert.equal(readFileSync(join(dir, 'stacks', 'Pulumi.dev.yaml'), 'utf8'), 'config:\n  e:units: "2"\n');
+    assert.equal(StackConfigFile.open(readProject(dir), 'dev').get('units')?.value, '2');
+  }
   assert.throws(
-    () => readProject(program('name: e\nruntime: nodejs\nstackConfigDir: stacks\n')),
-    /'stackConfigDir' is not supported/,
+    () => readProject(program('name: f\nruntime: nodejs\nconfig: a\nstackConfigDir: b\n')),
+    /Should not use both config and stackConfigDir/,
   );
+  assert.throws(() => readProject(program('name: g\nruntime: nodejs\nstackConfigDir: 3\n')), /must be a folder path/);
 });
 
 test('finds Pulumi.yaml in a parent folder and names the folder when there is none', () => {

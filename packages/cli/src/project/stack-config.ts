@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Document, isMap, isScalar, parseDocument, stringify, type YAMLMap } from 'yaml';
-import type { Project } from './project';
+import { stackConfigPath, type Project } from './project';
 import { isRecord, ProjectError } from './project-error';
 
 /**
@@ -24,7 +24,7 @@ export class StackConfigFile {
   ) {}
 
   static open(project: Project, stack: string): StackConfigFile {
-    const path = join(project.dir, `Pulumi.${stack}.yaml`);
+    const path = stackConfigPath(project, stack);
     if (!existsSync(path)) return new StackConfigFile(path, project, new Document({}));
     const doc = parseDocument(readFileSync(path, 'utf8'));
     if (doc.errors.length > 0) throw new ProjectError(`${path}: ${doc.errors[0].message.split('\n')[0]}`);
@@ -140,6 +140,8 @@ export class StackConfigFile {
   }
 
   save(): void {
+    // A stackConfigDir that is not there yet is created, as Pulumi's ProjectStack.Save does.
+    mkdirSync(dirname(this.path), { recursive: true });
     writeFileSync(this.path, this.doc.contents === null ? stringify({}) : this.doc.toString());
   }
 }

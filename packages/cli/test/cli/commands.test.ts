@@ -166,6 +166,45 @@ test('config --json and config get --json print Pulumi’s configValueJSON, a se
   });
 });
 
+test('config and config get show the project’s defaults from Pulumi.yaml; stackConfigDir moves the stack file', async () => {
+  const cwd = scratchDir('cli');
+  writeFileSync(
+    join(cwd, 'Pulumi.yaml'),
+    [
+      'name: shop',
+      'runtime: nodejs',
+      'stackConfigDir: stacks',
+      'config:',
+      '  units: 2',
+      '  zones: { type: array, items: { type: string }, default: [a, b] }',
+      '  name: { type: string }',
+      '  oci:region: us-ashburn-1',
+      '',
+    ].join('\n'),
+  );
+  const run = async (...args: string[]) => {
+    const r = await ocikit(['config', ...args], { cwd, env: cleanEnv() });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  assert.equal(await run('get', 'units'), '2\n');
+  assert.equal(await run('get', 'zones'), '["a","b"]\n');
+  assert.equal(await run('get', '--path', 'zones[1]'), 'b\n');
+  assert.equal(await run('get', 'oci:region'), 'us-ashburn-1\n');
+  const missing = await ocikit(['config', 'get', 'name'], { cwd, env: cleanEnv() });
+  assert.equal(oneLineError(missing.stderr), "error: configuration key 'shop:name' not found for stack 'dev'");
+  // A stack value wins over the project's default, and goes to stacks/Pulumi.dev.yaml.
+  await run('set', 'units', '5');
+  assert.equal(await run('get', 'units'), '5\n');
+  assert.match(readFileSync(join(cwd, 'stacks', 'Pulumi.dev.yaml'), 'utf8'), /shop:units: "5"/);
+  assert.equal(await run(), 'KEY         VALUE\noci:region  us-ashburn-1\nshop:units  5\nshop:zones  ["a","b"]\n');
+  assert.deepEqual(JSON.parse(await run('--json'))['shop:zones'], {
+    value: '["a","b"]',
+    objectValue: ['a', 'b'],
+    secret: false,
+  });
+});
+
 test('config --path sets, gets and removes nested values, typed and secret, as Pulumi stores them', async () => {
   const cwd = project('shop');
   const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../emulator/test/support/scratch';
 import { program, startCloud, type Cloud, type Program } from '../support/programs';
@@ -128,4 +128,23 @@ test("Pulumi.yaml's project config: defaults reach the program; missing and mist
   const mistyped = await p.run(['preview']);
   assert.equal(mistyped.code, 1);
   assert.equal(mistyped.stderr, "error: Stack 'dev' with configuration key 'units' must be of type 'integer'\n");
+
+  // stackConfigDir: the same stack file, moved into stacks/, with a secret (its salt is there too).
+  mkdirSync(join(p.dir, 'stacks'));
+  renameSync(join(p.dir, 'Pulumi.dev.yaml'), join(p.dir, 'stacks', 'Pulumi.dev.yaml'));
+  writeFileSync(
+    join(p.dir, 'Pulumi.yaml'),
+    readFileSync(join(p.dir, 'Pulumi.yaml'), 'utf8').replace(
+      'runtime: nodejs\n',
+      'runtime: nodejs\nstackConfigDir: stacks\n',
+    ),
+  );
+  const env = { PULUMI_CONFIG_PASSPHRASE: 'moved' };
+  assert.equal((await p.run(['config', 'set', 'units', '4'])).code, 0);
+  assert.equal((await p.run(['config', 'set', '--secret', 'greeting', 'psst'], env)).code, 0);
+  assert.ok(!existsSync(join(p.dir, 'Pulumi.dev.yaml')), 'nothing is written beside Pulumi.yaml');
+  const moved = await p.run(['up', '--yes'], env);
+  assert.equal(moved.code, 0, moved.stderr);
+  const after = JSON.parse((await p.run(['stack', 'output', '--json', '--show-secrets'], env)).stdout);
+  assert.deepEqual(after, { greeting: 'psst', units: 4, zones: ['a', 'b'] });
 });
