@@ -2,7 +2,7 @@
 // the repository's), a test Crypter in Pulumi's "v1:<nonce>:<ciphertext>" form, and one call to
 // run the engine that collects its events.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -145,6 +145,8 @@ export function fakeProviderFiles(dir: string) {
         .split('\n')
         .filter((c) => c && !c.startsWith('check')),
     reset: () => writeFileSync(log, ''),
-    cloudState: () => JSON.parse(readFileSync(cloud, 'utf8')) as Record<string, Record<string, unknown>>,
+    // No file yet: the fake provider has created nothing (it writes the file on its first create).
+    cloudState: () =>
+      (existsSync(cloud) ? JSON.parse(readFileSync(cloud, 'utf8')) : {}) as Record<string, Record<string, unknown>>,
   };
 }
