@@ -37,24 +37,25 @@ function rawValue(file: StackConfigFile, key: string): unknown {
 /** `config`: every key, secrets as [secret], as `pulumi config` lists them. */
 export function configList(options: GlobalOptions): void {
   const { file } = open(options);
-  const defaults = [...projectValues(file.project.name, file.project.config)].filter(([k]) => !file.get(k));
+  const set = file.entries();
+  const defaults = new Map([...projectValues(file.project.name, file.project.config)].filter(([k]) => !set.has(k)));
   // Objects show their secure values as [secret], as `pulumi config` does.
-  const entries = [...file.entries()]
+  const entries = [...set]
     .map(([k, e]): [string, typeof e & { masked?: boolean }] => {
       const object = file.object(k);
       return object !== undefined && containsSecure(object)
         ? [k, { value: JSON.stringify(mapSecure(object, () => '[secret]')), secure: true, masked: true }]
         : [k, e];
     })
-    .concat(defaults.map(([k, v]) => [k, { value: configText(v), secure: false }]))
+    .concat([...defaults].map(([k, v]) => [k, { value: configText(v), secure: false }]))
     .sort(([a], [b]) => a.localeCompare(b));
   if (options.json) {
     // Pulumi's configValueJSON: `value` (and `objectValue` for an object), elided for a secret.
     const json = Object.fromEntries(
       entries.map(([k, e]) => {
         if (e.secure) return [k, { secret: true }];
-        const raw = rawValue(file, k);
-        const object = typeof raw === 'object' && raw !== null ? raw : undefined;
+        const given = defaults.get(k);
+        const object = file.object(k) ?? (typeof given === 'object' && given !== null ? given : undefined);
         return [k, { value: e.value, ...(object !== undefined ? { objectValue: object } : {}), secret: false }];
       }),
     );

@@ -4,7 +4,7 @@ import { UserError } from '../errors';
 import type { EngineOptions, Operation } from '../engine';
 import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
-import { checkEntryPoint, stackConfigPath } from '../project/project';
+import { checkEntryPoint } from '../project/project';
 import { canPrompt, commandContext, requireExistingStack } from './context';
 import { ask } from './prompt';
 
@@ -55,7 +55,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     programDir: project.dir,
     stack,
     crypter: config.crypter,
-    stackConfigFile: stackConfigPath(project, stack),
+    stackConfigFile: config.file.path,
   });
   if (kind !== 'preview') state.lock();
   let cloud: EmbeddedCloud | undefined;

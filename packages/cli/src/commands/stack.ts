@@ -2,7 +2,6 @@ import { reveal } from '../display/format';
 import { UserError } from '../errors';
 import { listStacks, openStackState } from '../engine';
 import type { GlobalOptions } from './options';
-import { stackConfigPath } from '../project/project';
 import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
 import { commandContext, requireExistingStack } from './context';
@@ -11,16 +10,12 @@ function state(options: GlobalOptions) {
   const context = commandContext(options);
   requireExistingStack(context);
   const { project, stack } = context;
-  const crypter = stackCrypter(StackConfigFile.open(project, stack));
+  const file = StackConfigFile.open(project, stack);
+  const crypter = stackCrypter(file);
   return {
     project,
     stack,
-    state: openStackState({
-      programDir: project.dir,
-      stack,
-      crypter,
-      stackConfigFile: stackConfigPath(project, stack),
-    }),
+    state: openStackState({ programDir: project.dir, stack, crypter, stackConfigFile: file.path }),
   };
 }
 

@@ -131,11 +131,6 @@ function formatKeys(keys: string[]): string {
 }
 
 /**
- * The stack's configuration with the project's defaults and values merged in (stack values win),
- * after Pulumi's checks: every project key without a default is set, secret keys are encrypted,
- * typed keys hold their type. `objects` are the keys whose stack value is an object (JSON text).
- */
-/**
  * The project's defaults (its own keys) and values (other namespaces'), keyed `<namespace>:<key>`
  * (Pulumi's ApplyProjectConfig, which `pulumi config` and `config get` show too).
  */
@@ -151,6 +146,11 @@ export function projectValues(
   return values;
 }
 
+/**
+ * The stack's configuration with the project's defaults and values merged in (stack values win),
+ * after Pulumi's checks: every project key without a default is set, secret keys are encrypted,
+ * typed keys hold their type. `objects` are the keys whose stack value is an object (JSON text).
+ */
 export function applyProjectConfig(
   project: string,
   projectConfig: Record<string, ProjectConfigType> | undefined,
