@@ -1057,7 +1057,10 @@ export class Deployment {
   }
 
   /** `ocikit import <type> <name> <id>`: a resource under the stack with the default provider. */
-  async importResource(imp: { type: string; name: string; id: string }, version: string): Promise<StepOutcome> {
+  async importResource(
+    imp: { type: string; name: string; id: string; protect?: boolean },
+    version: string,
+  ): Promise<StepOutcome> {
     const urn = this.urn(imp.type, imp.name, this.stackUrn);
     if (this.olds.has(urn)) throw new StepError(`${urn} is already in the stack`);
     // The stack's default provider of the package (the program's, e.g. default_4_20_0 from
@@ -1080,6 +1083,7 @@ export class Deployment {
       replaceOnChanges: [],
       additionalSecretOutputs: [],
       importId: imp.id,
+      protect: imp.protect,
     };
     this.registered.add(urn);
     return this.importStep(reg, urn, plugin, ref, true);
