@@ -128,6 +128,37 @@ export function buildProgram(): Command {
       await stackRemove({ ...(options as Parameters<typeof stackRemove>[0]), stack: name ?? options.stack });
     });
 
+  const state = program
+    .command('state')
+    .description("edit the stack's state without touching the cloud (as pulumi state)");
+  state
+    .command('delete')
+    .description("delete a resource from the stack's state (the cloud resource stays)")
+    .argument('[urn]', "the resource's URN (ocikit stack export lists them)")
+    .option('--force', 'delete it even if it is protected')
+    .option('--target-dependents', 'also delete the resources that depend on it')
+    .option('--all', 'delete every resource of the state')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(async (urn: string | undefined, _: unknown, cmd: Command) => {
+      const { stateDelete } = await import('./commands/state');
+      await stateDelete(globals(cmd), urn);
+    });
+  for (const protect of [true, false])
+    state
+      .command(protect ? 'protect' : 'unprotect')
+      .description(
+        protect
+          ? 'mark a resource protected: up and destroy refuse to delete it'
+          : 'remove the protection of a resource, so it can be deleted',
+      )
+      .argument('[urn]', "the resource's URN (ocikit stack export lists them)")
+      .option('--all', `${protect ? 'protect' : 'unprotect'} every resource of the stack`)
+      .option('-y, --yes', 'do not ask for confirmation')
+      .action(async (urn: string | undefined, _: unknown, cmd: Command) => {
+        const { stateProtect } = await import('./commands/state');
+        await stateProtect(globals(cmd), urn, protect);
+      });
+
   const config = program
     .command('config')
     .description('list the stack config, or change it in Pulumi.<stack>.yaml')

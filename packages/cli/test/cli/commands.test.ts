@@ -25,7 +25,7 @@ const oneLineError = (stderr: string) => {
 test('every command of the contract is there, with its flags', async () => {
   const help = await ocikit(['--help']);
   assert.equal(help.code, 0);
-  for (const command of ['preview', 'up', 'refresh', 'destroy', 'import', 'stack', 'config', 'emulator'])
+  for (const command of ['preview', 'up', 'refresh', 'destroy', 'import', 'stack', 'state', 'config', 'emulator'])
     assert.match(help.stdout, new RegExp(`\\n  ${command}\\b`));
   for (const flag of ['--cwd <dir>', '--stack <name>', '--parallel <n>', '--json', '--non-interactive'])
     assert.ok(help.stdout.includes(flag), flag);

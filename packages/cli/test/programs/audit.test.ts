@@ -192,6 +192,54 @@ test(
   },
 );
 
+test('state delete, protect and unprotect edit the state only, refusing what would break it', async () => {
+  const saved = join(p.dir, 'saved.json');
+  writeFileSync(saved, ok(await p.run(['stack', 'export'])).stdout);
+  const urnOf = async (name: string) =>
+    (
+      JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources as Array<{
+        urn: string;
+        protect?: boolean;
+      }>
+    ).find((r) => r.urn.endsWith(`::${name}`))!;
+  const classifier = (await urnOf('classifier')).urn;
+  const peer = (await urnOf('peer')).urn;
+
+  assert.equal(ok(await p.run(['state', 'protect', classifier])).stdout, 'Resource protected\n');
+  assert.equal((await urnOf('classifier')).protect, true);
+  const guarded = await p.run(['state', 'delete', classifier]);
+  assert.equal(guarded.code, 1);
+  assert.equal(
+    guarded.stderr,
+    `error: ${classifier} can't be safely deleted because it is protected. Re-run this command with --force to force deletion\n`,
+  );
+  assert.equal(ok(await p.run(['state', 'unprotect', '--all'])).stdout, 'All resources unprotected\n');
+  assert.equal((await urnOf('classifier')).protect, undefined);
+
+  // The plan and the read of it use the peer provider: it cannot go alone.
+  const used = await p.run(['state', 'delete', peer]);
+  assert.equal(used.code, 1);
+  assert.match(
+    used.stderr,
+    /^error: \S+::peer can't be safely deleted because the following resources depend on it: failover \(\S+\), seen \(\S+\); delete those resources first or pass --target-dependents\n$/,
+  );
+  assert.equal(ok(await p.run(['state', 'delete', peer, '--target-dependents'])).stdout, 'Resource deleted\n');
+  const left = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources as Array<{ urn: string }>;
+  assert.deepEqual(
+    left.map((r) => r.urn.split('::').pop()),
+    ['audit-dev', 'default_4_20_0', 'classifier'],
+  );
+  const missing = await p.run(['state', 'delete', peer]);
+  assert.equal(missing.stderr, `error: No such resource "${peer}" exists in the current state\n`);
+  // Only the state changed: the plan is still in the cloud.
+  const { planId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { planId: string };
+  assert.equal(
+    (await cloud.t.dr(cloud.sandbox.peerRegion).getDrPlan({ drPlanId: planId })).drPlan.lifecycleState,
+    'ACTIVE',
+  );
+  ok(await p.run(['stack', 'import', '--file', saved]));
+});
+
 test('stack rm refuses a stack with resources, asks unless --yes, and keeps the last state as a backup', async () => {
   const stacks = join(p.dir, '.ocikit', 'stacks');
   const refused = await p.run(['stack', 'rm', 'copy']);
