@@ -41,22 +41,31 @@ export function buildProgram(): Command {
     await runDeploy(kind, globals(cmd));
   };
 
-  program.command('preview').description('show the changes an update would make').action(deploy('preview'));
+  const expectNoChanges = '--expect-no-changes';
+  const expectNoChangesHelp = 'fail (exit 1) if any change is proposed or made, as Pulumi does';
+  program
+    .command('preview')
+    .description('show the changes an update would make')
+    .option(expectNoChanges, expectNoChangesHelp)
+    .action(deploy('preview'));
   program
     .command('up')
     .description('create or update the resources of the program')
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--skip-preview', 'do not preview first (and do not ask)')
+    .option(expectNoChanges, expectNoChangesHelp)
     .action(deploy('up'));
   program
     .command('refresh')
     .description('read every resource from the cloud and record drift in the state (writes nothing to the cloud)')
     .option('-y, --yes', 'do not ask for confirmation')
+    .option(expectNoChanges, expectNoChangesHelp)
     .action(deploy('refresh'));
   program
     .command('destroy')
     .description('delete every resource of the stack')
     .option('-y, --yes', 'do not ask for confirmation')
+    .option(expectNoChanges, expectNoChangesHelp)
     .action(deploy('destroy'));
   program
     .command('import')

@@ -13,6 +13,7 @@ export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
 interface DeployOptions extends GlobalOptions {
   yes?: boolean;
   skipPreview?: boolean;
+  expectNoChanges?: boolean;
   imports?: EngineOptions['imports'];
 }
 
@@ -107,6 +108,9 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         const reason = result.error ?? `${kind} failed`;
         throw new UserError(/unhandled exception/.test(reason) && detail ? `the program failed: ${detail}` : reason);
       }
+      // As Pulumi checks --expect-no-changes: on the preview command's plan, else on what ran.
+      if (options.expectNoChanges && (kind === 'preview' || !preview) && hasChanges(result.changes))
+        throw new UserError(`no changes were expected but changes ${preview ? 'were proposed' : 'occurred'}`);
       return result;
     };
     if (cloud && !options.json) process.stdout.write(`${cloud.message}\n`);
@@ -126,4 +130,9 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     if (kind !== 'preview') state.unlock();
     await cloud?.close();
   }
+}
+
+/** Pulumi's ResourceChanges.HasChanges: any step but same and read. */
+function hasChanges(changes: Partial<Record<string, number>>): boolean {
+  return Object.entries(changes).some(([kind, n]) => kind !== 'same' && kind !== 'read' && (n ?? 0) > 0);
 }

@@ -41,6 +41,27 @@ test('the plan shows explicit providers and the summary does not count default o
   assert.match(preview.stdout, /Resources:\n {4}4 unchanged\n\n/);
 });
 
+test('--expect-no-changes passes on a stack in step and fails, as Pulumi, when a change is proposed or made', async () => {
+  ok(await p.run(['preview', '--expect-no-changes']));
+  ok(await p.run(['refresh', '--yes', '--expect-no-changes']));
+  ok(await p.run(['config', 'set', 'units', '3']));
+  const proposed = await p.run(['preview', '--expect-no-changes']);
+  assert.equal(proposed.code, 1);
+  assert.match(proposed.stdout, /~ 1 to update/);
+  assert.match(proposed.stderr, /^error: no changes were expected but changes were proposed\n$/);
+  const made = await p.run(['up', '--yes', '--expect-no-changes']);
+  assert.equal(made.code, 1);
+  assert.match(made.stderr, /^error: no changes were expected but changes occurred\n$/);
+  const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { endpointId: string };
+  assert.equal(
+    (await cloud.t.language().getEndpoint({ endpointId })).endpoint.inferenceUnits,
+    3,
+    'applied, then reported',
+  );
+  ok(await p.run(['config', 'rm', 'units']));
+  ok(await p.run(['up', '--yes']));
+});
+
 test('stack export names the passphrase salt a run created, so Pulumi can read its secrets', async () => {
   const salt = parseYaml(readFileSync(join(p.dir, 'Pulumi.dev.yaml'), 'utf8')).encryptionsalt as string;
   assert.match(salt, /^v1:/);
