@@ -7,6 +7,9 @@ import { loadStackConfig } from '../project/config';
 import { checkEntryPoint } from '../project/project';
 import { canPrompt, commandContext, requireExistingStack } from './context';
 import { ask } from './prompt';
+import { importCode } from '../display/import-code';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
 
@@ -124,6 +127,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       process.stdout.write('\n');
     }
     await run(mode, false);
+    if (kind === 'import' && !options.json) printImportCode(project.dir, state.load().resources, options.imports ?? []);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -135,4 +139,27 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
 /** Pulumi's ResourceChanges.HasChanges: any step but same and read. */
 function hasChanges(changes: Partial<Record<string, number>>): boolean {
   return Object.entries(changes).some(([kind, n]) => kind !== 'same' && kind !== 'read' && (n ?? 0) > 0);
+}
+
+/** After `import`, the code to declare what was adopted, as `pulumi import` prints it. */
+function printImportCode(
+  programDir: string,
+  resources: Array<{ urn: string; type: string; inputs: Record<string, unknown>; delete?: boolean }>,
+  imports: NonNullable<EngineOptions['imports']>,
+): void {
+  let pkg = '@pulumi/oci';
+  try {
+    const manifest = JSON.parse(readFileSync(join(programDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const deps = { ...(manifest.devDependencies as object), ...(manifest.dependencies as object) };
+    if ('@ocikit/oci' in deps && !('@pulumi/oci' in deps)) pkg = '@ocikit/oci';
+  } catch {
+    // No package.json: the code names @pulumi/oci, the package such programs use.
+  }
+  for (const imp of imports) {
+    const found = resources.find((r) => !r.delete && r.urn.endsWith(`::${imp.type}::${imp.name}`));
+    if (found)
+      process.stdout.write(
+        `\n${importCode({ pkg, type: imp.type, name: imp.name, inputs: found.inputs, protect: imp.protect !== false })}`,
+      );
+  }
 }

@@ -1,5 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { reveal } from '../display/format';
+import { reveal, SECRET_SIG } from '../display/format';
 import { UserError } from '../errors';
 import { checkSnapshot, listStacks, openStackState, type Crypter, type ImportedDeployment } from '../engine';
 import type { GlobalOptions } from './options';
@@ -87,9 +87,6 @@ export function stackList(options: GlobalOptions): void {
         .trimEnd() + '\n',
     );
 }
-
-/** Pulumi's secret signature: a value `{ <sig>: <secretSig>, ciphertext | plaintext }` is a secret. */
-const SECRET_SIG = '4dabf18193072939515e22adb298388d';
 
 /**
  * `stack import [--file f] [--force]`: a deployment (what `stack export` or `pulumi stack export`

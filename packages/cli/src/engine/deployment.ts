@@ -1167,7 +1167,8 @@ export class Deployment {
     const protectedOnes = targets.filter((r) => r.protect && !r.delete && !r.external);
     if (protectedOnes.length) {
       const urns = protectedOnes.map((r) => r.urn).join(', ');
-      const message = `unable to delete ${urns}: protected (remove the protect option and run up first)`;
+      const how = protectedOnes.map((r) => `\`ocikit state unprotect '${r.urn}'\``).join(', ');
+      const message = `unable to delete ${urns}: protected (remove the protect option and run up first, or ${how})`;
       this.o.events.diag('error', message, protectedOnes[0].urn);
       throw new StepError(message);
     }
