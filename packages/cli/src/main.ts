@@ -43,10 +43,14 @@ export function buildProgram(): Command {
 
   const expectNoChanges = '--expect-no-changes';
   const expectNoChangesHelp = 'fail (exit 1) if any change is proposed or made, as Pulumi does';
+  const replace = '--replace <urn>';
+  const replaceHelp = 'replace this resource even if nothing changed (repeatable; wildcards * and ** as Pulumi)';
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
   program
     .command('preview')
     .description('show the changes an update would make')
     .option(expectNoChanges, expectNoChangesHelp)
+    .option(replace, replaceHelp, collect)
     .action(deploy('preview'));
   program
     .command('up')
@@ -54,6 +58,7 @@ export function buildProgram(): Command {
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--skip-preview', 'do not preview first (and do not ask)')
     .option(expectNoChanges, expectNoChangesHelp)
+    .option(replace, replaceHelp, collect)
     .action(deploy('up'));
   program
     .command('refresh')

@@ -17,6 +17,7 @@ interface DeployOptions extends GlobalOptions {
   yes?: boolean;
   skipPreview?: boolean;
   expectNoChanges?: boolean;
+  replace?: string[];
   imports?: EngineOptions['imports'];
 }
 
@@ -96,6 +97,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       config: values,
       secretKeys: config.secretKeys,
       imports: options.imports,
+      replace: options.replace,
       parallel: options.parallel,
       providerEnv,
       state,

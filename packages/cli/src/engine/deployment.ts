@@ -48,6 +48,8 @@ export interface DeploymentOptions {
   engineAddress: () => string;
   state: FileStackState;
   events: EventSink;
+  /** `--replace <urn>`: replaced whatever their diff says (Pulumi's targeted replace). */
+  replace?: (urn: string) => boolean;
 }
 
 /** What the program registers, already decoded from the gRPC request. */
@@ -616,14 +618,15 @@ export class Deployment {
       modified: new Date().toISOString(),
       ...extra,
     });
-    // A dependent deleted ahead of a delete-before-replace resource is checked afresh and recreated.
-    const news = old && !recreating ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
+    // A dependent deleted ahead of a delete-before-replace resource, or one the user asked to
+    // replace (--replace), is checked afresh: its old inputs do not count.
+    const targeted = Boolean(old && this.o.replace?.(urn));
+    const fresh = !old || Boolean(recreating) || targeted;
+    const news = fresh ? reg.inputs : applyIgnoreChanges(old!.inputs, reg.inputs, reg.ignoreChanges);
     const checkMeta = () => stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined);
-    const check = await plugin
-      .check(urn, reg.name, reg.type, old && !recreating ? old.inputs : {}, news)
-      .catch((e: unknown) => {
-        throw this.failed(checkMeta(), `${urn}: checking failed: ${oneLine(e)}`);
-      });
+    const check = await plugin.check(urn, reg.name, reg.type, fresh ? {} : old!.inputs, news).catch((e: unknown) => {
+      throw this.failed(checkMeta(), `${urn}: checking failed: ${oneLine(e)}`);
+    });
     if (check.failures.length) throw this.failed(checkMeta(), failureMessage(urn, check.failures));
     const inputs = check.inputs;
     if (!old)
@@ -644,16 +647,16 @@ export class Deployment {
       );
     }
 
-    let diff = await plugin.diff(
-      urn,
-      reg.name,
-      reg.type,
-      old.id ?? '',
-      old.outputs,
-      inputs,
-      old.inputs,
-      reg.ignoreChanges,
-    );
+    // A targeted replace is not diffed: it replaces and "blames the id", as Pulumi's step generator.
+    let diff: DiffResult = targeted
+      ? {
+          changes: 'some',
+          replaces: ['id'],
+          stables: [],
+          deleteBeforeReplace: false,
+          diffs: changedKeys(old.inputs, inputs),
+        }
+      : await plugin.diff(urn, reg.name, reg.type, old.id ?? '', old.outputs, inputs, old.inputs, reg.ignoreChanges);
     if (diff.changes === 'unknown') {
       const keys = changedKeys(old.inputs, inputs);
       diff = {
@@ -687,8 +690,9 @@ export class Deployment {
         `unable to replace resource "${urn}" as it is currently marked for protection; remove the protect option to replace it`,
       );
     }
-    // The replacement is checked again with no olds, so defaults are computed afresh.
-    const recheck = await plugin.check(urn, reg.name, reg.type, undefined, news);
+    // The replacement is checked again with no olds, so defaults are computed afresh (a targeted
+    // one already was).
+    const recheck = targeted ? check : await plugin.check(urn, reg.name, reg.type, undefined, news);
     if (recheck.failures.length)
       throw this.failed(stepMetadata('replace', urn, reg.type, old, undefined), failureMessage(urn, recheck.failures));
     const dbr = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;

@@ -78,6 +78,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         engineAddress: () => monitor!.address,
         state,
         events,
+        replace: o.replace?.length ? urnMatcher(o.replace) : undefined,
       },
       snapshot,
     );
@@ -194,4 +195,24 @@ function oneLine(message: string): string {
     .filter(Boolean)
     .join(' ');
   return line.length > 400 ? `${line.slice(0, 397)}...` : line;
+}
+
+/**
+ * A matcher for URN patterns as Pulumi's `--replace` and `--target` take them (UrnTargets in
+ * pkg/resource/deploy): `**` matches anything, `*` anything without a colon, the rest literally.
+ */
+export function urnMatcher(patterns: string[]): (urn: string) => boolean {
+  const regexes = patterns.map((p) => {
+    const source = p
+      .split('**')
+      .map((part) =>
+        part
+          .split('*')
+          .map((lit) => lit.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^:]*'),
+      )
+      .join('.*');
+    return new RegExp(`^${source}$`);
+  });
+  return (urn) => regexes.some((r) => r.test(urn));
 }

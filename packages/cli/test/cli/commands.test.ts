@@ -30,6 +30,9 @@ test('every command of the contract is there, with its flags', async () => {
   for (const flag of ['--cwd <dir>', '--stack <name>', '--parallel <n>', '--json', '--non-interactive'])
     assert.ok(help.stdout.includes(flag), flag);
   assert.match((await ocikit(['up', '--help'])).stdout, /--yes[\s\S]*--skip-preview/);
+  // Beyond the contract, as Pulumi's: drift checks and targeted replacement.
+  assert.match((await ocikit(['up', '--help'])).stdout, /--expect-no-changes[\s\S]*--replace <urn>/);
+  assert.match((await ocikit(['preview', '--help'])).stdout, /--expect-no-changes[\s\S]*--replace <urn>/);
   assert.match((await ocikit(['refresh', '--help'])).stdout, /--yes/);
   assert.match((await ocikit(['destroy', '--help'])).stdout, /--yes/);
   assert.match((await ocikit(['stack', 'output', '--help'])).stdout, /\[name\]/);
