@@ -45,12 +45,15 @@ export function buildProgram(): Command {
   const expectNoChangesHelp = 'fail (exit 1) if any change is proposed or made, as Pulumi does';
   const replace = '--replace <urn>';
   const replaceHelp = 'replace this resource even if nothing changed (repeatable; wildcards * and ** as Pulumi)';
+  const refresh = '-r, --refresh';
+  const refreshHelp = 'read every resource from the cloud first, so the plan starts from what is there';
   const collect = (value: string, previous: string[] = []) => [...previous, value];
   program
     .command('preview')
     .description('show the changes an update would make')
     .option(expectNoChanges, expectNoChangesHelp)
     .option(replace, replaceHelp, collect)
+    .option(refresh, refreshHelp)
     .action(deploy('preview'));
   program
     .command('up')
@@ -59,6 +62,7 @@ export function buildProgram(): Command {
     .option('--skip-preview', 'do not preview first (and do not ask)')
     .option(expectNoChanges, expectNoChangesHelp)
     .option(replace, replaceHelp, collect)
+    .option(refresh, refreshHelp)
     .action(deploy('up'));
   program
     .command('refresh')

@@ -18,6 +18,7 @@ interface DeployOptions extends GlobalOptions {
   skipPreview?: boolean;
   expectNoChanges?: boolean;
   replace?: string[];
+  refresh?: boolean;
   imports?: EngineOptions['imports'];
 }
 
@@ -98,6 +99,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       secretKeys: config.secretKeys,
       imports: options.imports,
       replace: options.replace,
+      refresh: options.refresh,
       parallel: options.parallel,
       providerEnv,
       state,

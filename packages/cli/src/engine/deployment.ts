@@ -1249,8 +1249,33 @@ export class Deployment {
 
   // ----- refresh -----------------------------------------------------------------------------
 
-  /** Reads every custom resource back; records drift in the state, writes nothing to the cloud. */
-  async refresh(): Promise<void> {
+  /**
+   * Reads every custom resource back; records drift in the state, writes nothing to the cloud.
+   * `refresh`, or the refresh that `up --refresh` runs before the program (`beforeUpdate`): then
+   * only drift counts, as refreshed, and the update's steps diff against what was read.
+   */
+  async refresh(options: { beforeUpdate?: boolean } = {}): Promise<void> {
+    const count = (kind: 'same' | 'update' | 'delete') => {
+      if (!options.beforeUpdate) this.count(kind);
+      else if (kind !== 'same') this.count('refresh');
+    };
+    // Before an update, what was read becomes the old state the steps start from (everywhere the
+    // old object is held).
+    const replaceOld = (r: ResourceState, next: ResourceState | undefined) => {
+      this.put(r, next);
+      if (!options.beforeUpdate) return;
+      const swap = (list: ResourceState[]) => {
+        const i = list.indexOf(r);
+        if (i < 0) return;
+        if (next) list[i] = next;
+        else list.splice(i, 1);
+      };
+      swap(this.base);
+      swap(this.toDeleteLater);
+      if (this.olds.get(r.urn) !== r) return;
+      if (next) this.olds.set(r.urn, next);
+      else this.olds.delete(r.urn);
+    };
     const targets = this.current.filter((r) => r.custom && r.id && !r.type.startsWith(providerPrefix));
     const results = await Promise.allSettled(
       targets.map((r) =>
@@ -1267,9 +1292,9 @@ export class Deployment {
             throw this.failed(meta, `${r.urn}: refreshing failed: ${oneLine(e)}`);
           }
           if (!read.id) {
-            this.put(r, undefined);
+            replaceOld(r, undefined);
             await this.write();
-            this.count('delete');
+            count('delete');
             this.outputs(stepMetadata('refresh', r.urn, r.type, r, undefined, { diffs: ['id'] }));
             return;
           }
@@ -1287,9 +1312,9 @@ export class Deployment {
           };
           if (!next.initErrors) delete next.initErrors;
           const drift = changedKeys(r.outputs, next.outputs);
-          this.put(r, next);
+          replaceOld(r, next);
           await this.write();
-          this.count(drift.length ? 'update' : 'same');
+          count(drift.length ? 'update' : 'same');
           this.outputs(
             stepMetadata('refresh', r.urn, r.type, r, next, {
               diffs: drift,

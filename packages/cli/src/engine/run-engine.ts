@@ -104,6 +104,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         d.registerComponent(rootRegistration(o.project.name, o.stack));
         for (const imp of o.imports) await d.importResource(imp, '');
       } else {
+        // `up --refresh`: the cloud is read first, so the program's steps diff against it.
+        if (o.refresh) await d.refresh({ beforeUpdate: true });
         const program = startProgram({
           programDir: o.programDir,
           project: o.project,

@@ -25,6 +25,8 @@ export interface EngineOptions {
   imports?: Array<{ type: string; name: string; id: string; protect?: boolean }>;
   /** Default: Pulumi's default. */
   parallel?: number;
+  /** `up --refresh`: read every resource from the cloud before the program's steps. */
+  refresh?: boolean;
   /** `--replace`: URNs (with Pulumi's wildcards `*` and `**`) to replace whatever their diff says. */
   replace?: string[];
   /** Extra environment for the plugin process. */

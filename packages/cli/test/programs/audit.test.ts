@@ -62,6 +62,26 @@ test('--expect-no-changes passes on a stack in step and fails, as Pulumi, when a
   ok(await p.run(['up', '--yes']));
 });
 
+test('up --refresh reads the cloud first: a change made outside is seen and undone in one run', async () => {
+  const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { endpointId: string };
+  const language = cloud.t.language();
+  await language.updateEndpoint({ endpointId, updateEndpointDetails: { inferenceUnits: 2 } });
+  await cloud.t.advance(5);
+  const units = async () => (await language.getEndpoint({ endpointId })).endpoint.inferenceUnits;
+  assert.equal(await units(), 2);
+  // Without a refresh the state still says 1, as the program does: nothing to do.
+  ok(await p.run(['preview', '--expect-no-changes']));
+  const plan = ok(await p.run(['preview', '--refresh'])).stdout;
+  assert.match(plan, /^ ~ +oci:AiLanguage\/endpoint:Endpoint classifier update\n +~ inferenceUnits: 2 => 1$/m);
+  const state = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources.find(
+    (r: { urn: string }) => r.urn.endsWith('::classifier'),
+  );
+  assert.equal(state.outputs.inferenceUnits, 1, 'a preview writes nothing, its refresh neither');
+  ok(await p.run(['up', '--refresh', '--yes']));
+  assert.equal(await units(), 1, 'undone');
+  ok(await p.run(['up', '--refresh', '--yes', '--expect-no-changes']));
+});
+
 test('stack export names the passphrase salt a run created, so Pulumi can read its secrets', async () => {
   const salt = parseYaml(readFileSync(join(p.dir, 'Pulumi.dev.yaml'), 'utf8')).encryptionsalt as string;
   assert.match(salt, /^v1:/);
