@@ -95,7 +95,16 @@ export function buildProgram(): Command {
       await runDeploy('import', { ...globals(cmd), imports: [{ type, name, id, protect }] });
     });
 
-  const stack = program.command('stack').description('inspect, import, export and remove stacks');
+  const stack = program
+    .command('stack')
+    .description('show a stack (its resources and outputs); inspect, import, export and remove stacks')
+    .option('-u, --show-urns', "show each resource's URN")
+    .option('-i, --show-ids', "show each resource's id")
+    .option('--show-secrets', 'print secret outputs in plain text')
+    .action(async (_: unknown, cmd: Command) => {
+      const { stackShow } = await import('./commands/stack');
+      stackShow(globals(cmd));
+    });
   stack
     .command('output')
     .description("print the stack's outputs (secrets as [secret] unless --show-secrets)")

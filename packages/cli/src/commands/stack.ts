@@ -1,4 +1,5 @@
 import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { reveal, SECRET_SIG } from '../display/format';
 import { UserError } from '../errors';
 import { checkSnapshot, listStacks, openStackState, type Crypter, type ImportedDeployment } from '../engine';
@@ -37,8 +38,14 @@ export function stackOutput(options: GlobalOptions & { showSecrets?: boolean }, 
     process.stdout.write(JSON.stringify(shown, null, 2) + '\n');
     return;
   }
-  // As `pulumi stack output` prints them: an OUTPUT/VALUE table sorted by name, strings as they
-  // are, other values as one-line JSON.
+  printOutputs(shown);
+}
+
+/**
+ * As `pulumi stack output` prints them: an OUTPUT/VALUE table sorted by name, strings as they
+ * are, other values as one-line JSON.
+ */
+function printOutputs(shown: Record<string, unknown>): void {
   const names = Object.keys(shown).sort();
   process.stdout.write(`Current stack outputs (${names.length}):\n`);
   if (names.length === 0) {
@@ -48,6 +55,59 @@ export function stackOutput(options: GlobalOptions & { showSecrets?: boolean }, 
   const rows = [['OUTPUT', 'VALUE'], ...names.map((n) => [n, stringifyOutput(shown[n])])];
   const width = Math.max(...rows.map(([n]) => n.length));
   for (const [n, v] of rows) process.stdout.write(`    ${n.padEnd(width)}  ${v}\n`);
+}
+
+/**
+ * `stack [--show-urns] [--show-ids] [--show-secrets]`, as `pulumi stack`: when the stack was last
+ * updated, its resources as a tree under the stack (with their URNs and ids on request: what
+ * `state delete` and `--replace` take), then its outputs.
+ */
+export function stackShow(
+  options: GlobalOptions & { showUrns?: boolean; showIds?: boolean; showSecrets?: boolean },
+): void {
+  const { project, stack, state: stackState } = state(options);
+  const { resources } = stackState.load();
+  const out: string[] = [`Current stack is ${stack}:`];
+  const updated = listStacks(project.dir).find((s) => s.name === stack)?.lastUpdate;
+  out.push(`    Managed by ocikit (${join(project.dir, '.ocikit')})`);
+  if (updated) out.push(`    Last updated: ${updated}`);
+  else out.push('    No updates yet; run `ocikit up`');
+  out.push(`Current stack resources (${resources.length}):`);
+  if (resources.length === 0) out.push('    No resources currently in this stack');
+  else {
+    const rows: Array<{ cells: [string, string]; info: string[] }> = [];
+    const row = (r: (typeof resources)[number], prefix: string, infoPrefix: string) => {
+      const info: string[] = [];
+      if (options.showUrns) info.push(`    ${infoPrefix}URN: ${r.urn}`);
+      if (options.showIds && r.id) info.push(`    ${infoPrefix}ID: ${r.id}`);
+      rows.push({ cells: [prefix + r.type, r.urn.split('::').pop() ?? ''], info });
+    };
+    // A tree under the stack resource (orphans under it too), as Pulumi's renderTree.
+    const root = resources.find((r) => r.type === 'pulumi:pulumi:Stack' && !r.parent);
+    const children = new Map<string, typeof resources>();
+    for (const r of resources) {
+      if (r === root) continue;
+      const parent = r.parent && resources.some((p) => p.urn === r.parent) ? r.parent : (root?.urn ?? '');
+      children.set(parent, [...(children.get(parent) ?? []), r]);
+    }
+    const walk = (r: (typeof resources)[number], padding: string, branch: string) => {
+      const kids = children.get(r.urn) ?? [];
+      const childPadding = padding + (branch === '├─ ' ? '│  ' : branch === '└─ ' ? '   ' : '');
+      row(r, padding + branch, childPadding + (kids.length ? '│  ' : '   '));
+      kids.forEach((k, i) => walk(k, childPadding, i === kids.length - 1 ? '└─ ' : '├─ '));
+    };
+    if (root) walk(root, '', '');
+    else for (const r of resources) row(r, '', '    ');
+    const width = Math.max('TYPE'.length, ...rows.map((r) => r.cells[0].length));
+    out.push(`    ${'TYPE'.padEnd(width)}  NAME`);
+    for (const r of rows) out.push(`    ${r.cells[0].padEnd(width)}  ${r.cells[1]}`, ...r.info);
+  }
+  process.stdout.write(`${out.join('\n')}\n\n`);
+  if (resources.length > 0) {
+    printOutputs(reveal(stackState.outputs(), Boolean(options.showSecrets)) as Record<string, unknown>);
+    process.stdout.write('\n');
+  }
+  process.stdout.write('Use `--stack <name>` to see another stack; `ocikit stack ls` lists them\n');
 }
 
 function stringifyOutput(value: unknown): string {

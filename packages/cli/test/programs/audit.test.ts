@@ -233,6 +233,18 @@ test(
   },
 );
 
+test('stack shows the resources as a tree under the stack, with URNs and ids on request, then the outputs', async () => {
+  const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { endpointId: string };
+  const shown = ok(await p.run(['stack', '--show-urns', '--show-ids'])).stdout;
+  assert.match(shown, /^Current stack is dev:\n {4}Managed by ocikit \(.+\.ocikit\)\n {4}Last updated: \S+\n/);
+  assert.match(shown, /^Current stack resources \(6\):\n {4}TYPE {2,}NAME\n {4}pulumi:pulumi:Stack {2,}audit-dev\n/m);
+  assert.match(shown, /^ {4}[├└]─ oci:AiLanguage\/endpoint:Endpoint {2,}classifier$/m);
+  assert.ok(shown.includes(`URN: urn:pulumi:dev::audit::oci:AiLanguage/endpoint:Endpoint::classifier\n`), shown);
+  assert.ok(shown.includes(`ID: ${endpointId}\n`), shown);
+  assert.match(shown, /\nCurrent stack outputs \(4\):\n {4}OUTPUT {6}VALUE\n[\s\S]* {4}token {7}\[secret\]\n/);
+  assert.doesNotMatch(ok(await p.run(['stack'])).stdout, /URN:|ID:/);
+});
+
 test('state delete, protect and unprotect edit the state only, refusing what would break it', async () => {
   const saved = join(p.dir, 'saved.json');
   writeFileSync(saved, ok(await p.run(['stack', 'export'])).stdout);
