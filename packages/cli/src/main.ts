@@ -29,9 +29,9 @@ export function buildProgram(): Command {
     .name('ocikit')
     .version(version)
     .description('Run Pulumi TypeScript programs locally; the embedded OCI emulator is the default cloud.')
-    .option('--cwd <dir>', "the program's folder (holds Pulumi.yaml)")
-    .option('--stack <name>', 'the stack to operate on', 'dev')
-    .option('--parallel <n>', 'how many resource operations run at once (default: as Pulumi)', positiveInt)
+    .option('-C, --cwd <dir>', "the program's folder (holds Pulumi.yaml)")
+    .option('-s, --stack <name>', 'the stack to operate on', 'dev')
+    .option('-p, --parallel <n>', 'how many resource operations run at once (default: as Pulumi)', positiveInt)
     .option('--json', 'print machine-readable output: engine events, one JSON object a line')
     .option('--non-interactive', 'never prompt; also implied when stdin is not a terminal');
 

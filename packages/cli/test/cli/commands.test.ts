@@ -27,7 +27,7 @@ test('every command of the contract is there, with its flags', async () => {
   assert.equal(help.code, 0);
   for (const command of ['preview', 'up', 'refresh', 'destroy', 'import', 'stack', 'state', 'config', 'emulator'])
     assert.match(help.stdout, new RegExp(`\\n  ${command}\\b`));
-  for (const flag of ['--cwd <dir>', '--stack <name>', '--parallel <n>', '--json', '--non-interactive'])
+  for (const flag of ['-C, --cwd <dir>', '-s, --stack <name>', '-p, --parallel <n>', '--json', '--non-interactive'])
     assert.ok(help.stdout.includes(flag), flag);
   assert.match((await ocikit(['up', '--help'])).stdout, /--yes[\s\S]*--skip-preview/);
   // Beyond the contract, as Pulumi's: drift checks and targeted replacement.
