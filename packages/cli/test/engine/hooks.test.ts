@@ -165,15 +165,26 @@ describe('resource hooks (fake provider)', () => {
     assert.equal(Object.keys(files.cloudState()).length, 1);
   });
 
-  it("runs a component's before hooks at its registration and its after hooks with its outputs", async () => {
+  it("runs a component's before hooks at its registration and its after hooks with its outputs; transforms may bind hooks", async () => {
     const r = await run(`
+const fromTransform = hook('fromTransform');
+pulumi.runtime.registerResourceTransform(({ type, props, opts }) =>
+  type === 'oci:Test/thing:Thing' ? { props, opts: { ...opts, hooks: { beforeCreate: [fromTransform] } } } : undefined,
+);
 const g = new Group('g', { hooks: { beforeCreate: [hook('beforeCreate')], afterCreate: [hook('afterCreate')] } });
 new Thing('child', { size: 1 }, { parent: g });
 `);
     assert.equal(r.ok, true, r.error);
     // The child's create and the component's outputs race; the component's before hook comes first.
-    assert.equal(trail()[0], 'hook beforeCreate g');
-    assert.deepEqual([...trail()].sort(), ['create child', 'hook afterCreate g', 'hook beforeCreate g']);
+    const t = trail();
+    assert.equal(t[0], 'hook beforeCreate g');
+    assert.deepEqual([...t].sort(), [
+      'create child',
+      'hook afterCreate g',
+      'hook beforeCreate g',
+      'hook fromTransform child',
+    ]);
+    assert.ok(t.indexOf('hook fromTransform child') < t.indexOf('create child'));
     const afterCreate = args().find((a) => a.kind === 'afterCreate')!;
     assert.deepEqual(afterCreate.newOutputs, { done: true });
   });
