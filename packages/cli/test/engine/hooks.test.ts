@@ -3,13 +3,11 @@
 // as Pulumi's engine does, against the small provider plugin in support/fake-provider.ts. The
 // hooks append to the fake provider's call log, so one log shows hooks and provider calls in
 // the order they happened.
-import { after, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { diagnostics, fakeProviderFiles, makeProgram, steps, type TestProgram } from './support/harness';
-
-const fake = [resolve(__dirname, 'support/fake-provider.ts')];
+import { join } from 'node:path';
+import { diagnostics, fakeProviderSuite, steps } from './support/harness';
 
 // `all()` binds a logging hook of every kind (registered once); `recorded` hooks also write what they receive to
 // args.jsonl (one line per call).
@@ -45,16 +43,13 @@ const all = () =>
 `;
 
 describe('resource hooks (fake provider)', () => {
-  const progs: TestProgram[] = [];
-  let prog: TestProgram;
-  let files: ReturnType<typeof fakeProviderFiles>;
-  const named = (name: string) => prog.resources().find((r) => r.urn.endsWith(`::${name}`));
-  const cloud = (name: string) =>
-    Object.entries(files.cloudState()).find(([id]) => id.startsWith(`fake-${name}-`))?.[1];
+  const suite = fakeProviderSuite(header);
+  const { run, cloud } = suite;
+  const named = (name: string) => suite.prog.resources().find((r) => r.urn.endsWith(`::${name}`));
   /** Hook calls and provider operations, in order. */
-  const trail = () => files.calls().filter((c) => /^(hook|create|update|delete) /.test(c));
+  const trail = () => suite.files.calls().filter((c) => /^(hook|create|update|delete) /.test(c));
   const args = (): Array<Record<string, unknown>> => {
-    const f = join(prog.dir, 'args.jsonl');
+    const f = join(suite.prog.dir, 'args.jsonl');
     return existsSync(f)
       ? readFileSync(f, 'utf8')
           .trim()
@@ -62,18 +57,6 @@ describe('resource hooks (fake provider)', () => {
           .map((l) => JSON.parse(l))
       : [];
   };
-  const run = async (source: string, options: { preview?: boolean; operation?: 'destroy' } = {}) => {
-    prog.write(header + source);
-    files.reset();
-    return prog.run(options);
-  };
-
-  beforeEach(() => {
-    prog = makeProgram(header, { pluginCommand: fake });
-    progs.push(prog);
-    files = fakeProviderFiles(prog.dir);
-  });
-  after(() => progs.forEach((p) => p.remove()));
 
   it('runs before and after hooks around create, update and the delete of a removed resource, with what Pulumi passes them', async () => {
     let r = await run(`new Thing('a', { size: 1 }, { hooks: all() });`);
@@ -162,7 +145,7 @@ describe('resource hooks (fake provider)', () => {
       'create a',
       'hook afterCreate a',
     ]);
-    assert.equal(Object.keys(files.cloudState()).length, 1);
+    assert.equal(Object.keys(suite.files.cloudState()).length, 1);
   });
 
   it("runs a component's before hooks at its registration and its after hooks with its outputs; transforms may bind hooks", async () => {
@@ -219,7 +202,7 @@ new Thing('child', { size: 1 }, { parent: g });
     assert.match(r.error!, /::a: after hook "broken" failed: lost the receipt$/);
     // Created and recorded: the next run sees it, nothing is created twice.
     assert.ok(cloud('a'));
-    assert.equal(named('a')!.id, Object.keys(files.cloudState())[0]);
+    assert.equal(named('a')!.id, Object.keys(suite.files.cloudState())[0]);
     r = await run(`new Thing('a', { size: 1 });`);
     assert.equal(r.ok, true, r.error);
     assert.deepEqual(steps(r.events), ['same a']);
