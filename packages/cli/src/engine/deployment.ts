@@ -1118,7 +1118,10 @@ export class Deployment {
   }
 
   /** `ocikit import <type> <name> <id>`: a resource under the stack with the default provider. */
-  async importResource(imp: { type: string; name: string; id: string }, version: string): Promise<StepOutcome> {
+  async importResource(
+    imp: { type: string; name: string; id: string; protect?: boolean },
+    version: string,
+  ): Promise<StepOutcome> {
     const urn = this.urn(imp.type, imp.name, this.stackUrn);
     if (this.olds.has(urn)) throw new StepError(`${urn} is already in the stack`);
     // The stack's default provider of the package (the program's, e.g. default_4_20_0 from
@@ -1141,6 +1144,7 @@ export class Deployment {
       replaceOnChanges: [],
       additionalSecretOutputs: [],
       importId: imp.id,
+      protect: imp.protect,
     };
     this.registered.add(urn);
     return this.importStep(reg, urn, plugin, ref, true);
@@ -1232,7 +1236,8 @@ export class Deployment {
     const protectedOnes = targets.filter((r) => r.protect && !r.delete && !r.external);
     if (protectedOnes.length) {
       const urns = protectedOnes.map((r) => r.urn).join(', ');
-      const message = `unable to delete ${urns}: protected (remove the protect option and run up first)`;
+      const how = protectedOnes.map((r) => `\`ocikit state unprotect '${r.urn}'\``).join(', ');
+      const message = `unable to delete ${urns}: protected (remove the protect option and run up first, or ${how})`;
       this.o.events.diag('error', message, protectedOnes[0].urn);
       throw new StepError(message);
     }

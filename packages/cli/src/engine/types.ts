@@ -21,8 +21,8 @@ export interface EngineOptions {
   config: Record<string, string>;
   /** Which of those keys are secret. */
   secretKeys: string[];
-  /** `ocikit import <type> <name> <id>`. */
-  imports?: Array<{ type: string; name: string; id: string }>;
+  /** `ocikit import <type> <name> <id>` (protected unless `--protect=false`, as `pulumi import`). */
+  imports?: Array<{ type: string; name: string; id: string; protect?: boolean }>;
   /** Default: Pulumi's default. */
   parallel?: number;
   /** Extra environment for the plugin process. */
