@@ -254,6 +254,23 @@ test('presence: absent optional Structs and bools are absent, set ones are kept 
   assert.equal(bare.retainOnDelete, undefined);
   assert.equal(bare.customTimeouts, undefined);
   assert.equal(bare.replacementTrigger, undefined);
+  assert.equal(bare.hooks, undefined);
+  const hooked = reg.deserialize(
+    Buffer.from(
+      new resourcePb.RegisterResourceRequest()
+        .setHooks(new resourcePb.RegisterResourceRequest.ResourceHooksBinding().setBeforeDeleteList(['h1', 'h2']))
+        .serializeBinary(),
+    ),
+  );
+  assert.deepEqual(hooked.hooks, {
+    beforeCreate: [],
+    afterCreate: [],
+    beforeUpdate: [],
+    afterUpdate: [],
+    beforeDelete: ['h1', 'h2'],
+    afterDelete: [],
+    onError: [],
+  });
   const set = reg.deserialize(
     Buffer.from(new resourcePb.RegisterResourceRequest().setProtect(false).setRetainondelete(true).serializeBinary()),
   );

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDefaultProvider } from './default-provider';
 import { EventSink, stepMetadata } from './events';
+import { ResourceHooks, type HookArgs, type HookBinding, type HookType } from './hooks';
 import { InitFailedError, PluginPool, type ProviderPlugin, type DiffResult } from './provider-host';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
 import type { ChangeKind, OpType, PropertyDiff, StepEventMetadata } from './types';
@@ -75,6 +76,8 @@ export interface Registration {
   deletedWith?: string;
   replaceWith?: string[];
   replacementTrigger?: unknown;
+  /** The `hooks` option: hook names by type. */
+  hooks?: HookBinding;
 }
 
 /** One alias of a registration: an old URN, or the parts of one (unset parts are the resource's own). */
@@ -144,12 +147,18 @@ export class Deployment {
   /** URNs deleted (or being deleted) in this run, for deletedWith; URNs replaced in this run, for replaceWith. */
   private readonly deletedUrns = new Set<string>();
   private readonly replacedUrns = new Set<string>();
-  /** The step each component took, repeated on its RegisterResourceOutputs event. */
-  private readonly componentOps = new Map<string, OpType>();
+  /** The step each component took (and its old state), for its RegisterResourceOutputs event and after hooks. */
+  private readonly componentOps = new Map<string, { op: OpType; old?: ResourceState }>();
   private readonly o: DeploymentOptions;
+  /** The program's resource hooks (RegisterResourceHook), run around the steps. */
+  readonly hooks: ResourceHooks;
 
   constructor(options: DeploymentOptions, snapshot: Snapshot) {
     this.o = options;
+    this.hooks = new ResourceHooks({
+      dryRun: options.preview,
+      warn: (message, urn) => options.events.diag('warning', message, urn),
+    });
     this.sem = new Semaphore(Math.max(1, options.parallel));
     this.pool = new PluginPool({
       command: options.pluginCommand,
@@ -265,6 +274,16 @@ export class Deployment {
     this.recordFailure(message);
     this.o.events.diag('error', message);
     return e;
+  }
+
+  /** Runs a resource's hooks of one type; a failing hook fails the step (one line naming the resource). */
+  private async hook(type: HookType, binding: HookBinding | undefined, args: HookArgs, meta: StepEventMetadata) {
+    if (!binding?.[type]?.length) return;
+    try {
+      await this.hooks.run(type, binding, args);
+    } catch (e) {
+      throw this.failed(meta, `${args.urn}: ${oneLine(e)}`);
+    }
   }
 
   private readonly claimed = new Set<string>();
@@ -527,8 +546,8 @@ export class Deployment {
 
   // ----- registrations -----------------------------------------------------------------------
 
-  /** Component resources and the root stack: no provider, state only. */
-  registerComponent(reg: Registration): StepOutcome {
+  /** Component resources and the root stack: no provider, state only (and hooks). */
+  async registerComponent(reg: Registration): Promise<StepOutcome> {
     const urn = this.urn(reg.type, reg.name, reg.parent);
     this.claim(urn);
     if (reg.type === stackType) this.stackUrn = urn;
@@ -545,12 +564,21 @@ export class Deployment {
       ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
       ...(alias ? { aliases: [alias] } : {}),
       ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
+      ...(reg.hooks ? { resourceHooks: reg.hooks } : {}),
       created: old?.created ?? new Date().toISOString(),
       modified: op === 'same' ? old?.modified : new Date().toISOString(),
     };
     const meta = stepMetadata(op, urn, reg.type, old, next);
-    this.componentOps.set(urn, op);
+    this.componentOps.set(urn, { op, old });
     this.pre(meta);
+    // A component's before hooks run at its registration, its after hooks when it registers its outputs.
+    if (op !== 'same')
+      await this.hook(
+        op === 'create' ? 'before_create' : 'before_update',
+        next.resourceHooks,
+        { urn, id: '', name: reg.name, type: reg.type, newInputs: next.inputs, ...oldProps(old) },
+        meta,
+      );
     this.put(old, next);
     void this.write();
     this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : 'create');
@@ -558,14 +586,31 @@ export class Deployment {
     return { urn, id: '', outputs: {} };
   }
 
-  registerOutputs(urn: string, outputs: Props): void {
+  async registerOutputs(urn: string, outputs: Props): Promise<void> {
     const r = this.current.find((x) => x.urn === urn && !x.delete);
     if (!r) return;
     const next = { ...r, outputs };
     this.put(r, next);
     if (urn === this.stackUrn) this.stackOutputs = outputs;
     void this.write();
-    this.outputs(stepMetadata(this.componentOps.get(urn) ?? 'same', urn, r.type, r, next));
+    const step = this.componentOps.get(urn);
+    const meta = stepMetadata(step?.op ?? 'same', urn, r.type, r, next);
+    if (step && (step.op === 'create' || step.op === 'update'))
+      await this.hook(
+        step.op === 'create' ? 'after_create' : 'after_update',
+        next.resourceHooks,
+        {
+          urn,
+          id: '',
+          name: urnName(urn),
+          type: r.type,
+          newInputs: next.inputs,
+          newOutputs: outputs,
+          ...oldProps(step.old),
+        },
+        meta,
+      );
+    this.outputs(meta);
   }
 
   private guard(): void {
@@ -614,6 +659,7 @@ export class Deployment {
       ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
       ...(reg.replaceWith?.length ? { replaceWith: reg.replaceWith } : {}),
       ...(reg.replacementTrigger !== undefined ? { replacementTrigger: reg.replacementTrigger } : {}),
+      ...(reg.hooks ? { resourceHooks: reg.hooks } : {}),
       created: old?.created ?? new Date().toISOString(),
       modified: new Date().toISOString(),
       ...extra,
@@ -844,6 +890,8 @@ export class Deployment {
     const op: OpType = replacing ? 'create-replacement' : 'create';
     const meta = stepMetadata(op, urn, reg.type, replacing, draft, diffExtra(diff, replacing?.inputs, draft.inputs));
     this.pre(meta);
+    const hookArgs = { urn, id: '', name: reg.name, type: reg.type, newInputs: draft.inputs };
+    await this.hook('before_create', draft.resourceHooks, hookArgs, meta);
     if (this.o.preview) {
       let outputs = draft.inputs;
       let id = '';
@@ -853,26 +901,21 @@ export class Deployment {
         id = res.id;
       }
       outputs = this.withSecrets(reg, draft.inputs, outputs);
+      await this.hook('after_create', draft.resourceHooks, { ...hookArgs, id, newOutputs: outputs }, meta);
       if (!replacing) this.count('create');
       this.outputs({ ...meta, new: { ...meta.new!, outputs: maskSecrets(outputs) as Props } });
       return { urn, id, outputs };
     }
     const done = await this.beginPending(draft, 'creating');
+    let next: ResourceState;
     try {
       const res = await plugin
         .create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, false)
         .finally(release);
-      const next: ResourceState = {
-        ...draft,
-        id: res.id,
-        outputs: this.withSecrets(reg, draft.inputs, res.properties),
-      };
+      next = { ...draft, id: res.id, outputs: this.withSecrets(reg, draft.inputs, res.properties) };
       done();
       this.put(undefined, next);
       await this.write();
-      if (!replacing) this.count('create');
-      this.outputs(stepMetadata(op, urn, reg.type, replacing, next));
-      return { urn, id: res.id, outputs: next.outputs };
     } catch (e) {
       done();
       if (e instanceof InitFailedError && e.id) {
@@ -887,6 +930,11 @@ export class Deployment {
       void this.write();
       throw this.failed(meta, `${urn}: creating failed: ${oneLine(e)}`);
     }
+    // The create is recorded before its after hooks run: a failing one fails the step, not the create.
+    await this.hook('after_create', next.resourceHooks, { ...hookArgs, id: next.id!, newOutputs: next.outputs }, meta);
+    if (!replacing) this.count('create');
+    this.outputs(stepMetadata(op, urn, reg.type, replacing, next));
+    return { urn, id: next.id!, outputs: next.outputs };
   }
 
   private async update(
@@ -915,22 +963,30 @@ export class Deployment {
         reg.ignoreChanges,
         preview,
       );
+    const hookArgs = {
+      urn,
+      id: old.id ?? '',
+      name: reg.name,
+      type: reg.type,
+      newInputs: draft.inputs,
+      ...oldProps(old),
+    };
+    await this.hook('before_update', draft.resourceHooks, hookArgs, meta);
     if (preview) {
       const outputs = this.withSecrets(reg, draft.inputs, plugin.supportsPreview ? await call() : draft.inputs);
+      await this.hook('after_update', draft.resourceHooks, { ...hookArgs, newOutputs: outputs }, meta);
       this.count('update');
       this.outputs({ ...meta, new: { ...meta.new!, outputs: maskSecrets(outputs) as Props } });
       return { urn, id: old.id ?? '', outputs };
     }
     const done = await this.beginPending(old, 'updating');
+    let next: ResourceState;
     try {
       const props = await call().finally(release);
-      const next: ResourceState = { ...draft, outputs: this.withSecrets(reg, draft.inputs, props) };
+      next = { ...draft, outputs: this.withSecrets(reg, draft.inputs, props) };
       done();
       this.put(old, next);
       await this.write();
-      this.count('update');
-      this.outputs(stepMetadata('update', urn, reg.type, old, next, diffExtra(diff, old.inputs, next.inputs)));
-      return { urn, id: next.id ?? '', outputs: next.outputs };
     } catch (e) {
       done();
       if (e instanceof InitFailedError)
@@ -938,6 +994,10 @@ export class Deployment {
       void this.write();
       throw this.failed(meta, `${urn}: updating failed: ${oneLine(e)}`);
     }
+    await this.hook('after_update', next.resourceHooks, { ...hookArgs, newOutputs: next.outputs }, meta);
+    this.count('update');
+    this.outputs(stepMetadata('update', urn, reg.type, old, next, diffExtra(diff, old.inputs, next.inputs)));
+    return { urn, id: next.id ?? '', outputs: next.outputs };
   }
 
   private async replace(
@@ -999,6 +1059,7 @@ export class Deployment {
       provider: ref,
       ...(reg.retainOnDelete ? { retainOnDelete: true } : {}),
       ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
+      ...(reg.hooks ? { resourceHooks: reg.hooks } : {}),
       importID: reg.importId,
       created: new Date().toISOString(),
       modified: new Date().toISOString(),
@@ -1163,6 +1224,14 @@ export class Deployment {
 
   /** `destroy`: every resource of the stack. */
   async destroyAll(): Promise<void> {
+    // Delete hooks are functions of the program, which destroy does not run. Pulumi refuses such a
+    // destroy up front unless --run-program runs the program, which ocikit does not implement.
+    const hooked = this.current.filter((r) => r.resourceHooks?.before_delete || r.resourceHooks?.after_delete);
+    if (hooked.length) {
+      const message = `${hooked.map((r) => r.urn).join(', ')} ${hooked.length > 1 ? 'have' : 'has'} delete hooks, which need the program to run (Pulumi's destroy --run-program, which ocikit does not implement): remove the resources from the program and run up, then destroy`;
+      this.o.events.diag('error', message, hooked[0].urn);
+      throw new StepError(message);
+    }
     await this.deleteAll([...this.current]);
   }
 
@@ -1213,9 +1282,13 @@ export class Deployment {
     const deletedWith = !!r.deletedWith && this.deletedUrns.has(r.deletedWith);
     const skipProvider =
       r.external || !r.custom || r.type.startsWith(providerPrefix) || r.retainOnDelete || !r.id || deletedWith;
+    const hookArgs = { urn: r.urn, id: r.id ?? '', name: urnName(r.urn), type: r.type, ...oldProps(r) };
     await (plugin ? (f: () => Promise<void>) => f() : (f: () => Promise<void>) => this.sem.run(f))(async () => {
       this.pre(meta);
+      // Delete hooks run whether or not the provider is asked (retainOnDelete, deletedWith, components).
+      await this.hook('before_delete', r.resourceHooks, hookArgs, meta);
       if (this.o.preview) {
+        await this.hook('after_delete', r.resourceHooks, hookArgs, meta);
         if (op === 'delete' && !isDefaultProvider(r.urn)) this.count('delete');
         this.outputs(meta);
         return;
@@ -1242,6 +1315,7 @@ export class Deployment {
       }
       this.put(r, undefined);
       await this.write();
+      await this.hook('after_delete', r.resourceHooks, hookArgs, meta);
       if (op === 'delete' && !r.external && !isDefaultProvider(r.urn)) this.count('delete');
       this.outputs(meta);
     });
@@ -1394,6 +1468,7 @@ export class Deployment {
   }
 
   async close(): Promise<void> {
+    this.hooks.close();
     await Promise.all([...this.pool.taken.map((p) => p.stop()), this.pool.close()]);
   }
 }
@@ -1410,6 +1485,11 @@ function withoutVersion(inputs: Props): Props {
   void version;
   void pluginDownloadURL;
   return rest;
+}
+
+/** A hook's old inputs and outputs (none for a create). */
+function oldProps(old: ResourceState | undefined): Pick<HookArgs, 'oldInputs' | 'oldOutputs'> {
+  return old ? { oldInputs: old.inputs, oldOutputs: old.outputs } : {};
 }
 
 function urnQualifiedType(urn: string): string {

@@ -7,14 +7,27 @@ import { EngineService } from '@pulumi/pulumi/proto/engine_grpc_pb';
 import * as engine from '@pulumi/pulumi/proto/engine_pb';
 import type { Callback } from '@pulumi/pulumi/proto/callback_pb';
 import { ResourceMonitorService } from '@pulumi/pulumi/proto/resource_grpc_pb';
+import type { RegisterResourceHookRequest } from '@pulumi/pulumi/proto/resource_pb';
 import { StepError, type AliasSpec, type Deployment, type Registration, type StepOutcome } from './deployment';
 import type { EventSink } from './events';
+import { hookBinding, type HookBindingMessage } from './hooks';
 import { trace } from './trace';
 import { Transforms } from './transforms';
 import { parseDuration, stripSecrets, type Props } from './values';
 
-/** Features this monitor implements (SupportsFeature). Resource references and output values are not decoded. */
-const features = new Set(['secrets', 'aliasSpecs', 'deletedWith', 'replaceWith', 'transforms', 'invokeTransforms']);
+/**
+ * Features this monitor implements (SupportsFeature). Resource references and output values are
+ * not decoded; error hooks (`onError`, retries) are not implemented, so the SDK refuses them.
+ */
+const features = new Set([
+  'secrets',
+  'aliasSpecs',
+  'deletedWith',
+  'replaceWith',
+  'transforms',
+  'invokeTransforms',
+  'resourceHooks',
+]);
 
 type Handler = grpc.UntypedHandleCall;
 
@@ -126,7 +139,9 @@ function engineOptions(req: Props): Partial<Registration> {
     });
   }
   const replaceWith = req.replaceWith as string[];
+  const hooks = hookBinding(req.hooks as HookBindingMessage | undefined);
   return {
+    ...(hooks ? { hooks } : {}),
     ...(aliases.length ? { aliases } : {}),
     ...(req.deletedWith ? { deletedWith: req.deletedWith as string } : {}),
     ...(replaceWith.length ? { replaceWith } : {}),
@@ -144,7 +159,15 @@ export interface MonitorServer {
   close(): Promise<void>;
 }
 
-export async function startMonitor(deployment: () => Deployment, events: EventSink): Promise<MonitorServer> {
+/**
+ * `shutdown` answers the program's SignalAndWaitForShutdown (its program has ended): the program
+ * stays up, serving its callbacks, until it resolves.
+ */
+export async function startMonitor(
+  deployment: () => Deployment,
+  events: EventSink,
+  shutdown: () => Promise<void> = async () => undefined,
+): Promise<MonitorServer> {
   const server = new grpc.Server({
     'grpc.max_receive_message_length': 400 * 1024 * 1024,
     'grpc.max_send_message_length': 400 * 1024 * 1024,
@@ -177,7 +200,7 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
           ? await d.registerProvider(reg)
           : reg.custom
             ? await d.registerCustom(reg)
-            : d.registerComponent(reg);
+            : await d.registerComponent(reg);
       } catch (e) {
         throw d.registrationFailed(e);
       }
@@ -185,8 +208,13 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
       trace.mark('last RegisterResource answered', true);
       return { urn: outcome.urn, id: outcome.id, object: outgoing(outcome.outputs, req.acceptSecrets) };
     }),
-    registerResourceOutputs: unary((req: Props) => {
-      deployment().registerOutputs(req.urn as string, req.outputs as Props);
+    registerResourceOutputs: unary(async (req: Props) => {
+      const d = deployment();
+      try {
+        await d.registerOutputs(req.urn as string, req.outputs as Props);
+      } catch (e) {
+        throw d.registrationFailed(e);
+      }
       return {};
     }),
     readResource: unary(async (req: Props) => {
@@ -235,11 +263,18 @@ export async function startMonitor(deployment: () => Deployment, events: EventSi
       transforms.registerStackInvokeTransform(cb);
       return new Empty();
     }),
-    registerResourceHook: unimplemented('RegisterResourceHook'),
+    registerResourceHook: unary((req: RegisterResourceHookRequest) => {
+      deployment().hooks.register(req);
+      return new Empty();
+    }),
     registerErrorHook: unimplemented('RegisterErrorHook'),
     registerPackage: unimplemented('RegisterPackage'),
-    // Every RegisterResource is answered only once its step is done, so nothing is outstanding here.
-    signalAndWaitForShutdown: unary(() => new Empty()),
+    // Every RegisterResource is answered only once its step is done; what may remain are the
+    // deletes, which wait here when they may call the program's hooks (see runEngine).
+    signalAndWaitForShutdown: unary(async () => {
+      await shutdown();
+      return new Empty();
+    }),
   });
   server.addService(EngineService, {
     log: unary((req: engine.LogRequest) => {

@@ -83,7 +83,17 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       snapshot,
     );
     deployment = d;
-    monitor = await startMonitor(() => d, events);
+    // Deletes of what the program no longer declares run once, when the program says it is done
+    // (SignalAndWaitForShutdown) if it registered resource hooks, which the deletes may call while
+    // it still serves them, as Pulumi's engine does; else after it exits.
+    let finishing: Promise<void> | undefined;
+    const finish = () => (finishing ??= d.finish());
+    const shutdown = async () => {
+      if (!d.hooks.any) return;
+      await d.idle();
+      if (!canceled && !d.failure) await finish().catch(() => undefined);
+    };
+    monitor = await startMonitor(() => d, events, shutdown);
     trace.mark('monitor listening');
     // Plugins start while the program boots (an update runs one for at least the default provider).
     let programRunning = false;
@@ -101,7 +111,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       if (o.operation === 'destroy') await d.destroyAll();
       else if (o.operation === 'refresh') await d.refresh();
       else if (o.imports?.length) {
-        d.registerComponent(rootRegistration(o.project.name, o.stack));
+        await d.registerComponent(rootRegistration(o.project.name, o.stack));
         for (const imp of o.imports) await d.importResource(imp, '');
       } else {
         // `up --refresh`: the cloud is read first, so the program's steps diff against it.
@@ -139,7 +149,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
             firstError ?? `the program exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}`,
           );
         }
-        await d.finish();
+        await finish();
         trace.mark('deletes done');
       }
     } finally {

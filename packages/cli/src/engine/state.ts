@@ -17,6 +17,7 @@ import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import type { HookBinding } from './hooks';
 import { trace } from './trace';
 import { isObject, isSecret, secretSig, sigKey, type Props } from './values';
 import { StackLockedError, type Crypter, type StackState } from './types';
@@ -48,6 +49,8 @@ export interface ResourceState {
   deletedWith?: string;
   replaceWith?: string[];
   replacementTrigger?: unknown;
+  /** Hook names by type (hooks.ts), so delete hooks run once the program no longer declares the resource. */
+  resourceHooks?: HookBinding;
   created?: string;
   modified?: string;
 }

@@ -12,11 +12,9 @@
 //   stack's invoke transforms.
 // The transforms work on the RegisterResourceRequest as the codec decoded it, so the rest of
 // the engine sees an ordinary registration.
-import * as grpc from '@grpc/grpc-js';
 import { Struct, Value } from 'google-protobuf/google/protobuf/struct_pb';
 import { Alias } from '@pulumi/pulumi/proto/alias_pb';
-import { CallbacksClient } from '@pulumi/pulumi/proto/callback_grpc_pb';
-import { CallbackInvokeRequest, type Callback } from '@pulumi/pulumi/proto/callback_pb';
+import type { Callback } from '@pulumi/pulumi/proto/callback_pb';
 import {
   RegisterResourceRequest,
   TransformInvokeOptions,
@@ -26,13 +24,9 @@ import {
   TransformResourceOptions,
   TransformResponse,
 } from '@pulumi/pulumi/proto/resource_pb';
+import { Callbacks, callbackRef, type CallbackRef } from './callbacks';
+import { hooksMessage, hooksProto, type HookBindingMessage } from './hooks';
 import type { Props } from './values';
-
-/** A transform reference as the program sends it (pulumirpc.Callback). */
-export interface CallbackRef {
-  target: string;
-  token: string;
-}
 
 interface AliasMessage {
   urn: string;
@@ -40,7 +34,7 @@ interface AliasMessage {
 }
 
 export class Transforms {
-  private readonly clients = new Map<string, CallbacksClient>();
+  private readonly callbacks = new Callbacks();
   private readonly stack: CallbackRef[] = [];
   private readonly invokes: CallbackRef[] = [];
   /** Each registered resource's own transforms, and its parent (for its children's registrations). */
@@ -119,29 +113,12 @@ export class Transforms {
   }
 
   private call(cb: CallbackRef, request: Uint8Array): Promise<Uint8Array> {
-    let client = this.clients.get(cb.target);
-    if (!client) {
-      client = new CallbacksClient(cb.target, grpc.credentials.createInsecure());
-      this.clients.set(cb.target, client);
-    }
-    const message = new CallbackInvokeRequest().setToken(cb.token).setRequest(request);
-    return new Promise((resolve, reject) =>
-      client.invoke(message, (e, res) =>
-        // The program's callback server words its own failures ("transform failed: Error: …").
-        e ? reject(new Error(e.details || e.message)) : resolve(res.getResponse_asU8()),
-      ),
-    );
+    return this.callbacks.call(cb, request);
   }
 
   close(): void {
-    for (const client of this.clients.values()) client.close();
-    this.clients.clear();
+    this.callbacks.close();
   }
-}
-
-function callbackRef(cb: Callback): CallbackRef {
-  if (!cb.getTarget()) throw new Error('target must be specified');
-  return { target: cb.getTarget(), token: cb.getToken() };
 }
 
 /** The options a transform sees (Pulumi builds the same TransformResourceOptions from the request). */
@@ -172,6 +149,7 @@ function toOptions(req: Props): TransformResourceOptions {
     o.setReplacementTrigger(Value.fromJavaScript(req.replacementTrigger as never));
   const providers = o.getProvidersMap();
   for (const [pkg, ref] of Object.entries((req.providers as Record<string, string>) ?? {})) providers.set(pkg, ref);
+  if (req.hooks) o.setHooks(hooksProto(req.hooks as HookBindingMessage));
   return o;
 }
 
@@ -231,6 +209,7 @@ function fromOptions(req: Props, object: Props, o: TransformResourceOptions): Pr
     replaceWith: o.getReplaceWithList(),
     replacementTrigger: o.hasReplacementTrigger() ? o.getReplacementTrigger()!.toJavaScript() : undefined,
     providers: providersOf(o),
+    hooks: o.hasHooks() ? hooksMessage(o.getHooks()!) : undefined,
   };
 }
 

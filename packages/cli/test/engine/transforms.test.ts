@@ -1,12 +1,9 @@
 // Transforms (the `transforms` option, registerResourceTransform, registerInvokeTransform): real
 // programs through their own cmd/run, whose callback servers the engine calls as Pulumi's
 // resource monitor does, against the small provider plugin in support/fake-provider.ts.
-import { after, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
-import { fakeProviderFiles, makeProgram, steps, type TestProgram } from './support/harness';
-
-const fake = [resolve(__dirname, 'support/fake-provider.ts')];
+import { fakeProviderSuite, steps } from './support/harness';
 
 // `trail` records which transforms ran, in order; `mark(label)` is a transform that appends to it.
 const header = `import * as pulumi from '@pulumi/pulumi';
@@ -28,25 +25,9 @@ const mark = (label: string): pulumi.ResourceTransform => ({ props, opts }) => (
 `;
 
 describe('transforms (fake provider)', () => {
-  const progs: TestProgram[] = [];
-  let prog: TestProgram;
-  let files: ReturnType<typeof fakeProviderFiles>;
-  const resources = () => prog.resources();
-  const named = (name: string) => resources().find((r) => r.urn.endsWith(`::${name}`))!;
-  const cloud = (name: string) =>
-    Object.entries(files.cloudState()).find(([id]) => id.startsWith(`fake-${name}-`))?.[1];
-  const run = async (source: string, options: { preview?: boolean } = {}) => {
-    prog.write(header + source);
-    files.reset();
-    return prog.run(options);
-  };
-
-  beforeEach(() => {
-    prog = makeProgram(header, { pluginCommand: fake });
-    progs.push(prog);
-    files = fakeProviderFiles(prog.dir);
-  });
-  after(() => progs.forEach((p) => p.remove()));
+  const suite = fakeProviderSuite(header);
+  const { run, cloud } = suite;
+  const named = (name: string) => suite.prog.resources().find((r) => r.urn.endsWith(`::${name}`))!;
 
   it("runs a resource's own transforms, then its ancestors', then the stack's, on properties and options", async () => {
     const source = `
@@ -76,7 +57,7 @@ new Thing('guarded', { size: 1 }, {
       [],
     );
     assert.deepEqual(
-      files.calls().filter((c) => /^(create|update|delete)/.test(c)),
+      suite.files.calls().filter((c) => /^(create|update|delete)/.test(c)),
       [],
     );
     assert.equal(cloud('guarded')!.size, 1);

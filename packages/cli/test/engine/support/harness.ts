@@ -5,6 +5,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { after, beforeEach } from 'node:test';
 import {
   openStackState,
   runEngine,
@@ -148,5 +149,38 @@ export function fakeProviderFiles(dir: string) {
     // No file yet: the fake provider has created nothing (it writes the file on its first create).
     cloudState: () =>
       (existsSync(cloud) ? JSON.parse(readFileSync(cloud, 'utf8')) : {}) as Record<string, Record<string, unknown>>,
+  };
+}
+
+/**
+ * A fresh program for each test of a suite, run against the plugin in fake-provider.ts (removed
+ * after the suite): `run(source)` writes `header + source`, clears the call log and runs it.
+ */
+export function fakeProviderSuite(header: string) {
+  const progs: TestProgram[] = [];
+  let prog: TestProgram | undefined;
+  let files: ReturnType<typeof fakeProviderFiles> | undefined;
+  beforeEach(() => {
+    prog = makeProgram(header, { pluginCommand: [resolve(__dirname, 'fake-provider.ts')] });
+    progs.push(prog);
+    files = fakeProviderFiles(prog.dir);
+  });
+  after(() => progs.forEach((p) => p.remove()));
+  return {
+    get prog(): TestProgram {
+      return prog!;
+    },
+    get files(): ReturnType<typeof fakeProviderFiles> {
+      return files!;
+    },
+    run(source: string, options: Partial<EngineOptions> = {}) {
+      prog!.write(header + source);
+      files!.reset();
+      return prog!.run(options);
+    },
+    /** The fake cloud's record of the resource named `name`. */
+    cloud(name: string): Record<string, unknown> | undefined {
+      return Object.entries(files!.cloudState()).find(([id]) => id.startsWith(`fake-${name}-`))?.[1];
+    },
   };
 }
