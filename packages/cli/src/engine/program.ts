@@ -24,6 +24,12 @@ export interface RunningProgram {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/**
+ * Loaded first in the program's process: a workaround for a Node.js 20.20 bug that made every
+ * unhandled exception thrown inside an `apply` hang the program for minutes (see the file).
+ */
+export const INSPECT_GUARD = join(__dirname, '..', '..', 'preload', 'inspect-guard.js');
+
 /** The organization Pulumi reports for a local (DIY) backend. */
 const organization = 'organization';
 
@@ -58,6 +64,8 @@ export function startProgram(o: ProgramOptions): RunningProgram {
   if (typeof opts.tsconfig === 'string') env.PULUMI_NODEJS_TSCONFIG_PATH = join(o.programDir, opts.tsconfig);
   const args = [
     ...nodeargs,
+    '--require',
+    INSPECT_GUARD,
     runModule,
     '--monitor',
     o.monitorAddress,

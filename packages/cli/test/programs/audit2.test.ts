@@ -1,0 +1,72 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { scratchDir } from '../../../emulator/test/support/scratch';
+import { INSPECT_GUARD } from '../../src/engine/program';
+import { program, startCloud, type Cloud } from '../support/programs';
+
+// The second acceptance audit's checks (issue 9): what a user meets that the first audit missed.
+let cloud: Cloud;
+
+before(async () => {
+  cloud = await startCloud();
+});
+after(() => cloud?.close());
+
+// An error thrown inside an `apply` has a stack frame at `node_modules/@pulumi/output.ts` (where
+// @pulumi/pulumi's source maps point); Pulumi's run.ts formats it with util.inspect(err, {colors:
+// true}), which on Node 20.20 loops without end on such a line. In a small heap the loop dies at
+// once; without a limit it took minutes and gigabytes before the program failed.
+const TRIGGERING_ERROR = `
+const e = new Error('gave up in an apply');
+e.stack = 'Error: gave up in an apply\\n    at applyHelperAsync (/app/node_modules/@pulumi/output.ts:516:31)';
+const text = require('node:util').inspect(e, { colors: true });
+process.stdout.write(text.includes('gave up in an apply') ? 'formatted' : 'lost');
+`;
+
+test("the program's inspect guard: an error with a scoped package frame is formatted, in a small heap", () => {
+  const run = spawnSync(
+    process.execPath,
+    ['--max-old-space-size=32', '--require', INSPECT_GUARD, '-e', TRIGGERING_ERROR],
+    {
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(run.stdout, 'formatted', run.stderr.split('\n').slice(0, 3).join('\n'));
+  assert.equal(run.status, 0);
+  // Everything else util.inspect does is unchanged: colours, its own properties.
+  const plain = spawnSync(
+    process.execPath,
+    [
+      '--require',
+      INSPECT_GUARD,
+      '-e',
+      "const u = require('node:util'); process.stdout.write(JSON.stringify([u.inspect(1, { colors: true }), typeof u.inspect.custom, u.inspect.defaultOptions.depth, u.inspect.name]))",
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.deepEqual(JSON.parse(plain.stdout), ['\u001b[33m1\u001b[39m', 'symbol', 2, 'inspect']);
+});
+
+test('a program that throws inside an apply fails in one line, promptly (no runaway error formatting)', async () => {
+  const source = scratchDir('apply-throws');
+  writeFileSync(join(source, 'package.json'), '{ "name": "apply-throws", "private": true }\n');
+  // The heap limit turns the Node bug's runaway formatting into a crash instead of minutes of work.
+  writeFileSync(
+    join(source, 'Pulumi.yaml'),
+    'name: apply-throws\nruntime:\n  name: nodejs\n  options:\n    nodeargs: --max-old-space-size=160\n',
+  );
+  writeFileSync(
+    join(source, 'index.ts'),
+    "import * as pulumi from '@pulumi/pulumi';\n" +
+      "export const value = pulumi.output(1).apply(() => {\n  throw new Error('gave up in an apply');\n});\n",
+  );
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig(cloud.ociConfig);
+  const result = await p.run(['up', '--yes']);
+  assert.equal(result.code, 1, result.stdout + result.stderr);
+  assert.equal(result.stderr, 'error: the program failed: gave up in an apply\n');
+  assert.doesNotMatch(result.stdout, /heap out of memory|^\s+at \S/m);
+});
