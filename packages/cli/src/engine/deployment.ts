@@ -1205,6 +1205,7 @@ export class Deployment {
     const skipProvider =
       r.external || !r.custom || r.type.startsWith(providerPrefix) || r.retainOnDelete || !r.id || deletedWith;
     await (plugin ? (f: () => Promise<void>) => f() : (f: () => Promise<void>) => this.sem.run(f))(async () => {
+      if (!plugin) this.guard(); // a delete that waited for a slot: a cancel or failure meanwhile stops it
       this.pre(meta);
       if (this.o.preview) {
         if (op === 'delete' && !isDefaultProvider(r.urn)) this.count('delete');

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../emulator/test/support/scratch';
 import { INSPECT_GUARD } from '../../src/engine/program';
-import { program, startCloud, type Cloud } from '../support/programs';
+import { ok, program, readCheckpoint, startCloud, type Cloud } from '../support/programs';
 
 // The second acceptance audit's checks (issue 9): what a user meets that the first audit missed.
 let cloud: Cloud;
@@ -69,4 +69,51 @@ test('a program that throws inside an apply fails in one line, promptly (no runa
   assert.equal(result.code, 1, result.stdout + result.stderr);
   assert.equal(result.stderr, 'error: the program failed: gave up in an apply\n');
   assert.doesNotMatch(result.stdout, /heap out of memory|^\s+at \S/m);
+});
+
+// Ctrl-C during destroy: as during up, no new step starts once cancelled (Pulumi's first Ctrl-C).
+// Deletes waiting for a `--parallel` slot used to start anyway, so the whole stack went.
+test('Ctrl-C during destroy starts no new delete: the rest stays in the state and in the cloud', async () => {
+  const slow = await startCloud({ transitionDelaySeconds: 2 });
+  try {
+    const source = scratchDir('trio');
+    writeFileSync(join(source, 'package.json'), '{ "name": "trio", "private": true }\n');
+    writeFileSync(join(source, 'Pulumi.yaml'), 'name: trio\nruntime: nodejs\n');
+    writeFileSync(
+      join(source, 'index.ts'),
+      "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@pulumi/oci';\n" +
+        'const config = new pulumi.Config();\n' +
+        "export const ids = ['a', 'b', 'c'].map((n) => new oci.ailanguage.Endpoint(n, {\n" +
+        "  compartmentId: config.require('compartmentId'), modelId: config.require('modelId'), displayName: `trio-${n}`,\n" +
+        '}).id);\n',
+    );
+    const p = program(source, { ...slow.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+    p.setConfig({
+      ...slow.ociConfig,
+      'trio:compartmentId': slow.sandbox.compartmentId,
+      'trio:modelId': slow.sandbox.textModelId,
+    });
+    ok(await p.run(['up', '--yes']), 'up');
+    const { child, done } = p.spawn(['destroy', '--yes', '--parallel', '1']);
+    let seen = '';
+    child.stdout!.on('data', (d) => {
+      seen += d;
+      if (/Endpoint \w+ deleting/.test(seen) && child.exitCode === null && !child.killed) child.kill('SIGINT');
+    });
+    const cancelled = await done;
+    assert.notEqual(cancelled.code, 0, cancelled.stdout);
+    assert.match(cancelled.stderr, /error: the update was canceled\n$/);
+    const started = cancelled.stdout.match(/Endpoint \w+ deleting/g) ?? [];
+    assert.equal(started.length, 1, `only the delete in flight ran:\n${cancelled.stdout}`);
+    const left = (readCheckpoint(p).resources ?? []).filter((r) => r.type === 'oci:AiLanguage/endpoint:Endpoint');
+    assert.ok(left.length >= 2, 'the endpoints not started are still in the state');
+    for (const r of left) {
+      const { endpoint } = await slow.t.language().getEndpoint({ endpointId: r.id! });
+      assert.equal(endpoint.lifecycleState, 'ACTIVE', `${r.urn} is in the cloud as the state says`);
+    }
+    ok(await p.run(['destroy', '--yes']), 'the next destroy');
+    assert.deepEqual(readCheckpoint(p).resources ?? [], []);
+  } finally {
+    await slow.close();
+  }
 });
