@@ -56,8 +56,9 @@ export function startProgram(o: ProgramOptions): RunningProgram {
   const typescript = opts.typescript === undefined ? true : opts.typescript === true || opts.typescript === 'true';
   const nodeargs = typeof opts.nodeargs === 'string' ? opts.nodeargs.split(/\s+/).filter(Boolean) : [];
   const env: NodeJS.ProcessEnv = { ...process.env, ...configEnv(o.config, o.secretKeys) };
-  // Nothing of the engine's own process (test runners, tsx loaders) must leak into the program.
-  delete env.NODE_OPTIONS;
+  // The user's NODE_OPTIONS reach the program, as Pulumi's language host passes the environment on
+  // (Pulumi's advice for a program out of memory is NODE_OPTIONS=--max-old-space-size=…). A test
+  // runner's context must not leak into it.
   delete env.NODE_TEST_CONTEXT;
   if (typescript) env.PULUMI_NODEJS_TYPESCRIPT = 'true';
   else delete env.PULUMI_NODEJS_TYPESCRIPT;

@@ -117,3 +117,23 @@ test('Ctrl-C during destroy starts no new delete: the rest stays in the state an
     await slow.close();
   }
 });
+
+// Pulumi's language host passes the user's environment to the program, NODE_OPTIONS included
+// (Pulumi's own advice for "JavaScript heap out of memory" is NODE_OPTIONS=--max-old-space-size).
+test("the user's NODE_OPTIONS reach the program, as with Pulumi", async () => {
+  const source = scratchDir('node-options');
+  writeFileSync(join(source, 'package.json'), '{ "name": "node-options", "private": true }\n');
+  writeFileSync(join(source, 'Pulumi.yaml'), 'name: node-options\nruntime: nodejs\n');
+  writeFileSync(
+    join(source, 'index.ts'),
+    "import * as v8 from 'node:v8';\n" +
+      'export const nodeOptions = process.env.NODE_OPTIONS ?? null;\n' +
+      'export const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / 1048576);\n',
+  );
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig(cloud.ociConfig);
+  ok(await p.run(['up', '--yes'], { NODE_OPTIONS: '--max-old-space-size=1536' }), 'up');
+  const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
+  assert.equal(out.nodeOptions, '--max-old-space-size=1536');
+  assert.ok((out.heapLimitMb as number) >= 1536, `the program's heap limit: ${String(out.heapLimitMb)} MB`);
+});
