@@ -85,7 +85,14 @@ export function startProgram(o: ProgramOptions): RunningProgram {
     String(o.parallel),
     o.project.main ?? '.',
   ];
-  const child = spawn(process.execPath, args, { cwd: o.programDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, as Pulumi starts its language host: a terminal's Ctrl-C reaches ocikit
+  // only, which stops the program itself once the operations in flight are recorded.
+  const child = spawn(process.execPath, args, {
+    cwd: o.programDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   lines(child.stdout!, o.onStdout);
   lines(child.stderr!, o.onStderr);
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {

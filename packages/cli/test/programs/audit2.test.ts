@@ -1,10 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../emulator/test/support/scratch';
 import { INSPECT_GUARD } from '../../src/engine/program';
+import { cleanEnv, OCIKIT_BIN } from '../support/ocikit';
 import { ok, program, readCheckpoint, startCloud, type Cloud } from '../support/programs';
 
 // The second acceptance audit's checks (issue 9): what a user meets that the first audit missed.
@@ -136,4 +137,71 @@ test("the user's NODE_OPTIONS reach the program, as with Pulumi", async () => {
   const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
   assert.equal(out.nodeOptions, '--max-old-space-size=1536');
   assert.ok((out.heapLimitMb as number) >= 1536, `the program's heap limit: ${String(out.heapLimitMb)} MB`);
+});
+
+// A terminal's Ctrl-C goes to the whole foreground process group, not just to ocikit. The plugins
+// (and the program) used to be in ocikit's group, so the plugin died with its creates in flight:
+// their ids never came back, the state forgot them, and they were orphans in the cloud. As
+// Pulumi starts its plugins in their own process group, only ocikit hears the terminal and runs
+// the cancel: the operations in flight finish and are recorded.
+test("Ctrl-C at a terminal (SIGINT to ocikit's process group): what was created is in the state", async () => {
+  const slow = await startCloud({ transitionDelaySeconds: 2 });
+  try {
+    const source = scratchDir('group');
+    writeFileSync(join(source, 'package.json'), '{ "name": "group", "private": true }\n');
+    writeFileSync(join(source, 'Pulumi.yaml'), 'name: group\nruntime: nodejs\n');
+    writeFileSync(
+      join(source, 'index.ts'),
+      "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@pulumi/oci';\n" +
+        'const config = new pulumi.Config();\n' +
+        "export const ids = ['a', 'b', 'c'].map((n) => new oci.ailanguage.Endpoint(n, {\n" +
+        "  compartmentId: config.require('compartmentId'), modelId: config.require('modelId'), displayName: `group-${n}`,\n" +
+        '}).id);\n',
+    );
+    const p = program(source, { ...slow.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+    p.setConfig({
+      ...slow.ociConfig,
+      'group:compartmentId': slow.sandbox.compartmentId,
+      'group:modelId': slow.sandbox.textModelId,
+    });
+    // ocikit leads its own process group here, as a shell's foreground job does.
+    const child = spawn(process.execPath, [OCIKIT_BIN, '--cwd', p.dir, 'up', '--yes', '--parallel', '2'], {
+      env: cleanEnv({ ...slow.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+      // Once a create reached the cloud (the plugin's progress says so).
+      if (!sent && /Endpoint \w+: (state CREATING|work request)/.test(stdout)) {
+        sent = true;
+        process.kill(-child.pid!, 'SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.ok(sent && code !== 0, `cancelled (exit ${code}):\n${stdout}\n${stderr}`);
+    assert.match(stderr, /error: the update was canceled\n$/);
+    const state = readCheckpoint(p);
+    const recorded = new Set((state.resources ?? []).map((r) => r.id));
+    const live = (
+      await slow.t.language().listEndpoints({ compartmentId: slow.sandbox.compartmentId })
+    ).endpointCollection.items.filter(
+      (e) => e.displayName?.startsWith('group-') && e.lifecycleState !== 'DELETED' && e.lifecycleState !== 'DELETING',
+    );
+    assert.ok(live.length >= 1, 'a create was in flight');
+    for (const e of live)
+      assert.ok(recorded.has(e.id), `${e.displayName} (${e.id}) is in the cloud but not in the state`);
+    ok(await p.run(['up', '--yes']), 'the next up');
+    ok(await p.run(['destroy', '--yes']), 'destroy');
+    const left = (
+      await slow.t.language().listEndpoints({ compartmentId: slow.sandbox.compartmentId })
+    ).endpointCollection.items.filter((e) => e.displayName?.startsWith('group-') && e.lifecycleState === 'ACTIVE');
+    assert.deepEqual(left, [], 'no orphan after destroy');
+  } finally {
+    await slow.close();
+  }
 });
