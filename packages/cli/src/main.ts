@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './commands/options';
-import { isUserError, oneLine } from './errors';
+import { isUserError, oneLine, UserError } from './errors';
 
 /**
  * `ocikit`: commands and flags of issue 9's contract. This module loads only commander; each
@@ -13,6 +13,13 @@ const positiveInt = (value: string): number => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer.');
   return n;
+};
+
+/** A Go-style boolean flag value (`--protect=false`), as Pulumi's flags take them. */
+const booleanFlag = (value: string): boolean => {
+  if (/^(true|1)$/i.test(value)) return true;
+  if (/^(false|0)$/i.test(value)) return false;
+  throw new InvalidArgumentError('must be true or false.');
 };
 
 const { version } = require('../package.json') as { version: string };
@@ -34,22 +41,40 @@ export function buildProgram(): Command {
     await runDeploy(kind, globals(cmd));
   };
 
-  program.command('preview').description('show the changes an update would make').action(deploy('preview'));
+  const expectNoChanges = '--expect-no-changes';
+  const expectNoChangesHelp = 'fail (exit 1) if any change is proposed or made, as Pulumi does';
+  const replace = '--replace <urn>';
+  const replaceHelp = 'replace this resource even if nothing changed (repeatable; wildcards * and ** as Pulumi)';
+  const refresh = '-r, --refresh';
+  const refreshHelp = 'read every resource from the cloud first, so the plan starts from what is there';
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  program
+    .command('preview')
+    .description('show the changes an update would make')
+    .option(expectNoChanges, expectNoChangesHelp)
+    .option(replace, replaceHelp, collect)
+    .option(refresh, refreshHelp)
+    .action(deploy('preview'));
   program
     .command('up')
     .description('create or update the resources of the program')
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--skip-preview', 'do not preview first (and do not ask)')
+    .option(expectNoChanges, expectNoChangesHelp)
+    .option(replace, replaceHelp, collect)
+    .option(refresh, refreshHelp)
     .action(deploy('up'));
   program
     .command('refresh')
     .description('read every resource from the cloud and record drift in the state (writes nothing to the cloud)')
     .option('-y, --yes', 'do not ask for confirmation')
+    .option(expectNoChanges, expectNoChangesHelp)
     .action(deploy('refresh'));
   program
     .command('destroy')
     .description('delete every resource of the stack')
     .option('-y, --yes', 'do not ask for confirmation')
+    .option(expectNoChanges, expectNoChangesHelp)
     .action(deploy('destroy'));
   program
     .command('import')
@@ -58,12 +83,19 @@ export function buildProgram(): Command {
     .argument('<name>', 'resource name in the program')
     .argument('<id>', 'the OCID of the resource')
     .option('-y, --yes', 'accepted for Pulumi compatibility: an import writes nothing to the cloud and never asks')
+    .option(
+      '--protect [bool]',
+      'mark the imported resource protected, as `pulumi import` does by default (--protect=false: not)',
+      booleanFlag,
+      true,
+    )
     .action(async (type: string, name: string, id: string, _: unknown, cmd: Command) => {
       const { runDeploy } = await import('./commands/deploy');
-      await runDeploy('import', { ...globals(cmd), imports: [{ type, name, id }] });
+      const protect = cmd.opts().protect as boolean;
+      await runDeploy('import', { ...globals(cmd), imports: [{ type, name, id, protect }] });
     });
 
-  const stack = program.command('stack').description('inspect stacks');
+  const stack = program.command('stack').description('inspect, import, export and remove stacks');
   stack
     .command('output')
     .description("print the stack's outputs (secrets as [secret] unless --show-secrets)")
@@ -88,6 +120,62 @@ export function buildProgram(): Command {
       const { stackList } = await import('./commands/stack');
       stackList(globals(cmd));
     });
+
+  stack
+    .command('import')
+    .description("replace the stack's state with a deployment read from stdin (what `stack export` prints)")
+    .option('--file <path>', 'read the deployment from this file (a `stack export` or a state backup)')
+    .option('-f, --force', 'import even if the deployment is from another stack or has integrity errors')
+    .action(async (_: unknown, cmd: Command) => {
+      const { stackImport } = await import('./commands/stack');
+      await stackImport(globals(cmd) as Parameters<typeof stackImport>[0]);
+    });
+  stack
+    .command('rm')
+    .description('remove a stack, its state and its Pulumi.<stack>.yaml (not its resources)')
+    .argument('[stack]', 'the stack to remove (default: --stack)')
+    .option('-f, --force', 'remove it even if it still has resources (they stay in the cloud)')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .option('--preserve-config', 'keep Pulumi.<stack>.yaml')
+    .option('--remove-backups', "also delete the stack's state backup")
+    .action(async (name: string | undefined, _: unknown, cmd: Command) => {
+      const options = globals(cmd);
+      if (name !== undefined && cmd.getOptionValueSourceWithGlobals('stack') === 'cli')
+        throw new UserError('only one of --stack or argument stack name may be specified, not both');
+      const { stackRemove } = await import('./commands/stack');
+      await stackRemove({ ...(options as Parameters<typeof stackRemove>[0]), stack: name ?? options.stack });
+    });
+
+  const state = program
+    .command('state')
+    .description("edit the stack's state without touching the cloud (as pulumi state)");
+  state
+    .command('delete')
+    .description("delete a resource from the stack's state (the cloud resource stays)")
+    .argument('[urn]', "the resource's URN (ocikit stack export lists them)")
+    .option('--force', 'delete it even if it is protected')
+    .option('--target-dependents', 'also delete the resources that depend on it')
+    .option('--all', 'delete every resource of the state')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(async (urn: string | undefined, _: unknown, cmd: Command) => {
+      const { stateDelete } = await import('./commands/state');
+      await stateDelete(globals(cmd), urn);
+    });
+  for (const protect of [true, false])
+    state
+      .command(protect ? 'protect' : 'unprotect')
+      .description(
+        protect
+          ? 'mark a resource protected: up and destroy refuse to delete it'
+          : 'remove the protection of a resource, so it can be deleted',
+      )
+      .argument('[urn]', "the resource's URN (ocikit stack export lists them)")
+      .option('--all', `${protect ? 'protect' : 'unprotect'} every resource of the stack`)
+      .option('-y, --yes', 'do not ask for confirmation')
+      .action(async (urn: string | undefined, _: unknown, cmd: Command) => {
+        const { stateProtect } = await import('./commands/state');
+        await stateProtect(globals(cmd), urn, protect);
+      });
 
   const config = program
     .command('config')

@@ -7,12 +7,18 @@ import { loadStackConfig } from '../project/config';
 import { checkEntryPoint } from '../project/project';
 import { canPrompt, commandContext, requireExistingStack } from './context';
 import { ask } from './prompt';
+import { importCode } from '../display/import-code';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
 
 interface DeployOptions extends GlobalOptions {
   yes?: boolean;
   skipPreview?: boolean;
+  expectNoChanges?: boolean;
+  replace?: string[];
+  refresh?: boolean;
   imports?: EngineOptions['imports'];
 }
 
@@ -92,6 +98,8 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       config: values,
       secretKeys: config.secretKeys,
       imports: options.imports,
+      replace: options.replace,
+      refresh: options.refresh,
       parallel: options.parallel,
       providerEnv,
       state,
@@ -107,6 +115,9 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         const reason = result.error ?? `${kind} failed`;
         throw new UserError(/unhandled exception/.test(reason) && detail ? `the program failed: ${detail}` : reason);
       }
+      // As Pulumi checks --expect-no-changes: on the preview command's plan, else on what ran.
+      if (options.expectNoChanges && (kind === 'preview' || !preview) && hasChanges(result.changes))
+        throw new UserError(`no changes were expected but changes ${preview ? 'were proposed' : 'occurred'}`);
       return result;
     };
     if (cloud && !options.json) process.stdout.write(`${cloud.message}\n`);
@@ -120,10 +131,39 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       process.stdout.write('\n');
     }
     await run(mode, false);
+    if (kind === 'import' && !options.json) printImportCode(project.dir, state.load().resources, options.imports ?? []);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     if (kind !== 'preview') state.unlock();
     await cloud?.close();
+  }
+}
+
+/** Pulumi's ResourceChanges.HasChanges: any step but same and read. */
+function hasChanges(changes: Partial<Record<string, number>>): boolean {
+  return Object.entries(changes).some(([kind, n]) => kind !== 'same' && kind !== 'read' && (n ?? 0) > 0);
+}
+
+/** After `import`, the code to declare what was adopted, as `pulumi import` prints it. */
+function printImportCode(
+  programDir: string,
+  resources: Array<{ urn: string; type: string; inputs: Record<string, unknown>; delete?: boolean }>,
+  imports: NonNullable<EngineOptions['imports']>,
+): void {
+  let pkg = '@pulumi/oci';
+  try {
+    const manifest = JSON.parse(readFileSync(join(programDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const deps = { ...(manifest.devDependencies as object), ...(manifest.dependencies as object) };
+    if ('@ocikit/oci' in deps && !('@pulumi/oci' in deps)) pkg = '@ocikit/oci';
+  } catch {
+    // No package.json: the code names @pulumi/oci, the package such programs use.
+  }
+  for (const imp of imports) {
+    const found = resources.find((r) => !r.delete && r.urn.endsWith(`::${imp.type}::${imp.name}`));
+    if (found)
+      process.stdout.write(
+        `\n${importCode({ pkg, type: imp.type, name: imp.name, inputs: found.inputs, protect: imp.protect !== false })}`,
+      );
   }
 }

@@ -48,6 +48,8 @@ export interface DeploymentOptions {
   engineAddress: () => string;
   state: FileStackState;
   events: EventSink;
+  /** `--replace <urn>`: replaced whatever their diff says (Pulumi's targeted replace). */
+  replace?: (urn: string) => boolean;
 }
 
 /** What the program registers, already decoded from the gRPC request. */
@@ -616,14 +618,15 @@ export class Deployment {
       modified: new Date().toISOString(),
       ...extra,
     });
-    // A dependent deleted ahead of a delete-before-replace resource is checked afresh and recreated.
-    const news = old && !recreating ? applyIgnoreChanges(old.inputs, reg.inputs, reg.ignoreChanges) : reg.inputs;
+    // A dependent deleted ahead of a delete-before-replace resource, or one the user asked to
+    // replace (--replace), is checked afresh: its old inputs do not count.
+    const targeted = Boolean(old && this.o.replace?.(urn));
+    const fresh = !old || Boolean(recreating) || targeted;
+    const news = fresh ? reg.inputs : applyIgnoreChanges(old!.inputs, reg.inputs, reg.ignoreChanges);
     const checkMeta = () => stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined);
-    const check = await plugin
-      .check(urn, reg.name, reg.type, old && !recreating ? old.inputs : {}, news)
-      .catch((e: unknown) => {
-        throw this.failed(checkMeta(), `${urn}: checking failed: ${oneLine(e)}`);
-      });
+    const check = await plugin.check(urn, reg.name, reg.type, fresh ? {} : old!.inputs, news).catch((e: unknown) => {
+      throw this.failed(checkMeta(), `${urn}: checking failed: ${oneLine(e)}`);
+    });
     if (check.failures.length) throw this.failed(checkMeta(), failureMessage(urn, check.failures));
     const inputs = check.inputs;
     if (!old)
@@ -644,16 +647,16 @@ export class Deployment {
       );
     }
 
-    let diff = await plugin.diff(
-      urn,
-      reg.name,
-      reg.type,
-      old.id ?? '',
-      old.outputs,
-      inputs,
-      old.inputs,
-      reg.ignoreChanges,
-    );
+    // A targeted replace is not diffed: it replaces and "blames the id", as Pulumi's step generator.
+    let diff: DiffResult = targeted
+      ? {
+          changes: 'some',
+          replaces: ['id'],
+          stables: [],
+          deleteBeforeReplace: false,
+          diffs: changedKeys(old.inputs, inputs),
+        }
+      : await plugin.diff(urn, reg.name, reg.type, old.id ?? '', old.outputs, inputs, old.inputs, reg.ignoreChanges);
     if (diff.changes === 'unknown') {
       const keys = changedKeys(old.inputs, inputs);
       diff = {
@@ -687,8 +690,9 @@ export class Deployment {
         `unable to replace resource "${urn}" as it is currently marked for protection; remove the protect option to replace it`,
       );
     }
-    // The replacement is checked again with no olds, so defaults are computed afresh.
-    const recheck = await plugin.check(urn, reg.name, reg.type, undefined, news);
+    // The replacement is checked again with no olds, so defaults are computed afresh (a targeted
+    // one already was).
+    const recheck = targeted ? check : await plugin.check(urn, reg.name, reg.type, undefined, news);
     if (recheck.failures.length)
       throw this.failed(stepMetadata('replace', urn, reg.type, old, undefined), failureMessage(urn, recheck.failures));
     const dbr = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
@@ -1057,7 +1061,10 @@ export class Deployment {
   }
 
   /** `ocikit import <type> <name> <id>`: a resource under the stack with the default provider. */
-  async importResource(imp: { type: string; name: string; id: string }, version: string): Promise<StepOutcome> {
+  async importResource(
+    imp: { type: string; name: string; id: string; protect?: boolean },
+    version: string,
+  ): Promise<StepOutcome> {
     const urn = this.urn(imp.type, imp.name, this.stackUrn);
     if (this.olds.has(urn)) throw new StepError(`${urn} is already in the stack`);
     // The stack's default provider of the package (the program's, e.g. default_4_20_0 from
@@ -1080,6 +1087,7 @@ export class Deployment {
       replaceOnChanges: [],
       additionalSecretOutputs: [],
       importId: imp.id,
+      protect: imp.protect,
     };
     this.registered.add(urn);
     return this.importStep(reg, urn, plugin, ref, true);
@@ -1163,7 +1171,8 @@ export class Deployment {
     const protectedOnes = targets.filter((r) => r.protect && !r.delete && !r.external);
     if (protectedOnes.length) {
       const urns = protectedOnes.map((r) => r.urn).join(', ');
-      const message = `unable to delete ${urns}: protected (remove the protect option and run up first)`;
+      const how = protectedOnes.map((r) => `\`ocikit state unprotect '${r.urn}'\``).join(', ');
+      const message = `unable to delete ${urns}: protected (remove the protect option and run up first, or ${how})`;
       this.o.events.diag('error', message, protectedOnes[0].urn);
       throw new StepError(message);
     }
@@ -1241,8 +1250,33 @@ export class Deployment {
 
   // ----- refresh -----------------------------------------------------------------------------
 
-  /** Reads every custom resource back; records drift in the state, writes nothing to the cloud. */
-  async refresh(): Promise<void> {
+  /**
+   * Reads every custom resource back; records drift in the state, writes nothing to the cloud.
+   * `refresh`, or the refresh that `up --refresh` runs before the program (`beforeUpdate`): then
+   * only drift counts, as refreshed, and the update's steps diff against what was read.
+   */
+  async refresh(options: { beforeUpdate?: boolean } = {}): Promise<void> {
+    const count = (kind: 'same' | 'update' | 'delete') => {
+      if (!options.beforeUpdate) this.count(kind);
+      else if (kind !== 'same') this.count('refresh');
+    };
+    // Before an update, what was read becomes the old state the steps start from (everywhere the
+    // old object is held).
+    const replaceOld = (r: ResourceState, next: ResourceState | undefined) => {
+      this.put(r, next);
+      if (!options.beforeUpdate) return;
+      const swap = (list: ResourceState[]) => {
+        const i = list.indexOf(r);
+        if (i < 0) return;
+        if (next) list[i] = next;
+        else list.splice(i, 1);
+      };
+      swap(this.base);
+      swap(this.toDeleteLater);
+      if (this.olds.get(r.urn) !== r) return;
+      if (next) this.olds.set(r.urn, next);
+      else this.olds.delete(r.urn);
+    };
     const targets = this.current.filter((r) => r.custom && r.id && !r.type.startsWith(providerPrefix));
     const results = await Promise.allSettled(
       targets.map((r) =>
@@ -1259,9 +1293,9 @@ export class Deployment {
             throw this.failed(meta, `${r.urn}: refreshing failed: ${oneLine(e)}`);
           }
           if (!read.id) {
-            this.put(r, undefined);
+            replaceOld(r, undefined);
             await this.write();
-            this.count('delete');
+            count('delete');
             this.outputs(stepMetadata('refresh', r.urn, r.type, r, undefined, { diffs: ['id'] }));
             return;
           }
@@ -1279,9 +1313,9 @@ export class Deployment {
           };
           if (!next.initErrors) delete next.initErrors;
           const drift = changedKeys(r.outputs, next.outputs);
-          this.put(r, next);
+          replaceOld(r, next);
           await this.write();
-          this.count(drift.length ? 'update' : 'same');
+          count(drift.length ? 'update' : 'same');
           this.outputs(
             stepMetadata('refresh', r.urn, r.type, r, next, {
               diffs: drift,

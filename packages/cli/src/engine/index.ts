@@ -3,5 +3,6 @@
 export * from './types';
 export { runEngine } from './run-engine';
 export { isDefaultProvider } from './default-provider';
-export { openStackState, listStacks } from './state';
+export { openStackState, listStacks, type ImportedDeployment, type ResourceState, type Snapshot } from './state';
+export { checkSnapshot } from './snapshot-check';
 export { trace } from './trace';

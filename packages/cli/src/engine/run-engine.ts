@@ -78,6 +78,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         engineAddress: () => monitor!.address,
         state,
         events,
+        replace: o.replace?.length ? urnMatcher(o.replace) : undefined,
       },
       snapshot,
     );
@@ -103,6 +104,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         d.registerComponent(rootRegistration(o.project.name, o.stack));
         for (const imp of o.imports) await d.importResource(imp, '');
       } else {
+        // `up --refresh`: the cloud is read first, so the program's steps diff against it.
+        if (o.refresh) await d.refresh({ beforeUpdate: true });
         const program = startProgram({
           programDir: o.programDir,
           project: o.project,
@@ -194,4 +197,24 @@ function oneLine(message: string): string {
     .filter(Boolean)
     .join(' ');
   return line.length > 400 ? `${line.slice(0, 397)}...` : line;
+}
+
+/**
+ * A matcher for URN patterns as Pulumi's `--replace` and `--target` take them (UrnTargets in
+ * pkg/resource/deploy): `**` matches anything, `*` anything without a colon, the rest literally.
+ */
+export function urnMatcher(patterns: string[]): (urn: string) => boolean {
+  const regexes = patterns.map((p) => {
+    const source = p
+      .split('**')
+      .map((part) =>
+        part
+          .split('*')
+          .map((lit) => lit.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^:]*'),
+      )
+      .join('.*');
+    return new RegExp(`^${source}$`);
+  });
+  return (urn) => regexes.some((r) => r.test(urn));
 }

@@ -60,6 +60,12 @@ export interface PendingOperation {
   type: PendingKind;
 }
 
+/** The parts of apitype.DeploymentV3 that `stack import` keeps. */
+export interface ImportedDeployment {
+  resources?: ResourceState[];
+  pending_operations?: PendingOperation[];
+}
+
 export interface Snapshot {
   resources: ResourceState[];
   pendingOperations: PendingOperation[];
@@ -331,6 +337,39 @@ export class FileStackState implements StackState {
     return { version: 3, deployment: latest ?? this.deployment({ resources: [], pendingOperations: [] }) };
   }
 
+  /**
+   * `stack import`: `deployment` (apitype.DeploymentV3, already checked) becomes this stack's
+   * state and the current file its backup. Its secrets are read with `from` (the crypter of the
+   * salt the deployment names) and written with this stack's own, so they move between salts.
+   */
+  importDeployment(deployment: ImportedDeployment, from: Crypter | undefined): void {
+    const snapshot: Snapshot = {
+      resources: (deployment.resources ?? []).map((r) => this.decodeResource(r, from)),
+      pendingOperations: (deployment.pending_operations ?? []).map((op) => ({
+        type: op.type,
+        resource: this.decodeResource(op.resource, from),
+      })),
+    };
+    this.backup();
+    this.save(snapshot);
+  }
+
+  /**
+   * `stack rm`: the state file becomes the backup (as Pulumi's DIY backend keeps one of a removed
+   * stack), or goes with its backup when `removeBackups`.
+   */
+  remove(options: { removeBackups: boolean }): void {
+    if (options.removeBackups) rmSync(this.backupFile, { force: true });
+    if (!existsSync(this.file)) return;
+    if (options.removeBackups) rmSync(this.file);
+    else renameSync(this.file, this.backupFile);
+  }
+
+  /** How many resources the state holds (what `stack rm` refuses to leave behind). */
+  resourceCount(): number {
+    return ((this.readCheckpoint()?.latest?.resources as unknown[] | undefined) ?? []).length;
+  }
+
   outputs(): Record<string, unknown> {
     const stack = this.load().resources.find((r) => r.type === 'pulumi:pulumi:Stack');
     return stack?.outputs ?? {};
@@ -355,9 +394,11 @@ export class FileStackState implements StackState {
     return out;
   }
 
-  private decodeResource(r: ResourceState): ResourceState {
-    const out = { ...r, inputs: this.decode(r.inputs ?? {}) as Props, outputs: this.decode(r.outputs ?? {}) as Props };
-    if (r.replacementTrigger !== undefined) out.replacementTrigger = this.decode(r.replacementTrigger);
+  /** A resource as the file holds it, in wire form; `crypter` reads its secrets (default: this stack's). */
+  private decodeResource(r: ResourceState, crypter = this.crypter): ResourceState {
+    const decode = (v: unknown) => this.decode(v, crypter);
+    const out = { ...r, inputs: decode(r.inputs ?? {}) as Props, outputs: decode(r.outputs ?? {}) as Props };
+    if (r.replacementTrigger !== undefined) out.replacementTrigger = decode(r.replacementTrigger);
     return out;
   }
 
@@ -374,17 +415,18 @@ export class FileStackState implements StackState {
     return v;
   }
 
-  private decode(v: unknown): unknown {
+  private decode(v: unknown, crypter = this.crypter): unknown {
     if (isObject(v) && v[sigKey] === secretSig) {
       if (typeof v.ciphertext === 'string') {
-        if (!this.crypter) throw new Error('the stack state holds secrets but no secrets passphrase is set');
-        return { [sigKey]: secretSig, value: this.decode(JSON.parse(this.crypter.decrypt(v.ciphertext))) };
+        if (!crypter) throw new Error('the stack state holds secrets but no secrets passphrase is set');
+        return { [sigKey]: secretSig, value: this.decode(JSON.parse(crypter.decrypt(v.ciphertext)), crypter) };
       }
-      if (typeof v.plaintext === 'string') return { [sigKey]: secretSig, value: this.decode(JSON.parse(v.plaintext)) };
+      if (typeof v.plaintext === 'string')
+        return { [sigKey]: secretSig, value: this.decode(JSON.parse(v.plaintext), crypter) };
       return v;
     }
-    if (Array.isArray(v)) return v.map((x) => this.decode(x));
-    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.decode(x)]));
+    if (Array.isArray(v)) return v.map((x) => this.decode(x, crypter));
+    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.decode(x, crypter)]));
     return v;
   }
 }
@@ -411,7 +453,7 @@ export function openStackState(options: {
   stack: string;
   crypter?: Crypter;
   stackConfigFile?: string;
-}): StackState {
+}): FileStackState {
   return new FileStackState(options.programDir, options.stack, options.crypter, options.stackConfigFile);
 }
 

@@ -21,10 +21,14 @@ export interface EngineOptions {
   config: Record<string, string>;
   /** Which of those keys are secret. */
   secretKeys: string[];
-  /** `ocikit import <type> <name> <id>`. */
-  imports?: Array<{ type: string; name: string; id: string }>;
+  /** `ocikit import <type> <name> <id>` (protected unless `--protect=false`, as `pulumi import`). */
+  imports?: Array<{ type: string; name: string; id: string; protect?: boolean }>;
   /** Default: Pulumi's default. */
   parallel?: number;
+  /** `up --refresh`: read every resource from the cloud before the program's steps. */
+  refresh?: boolean;
+  /** `--replace`: URNs (with Pulumi's wildcards `*` and `**`) to replace whatever their diff says. */
+  replace?: string[];
   /** Extra environment for the plugin process. */
   providerEnv?: Record<string, string>;
   /** From openStackState(). */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { cleanEnv, ocikit } from '../support/ocikit';
@@ -25,11 +25,14 @@ const oneLineError = (stderr: string) => {
 test('every command of the contract is there, with its flags', async () => {
   const help = await ocikit(['--help']);
   assert.equal(help.code, 0);
-  for (const command of ['preview', 'up', 'refresh', 'destroy', 'import', 'stack', 'config', 'emulator'])
+  for (const command of ['preview', 'up', 'refresh', 'destroy', 'import', 'stack', 'state', 'config', 'emulator'])
     assert.match(help.stdout, new RegExp(`\\n  ${command}\\b`));
   for (const flag of ['--cwd <dir>', '--stack <name>', '--parallel <n>', '--json', '--non-interactive'])
     assert.ok(help.stdout.includes(flag), flag);
   assert.match((await ocikit(['up', '--help'])).stdout, /--yes[\s\S]*--skip-preview/);
+  // Beyond the contract, as Pulumi's: drift checks and targeted replacement.
+  assert.match((await ocikit(['up', '--help'])).stdout, /--expect-no-changes[\s\S]*--replace <urn>/);
+  assert.match((await ocikit(['preview', '--help'])).stdout, /--expect-no-changes[\s\S]*--replace <urn>/);
   assert.match((await ocikit(['refresh', '--help'])).stdout, /--yes/);
   assert.match((await ocikit(['destroy', '--help'])).stdout, /--yes/);
   assert.match((await ocikit(['stack', 'output', '--help'])).stdout, /\[name\]/);
@@ -280,4 +283,53 @@ test('ocikit emulator starts the emulator in the foreground with ocikit-emulator
   assert.equal((await done).code, 0);
   const help = await ocikit(['emulator', '--help']);
   assert.match(help.stdout, /--transition-delay <seconds>/);
+});
+
+test('stack import and stack rm: their mistakes are one line; a stack with only config is removed', async () => {
+  const cwd = project();
+  const env = cleanEnv();
+  const importing = (input: string) => ocikit(['stack', 'import'], { cwd, env, input });
+  assert.match(oneLineError((await importing('{ nope')).stderr), /^error: could not read the deployment: /);
+  assert.equal(
+    oneLineError((await importing('{"version":2,"deployment":{}}')).stderr),
+    'error: the deployment is version 2; ocikit reads version 3, what Pulumi exports today',
+  );
+  assert.match(
+    oneLineError((await ocikit(['stack', 'import', '--file', join(cwd, 'missing.json')], { cwd, env })).stderr),
+    /^error: could not open file: /,
+  );
+  const cloudSecret = JSON.stringify({
+    version: 3,
+    deployment: {
+      secrets_providers: { type: 'service', state: {} },
+      resources: [
+        {
+          urn: 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev',
+          type: 'pulumi:pulumi:Stack',
+          custom: false,
+          outputs: {
+            token: { '4dabf18193072939515e22adb298388d': '1b47061264138c4ac30d75fd1eb44270', ciphertext: 'x' },
+          },
+        },
+      ],
+    },
+  });
+  assert.match(
+    oneLineError((await importing(cloudSecret)).stderr),
+    /^error: the deployment's secrets are encrypted by the 'service' secrets provider, which ocikit cannot read/,
+  );
+
+  assert.equal((await ocikit(['--stack', 'prod', 'config', 'set', 'units', '5'], { cwd })).code, 0);
+  assert.equal(
+    oneLineError((await ocikit(['--stack', 'dev', 'stack', 'rm', 'prod', '--yes'], { cwd })).stderr),
+    'error: only one of --stack or argument stack name may be specified, not both',
+  );
+  const removed = await ocikit(['stack', 'rm', 'prod', '--yes'], { cwd });
+  assert.equal(removed.code, 0, removed.stderr);
+  assert.equal(removed.stdout, "Stack 'prod' has been removed!\n");
+  assert.equal(existsSync(join(cwd, 'Pulumi.prod.yaml')), false);
+  assert.equal(
+    oneLineError((await ocikit(['stack', 'rm', 'prod', '--yes'], { cwd })).stderr),
+    "error: no stack named 'prod' found",
+  );
 });

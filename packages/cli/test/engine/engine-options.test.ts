@@ -180,6 +180,31 @@ new Thing('inner', { size: 1 }, { deletedWith: owner });
     assert.equal(resources().filter((r) => r.urn.includes('Thing')).length, 0);
   });
 
+  it('replaces what --replace names, whatever its diff says, in the order its options ask, and nothing else', async () => {
+    const src = `new Thing('a', { size: 1 });\nnew Thing('b', { size: 1 }, { deleteBeforeReplace: true });\n`;
+    await up(src);
+    const [oldA, oldB] = [ids('a')[0], ids('b')[0]];
+    reset();
+    const planned = await prog.run({ preview: true, replace: ['urn:pulumi:dev::enginetest::oci:Test/thing:Thing::a'] });
+    const planSteps = steps(planned.events);
+    assert.deepEqual(
+      planSteps.filter((step) => step.endsWith(' a')),
+      ['create-replacement a', 'replace a', 'delete-replaced a'],
+    );
+    assert.ok(planSteps.includes('same b'), planSteps.join(', '));
+    assert.deepEqual(changes(), [], 'a preview changes nothing');
+    let r = await prog.run({ replace: ['urn:pulumi:dev::enginetest::oci:Test/thing:Thing::a'] });
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(changes(), ['create a', 'delete a'], 'create before delete');
+    assert.notEqual(ids('a')[0], oldA);
+    reset();
+    r = await prog.run({ replace: ['urn:pulumi:*::enginetest::**::b'] });
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(changes(), ['delete b', 'create b'], 'the deleteBeforeReplace option holds');
+    assert.notEqual(ids('b')[0], oldB);
+    assert.equal(byName('b').length, 1);
+  });
+
   it('replaces a resource when its replacementTrigger changes, and with the resources in replaceWith', async () => {
     const src = (trigger: string, root: string) => `
 const root = new Thing('root', { replaceMe: '${root}' });

@@ -1,10 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
-import { hasTerminal, terminalText } from '../support/ocikit';
+import { cleanEnv, hasTerminal, ocikit, terminalText } from '../support/ocikit';
 
 // What a user of the Pulumi CLI sees and what `pulumi stack import` needs, checked on a
 // @pulumi/oci program with a default provider, an explicit one and a secret output.
@@ -39,6 +39,47 @@ test('the plan shows explicit providers and the summary does not count default o
   // Nothing changed: the default provider and the unchanged read of `seen` are not counted.
   const preview = ok(await p.run(['preview']));
   assert.match(preview.stdout, /Resources:\n {4}4 unchanged\n\n/);
+});
+
+test('--expect-no-changes passes on a stack in step and fails, as Pulumi, when a change is proposed or made', async () => {
+  ok(await p.run(['preview', '--expect-no-changes']));
+  ok(await p.run(['refresh', '--yes', '--expect-no-changes']));
+  ok(await p.run(['config', 'set', 'units', '3']));
+  const proposed = await p.run(['preview', '--expect-no-changes']);
+  assert.equal(proposed.code, 1);
+  assert.match(proposed.stdout, /~ 1 to update/);
+  assert.match(proposed.stderr, /^error: no changes were expected but changes were proposed\n$/);
+  const made = await p.run(['up', '--yes', '--expect-no-changes']);
+  assert.equal(made.code, 1);
+  assert.match(made.stderr, /^error: no changes were expected but changes occurred\n$/);
+  const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { endpointId: string };
+  assert.equal(
+    (await cloud.t.language().getEndpoint({ endpointId })).endpoint.inferenceUnits,
+    3,
+    'applied, then reported',
+  );
+  ok(await p.run(['config', 'rm', 'units']));
+  ok(await p.run(['up', '--yes']));
+});
+
+test('up --refresh reads the cloud first: a change made outside is seen and undone in one run', async () => {
+  const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { endpointId: string };
+  const language = cloud.t.language();
+  await language.updateEndpoint({ endpointId, updateEndpointDetails: { inferenceUnits: 2 } });
+  await cloud.t.advance(5);
+  const units = async () => (await language.getEndpoint({ endpointId })).endpoint.inferenceUnits;
+  assert.equal(await units(), 2);
+  // Without a refresh the state still says 1, as the program does: nothing to do.
+  ok(await p.run(['preview', '--expect-no-changes']));
+  const plan = ok(await p.run(['preview', '--refresh'])).stdout;
+  assert.match(plan, /^ ~ +oci:AiLanguage\/endpoint:Endpoint classifier update\n +~ inferenceUnits: 2 => 1$/m);
+  const state = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources.find(
+    (r: { urn: string }) => r.urn.endsWith('::classifier'),
+  );
+  assert.equal(state.outputs.inferenceUnits, 1, 'a preview writes nothing, its refresh neither');
+  ok(await p.run(['up', '--refresh', '--yes']));
+  assert.equal(await units(), 1, 'undone');
+  ok(await p.run(['up', '--refresh', '--yes', '--expect-no-changes']));
 });
 
 test('stack export names the passphrase salt a run created, so Pulumi can read its secrets', async () => {
@@ -82,13 +123,82 @@ test('import by command uses the stack’s default provider, not a second unvers
   const resources = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources as Array<{
     urn: string;
     provider?: string;
+    protect?: boolean;
   }>;
   const adopted = resources.find((r) => r.urn.endsWith('::adopted'))!;
+  assert.equal(adopted.protect, true, 'protected, as `pulumi import` does by default');
   assert.match(adopted.provider!, /::pulumi:providers:oci::default_4_20_0::/);
   assert.deepEqual(
     resources.filter((r) => r.urn.includes('::pulumi:providers:oci::default')).map((r) => r.urn.split('::').pop()),
     ['default_4_20_0'],
   );
+});
+
+// Pulumi's repair path: export, edit, import. Here the edit forgets the endpoint adopted by
+// `ocikit import` (the same cloud object as `classifier`), which the program does not declare.
+test('stack import takes back an edited export; a backup restores; another stack’s needs --force', async () => {
+  const exported = JSON.parse(ok(await p.run(['stack', 'export'])).stdout);
+  const refused = await p.run(['preview']);
+  assert.equal(refused.code, 1, 'the protected, undeclared endpoint cannot be deleted');
+  assert.match(refused.stderr, /unable to delete \S+::adopted: protected/);
+  const edited = structuredClone(exported);
+  edited.deployment.resources = edited.deployment.resources.filter(
+    (r: { urn: string }) => !r.urn.endsWith('::adopted'),
+  );
+  const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'audit passphrase' });
+  const imported = await ocikit(['--cwd', p.dir, 'stack', 'import'], { env, input: JSON.stringify(edited) });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.equal(imported.stdout, 'Import complete.\n');
+  const after = ok(await p.run(['preview'])).stdout;
+  assert.doesNotMatch(after, /adopted/, 'forgotten: nothing to delete');
+  assert.match(after, /Resources:\n {4}4 unchanged\n/);
+  assert.equal(ok(await p.run(['stack', 'output', 'token', '--show-secrets'])).stdout, `${SECRET}\n`);
+
+  // The previous state is the backup, and a backup file imports as it is.
+  const backup = join(p.dir, '.ocikit', 'stacks', 'dev.json.bak');
+  ok(await p.run(['stack', 'import', '--file', backup]));
+  const restored = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources;
+  assert.deepEqual(
+    restored.map((r: { urn: string }) => r.urn),
+    exported.deployment.resources.map((r: { urn: string }) => r.urn),
+  );
+  ok(await ocikit(['--cwd', p.dir, 'stack', 'import'], { env, input: JSON.stringify(edited) }));
+
+  // Broken or foreign deployments are refused in one line and change nothing.
+  const file = join(p.dir, 'edited.json');
+  const orphan = structuredClone(exported);
+  orphan.deployment.resources = orphan.deployment.resources.filter(
+    (r: { type: string }) => r.type !== 'pulumi:pulumi:Stack',
+  );
+  writeFileSync(file, JSON.stringify(orphan));
+  const broken = await p.run(['stack', 'import', '--file', file]);
+  assert.equal(broken.code, 1);
+  assert.match(
+    broken.stderr,
+    /^error: state file contains errors: resource \S+ refers to unknown parent urn:pulumi:dev::audit::pulumi:pulumi:Stack::audit-dev; importing this file could be dangerous, rerun with --force to proceed anyway\n$/,
+  );
+  writeFileSync(file, JSON.stringify(exported));
+  const foreign = await p.run(['--stack', 'copy', 'stack', 'import', '--file', file]);
+  assert.equal(foreign.code, 1);
+  assert.match(
+    foreign.stderr,
+    /^error: resource 'urn:pulumi:dev::audit::pulumi:pulumi:Stack::audit-dev' is from a different stack \(dev != copy\);/,
+  );
+  assert.equal(existsSync(join(p.dir, '.ocikit', 'stacks', 'copy.json')), false, 'nothing written');
+
+  // Forced into a stack with a salt of its own: the secret is decrypted with the export's salt
+  // and encrypted again with the new stack's.
+  ok(await p.run(['--stack', 'copy', 'config', 'set', '--secret', 'other', 'x']));
+  const copySalt = parseYaml(readFileSync(join(p.dir, 'Pulumi.copy.yaml'), 'utf8')).encryptionsalt as string;
+  assert.notEqual(copySalt, exported.deployment.secrets_providers.state.salt);
+  const forced = ok(await p.run(['--stack', 'copy', 'stack', 'import', '--file', file, '--force']));
+  assert.match(forced.stderr, /^warning: resource '\S+' is from a different stack \(dev != copy\)$/m);
+  assert.equal(
+    ok(await p.run(['--stack', 'copy', 'stack', 'output', 'token', '--show-secrets'])).stdout,
+    `${SECRET}\n`,
+  );
+  const copy = JSON.parse(ok(await p.run(['--stack', 'copy', 'stack', 'export'])).stdout).deployment;
+  assert.deepEqual(copy.secrets_providers, { type: 'passphrase', state: { salt: copySalt } });
 });
 
 // Without --yes on a terminal, up previews, asks, and changes nothing unless the answer is yes.
@@ -122,3 +232,75 @@ test(
     assert.equal(await units(), 2, 'accepted: the endpoint has the new units');
   },
 );
+
+test('state delete, protect and unprotect edit the state only, refusing what would break it', async () => {
+  const saved = join(p.dir, 'saved.json');
+  writeFileSync(saved, ok(await p.run(['stack', 'export'])).stdout);
+  const urnOf = async (name: string) =>
+    (
+      JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources as Array<{
+        urn: string;
+        protect?: boolean;
+      }>
+    ).find((r) => r.urn.endsWith(`::${name}`))!;
+  const classifier = (await urnOf('classifier')).urn;
+  const peer = (await urnOf('peer')).urn;
+
+  assert.equal(ok(await p.run(['state', 'protect', classifier])).stdout, 'Resource protected\n');
+  assert.equal((await urnOf('classifier')).protect, true);
+  const guarded = await p.run(['state', 'delete', classifier]);
+  assert.equal(guarded.code, 1);
+  assert.equal(
+    guarded.stderr,
+    `error: ${classifier} can't be safely deleted because it is protected. Re-run this command with --force to force deletion\n`,
+  );
+  assert.equal(ok(await p.run(['state', 'unprotect', '--all'])).stdout, 'All resources unprotected\n');
+  assert.equal((await urnOf('classifier')).protect, undefined);
+
+  // The plan and the read of it use the peer provider: it cannot go alone.
+  const used = await p.run(['state', 'delete', peer]);
+  assert.equal(used.code, 1);
+  assert.match(
+    used.stderr,
+    /^error: \S+::peer can't be safely deleted because the following resources depend on it: failover \(\S+\), seen \(\S+\); delete those resources first or pass --target-dependents\n$/,
+  );
+  assert.equal(ok(await p.run(['state', 'delete', peer, '--target-dependents'])).stdout, 'Resource deleted\n');
+  const left = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources as Array<{ urn: string }>;
+  assert.deepEqual(
+    left.map((r) => r.urn.split('::').pop()),
+    ['audit-dev', 'default_4_20_0', 'classifier'],
+  );
+  const missing = await p.run(['state', 'delete', peer]);
+  assert.equal(missing.stderr, `error: No such resource "${peer}" exists in the current state\n`);
+  // Only the state changed: the plan is still in the cloud.
+  const { planId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { planId: string };
+  assert.equal(
+    (await cloud.t.dr(cloud.sandbox.peerRegion).getDrPlan({ drPlanId: planId })).drPlan.lifecycleState,
+    'ACTIVE',
+  );
+  ok(await p.run(['stack', 'import', '--file', saved]));
+});
+
+test('stack rm refuses a stack with resources, asks unless --yes, and keeps the last state as a backup', async () => {
+  const stacks = join(p.dir, '.ocikit', 'stacks');
+  const refused = await p.run(['stack', 'rm', 'copy']);
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stderr, 'error: non-interactive mode requires --yes flag\n');
+  const kept = await p.run(['stack', 'rm', 'copy', '--yes']);
+  assert.equal(kept.code, 1);
+  assert.match(kept.stderr, /^error: 'copy' still has resources; removal rejected: run `ocikit destroy`/);
+  assert.ok(existsSync(join(stacks, 'copy.json')));
+  const removed = ok(await p.run(['stack', 'rm', 'copy', '--yes', '--force']));
+  assert.equal(removed.stdout, "Stack 'copy' has been removed!\n");
+  assert.equal(existsSync(join(stacks, 'copy.json')), false);
+  assert.ok(existsSync(join(stacks, 'copy.json.bak')), 'the last state stays as the backup');
+  assert.equal(existsSync(join(p.dir, 'Pulumi.copy.yaml')), false);
+  const list = JSON.parse(ok(await p.run(['stack', 'ls', '--json'])).stdout) as Array<{ name: string }>;
+  assert.deepEqual(
+    list.map((s) => s.name),
+    ['dev'],
+  );
+  // The resources were left in the cloud: dev still has them.
+  const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { endpointId: string };
+  assert.equal((await cloud.t.language().getEndpoint({ endpointId })).endpoint.lifecycleState, 'ACTIVE');
+});

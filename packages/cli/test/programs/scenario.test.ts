@@ -1,5 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertIntegrity, FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
 
@@ -149,6 +150,35 @@ test('get reads a resource; import adopts one by option and one by command', asy
   assert.match(imported.stdout, /byCommand/);
   assert.equal((await urns()).get('byCommand').id, commandId);
   assert.equal(await endpointState(commandId), 'ACTIVE');
+
+  // Protected, as `pulumi import` leaves it: an `up` of a program that does not declare it yet
+  // refuses to delete it rather than deleting what was just adopted.
+  assert.equal((await urns()).get('byCommand').protect, true);
+  const refused = await p.run(['up', '--yes']);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /unable to delete \S+::byCommand: protected/);
+  assert.equal(await endpointState(commandId), 'ACTIVE');
+  // The code it printed, pasted into the program, declares the resource as it is: no change.
+  assert.match(imported.stdout, /\nPlease copy the following code into your Pulumi application\./);
+  assert.match(imported.stdout, /\nimport \* as oci from "@pulumi\/oci";\n/, 'the package pulumi-oci users have');
+  const code = imported.stdout.slice(
+    imported.stdout.indexOf('const byCommand = new oci.ailanguage.Endpoint("byCommand", {'),
+  );
+  assert.match(code, /^ {4}compartmentId: "ocid1\.compartment\.[^"]+",$/m);
+  assert.match(code, /\}, \{\n {4}protect: true,\n\}\);\n$/);
+  const index = join(p.dir, 'index.ts');
+  const program = readFileSync(index, 'utf8');
+  writeFileSync(index, `${program}\n${code}`);
+  const declared = ok(await p.run(['preview'])).stdout;
+  assert.doesNotMatch(declared, /byCommand/, 'declared as imported: nothing to do');
+  writeFileSync(index, program);
+  // Unprotected through Pulumi's repair path (stack export, edit, stack import).
+  const exported = JSON.parse(ok(await p.run(['stack', 'export'])).stdout);
+  for (const r of exported.deployment.resources) if (r.urn.endsWith('::byCommand')) delete r.protect;
+  const file = join(p.dir, 'unprotected.json');
+  writeFileSync(file, JSON.stringify(exported));
+  ok(await p.run(['stack', 'import', '--file', file]));
+  assert.equal((await urns()).get('byCommand').protect, undefined);
 });
 
 test('protect refuses destroy with a one-line reason until the program unprotects', async () => {

@@ -1,0 +1,122 @@
+import { UserError } from '../errors';
+import { openStackState, type ResourceState, type Snapshot } from '../engine';
+import type { GlobalOptions } from './options';
+import { StackConfigFile } from '../project/stack-config';
+import { stackCrypter } from '../secrets/stack-crypter';
+import { canPrompt, commandContext, requireExistingStack } from './context';
+import { ask } from './prompt';
+
+// `state delete|protect|unprotect`: edits of the stack's state without touching the cloud, as
+// Pulumi's (pkg/cmd/pulumi/state, pkg/resource/edit). Like Pulumi they ask on a terminal unless
+// --yes and go ahead without a terminal; the state is locked, and the previous version kept as
+// the backup.
+
+interface StateEditOptions extends GlobalOptions {
+  yes?: boolean;
+  all?: boolean;
+}
+
+async function editState(options: StateEditOptions, edit: (snapshot: Snapshot) => string): Promise<void> {
+  const context = commandContext(options);
+  requireExistingStack(context);
+  const { project, stack } = context;
+  const file = StackConfigFile.open(project, stack);
+  const state = openStackState({
+    programDir: project.dir,
+    stack,
+    crypter: stackCrypter(file),
+    stackConfigFile: file.path,
+  });
+  const yes = options.yes || /^(1|true)$/i.test(process.env.PULUMI_SKIP_CONFIRMATIONS ?? '');
+  if (!yes && canPrompt(options)) {
+    const answer = await ask("warning: This command will edit your stack's state directly. Confirm? (yes/no) ");
+    if (!/^y(es)?$/i.test(answer)) throw new UserError('confirmation declined');
+  }
+  state.lock();
+  try {
+    const snapshot = state.load();
+    const done = edit(snapshot);
+    state.backup();
+    state.save(snapshot);
+    process.stdout.write(`${done}\n`);
+  } finally {
+    state.unlock();
+  }
+}
+
+/** The one resource a URN names (a URN is there twice only while a replacement is pending). */
+function locate(snapshot: Snapshot, urn: string | undefined): ResourceState {
+  if (!urn) throw new UserError('Must supply <resource URN> (or --all)');
+  const found = snapshot.resources.filter((r) => r.urn === urn);
+  if (found.length === 0) throw new UserError(`No such resource "${urn}" exists in the current state`);
+  if (found.length > 1)
+    throw new UserError(
+      `Resource URN ambiguously referred to multiple resources (ids ${found.map((r) => r.id).join(', ')}); edit it with stack export and stack import`,
+    );
+  return found[0];
+}
+
+/** Resources that refer to `target`: as a dependency, parent, provider, property dependency or deletedWith. */
+function dependentsOf(snapshot: Snapshot, target: ResourceState): ResourceState[] {
+  const ref = `${target.urn}::${target.id ?? ''}`;
+  return snapshot.resources.filter(
+    (r) =>
+      r !== target &&
+      (r.parent === target.urn ||
+        r.deletedWith === target.urn ||
+        (r.provider !== undefined && r.provider === ref) ||
+        (r.dependencies ?? []).includes(target.urn) ||
+        Object.values(r.propertyDependencies ?? {}).some((urns) => urns.includes(target.urn))),
+  );
+}
+
+export async function stateDelete(
+  options: StateEditOptions & { force?: boolean; targetDependents?: boolean },
+  urn?: string,
+): Promise<void> {
+  if (options.all && urn) throw new UserError('cannot specify a resource URN when deleting all resources');
+  await editState(options, (snapshot) => {
+    const condemned = new Set<ResourceState>();
+    const condemn = (r: ResourceState) => {
+      if (condemned.has(r)) return;
+      if (r.protect) {
+        if (!options.force)
+          throw new UserError(
+            `${r.urn} can't be safely deleted because it is protected. Re-run this command with --force to force deletion`,
+          );
+        process.stderr.write(`warning: deleting protected resource ${r.urn} due to presence of --force\n`);
+      }
+      condemned.add(r);
+      const dependents = dependentsOf(snapshot, r).filter((d) => !condemned.has(d));
+      if (options.all || options.targetDependents) dependents.forEach(condemn);
+      else if (dependents.length > 0)
+        throw new UserError(
+          `${r.urn} can't be safely deleted because the following resources depend on it: ${dependents.map((d) => `${d.urn.split('::').pop()} (${d.urn})`).join(', ')}; delete those resources first or pass --target-dependents`,
+        );
+    };
+    if (options.all) snapshot.resources.forEach(condemn);
+    else condemn(locate(snapshot, urn));
+    snapshot.resources = snapshot.resources.filter((r) => !condemned.has(r));
+    return options.all ? 'Resources deleted' : 'Resource deleted';
+  });
+}
+
+export async function stateProtect(
+  options: StateEditOptions,
+  urn: string | undefined,
+  protect: boolean,
+): Promise<void> {
+  if (options.all && urn) throw new UserError('cannot specify a resource URN when using --all');
+  await editState(options, (snapshot) => {
+    const targets = options.all ? snapshot.resources : [locate(snapshot, urn)];
+    // A resource's state is never changed in place (the state writer caches each object's text).
+    const changed = new Set(targets);
+    snapshot.resources = snapshot.resources.map((r) => {
+      if (!changed.has(r)) return r;
+      const { protect: _, ...rest } = r;
+      return protect ? { ...rest, protect: true } : rest;
+    });
+    const what = protect ? 'protected' : 'unprotected';
+    return options.all ? `All resources ${what}` : `Resource ${what}`;
+  });
+}

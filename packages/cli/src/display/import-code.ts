@@ -1,0 +1,62 @@
+import { isSecret, SECRET_SIG } from './format';
+
+/**
+ * The code `pulumi import` prints after an import: the resource declared in TypeScript with the
+ * inputs the provider read, so that pasting it into the program makes the next `up` a no-op.
+ * Secrets become `pulumi.secret(…)`; the package is the one the program uses (`@pulumi/oci`, or
+ * `@ocikit/oci`, which has the same shape).
+ */
+export function importCode(options: {
+  pkg: string;
+  type: string;
+  name: string;
+  inputs: Record<string, unknown>;
+  protect: boolean;
+}): string {
+  const { pkg, type, name, inputs, protect } = options;
+  // `oci:AiLanguage/endpoint:Endpoint` → oci.ailanguage.Endpoint, as the SDKs name their modules.
+  const [namespace, module, className] = type.split(':');
+  const ctor = `${namespace}.${module.split('/')[0].toLowerCase()}.${className}`;
+  const args = Object.fromEntries(Object.entries(inputs).filter(([k, v]) => !k.startsWith('__') && !isEmpty(v)));
+  const variable = name.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^([0-9])/, '_$1');
+  return [
+    'Please copy the following code into your Pulumi application. Not doing so',
+    'will cause Pulumi to report that an update will happen on the next update command.',
+    '',
+    ...(protect
+      ? [
+          'Please note that the imported resources are marked as protected. To destroy them',
+          'you will need to remove the `protect` option and run `ocikit up` *before*',
+          'the destroy will take effect.',
+          '',
+        ]
+      : []),
+    'import * as pulumi from "@pulumi/pulumi";',
+    `import * as ${namespace} from "${pkg}";`,
+    '',
+    `const ${variable} = new ${ctor}(${JSON.stringify(name)}, ${literal(args, '')}${protect ? `, {\n    protect: true,\n}` : ''});`,
+    '',
+  ].join('\n');
+}
+
+function isEmpty(v: unknown): boolean {
+  return (
+    v === null ||
+    v === undefined ||
+    (Array.isArray(v) && v.length === 0) ||
+    (typeof v === 'object' && !isSecret(v) && Object.keys(v as object).length === 0)
+  );
+}
+
+/** A TypeScript literal, four spaces a level as Pulumi's code generator writes it. */
+function literal(v: unknown, indent: string): string {
+  const inner = indent + '    ';
+  if (isSecret(v)) return `pulumi.secret(${literal((v as Record<string, unknown>).value, indent)})`;
+  if (Array.isArray(v)) return `[\n${v.map((x) => `${inner}${literal(x, inner)},\n`).join('')}${indent}]`;
+  if (typeof v === 'object' && v !== null) {
+    const entries = Object.entries(v).filter(([k]) => k !== SECRET_SIG);
+    const key = (k: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? k : JSON.stringify(k));
+    return `{\n${entries.map(([k, x]) => `${inner}${key(k)}: ${literal(x, inner)},\n`).join('')}${indent}}`;
+  }
+  return JSON.stringify(v) ?? 'undefined';
+}
