@@ -1284,6 +1284,7 @@ export class Deployment {
       r.external || !r.custom || r.type.startsWith(providerPrefix) || r.retainOnDelete || !r.id || deletedWith;
     const hookArgs = { urn: r.urn, id: r.id ?? '', name: urnName(r.urn), type: r.type, ...oldProps(r) };
     await (plugin ? (f: () => Promise<void>) => f() : (f: () => Promise<void>) => this.sem.run(f))(async () => {
+      if (!plugin) this.guard(); // a delete that waited for a slot: a cancel or failure meanwhile stops it
       this.pre(meta);
       // Delete hooks run whether or not the provider is asked (retainOnDelete, deletedWith, components).
       await this.hook('before_delete', r.resourceHooks, hookArgs, meta);

@@ -24,6 +24,12 @@ export interface RunningProgram {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/**
+ * Loaded first in the program's process: a workaround for a Node.js 20.20 bug that made every
+ * unhandled exception thrown inside an `apply` hang the program for minutes (see the file).
+ */
+export const INSPECT_GUARD = join(__dirname, '..', '..', 'preload', 'inspect-guard.js');
+
 /** The organization Pulumi reports for a local (DIY) backend. */
 const organization = 'organization';
 
@@ -50,14 +56,17 @@ export function startProgram(o: ProgramOptions): RunningProgram {
   const typescript = opts.typescript === undefined ? true : opts.typescript === true || opts.typescript === 'true';
   const nodeargs = typeof opts.nodeargs === 'string' ? opts.nodeargs.split(/\s+/).filter(Boolean) : [];
   const env: NodeJS.ProcessEnv = { ...process.env, ...configEnv(o.config, o.secretKeys) };
-  // Nothing of the engine's own process (test runners, tsx loaders) must leak into the program.
-  delete env.NODE_OPTIONS;
+  // The user's NODE_OPTIONS reach the program, as Pulumi's language host passes the environment on
+  // (Pulumi's advice for a program out of memory is NODE_OPTIONS=--max-old-space-size=…). A test
+  // runner's context must not leak into it.
   delete env.NODE_TEST_CONTEXT;
   if (typescript) env.PULUMI_NODEJS_TYPESCRIPT = 'true';
   else delete env.PULUMI_NODEJS_TYPESCRIPT;
   if (typeof opts.tsconfig === 'string') env.PULUMI_NODEJS_TSCONFIG_PATH = join(o.programDir, opts.tsconfig);
   const args = [
     ...nodeargs,
+    '--require',
+    INSPECT_GUARD,
     runModule,
     '--monitor',
     o.monitorAddress,
@@ -76,7 +85,14 @@ export function startProgram(o: ProgramOptions): RunningProgram {
     String(o.parallel),
     o.project.main ?? '.',
   ];
-  const child = spawn(process.execPath, args, { cwd: o.programDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, as Pulumi starts its language host: a terminal's Ctrl-C reaches ocikit
+  // only, which stops the program itself once the operations in flight are recorded.
+  const child = spawn(process.execPath, args, {
+    cwd: o.programDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   lines(child.stdout!, o.onStdout);
   lines(child.stderr!, o.onStderr);
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {

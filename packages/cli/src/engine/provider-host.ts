@@ -134,6 +134,10 @@ export class ProviderPlugin {
       env: this.options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       cwd: this.options.programDir,
+      // Its own process group, as Pulumi starts plugins: a terminal's Ctrl-C reaches ocikit only,
+      // which cancels (Cancel RPC) and lets the operations in flight finish and be recorded. In
+      // ocikit's group the plugin died with its creates in flight, and the state forgot them.
+      detached: true,
     });
     this.child = child;
     child.stderr!.setEncoding('utf8');

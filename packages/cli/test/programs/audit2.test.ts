@@ -1,0 +1,207 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { scratchDir } from '../../../emulator/test/support/scratch';
+import { INSPECT_GUARD } from '../../src/engine/program';
+import { cleanEnv, OCIKIT_BIN } from '../support/ocikit';
+import { ok, program, readCheckpoint, startCloud, type Cloud } from '../support/programs';
+
+// The second acceptance audit's checks (issue 9): what a user meets that the first audit missed.
+let cloud: Cloud;
+
+before(async () => {
+  cloud = await startCloud();
+});
+after(() => cloud?.close());
+
+// An error thrown inside an `apply` has a stack frame at `node_modules/@pulumi/output.ts` (where
+// @pulumi/pulumi's source maps point); Pulumi's run.ts formats it with util.inspect(err, {colors:
+// true}), which on Node 20.20 loops without end on such a line. In a small heap the loop dies at
+// once; without a limit it took minutes and gigabytes before the program failed.
+const TRIGGERING_ERROR = `
+const e = new Error('gave up in an apply');
+e.stack = 'Error: gave up in an apply\\n    at applyHelperAsync (/app/node_modules/@pulumi/output.ts:516:31)';
+const text = require('node:util').inspect(e, { colors: true });
+process.stdout.write(text.includes('gave up in an apply') ? 'formatted' : 'lost');
+`;
+
+test("the program's inspect guard: an error with a scoped package frame is formatted, in a small heap", () => {
+  const run = spawnSync(
+    process.execPath,
+    ['--max-old-space-size=32', '--require', INSPECT_GUARD, '-e', TRIGGERING_ERROR],
+    {
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(run.stdout, 'formatted', run.stderr.split('\n').slice(0, 3).join('\n'));
+  assert.equal(run.status, 0);
+  // Everything else util.inspect does is unchanged: colours, its own properties.
+  const plain = spawnSync(
+    process.execPath,
+    [
+      '--require',
+      INSPECT_GUARD,
+      '-e',
+      "const u = require('node:util'); process.stdout.write(JSON.stringify([u.inspect(1, { colors: true }), typeof u.inspect.custom, u.inspect.defaultOptions.depth, u.inspect.name]))",
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.deepEqual(JSON.parse(plain.stdout), ['\u001b[33m1\u001b[39m', 'symbol', 2, 'inspect']);
+});
+
+test('a program that throws inside an apply fails in one line, promptly (no runaway error formatting)', async () => {
+  const source = scratchDir('apply-throws');
+  writeFileSync(join(source, 'package.json'), '{ "name": "apply-throws", "private": true }\n');
+  // The heap limit turns the Node bug's runaway formatting into a crash instead of minutes of work.
+  writeFileSync(
+    join(source, 'Pulumi.yaml'),
+    'name: apply-throws\nruntime:\n  name: nodejs\n  options:\n    nodeargs: --max-old-space-size=160\n',
+  );
+  writeFileSync(
+    join(source, 'index.ts'),
+    "import * as pulumi from '@pulumi/pulumi';\n" +
+      "export const value = pulumi.output(1).apply(() => {\n  throw new Error('gave up in an apply');\n});\n",
+  );
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig(cloud.ociConfig);
+  const result = await p.run(['up', '--yes']);
+  assert.equal(result.code, 1, result.stdout + result.stderr);
+  assert.equal(result.stderr, 'error: the program failed: gave up in an apply\n');
+  assert.doesNotMatch(result.stdout, /heap out of memory|^\s+at \S/m);
+});
+
+// Ctrl-C during destroy: as during up, no new step starts once cancelled (Pulumi's first Ctrl-C).
+// Deletes waiting for a `--parallel` slot used to start anyway, so the whole stack went.
+test('Ctrl-C during destroy starts no new delete: the rest stays in the state and in the cloud', async () => {
+  const slow = await startCloud({ transitionDelaySeconds: 2 });
+  try {
+    const source = scratchDir('trio');
+    writeFileSync(join(source, 'package.json'), '{ "name": "trio", "private": true }\n');
+    writeFileSync(join(source, 'Pulumi.yaml'), 'name: trio\nruntime: nodejs\n');
+    writeFileSync(
+      join(source, 'index.ts'),
+      "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@pulumi/oci';\n" +
+        'const config = new pulumi.Config();\n' +
+        "export const ids = ['a', 'b', 'c'].map((n) => new oci.ailanguage.Endpoint(n, {\n" +
+        "  compartmentId: config.require('compartmentId'), modelId: config.require('modelId'), displayName: `trio-${n}`,\n" +
+        '}).id);\n',
+    );
+    const p = program(source, { ...slow.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+    p.setConfig({
+      ...slow.ociConfig,
+      'trio:compartmentId': slow.sandbox.compartmentId,
+      'trio:modelId': slow.sandbox.textModelId,
+    });
+    ok(await p.run(['up', '--yes']), 'up');
+    const { child, done } = p.spawn(['destroy', '--yes', '--parallel', '1']);
+    let seen = '';
+    child.stdout!.on('data', (d) => {
+      seen += d;
+      if (/Endpoint \w+ deleting/.test(seen) && child.exitCode === null && !child.killed) child.kill('SIGINT');
+    });
+    const cancelled = await done;
+    assert.notEqual(cancelled.code, 0, cancelled.stdout);
+    assert.match(cancelled.stderr, /error: the update was canceled\n$/);
+    const started = cancelled.stdout.match(/Endpoint \w+ deleting/g) ?? [];
+    assert.equal(started.length, 1, `only the delete in flight ran:\n${cancelled.stdout}`);
+    const left = (readCheckpoint(p).resources ?? []).filter((r) => r.type === 'oci:AiLanguage/endpoint:Endpoint');
+    assert.ok(left.length >= 2, 'the endpoints not started are still in the state');
+    for (const r of left) {
+      const { endpoint } = await slow.t.language().getEndpoint({ endpointId: r.id! });
+      assert.equal(endpoint.lifecycleState, 'ACTIVE', `${r.urn} is in the cloud as the state says`);
+    }
+    ok(await p.run(['destroy', '--yes']), 'the next destroy');
+    assert.deepEqual(readCheckpoint(p).resources ?? [], []);
+  } finally {
+    await slow.close();
+  }
+});
+
+// Pulumi's language host passes the user's environment to the program, NODE_OPTIONS included
+// (Pulumi's own advice for "JavaScript heap out of memory" is NODE_OPTIONS=--max-old-space-size).
+test("the user's NODE_OPTIONS reach the program, as with Pulumi", async () => {
+  const source = scratchDir('node-options');
+  writeFileSync(join(source, 'package.json'), '{ "name": "node-options", "private": true }\n');
+  writeFileSync(join(source, 'Pulumi.yaml'), 'name: node-options\nruntime: nodejs\n');
+  writeFileSync(
+    join(source, 'index.ts'),
+    "import * as v8 from 'node:v8';\n" +
+      'export const nodeOptions = process.env.NODE_OPTIONS ?? null;\n' +
+      'export const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / 1048576);\n',
+  );
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig(cloud.ociConfig);
+  ok(await p.run(['up', '--yes'], { NODE_OPTIONS: '--max-old-space-size=1536' }), 'up');
+  const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
+  assert.equal(out.nodeOptions, '--max-old-space-size=1536');
+  assert.ok((out.heapLimitMb as number) >= 1536, `the program's heap limit: ${String(out.heapLimitMb)} MB`);
+});
+
+// A terminal's Ctrl-C goes to the whole foreground process group, not just to ocikit. The plugins
+// (and the program) used to be in ocikit's group, so the plugin died with its creates in flight:
+// their ids never came back, the state forgot them, and they were orphans in the cloud. As
+// Pulumi starts its plugins in their own process group, only ocikit hears the terminal and runs
+// the cancel: the operations in flight finish and are recorded.
+test("Ctrl-C at a terminal (SIGINT to ocikit's process group): what was created is in the state", async () => {
+  const slow = await startCloud({ transitionDelaySeconds: 2 });
+  try {
+    const source = scratchDir('group');
+    writeFileSync(join(source, 'package.json'), '{ "name": "group", "private": true }\n');
+    writeFileSync(join(source, 'Pulumi.yaml'), 'name: group\nruntime: nodejs\n');
+    writeFileSync(
+      join(source, 'index.ts'),
+      "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@pulumi/oci';\n" +
+        'const config = new pulumi.Config();\n' +
+        "export const ids = ['a', 'b', 'c'].map((n) => new oci.ailanguage.Endpoint(n, {\n" +
+        "  compartmentId: config.require('compartmentId'), modelId: config.require('modelId'), displayName: `group-${n}`,\n" +
+        '}).id);\n',
+    );
+    const p = program(source, { ...slow.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+    p.setConfig({
+      ...slow.ociConfig,
+      'group:compartmentId': slow.sandbox.compartmentId,
+      'group:modelId': slow.sandbox.textModelId,
+    });
+    // ocikit leads its own process group here, as a shell's foreground job does.
+    const child = spawn(process.execPath, [OCIKIT_BIN, '--cwd', p.dir, 'up', '--yes', '--parallel', '2'], {
+      env: cleanEnv({ ...slow.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+      // Once a create reached the cloud (the plugin's progress says so).
+      if (!sent && /Endpoint \w+: (state CREATING|work request)/.test(stdout)) {
+        sent = true;
+        process.kill(-child.pid!, 'SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.ok(sent && code !== 0, `cancelled (exit ${code}):\n${stdout}\n${stderr}`);
+    assert.match(stderr, /error: the update was canceled\n$/);
+    const state = readCheckpoint(p);
+    const recorded = new Set((state.resources ?? []).map((r) => r.id));
+    const live = (
+      await slow.t.language().listEndpoints({ compartmentId: slow.sandbox.compartmentId })
+    ).endpointCollection.items.filter(
+      (e) => e.displayName?.startsWith('group-') && e.lifecycleState !== 'DELETED' && e.lifecycleState !== 'DELETING',
+    );
+    assert.ok(live.length >= 1, 'a create was in flight');
+    for (const e of live)
+      assert.ok(recorded.has(e.id), `${e.displayName} (${e.id}) is in the cloud but not in the state`);
+    ok(await p.run(['up', '--yes']), 'the next up');
+    ok(await p.run(['destroy', '--yes']), 'destroy');
+    const left = (
+      await slow.t.language().listEndpoints({ compartmentId: slow.sandbox.compartmentId })
+    ).endpointCollection.items.filter((e) => e.displayName?.startsWith('group-') && e.lifecycleState === 'ACTIVE');
+    assert.deepEqual(left, [], 'no orphan after destroy');
+  } finally {
+    await slow.close();
+  }
+});
