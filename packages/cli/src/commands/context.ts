@@ -2,6 +2,9 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { GlobalOptions } from './options';
 import { readProject, stackConfigPath, type Project } from '../project/project';
+import { StackConfigFile } from '../project/stack-config';
+import { stackCrypter } from '../secrets/stack-crypter';
+import { openStackState } from '../engine/state';
 import { UserError } from '../errors';
 
 export interface CommandContext {
@@ -31,4 +34,28 @@ export function requireExistingStack({ project, stack }: CommandContext): void {
   const stateFile = join(project.dir, '.ocikit', 'stacks', `${stack}.json`);
   if (!existsSync(stateFile) && !existsSync(stackConfigPath(project, stack)))
     throw new UserError(`no stack named '${stack}' found`);
+}
+
+/** `--yes`, or PULUMI_SKIP_CONFIRMATIONS=true standing for it, as in Pulumi (env.SkipConfirmations). */
+export function skipConfirmations(options: { yes?: boolean }): boolean {
+  return Boolean(options.yes) || /^(1|true)$/i.test(process.env.PULUMI_SKIP_CONFIRMATIONS ?? '');
+}
+
+/**
+ * The stack's state file with its Pulumi.<stack>.yaml (salt and passphrase crypter), for the
+ * commands that read or edit the state without running the engine. `mustExist`: refuse an
+ * unknown stack, as Pulumi does.
+ */
+export function openStack(options: GlobalOptions, { mustExist = true } = {}) {
+  const context = commandContext(options);
+  if (mustExist) requireExistingStack(context);
+  const { project, stack } = context;
+  const file = StackConfigFile.open(project, stack);
+  const state = openStackState({
+    programDir: project.dir,
+    stack,
+    crypter: stackCrypter(file),
+    stackConfigFile: file.path,
+  });
+  return { project, stack, file, state };
 }

@@ -5,7 +5,7 @@ import type { EngineOptions, Operation } from '../engine';
 import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
 import { checkEntryPoint } from '../project/project';
-import { canPrompt, commandContext, requireExistingStack } from './context';
+import { canPrompt, commandContext, requireExistingStack, skipConfirmations } from './context';
 import { ask } from './prompt';
 import { importCode } from '../display/import-code';
 import { readFileSync } from 'node:fs';
@@ -44,8 +44,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   const context = commandContext(options);
   const { project, stack } = context;
   // Pulumi's rule: without --yes (or --skip-preview for up) a change needs a terminal to confirm on.
-  // PULUMI_SKIP_CONFIRMATIONS=true stands for --yes, as in Pulumi (env.SkipConfirmations).
-  const yes = options.yes || /^(1|true)$/i.test(process.env.PULUMI_SKIP_CONFIRMATIONS ?? '');
+  const yes = skipConfirmations(options);
   const confirm = kind in QUESTION && !yes && !(kind === 'up' && options.skipPreview);
   if (confirm && !canPrompt(options))
     throw new UserError(

@@ -2,30 +2,16 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { reveal, SECRET_SIG } from '../display/format';
 import { UserError } from '../errors';
-import { checkSnapshot, listStacks, openStackState, type Crypter, type ImportedDeployment } from '../engine';
+import { checkSnapshot, listStacks, type Crypter, type ImportedDeployment } from '../engine';
 import type { GlobalOptions } from './options';
-import { StackConfigFile } from '../project/stack-config';
+import type { StackConfigFile } from '../project/stack-config';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
-import { stackCrypter } from '../secrets/stack-crypter';
-import { canPrompt, commandContext, requireExistingStack } from './context';
+import { canPrompt, commandContext, openStack, skipConfirmations } from './context';
 import { ask, readStdin } from './prompt';
-
-function state(options: GlobalOptions) {
-  const context = commandContext(options);
-  requireExistingStack(context);
-  const { project, stack } = context;
-  const file = StackConfigFile.open(project, stack);
-  const crypter = stackCrypter(file);
-  return {
-    project,
-    stack,
-    state: openStackState({ programDir: project.dir, stack, crypter, stackConfigFile: file.path }),
-  };
-}
 
 /** `stack output [name] [--json]`: secrets print as [secret] unless --show-secrets, as in Pulumi. */
 export function stackOutput(options: GlobalOptions & { showSecrets?: boolean }, name?: string): void {
-  const { stack, state: stackState } = state(options);
+  const { stack, state: stackState } = openStack(options);
   const outputs = stackState.outputs();
   const shown = reveal(outputs, Boolean(options.showSecrets)) as Record<string, unknown>;
   if (name !== undefined) {
@@ -65,8 +51,9 @@ function printOutputs(shown: Record<string, unknown>): void {
 export function stackShow(
   options: GlobalOptions & { showUrns?: boolean; showIds?: boolean; showSecrets?: boolean },
 ): void {
-  const { project, stack, state: stackState } = state(options);
+  const { project, stack, state: stackState } = openStack(options);
   const { resources } = stackState.load();
+  const root = resources.find((r) => r.type === 'pulumi:pulumi:Stack' && !r.parent);
   const out: string[] = [`Current stack is ${stack}:`];
   const updated = listStacks(project.dir).find((s) => s.name === stack)?.lastUpdate;
   out.push(`    Managed by ocikit (${join(project.dir, '.ocikit')})`);
@@ -83,7 +70,6 @@ export function stackShow(
       rows.push({ cells: [prefix + r.type, r.urn.split('::').pop() ?? ''], info });
     };
     // A tree under the stack resource (orphans under it too), as Pulumi's renderTree.
-    const root = resources.find((r) => r.type === 'pulumi:pulumi:Stack' && !r.parent);
     const children = new Map<string, typeof resources>();
     for (const r of resources) {
       if (r === root) continue;
@@ -104,7 +90,8 @@ export function stackShow(
   }
   process.stdout.write(`${out.join('\n')}\n\n`);
   if (resources.length > 0) {
-    printOutputs(reveal(stackState.outputs(), Boolean(options.showSecrets)) as Record<string, unknown>);
+    // The stack resource's outputs, from what was read above (outputs() would read the file again).
+    printOutputs(reveal(root?.outputs ?? {}, Boolean(options.showSecrets)) as Record<string, unknown>);
     process.stdout.write('\n');
   }
   process.stdout.write('Use `--stack <name>` to see another stack; `ocikit stack ls` lists them\n');
@@ -116,7 +103,7 @@ function stringifyOutput(value: unknown): string {
 
 /** `stack export`: the checkpoint as `pulumi stack export` prints it (4-space JSON). */
 export function stackExport(options: GlobalOptions): void {
-  process.stdout.write(JSON.stringify(state(options).state.exportDeployment(), null, 4) + '\n');
+  process.stdout.write(JSON.stringify(openStack(options).state.exportDeployment(), null, 4) + '\n');
 }
 
 export function stackList(options: GlobalOptions): void {
@@ -157,7 +144,7 @@ export function stackList(options: GlobalOptions): void {
  * `stack init`: this is how a state moves to a fresh checkout).
  */
 export async function stackImport(options: GlobalOptions & { file?: string; force?: boolean }): Promise<void> {
-  const { project, stack } = commandContext(options);
+  const { stack, file, state } = openStack(options, { mustExist: false });
   if (options.file === undefined && process.stdin.isTTY)
     throw new UserError('stack import reads the deployment from stdin: pipe it in, or pass --file <path>');
   let text: string;
@@ -175,14 +162,7 @@ export async function stackImport(options: GlobalOptions & { file?: string; forc
     for (const message of errors) process.stderr.write(`warning: ${message}\n`);
   }
 
-  const file = StackConfigFile.open(project, stack);
   const from = sourceCrypter(deployment, file);
-  const state = openStackState({
-    programDir: project.dir,
-    stack,
-    crypter: stackCrypter(file),
-    stackConfigFile: file.path,
-  });
   state.lock();
   try {
     state.importDeployment(deployment, from);
@@ -262,18 +242,14 @@ function holdsCiphertext(value: unknown): boolean {
 export async function stackRemove(
   options: GlobalOptions & { force?: boolean; yes?: boolean; preserveConfig?: boolean; removeBackups?: boolean },
 ): Promise<void> {
-  const context = commandContext(options);
-  requireExistingStack(context);
-  const { project, stack } = context;
-  const yes = options.yes || /^(1|true)$/i.test(process.env.PULUMI_SKIP_CONFIRMATIONS ?? '');
+  const { stack, file, state } = openStack(options);
+  const yes = skipConfirmations(options);
   if (!yes && !canPrompt(options)) throw new UserError('non-interactive mode requires --yes flag');
   if (!yes) {
     process.stderr.write(`This will permanently remove the '${stack}' stack!\n`);
     const typed = await ask(`Please confirm that this is what you'd like to do by typing \`${stack}\`: `);
     if (typed !== stack) throw new UserError('confirmation declined');
   }
-  const file = StackConfigFile.open(project, stack);
-  const state = openStackState({ programDir: project.dir, stack, stackConfigFile: file.path });
   state.lock();
   try {
     const count = state.resourceCount();

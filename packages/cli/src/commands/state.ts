@@ -1,9 +1,7 @@
 import { UserError } from '../errors';
-import { openStackState, type ResourceState, type Snapshot } from '../engine';
+import type { ResourceState, Snapshot } from '../engine';
 import type { GlobalOptions } from './options';
-import { StackConfigFile } from '../project/stack-config';
-import { stackCrypter } from '../secrets/stack-crypter';
-import { canPrompt, commandContext, requireExistingStack } from './context';
+import { canPrompt, openStack, skipConfirmations } from './context';
 import { ask } from './prompt';
 
 // `state delete|protect|unprotect`: edits of the stack's state without touching the cloud, as
@@ -17,17 +15,8 @@ interface StateEditOptions extends GlobalOptions {
 }
 
 async function editState(options: StateEditOptions, edit: (snapshot: Snapshot) => string): Promise<void> {
-  const context = commandContext(options);
-  requireExistingStack(context);
-  const { project, stack } = context;
-  const file = StackConfigFile.open(project, stack);
-  const state = openStackState({
-    programDir: project.dir,
-    stack,
-    crypter: stackCrypter(file),
-    stackConfigFile: file.path,
-  });
-  const yes = options.yes || /^(1|true)$/i.test(process.env.PULUMI_SKIP_CONFIRMATIONS ?? '');
+  const { state } = openStack(options);
+  const yes = skipConfirmations(options);
   if (!yes && canPrompt(options)) {
     const answer = await ask("warning: This command will edit your stack's state directly. Confirm? (yes/no) ");
     if (!/^y(es)?$/i.test(answer)) throw new UserError('confirmation declined');
@@ -36,8 +25,7 @@ async function editState(options: StateEditOptions, edit: (snapshot: Snapshot) =
   try {
     const snapshot = state.load();
     const done = edit(snapshot);
-    state.backup();
-    state.save(snapshot);
+    state.replace(snapshot);
     process.stdout.write(`${done}\n`);
   } finally {
     state.unlock();

@@ -353,6 +353,11 @@ export class FileStackState implements StackState {
         resource: this.decodeResource(op.resource, from),
       })),
     };
+    this.replace(snapshot);
+  }
+
+  /** An edit outside a run (`stack import`, `state …`): the current file becomes the backup. */
+  replace(snapshot: Snapshot): void {
     this.backup();
     this.save(snapshot);
   }

@@ -16,6 +16,23 @@ before(async () => {
 });
 after(() => cloud?.close());
 
+/** A program folder written here: package.json, Pulumi.yaml (`runtime: nodejs` unless given) and index.ts. */
+function inlineProgram(name: string, index: string, pulumiYaml = `name: ${name}\nruntime: nodejs\n`): string {
+  const source = scratchDir(name);
+  writeFileSync(join(source, 'package.json'), `{ "name": "${name}", "private": true }\n`);
+  writeFileSync(join(source, 'Pulumi.yaml'), pulumiYaml);
+  writeFileSync(join(source, 'index.ts'), index);
+  return source;
+}
+
+/** Three @pulumi/oci endpoints, a, b and c, named `<name>-a`…: the program the interruption tests stop. */
+const threeEndpoints = (name: string) =>
+  "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@pulumi/oci';\n" +
+  'const config = new pulumi.Config();\n' +
+  "export const ids = ['a', 'b', 'c'].map((n) => new oci.ailanguage.Endpoint(n, {\n" +
+  `  compartmentId: config.require('compartmentId'), modelId: config.require('modelId'), displayName: \`${name}-\${n}\`,\n` +
+  '}).id);\n';
+
 // An error thrown inside an `apply` has a stack frame at `node_modules/@pulumi/output.ts` (where
 // @pulumi/pulumi's source maps point); Pulumi's run.ts formats it with util.inspect(err, {colors:
 // true}), which on Node 20.20 loops without end on such a line. In a small heap the loop dies at
@@ -52,17 +69,12 @@ test("the program's inspect guard: an error with a scoped package frame is forma
 });
 
 test('a program that throws inside an apply fails in one line, promptly (no runaway error formatting)', async () => {
-  const source = scratchDir('apply-throws');
-  writeFileSync(join(source, 'package.json'), '{ "name": "apply-throws", "private": true }\n');
   // The heap limit turns the Node bug's runaway formatting into a crash instead of minutes of work.
-  writeFileSync(
-    join(source, 'Pulumi.yaml'),
-    'name: apply-throws\nruntime:\n  name: nodejs\n  options:\n    nodeargs: --max-old-space-size=160\n',
-  );
-  writeFileSync(
-    join(source, 'index.ts'),
+  const source = inlineProgram(
+    'apply-throws',
     "import * as pulumi from '@pulumi/pulumi';\n" +
       "export const value = pulumi.output(1).apply(() => {\n  throw new Error('gave up in an apply');\n});\n",
+    'name: apply-throws\nruntime:\n  name: nodejs\n  options:\n    nodeargs: --max-old-space-size=160\n',
   );
   const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
   p.setConfig(cloud.ociConfig);
@@ -77,17 +89,7 @@ test('a program that throws inside an apply fails in one line, promptly (no runa
 test('Ctrl-C during destroy starts no new delete: the rest stays in the state and in the cloud', async () => {
   const slow = await startCloud({ transitionDelaySeconds: 2 });
   try {
-    const source = scratchDir('trio');
-    writeFileSync(join(source, 'package.json'), '{ "name": "trio", "private": true }\n');
-    writeFileSync(join(source, 'Pulumi.yaml'), 'name: trio\nruntime: nodejs\n');
-    writeFileSync(
-      join(source, 'index.ts'),
-      "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@pulumi/oci';\n" +
-        'const config = new pulumi.Config();\n' +
-        "export const ids = ['a', 'b', 'c'].map((n) => new oci.ailanguage.Endpoint(n, {\n" +
-        "  compartmentId: config.require('compartmentId'), modelId: config.require('modelId'), displayName: `trio-${n}`,\n" +
-        '}).id);\n',
-    );
+    const source = inlineProgram('trio', threeEndpoints('trio'));
     const p = program(source, { ...slow.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
     p.setConfig({
       ...slow.ociConfig,
@@ -122,11 +124,8 @@ test('Ctrl-C during destroy starts no new delete: the rest stays in the state an
 // Pulumi's language host passes the user's environment to the program, NODE_OPTIONS included
 // (Pulumi's own advice for "JavaScript heap out of memory" is NODE_OPTIONS=--max-old-space-size).
 test("the user's NODE_OPTIONS reach the program, as with Pulumi", async () => {
-  const source = scratchDir('node-options');
-  writeFileSync(join(source, 'package.json'), '{ "name": "node-options", "private": true }\n');
-  writeFileSync(join(source, 'Pulumi.yaml'), 'name: node-options\nruntime: nodejs\n');
-  writeFileSync(
-    join(source, 'index.ts'),
+  const source = inlineProgram(
+    'node-options',
     "import * as v8 from 'node:v8';\n" +
       'export const nodeOptions = process.env.NODE_OPTIONS ?? null;\n' +
       'export const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / 1048576);\n',
@@ -147,17 +146,7 @@ test("the user's NODE_OPTIONS reach the program, as with Pulumi", async () => {
 test("Ctrl-C at a terminal (SIGINT to ocikit's process group): what was created is in the state", async () => {
   const slow = await startCloud({ transitionDelaySeconds: 2 });
   try {
-    const source = scratchDir('group');
-    writeFileSync(join(source, 'package.json'), '{ "name": "group", "private": true }\n');
-    writeFileSync(join(source, 'Pulumi.yaml'), 'name: group\nruntime: nodejs\n');
-    writeFileSync(
-      join(source, 'index.ts'),
-      "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@pulumi/oci';\n" +
-        'const config = new pulumi.Config();\n' +
-        "export const ids = ['a', 'b', 'c'].map((n) => new oci.ailanguage.Endpoint(n, {\n" +
-        "  compartmentId: config.require('compartmentId'), modelId: config.require('modelId'), displayName: `group-${n}`,\n" +
-        '}).id);\n',
-    );
+    const source = inlineProgram('group', threeEndpoints('group'));
     const p = program(source, { ...slow.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
     p.setConfig({
       ...slow.ociConfig,
