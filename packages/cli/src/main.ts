@@ -48,6 +48,9 @@ export function buildProgram(): Command {
   const refresh = '-r, --refresh';
   const refreshHelp = 'read every resource from the cloud first, so the plan starts from what is there';
   const collect = (value: string, previous: string[] = []) => [...previous, value];
+  // As in Pulumi, up, refresh and destroy preview first and ask; --yes approves the preview.
+  const yesHelp = 'do not ask for confirmation (the preview still runs first)';
+  const skipPreviewHelp = 'do not preview first (and do not ask)';
   program
     .command('preview')
     .description('show the changes an update would make')
@@ -58,8 +61,8 @@ export function buildProgram(): Command {
   program
     .command('up')
     .description('create or update the resources of the program')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .option('--skip-preview', 'do not preview first (and do not ask)')
+    .option('-y, --yes', yesHelp)
+    .option('--skip-preview', skipPreviewHelp)
     .option(expectNoChanges, expectNoChangesHelp)
     .option(replace, replaceHelp, collect)
     .option(refresh, refreshHelp)
@@ -67,13 +70,15 @@ export function buildProgram(): Command {
   program
     .command('refresh')
     .description('read every resource from the cloud and record drift in the state (writes nothing to the cloud)')
-    .option('-y, --yes', 'do not ask for confirmation')
+    .option('-y, --yes', yesHelp)
+    .option('--skip-preview', skipPreviewHelp)
     .option(expectNoChanges, expectNoChangesHelp)
     .action(deploy('refresh'));
   program
     .command('destroy')
     .description('delete every resource of the stack')
-    .option('-y, --yes', 'do not ask for confirmation')
+    .option('-y, --yes', yesHelp)
+    .option('--skip-preview', skipPreviewHelp)
     .option(expectNoChanges, expectNoChangesHelp)
     .action(deploy('destroy'));
   program

@@ -38,14 +38,16 @@ const QUESTION: Partial<Record<DeployKind, string>> = {
 /**
  * preview, up, refresh, destroy and import: read the project and stack config, take the stack
  * lock, start the embedded emulator when no cloud is configured, then run the engine (a preview
- * first and a question when the user did not pass --yes, as Pulumi does).
+ * first unless --skip-preview, and a question unless --yes, as Pulumi does).
  */
 export async function runDeploy(kind: DeployKind, options: DeployOptions): Promise<void> {
   const context = commandContext(options);
   const { project, stack } = context;
-  // Pulumi's rule: without --yes (or --skip-preview for up) a change needs a terminal to confirm on.
-  const yes = skipConfirmations(options);
-  const confirm = kind in QUESTION && !yes && !(kind === 'up' && options.skipPreview);
+  // Pulumi's rules (its up, refresh and destroy commands, then PreviewThenPromptThenExecute): the
+  // preview runs first unless --skip-preview; then, unless --yes or --skip-preview, a change needs
+  // a terminal to confirm on. So `up --yes` previews and goes on, `up --skip-preview` only updates.
+  const previewFirst = kind === 'preview' || (kind in QUESTION && !options.skipPreview);
+  const confirm = kind in QUESTION && !skipConfirmations(options) && !options.skipPreview;
   if (confirm && !canPrompt(options))
     throw new UserError(
       `--yes must be passed in to proceed when running in non-interactive mode (ocikit ${kind} asks for confirmation on a terminal only)`,
@@ -121,13 +123,15 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     };
     if (cloud && !options.json) process.stdout.write(`${cloud.message}\n`);
     const mode: DisplayMode = kind === 'up' || kind === 'preview' ? 'update' : kind;
-    if (kind === 'preview' || confirm) {
+    if (previewFirst) {
       await run(mode, true);
       if (kind === 'preview') return;
       if (controller.signal.aborted) return;
-      const answer = (await ask(`\n${QUESTION[kind]} (yes/no) `)).toLowerCase();
-      if (answer !== 'yes' && answer !== 'y') throw new UserError('confirmation declined, not proceeding');
-      process.stdout.write('\n');
+      if (confirm) {
+        const answer = (await ask(`\n${QUESTION[kind]} (yes/no) `)).toLowerCase();
+        if (answer !== 'yes' && answer !== 'y') throw new UserError('confirmation declined, not proceeding');
+      }
+      if (!options.json) process.stdout.write('\n');
     }
     await run(mode, false);
     if (kind === 'import' && !options.json) printImportCode(project.dir, state.load().resources, options.imports ?? []);

@@ -17,6 +17,8 @@ test('the quickstart runs against the embedded emulator, and the resources are r
   assert.equal(embeddedLines.length, 1, up.stdout);
   assert.ok(embeddedLines[0].includes(join(p.dir, '.ocikit', 'emulator')));
   assert.match(up.stdout, /Resources:\n(.*\n)*? {4}\+ \d+ created/);
+  // As Pulumi's `up --yes`: the preview is shown first, then the update runs without a question.
+  assert.match(up.stdout, /Previewing update \(dev\):[\s\S]*\+ \d+ to create[\s\S]*\nUpdating \(dev\):/);
   assert.match(up.stdout, /Outputs:[\s\S]*drPlanId: "ocid1\.drplan\./);
 
   const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
@@ -62,10 +64,14 @@ test('the quickstart runs against the embedded emulator, and the resources are r
   assert.match(ok(await p.run(['up', '--yes'])).stdout, /DrPlan switchover updat/);
   assert.equal(await planStates(), 'NEEDS_ATTENTION/NEEDS_VERIFICATION', 'refreshed');
   p.setConfig({ 'quickstart:inferenceUnits': 2, 'quickstart:refreshTrigger': 1, 'quickstart:verifyTrigger': 1 });
-  ok(await p.run(['up', '--yes']));
+  // --skip-preview goes straight to the update, as Pulumi's does (CI's quicker form).
+  const verify = ok(await p.run(['up', '--skip-preview']));
+  assert.doesNotMatch(verify.stdout, /Previewing/);
+  assert.match(verify.stdout, /^Updating \(dev\):/m);
   assert.equal(await planStates(), 'ACTIVE/', 'verified');
 
   const destroy = ok(await p.run(['destroy', '--yes']));
+  assert.match(destroy.stdout, /Previewing destroy \(dev\):[\s\S]*\nDestroying \(dev\):/);
   assert.match(destroy.stdout, /- \d+ deleted/);
   assert.deepEqual(JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout), {});
 });
