@@ -175,6 +175,16 @@ export function buildProgram(): Command {
       const { stateDelete } = await import('./commands/state');
       await stateDelete(globals(cmd), urn);
     });
+  state
+    .command('rename')
+    .description("rename a resource in the stack's state (references to it follow; the cloud resource stays)")
+    .argument('<urn>', "the resource's URN (ocikit stack --show-urns lists them)")
+    .argument('<new-name>', 'its new name')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(async (urn: string, newName: string, _: unknown, cmd: Command) => {
+      const { stateRename } = await import('./commands/state');
+      await stateRename(globals(cmd), urn, newName);
+    });
   for (const protect of [true, false])
     state
       .command(protect ? 'protect' : 'unprotect')

@@ -4,7 +4,7 @@ import type { GlobalOptions } from './options';
 import { canPrompt, openStack, skipConfirmations } from './context';
 import { ask } from './prompt';
 
-// `state delete|protect|unprotect`: edits of the stack's state without touching the cloud, as
+// `state delete|protect|unprotect|rename`: edits of the stack's state without touching the cloud, as
 // Pulumi's (pkg/cmd/pulumi/state, pkg/resource/edit). Like Pulumi they ask on a terminal unless
 // --yes and go ahead without a terminal; the state is locked, and the previous version kept as
 // the backup.
@@ -106,5 +106,52 @@ export async function stateProtect(
     });
     const what = protect ? 'protected' : 'unprotected';
     return options.all ? `All resources ${what}` : `Resource ${what}`;
+  });
+}
+
+/** Pulumi's tokens.IsQName: what a resource name may be. */
+const QNAME = /^([A-Za-z_.][A-Za-z0-9_.-]*\/)*[A-Za-z_.][A-Za-z0-9_.-]*$/;
+const PROVIDER_TYPE = /^pulumi:providers:/;
+
+/**
+ * `state rename <urn> <new-name>`, as Pulumi's (stateRenameOperation): the resource's URN gets the
+ * new name, and every reference to it follows (parent, dependencies, property dependencies,
+ * deletedWith, replaceWith, and `<urn>::<id>` provider references when it is a provider). The
+ * program must then declare the resource under the new name, or pass the old one as an alias.
+ */
+export async function stateRename(options: StateEditOptions, urn: string, newName: string): Promise<void> {
+  // A URN is urn:pulumi:<stack>::<project>::<qualified type>::<name>, the name last.
+  const parts = urn.split('::');
+  if (!urn.startsWith('urn:pulumi:') || parts.length < 4) throw new UserError('The provided input URN is not valid');
+  if (!QNAME.test(newName))
+    throw new UserError(
+      `invalid name "${newName}": resource names may only contain alphanumerics, underscores, hyphens, dots, and slashes`,
+    );
+  const newUrn = [...parts.slice(0, 3), newName].join('::');
+  await editState(options, (snapshot) => {
+    const found = snapshot.resources.filter((r) => r.urn === urn);
+    if (found.length !== 1) throw new UserError('The input URN does not correspond to an existing resource');
+    if (newUrn === urn) return 'Resource renamed';
+    if (snapshot.resources.some((r) => r.urn === newUrn))
+      throw new UserError('The chosen new urn for the state corresponds to an already existing resource');
+    const [target] = found;
+    const oldRef = `${urn}::${target.id ?? ''}`;
+    const newRef = `${newUrn}::${target.id ?? ''}`;
+    const renamed = (u: string) => (u === urn ? newUrn : u);
+    // A resource's state is never changed in place (the state writer caches each object's text).
+    snapshot.resources = snapshot.resources.map((r) => {
+      const next: ResourceState = { ...r, urn: renamed(r.urn) };
+      if (r.parent !== undefined) next.parent = renamed(r.parent);
+      if (r.deletedWith !== undefined) next.deletedWith = renamed(r.deletedWith);
+      if (r.dependencies) next.dependencies = r.dependencies.map(renamed);
+      if (r.replaceWith) next.replaceWith = r.replaceWith.map(renamed);
+      if (r.propertyDependencies)
+        next.propertyDependencies = Object.fromEntries(
+          Object.entries(r.propertyDependencies).map(([key, urns]) => [key, urns.map(renamed)]),
+        );
+      if (PROVIDER_TYPE.test(target.type) && r.provider === oldRef) next.provider = newRef;
+      return JSON.stringify(next) === JSON.stringify(r) ? r : next;
+    });
+    return 'Resource renamed';
   });
 }

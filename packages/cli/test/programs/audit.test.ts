@@ -293,6 +293,46 @@ test('state delete, protect and unprotect edit the state only, refusing what wou
   ok(await p.run(['stack', 'import', '--file', saved]));
 });
 
+test('state rename renames a resource and every reference to it follows; renamed back, nothing changes', async () => {
+  type Exported = { urn: string; id?: string; provider?: string; parent?: string; dependencies?: string[] };
+  const exported = async () =>
+    JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources as Exported[];
+  const named = (resources: Exported[], name: string) => resources.find((r) => r.urn.endsWith(`::${name}`))!;
+  const before = await exported();
+  const peer = named(before, 'peer');
+  const peerUrn2 = peer.urn.replace(/::peer$/, '::peer-b');
+
+  // The provider: the resources it serves now name it by its new URN (with the same id).
+  assert.equal(ok(await p.run(['state', 'rename', peer.urn, 'peer-b'])).stdout, 'Resource renamed\n');
+  const renamed = await exported();
+  assert.equal(named(renamed, 'peer'), undefined);
+  assert.equal(named(renamed, 'peer-b').id, peer.id);
+  for (const user of ['failover', 'seen'])
+    assert.equal(named(renamed, user).provider, `${peerUrn2}::${peer.id}`, `${user} follows the provider`);
+  // The program still says peer: to the engine that is a new provider and an old one to delete.
+  const plan = ok(await p.run(['preview'])).stdout;
+  assert.match(plan, /\+ +pulumi:providers:oci peer create/);
+  assert.match(plan, /- +pulumi:providers:oci peer-b delete/);
+
+  // Pulumi's refusals, in its words.
+  const clash = await p.run(['state', 'rename', peerUrn2, 'default_4_20_0']);
+  assert.equal(clash.stderr, 'error: The chosen new urn for the state corresponds to an already existing resource\n');
+  const missing = await p.run(['state', 'rename', peer.urn, 'x']);
+  assert.equal(missing.stderr, 'error: The input URN does not correspond to an existing resource\n');
+  const bad = await p.run(['state', 'rename', peerUrn2, 'no spaces']);
+  assert.equal(
+    bad.stderr,
+    'error: invalid name "no spaces": resource names may only contain alphanumerics, underscores, hyphens, dots, and slashes\n',
+  );
+  ok(await p.run(['state', 'rename', peerUrn2, 'peer']));
+
+  // Back under the program's names, the state is what it was (secrets aside: an export encrypts
+  // them afresh each time), and there is nothing to do.
+  const links = (resources: Exported[]) => JSON.stringify(resources, (k, v) => (k === 'ciphertext' ? '…' : v));
+  assert.equal(links(await exported()), links(before));
+  ok(await p.run(['preview', '--expect-no-changes']));
+});
+
 test('stack rm refuses a stack with resources, asks unless --yes, and keeps the last state as a backup', async () => {
   const stacks = join(p.dir, '.ocikit', 'stacks');
   const refused = await p.run(['stack', 'rm', 'copy']);
