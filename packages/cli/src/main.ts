@@ -204,6 +204,7 @@ export function buildProgram(): Command {
   const config = program
     .command('config')
     .description('list the stack config, or change it in Pulumi.<stack>.yaml')
+    .option('--show-secrets', 'print secret values in plain text')
     .action(async (_: unknown, cmd: Command) => {
       const { configList } = await import('./commands/config');
       configList(globals(cmd));

@@ -34,8 +34,8 @@ function rawValue(file: StackConfigFile, key: string): unknown {
   return projectValues(file.project.name, file.project.config).get(file.qualify(key));
 }
 
-/** `config`: every key, secrets as [secret], as `pulumi config` lists them. */
-export function configList(options: GlobalOptions): void {
+/** `config`: every key, secrets as [secret] unless --show-secrets, as `pulumi config` lists them. */
+export function configList(options: GlobalOptions & { showSecrets?: boolean }): void {
   const { file } = open(options);
   const set = file.entries();
   const defaults = new Map([...projectValues(file.project.name, file.project.config)].filter(([k]) => !set.has(k)));
@@ -49,11 +49,14 @@ export function configList(options: GlobalOptions): void {
     })
     .concat([...defaults].map(([k, v]) => [k, { value: configText(v), secure: false }]))
     .sort(([a], [b]) => a.localeCompare(b));
+  // --show-secrets: the secure values decrypted (with the passphrase), as Pulumi shows them.
+  const shown = (k: string) => reveal(file, rawValue(file, k));
   if (options.json) {
-    // Pulumi's configValueJSON: `value` (and `objectValue` for an object), elided for a secret.
+    // Pulumi's configValueJSON: `value` (and `objectValue` for an object), elided for a secret
+    // unless --show-secrets.
     const json = Object.fromEntries(
       entries.map(([k, e]) => {
-        if (e.secure) return [k, { secret: true }];
+        if (e.secure) return [k, options.showSecrets ? { ...shown(k), secret: true } : { secret: true }];
         const given = defaults.get(k);
         const object = file.object(k) ?? (typeof given === 'object' && given !== null ? given : undefined);
         return [k, { value: e.value, ...(object !== undefined ? { objectValue: object } : {}), secret: false }];
@@ -62,7 +65,10 @@ export function configList(options: GlobalOptions): void {
     process.stdout.write(JSON.stringify(json, null, 2) + '\n');
     return;
   }
-  const rows = entries.map(([k, e]) => [k, e.secure && !e.masked ? '[secret]' : e.value]);
+  const rows = entries.map(([k, e]) => [
+    k,
+    e.secure && options.showSecrets ? shown(k).value : e.secure && !e.masked ? '[secret]' : e.value,
+  ]);
   const width = Math.max(3, ...rows.map(([k]) => k.length));
   process.stdout.write(`${'KEY'.padEnd(width)}  VALUE\n`);
   for (const [k, v] of rows) process.stdout.write(`${k.padEnd(width)}  ${v}\n`);
@@ -103,13 +109,21 @@ export function configGet(options: GlobalOptions & PathOption, key: string): voi
     if (raw === undefined) throw notFound();
   }
   const secret = containsSecure(raw);
-  const crypter = secret ? stackCrypter(file) : undefined;
-  const plain = isSecure(raw) ? crypter!.decrypt(raw.secure) : mapSecure(raw, (c) => crypter!.decrypt(c));
-  // Objects and lists print as JSON, as `pulumi config get` prints them.
-  const value = typeof plain === 'string' ? plain : JSON.stringify(plain);
+  const { value, objectValue } = reveal(file, raw);
   // --json as Pulumi prints it: `{value, objectValue (an object's), secret}`, indented.
-  const json = { value, ...(typeof plain === 'object' && plain !== null ? { objectValue: plain } : {}), secret };
+  const json = { value, ...(objectValue !== undefined ? { objectValue } : {}), secret };
   process.stdout.write((options.json ? JSON.stringify(json, null, 2) : value) + '\n');
+}
+
+/** A value in plain text, its secure parts decrypted; objects and lists as JSON, as Pulumi prints them. */
+function reveal(file: StackConfigFile, raw: unknown): { value: string; objectValue?: unknown } {
+  const crypter = containsSecure(raw) ? stackCrypter(file) : undefined;
+  const plain = isSecure(raw) ? crypter!.decrypt(raw.secure) : mapSecure(raw, (c) => crypter!.decrypt(c));
+  if (typeof plain === 'string') return { value: plain };
+  return {
+    value: JSON.stringify(plain),
+    ...(typeof plain === 'object' && plain !== null ? { objectValue: plain } : {}),
+  };
 }
 
 /** `config rm`: a key (or path) that is not there is nothing to remove, not an error (Pulumi's Map.Remove). */

@@ -144,7 +144,7 @@ test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets ne
   assert.equal((await ocikit(['config', 'get', 'fromStdin'], { cwd, env })).stdout, 'piped value\n');
 });
 
-test('config --json and config get --json print Pulumi’s configValueJSON, a secret’s value elided', async () => {
+test('config --json and config get --json print Pulumi’s configValueJSON, a secret’s value elided unless --show-secrets', async () => {
   const cwd = project('shop');
   const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });
   const run = async (...args: string[]) => {
@@ -166,6 +166,22 @@ test('config --json and config get --json print Pulumi’s configValueJSON, a se
     value: '{"name":"shop"}',
     objectValue: { name: 'shop' },
     secret: false,
+  });
+  // --show-secrets: the secrets in plain text, in the table and in the JSON (an object's secure
+  // parts too), as `pulumi config --show-secrets`.
+  await run('set', '--path', '--secret', 'data.token', 't0ken');
+  assert.match(await run(), /^shop:data +\{"name":"shop","token":"\[secret\]"\}$/m);
+  const shown = await run('--show-secrets');
+  assert.match(shown, /^shop:apiKey +s3cr3t$/m);
+  assert.match(shown, /^shop:data +\{"name":"shop","token":"t0ken"\}$/m);
+  assert.deepEqual(JSON.parse(await run('--show-secrets', '--json')), {
+    'shop:apiKey': { value: 's3cr3t', secret: true },
+    'shop:data': {
+      value: '{"name":"shop","token":"t0ken"}',
+      objectValue: { name: 'shop', token: 't0ken' },
+      secret: true,
+    },
+    'shop:units': { value: '2', secret: false },
   });
 });
 
