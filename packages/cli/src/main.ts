@@ -263,6 +263,10 @@ function emulatorArgs(argv: string[]): string[] {
 }
 
 export async function main(argv = process.argv): Promise<void> {
+  // A reader that goes away (`ocikit stack export | head`) is no error of ours: what is left to
+  // print is dropped and the command finishes its work (an update still records its state and
+  // releases its lock), where Node would otherwise crash with EPIPE and a stack trace.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   const program = buildProgram();
   program.exitOverride();
   try {

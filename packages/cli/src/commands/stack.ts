@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { reveal, SECRET_SIG } from '../display/format';
+import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { UserError } from '../errors';
 import { checkSnapshot, listStacks, type Crypter, type ImportedDeployment } from '../engine';
 import type { GlobalOptions } from './options';
@@ -57,7 +57,8 @@ export function stackShow(
   const out: string[] = [`Current stack is ${stack}:`];
   const updated = listStacks(project.dir).find((s) => s.name === stack)?.lastUpdate;
   out.push(`    Managed by ocikit (${join(project.dir, '.ocikit')})`);
-  if (updated) out.push(`    Last updated: ${updated}`);
+  // As Pulumi's: `Last updated: 5 minutes ago (2026-11-25 03:28:11.039 +0000 UTC)`, Go's time format.
+  if (updated) out.push(`    Last updated: ${timeAgo(new Date(updated))} (${goTime(new Date(updated))})`);
   else out.push('    No updates yet; run `ocikit up`');
   out.push(`Current stack resources (${resources.length}):`);
   if (resources.length === 0) out.push('    No resources currently in this stack');
@@ -121,7 +122,8 @@ export function stackList(options: GlobalOptions): void {
   }
   const rows = stacks.map((s) => [
     s.name + (s.name === options.stack ? '*' : ''),
-    s.lastUpdate ?? 'never',
+    // As Pulumi's table: how long ago (go-humanize), `in progress` while locked, `n/a` before any.
+    s.lastUpdate ? (s.updateInProgress ? 'in progress' : timeAgo(new Date(s.lastUpdate))) : 'n/a',
     String(s.resourceCount),
   ]);
   const header = ['NAME', 'LAST UPDATE', 'RESOURCE COUNT'];
@@ -263,4 +265,10 @@ export async function stackRemove(
   }
   if (!options.preserveConfig) rmSync(file.path, { force: true });
   process.stdout.write(`Stack '${stack}' has been removed!\n`);
+}
+
+/** A UTC time as Go prints a time.Time (`%v`): `2026-11-25 03:28:11.039 +0000 UTC`. */
+function goTime(t: Date): string {
+  const [date, clock] = t.toISOString().replace(/Z$/, '').split('T');
+  return `${date} ${clock.replace(/\.?0+$/, '')} +0000 UTC`;
 }

@@ -48,3 +48,41 @@ export function formatDuration(ms: number): string {
   const s = Math.round(ms / 1000);
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const WEEK = 7 * DAY;
+const MONTH = 30 * DAY;
+const YEAR = 12 * MONTH;
+/** go-humanize's magnitudes (what Pulumi's `stack ls` and `stack` print with): below, text, unit. */
+const MAGNITUDES: Array<[number, string, number]> = [
+  [SECOND, 'now', 1],
+  [2 * SECOND, '1 second', 1],
+  [MINUTE, '%d seconds', SECOND],
+  [2 * MINUTE, '1 minute', 1],
+  [HOUR, '%d minutes', MINUTE],
+  [2 * HOUR, '1 hour', 1],
+  [DAY, '%d hours', HOUR],
+  [2 * DAY, '1 day', 1],
+  [WEEK, '%d days', DAY],
+  [2 * WEEK, '1 week', 1],
+  [MONTH, '%d weeks', WEEK],
+  [2 * MONTH, '1 month', 1],
+  [YEAR, '%d months', MONTH],
+  [18 * MONTH, '1 year', 1],
+  [2 * YEAR, '2 years', 1],
+  [37 * YEAR, '%d years', YEAR],
+  [Infinity, 'a long while', 1],
+];
+
+/** A past time as Pulumi shows it (go-humanize's Time): `now`, `5 minutes ago`, `2 days ago`… */
+export function timeAgo(then: Date, now = new Date()): string {
+  const diff = now.getTime() - then.getTime();
+  const label = diff >= 0 ? 'ago' : 'from now';
+  const ms = Math.abs(diff);
+  const [, text, unit] = MAGNITUDES.find(([below]) => ms < below)!;
+  if (text === 'now') return text;
+  return `${text.replace('%d', String(Math.floor(ms / unit)))} ${label}`;
+}

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { cleanEnv, ocikit } from '../support/ocikit';
+import { cleanEnv, ocikit, spawnOcikit } from '../support/ocikit';
 import { scratchDir } from '../../../emulator/test/support/scratch';
 
 // The command line through the built binary, without running a program: flags, config, secrets
@@ -348,4 +348,17 @@ test('stack import and stack rm: their mistakes are one line; a stack with only 
     oneLineError((await ocikit(['stack', 'rm', 'prod', '--yes'], { cwd })).stderr),
     "error: no stack named 'prod' found",
   );
+});
+
+test('a reader that stops early (ocikit … | head) ends the output quietly, without a stack trace', async () => {
+  const cwd = project('piped');
+  const env = cleanEnv();
+  const keys = Array.from({ length: 200 }, (_, i) => `  piped:key${i}: ${'x'.repeat(200)}\n`);
+  writeFileSync(join(cwd, 'Pulumi.dev.yaml'), `config:\n${keys.join('')}`);
+  // The reader closes before ocikit writes its 40 KB listing: every write meets a broken pipe.
+  const { child, done } = spawnOcikit(['config'], { cwd, env });
+  child.stdout!.destroy();
+  const run = await done;
+  assert.equal(run.stderr, '');
+  assert.equal(run.code, 0);
 });

@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { timeAgo } from './format';
+
+test("timeAgo prints a past time as Pulumi's stack ls does (go-humanize)", () => {
+  const now = new Date('2026-11-25T12:00:00Z');
+  const ago = (ms: number) => timeAgo(new Date(now.getTime() - ms), now);
+  const minute = 60_000;
+  const day = 24 * 60 * minute;
+  assert.equal(ago(500), 'now');
+  assert.equal(ago(1500), '1 second ago');
+  assert.equal(ago(42_000), '42 seconds ago');
+  assert.equal(ago(90_000), '1 minute ago');
+  assert.equal(ago(59 * minute), '59 minutes ago');
+  assert.equal(ago(61 * minute), '1 hour ago');
+  assert.equal(ago(5 * 60 * minute), '5 hours ago');
+  assert.equal(ago(day + minute), '1 day ago');
+  assert.equal(ago(3 * day), '3 days ago');
+  assert.equal(ago(8 * day), '1 week ago');
+  assert.equal(ago(20 * day), '2 weeks ago');
+  assert.equal(ago(45 * day), '1 month ago');
+  assert.equal(ago(100 * day), '3 months ago');
+  assert.equal(ago(400 * day), '1 year ago');
+  assert.equal(ago(600 * day), '2 years ago');
+  assert.equal(ago(3 * 360 * day), '3 years ago');
+  assert.equal(timeAgo(new Date(now.getTime() + 5 * minute), now), '5 minutes from now');
+});
