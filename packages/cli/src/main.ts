@@ -48,34 +48,65 @@ export function buildProgram(): Command {
   const refresh = '-r, --refresh';
   const refreshHelp = 'read every resource from the cloud first, so the plan starts from what is there';
   const collect = (value: string, previous: string[] = []) => [...previous, value];
-  program
-    .command('preview')
-    .description('show the changes an update would make')
-    .option(expectNoChanges, expectNoChangesHelp)
-    .option(replace, replaceHelp, collect)
-    .option(refresh, refreshHelp)
-    .action(deploy('preview'));
-  program
-    .command('up')
-    .description('create or update the resources of the program')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .option('--skip-preview', 'do not preview first (and do not ask)')
-    .option(expectNoChanges, expectNoChangesHelp)
-    .option(replace, replaceHelp, collect)
-    .option(refresh, refreshHelp)
-    .action(deploy('up'));
-  program
-    .command('refresh')
-    .description('read every resource from the cloud and record drift in the state (writes nothing to the cloud)')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .option(expectNoChanges, expectNoChangesHelp)
-    .action(deploy('refresh'));
-  program
-    .command('destroy')
-    .description('delete every resource of the stack')
-    .option('-y, --yes', 'do not ask for confirmation')
-    .option(expectNoChanges, expectNoChangesHelp)
-    .action(deploy('destroy'));
+  // Pulumi's targeting flags (pkg/cmd/pulumi/operations): -t on every command, -x only on refresh
+  // and destroy, --target-replace only on preview and up.
+  const targeting = (cmd: Command, verb: string, x: boolean) =>
+    cmd
+      .option('-t, --target <urn>', `${verb} only this resource (repeatable; wildcards * and ** as Pulumi)`, collect)
+      .option(
+        '--target-dependents',
+        'also operate on the resources that depend on a --target (else a needed one is refused, as Pulumi)',
+      )
+      .option(
+        `${x ? '-x, ' : ''}--exclude <urn>`,
+        `do not ${verb} this resource (repeatable; wildcards as --target)`,
+        collect,
+      )
+      .option('--exclude-dependents', 'also leave out the resources that depend on an --exclude');
+  const targetReplace = '--target-replace <urn>';
+  const targetReplaceHelp = 'replace this resource and update no other (short for --target <urn> --replace <urn>)';
+  targeting(
+    program
+      .command('preview')
+      .description('show the changes an update would make')
+      .option(expectNoChanges, expectNoChangesHelp)
+      .option(replace, replaceHelp, collect)
+      .option(targetReplace, targetReplaceHelp, collect)
+      .option(refresh, refreshHelp),
+    'update',
+    false,
+  ).action(deploy('preview'));
+  targeting(
+    program
+      .command('up')
+      .description('create or update the resources of the program')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .option('--skip-preview', 'do not preview first (and do not ask)')
+      .option(expectNoChanges, expectNoChangesHelp)
+      .option(replace, replaceHelp, collect)
+      .option(targetReplace, targetReplaceHelp, collect)
+      .option(refresh, refreshHelp),
+    'update',
+    false,
+  ).action(deploy('up'));
+  targeting(
+    program
+      .command('refresh')
+      .description('read every resource from the cloud and record drift in the state (writes nothing to the cloud)')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .option(expectNoChanges, expectNoChangesHelp),
+    'refresh',
+    true,
+  ).action(deploy('refresh'));
+  targeting(
+    program
+      .command('destroy')
+      .description('delete every resource of the stack')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .option(expectNoChanges, expectNoChangesHelp),
+    'destroy',
+    true,
+  ).action(deploy('destroy'));
   program
     .command('import')
     .description('adopt an existing cloud resource into the stack')
