@@ -70,6 +70,15 @@ type Edges = Pick<
   'parent' | 'dependencies' | 'propertyDependencies' | 'deletedWith' | 'replaceWith' | 'provider'
 >;
 
+/** In `given`, or (`dependents`) depending on a resource in `actual` (given and the dependents found so far). */
+function named(given: UrnTargets, actual: UrnTargets, dependents: boolean | undefined, urn: string, edges: Edges) {
+  if (given.contains(urn)) return true;
+  if (!dependents) return false;
+  const provider = providerUrn(edges.provider);
+  if (provider && actual.contains(provider)) return true;
+  return allDependencies(edges).some((u) => actual.contains(u));
+}
+
 function registrationEdges(reg: Registration, provider?: string): Edges {
   return {
     parent: reg.parent || undefined,
@@ -597,20 +606,12 @@ export class Deployment {
 
   /** isTargetedForUpdate: named by --target, or (--target-dependents) depending on a targeted resource. */
   private targetedForUpdate(urn: string, edges: Edges): boolean {
-    if (this.targets.contains(urn)) return true;
-    if (!this.o.targeting?.targetDependents) return false;
-    const provider = providerUrn(edges.provider);
-    if (provider && this.targetsActual.contains(provider)) return true;
-    return allDependencies(edges).some((u) => this.targetsActual.contains(u));
+    return named(this.targets, this.targetsActual, this.o.targeting?.targetDependents, urn, edges);
   }
 
   /** isExcludedFromUpdate: named by --exclude, or (--exclude-dependents) depending on an excluded resource. */
   private excludedFromUpdate(urn: string, edges: Edges): boolean {
-    if (this.excludes.contains(urn)) return true;
-    if (!this.o.targeting?.excludeDependents) return false;
-    const provider = providerUrn(edges.provider);
-    if (provider && this.excludesActual.contains(provider)) return true;
-    return allDependencies(edges).some((u) => this.excludesActual.contains(u));
+    return named(this.excludes, this.excludesActual, this.o.targeting?.excludeDependents, urn, edges);
   }
 
   /**

@@ -3,6 +3,7 @@
 // cmd/run, real gRPC, real state files; the fake provider's call log shows what reached the cloud.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { diagnostics, fakeProviderFiles, makeProgram, steps, type TestProgram } from './support/harness';
 
@@ -186,5 +187,36 @@ new Thing('f', { size: 1 }, { dependsOn: [d] });`;
     assert.ok(left.includes('pulumi:pulumi:Stack::enginetest-dev'), left.join(' '));
     assert.ok(left.includes('oci:Test/thing:Thing::d'), left.join(' '));
     assert.equal(left.filter((u) => u.startsWith('oci:Test/thing:Thing::')).length, 1);
+  });
+
+  it('refresh reads only the targets (and their dependents with --target-dependents), or all but the excluded', async () => {
+    prog.write(three(5));
+    assert.equal((await prog.run()).ok, true);
+    const drift = () => {
+      const cloud = files.cloudState();
+      for (const r of Object.values(cloud)) r.size = 99;
+      writeFileSync(files.cloud, JSON.stringify(cloud));
+    };
+    drift();
+    const t = await prog.run({ operation: 'refresh', targets: [urn('a')], targetDependents: true });
+    assert.equal(t.ok, true, t.error);
+    assert.deepEqual(sizes(), { a: 99, b: 99, c: 5 });
+
+    assert.equal((await prog.run()).ok, true);
+    drift();
+    const x = await prog.run({ operation: 'refresh', excludes: [urn('a')], excludeDependents: true });
+    assert.equal(x.ok, true, x.error);
+    assert.deepEqual(sizes(), { a: 5, b: 5, c: 99 });
+  });
+
+  it('destroy --exclude keeps the excluded resource and what it needs', async () => {
+    files.reset();
+    const r = await prog.run({ operation: 'destroy', excludes: [urn('b')] });
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(
+      calls().filter((c) => c.startsWith('delete')),
+      ['delete c'],
+    );
+    assert.deepEqual(Object.keys(sizes()).sort(), ['a', 'b']);
   });
 });
