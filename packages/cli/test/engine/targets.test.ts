@@ -92,7 +92,7 @@ describe('resource targeting (fake provider)', () => {
     assert.deepEqual(sizes(), { a: 4, b: 3, c: 4 });
   });
 
-  it('refuses to create an untargeted resource a targeted one depends on (preview lists them, up stops)', async () => {
+  it('refuses to create an untargeted resource a targeted one depends on (preview reports them, up stops)', async () => {
     const extra = `const d = new Thing('d', { size: 1 });
 new Thing('e', { size: 1, ref: d.id });
 new Thing('f', { size: 1 }, { dependsOn: [d] });`;
@@ -218,5 +218,34 @@ new Thing('f', { size: 1 }, { dependsOn: [d] });`;
       ['delete c'],
     );
     assert.deepEqual(Object.keys(sizes()).sort(), ['a', 'b']);
+  });
+
+  it('a component targeted with --target-dependents brings its children; untargeted, it keeps its old state', async () => {
+    const grouped = (n: number) => `${header}
+class Group extends pulumi.ComponentResource {
+  constructor(name: string, size: number) {
+    super('test:index:Group', name, { size });
+    new Thing(name + '-k', { size }, { parent: this });
+    this.registerOutputs({ size });
+  }
+}
+new Group('grp', ${n});
+`;
+    prog.write(grouped(1));
+    assert.equal((await prog.run()).ok, true);
+    const group = 'urn:pulumi:dev::enginetest::test:index:Group::grp';
+    const child = 'urn:pulumi:dev::enginetest::test:index:Group$oci:Test/thing:Thing::grp-k';
+    const state = (u: string) => prog.resources().find((r) => r.urn === u)!;
+    prog.write(grouped(2));
+    const alone = await prog.run({ targets: [child] });
+    assert.equal(alone.ok, true, alone.error);
+    assert.equal(state(child).inputs.size, 2);
+    assert.deepEqual(state(group).inputs, { size: 1 });
+
+    prog.write(grouped(3));
+    const widened = await prog.run({ targets: [group], targetDependents: true });
+    assert.equal(widened.ok, true, widened.error);
+    assert.deepEqual(state(group).inputs, { size: 3 });
+    assert.equal(state(child).inputs.size, 3);
   });
 });

@@ -117,6 +117,19 @@ describe('resource targeting through ocikit', () => {
     config({ 'targets:generation': '2' });
   });
 
+  it('--target-replace replaces the target and updates nothing else', async () => {
+    config({ 'targets:generation': '3' });
+    ok(await p.run(['up', '--yes', '--target-replace', SECOND]));
+    const replaced = idOf(SECOND)!;
+    assert.notEqual(replaced, ids.second);
+    assert.equal(await endpointName(ids.second), undefined);
+    assert.equal(await endpointName(replaced), 'second-3');
+    assert.equal(await endpointName(ids.first), 'first-2');
+    assert.equal(await planName(ids.plan), 'plan-2');
+    ids.second = replaced;
+    config({ 'targets:generation': '2' });
+  });
+
   it('destroy --target refuses a target others depend on unless --target-dependents, and deletes only the targets', async () => {
     const refused = await p.run(['destroy', '--yes', '--target', FIRST]);
     assert.equal(refused.code, 1);
