@@ -48,39 +48,47 @@ export function buildProgram(): Command {
   const refresh = '-r, --refresh';
   const refreshHelp = 'read every resource from the cloud first, so the plan starts from what is there';
   const collect = (value: string, previous: string[] = []) => [...previous, value];
-  // As in Pulumi, up, refresh and destroy preview first and ask; --yes approves the preview.
-  const yesHelp = 'do not ask for confirmation (the preview still runs first)';
-  const skipPreviewHelp = 'do not preview first (and do not ask)';
-  program
-    .command('preview')
-    .description('show the changes an update would make')
-    .option(expectNoChanges, expectNoChangesHelp)
-    .option(replace, replaceHelp, collect)
-    .option(refresh, refreshHelp)
-    .action(deploy('preview'));
-  program
-    .command('up')
-    .description('create or update the resources of the program')
-    .option('-y, --yes', yesHelp)
-    .option('--skip-preview', skipPreviewHelp)
-    .option(expectNoChanges, expectNoChangesHelp)
-    .option(replace, replaceHelp, collect)
-    .option(refresh, refreshHelp)
-    .action(deploy('up'));
-  program
-    .command('refresh')
-    .description('read every resource from the cloud and record drift in the state (writes nothing to the cloud)')
-    .option('-y, --yes', yesHelp)
-    .option('--skip-preview', skipPreviewHelp)
-    .option(expectNoChanges, expectNoChangesHelp)
-    .action(deploy('refresh'));
-  program
-    .command('destroy')
-    .description('delete every resource of the stack')
-    .option('-y, --yes', yesHelp)
-    .option('--skip-preview', skipPreviewHelp)
-    .option(expectNoChanges, expectNoChangesHelp)
-    .action(deploy('destroy'));
+  const targetReplace = '--target-replace <urn>';
+  const targetReplaceHelp = 'replace this resource and update no other (short for --target <urn> --replace <urn>)';
+  // The four deploy commands take Pulumi's flags (pkg/cmd/pulumi/operations): --yes and
+  // --skip-preview but on preview (as in Pulumi, the others preview first and ask; --yes approves
+  // the preview), --replace, --target-replace and --refresh on preview and up, and the targeting
+  // flags on all (-x for --exclude only on refresh and destroy, as Pulumi).
+  const deployCommand = (kind: 'preview' | 'up' | 'refresh' | 'destroy', description: string) => {
+    const update = kind === 'preview' || kind === 'up';
+    const verb = update ? 'update' : kind;
+    const cmd = program.command(kind).description(description);
+    if (kind !== 'preview')
+      cmd
+        .option('-y, --yes', 'do not ask for confirmation (the preview still runs first)')
+        .option('--skip-preview', 'do not preview first (and do not ask)');
+    cmd.option(expectNoChanges, expectNoChangesHelp);
+    if (update)
+      cmd
+        .option(replace, replaceHelp, collect)
+        .option(targetReplace, targetReplaceHelp, collect)
+        .option(refresh, refreshHelp);
+    cmd
+      .option('-t, --target <urn>', `${verb} only this resource (repeatable; wildcards * and ** as Pulumi)`, collect)
+      .option(
+        '--target-dependents',
+        'also operate on the resources that depend on a --target (else a needed one is refused, as Pulumi)',
+      )
+      .option(
+        `${update ? '' : '-x, '}--exclude <urn>`,
+        `do not ${verb} this resource (repeatable; wildcards as --target)`,
+        collect,
+      )
+      .option('--exclude-dependents', 'also leave out the resources that depend on an --exclude')
+      .action(deploy(kind));
+  };
+  deployCommand('preview', 'show the changes an update would make');
+  deployCommand('up', 'create or update the resources of the program');
+  deployCommand(
+    'refresh',
+    'read every resource from the cloud and record drift in the state (writes nothing to the cloud)',
+  );
+  deployCommand('destroy', 'delete every resource of the stack');
   program
     .command('import')
     .description('adopt an existing cloud resource into the stack')

@@ -19,6 +19,11 @@ interface DeployOptions extends GlobalOptions {
   expectNoChanges?: boolean;
   replace?: string[];
   refresh?: boolean;
+  target?: string[];
+  targetReplace?: string[];
+  targetDependents?: boolean;
+  exclude?: string[];
+  excludeDependents?: boolean;
   imports?: EngineOptions['imports'];
 }
 
@@ -41,6 +46,11 @@ const QUESTION: Partial<Record<DeployKind, string>> = {
  * first unless --skip-preview, and a question unless --yes, as Pulumi does).
  */
 export async function runDeploy(kind: DeployKind, options: DeployOptions): Promise<void> {
+  // Pulumi marks --target and --exclude mutually exclusive (cobra's words).
+  if ((options.target?.length || options.targetReplace?.length) && options.exclude?.length)
+    throw new UserError(
+      'if any flags in the group [target exclude] are set none of the others can be; [exclude target] were all set',
+    );
   const context = commandContext(options);
   const { project, stack } = context;
   // Pulumi's rules (its up, refresh and destroy commands, then PreviewThenPromptThenExecute): the
@@ -99,7 +109,12 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       config: values,
       secretKeys: config.secretKeys,
       imports: options.imports,
-      replace: options.replace,
+      // --target-replace <urn> is --target <urn> --replace <urn>.
+      replace: [...(options.replace ?? []), ...(options.targetReplace ?? [])],
+      targets: [...(options.target ?? []), ...(options.targetReplace ?? [])],
+      targetDependents: options.targetDependents,
+      excludes: options.exclude,
+      excludeDependents: options.excludeDependents,
       refresh: options.refresh,
       parallel: options.parallel,
       providerEnv,

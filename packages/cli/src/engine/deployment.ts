@@ -23,6 +23,15 @@ import {
   type Props,
 } from './values';
 import { Semaphore } from './semaphore';
+import {
+  allDependencies,
+  keptWithExcludes,
+  missingTargetMessages,
+  providerUrn,
+  UrnTargets,
+  withDependents,
+  type TargetOptions,
+} from './targets';
 
 export const stackType = 'pulumi:pulumi:Stack';
 const providerPrefix = 'pulumi:providers:';
@@ -51,6 +60,34 @@ export interface DeploymentOptions {
   events: EventSink;
   /** `--replace <urn>`: replaced whatever their diff says (Pulumi's targeted replace). */
   replace?: (urn: string) => boolean;
+  /** `--target`, `--exclude` and their `-dependents` flags (Pulumi's UrnTargets). */
+  targeting?: TargetOptions;
+}
+
+/** The edges of a resource that targeting follows (GetAllDependencies and the provider). */
+type Edges = Pick<
+  ResourceState,
+  'parent' | 'dependencies' | 'propertyDependencies' | 'deletedWith' | 'replaceWith' | 'provider'
+>;
+
+/** In `given`, or (`dependents`) depending on a resource in `actual` (given and the dependents found so far). */
+function named(given: UrnTargets, actual: UrnTargets, dependents: boolean | undefined, urn: string, edges: Edges) {
+  if (given.contains(urn)) return true;
+  if (!dependents) return false;
+  const provider = providerUrn(edges.provider);
+  if (provider && actual.contains(provider)) return true;
+  return allDependencies(edges).some((u) => actual.contains(u));
+}
+
+function registrationEdges(reg: Registration, provider?: string): Edges {
+  return {
+    parent: reg.parent || undefined,
+    dependencies: reg.dependencies,
+    propertyDependencies: reg.propertyDependencies,
+    deletedWith: reg.deletedWith || undefined,
+    replaceWith: reg.replaceWith,
+    provider,
+  };
 }
 
 /** What the program registers, already decoded from the gRPC request. */
@@ -152,9 +189,27 @@ export class Deployment {
   private readonly o: DeploymentOptions;
   /** The program's resource hooks (RegisterResourceHook), run around the steps. */
   readonly hooks: ResourceHooks;
+  /** `--target` as given, and grown by the dependents `--target-dependents` finds (targetsActual). */
+  private readonly targets: UrnTargets;
+  private readonly targetsActual: UrnTargets;
+  private readonly excludes: UrnTargets;
+  private readonly excludesActual: UrnTargets;
+  /** Registrations not targeted that had no old state: neither created nor recorded (skipped creates). */
+  private readonly skippedCreates = new Set<string>();
+  /** Untargeted resources kept as they were (a same step of their old state). */
+  private readonly untargeted = new Set<string>();
+  /** Provider refs (`urn::id`) the program registered in this run. */
+  private readonly registeredProviders = new Set<string>();
+  /** The first error a preview reported and went on from; the run fails with it at the end (sawError). */
+  sawError?: string;
 
   constructor(options: DeploymentOptions, snapshot: Snapshot) {
     this.o = options;
+    const t = options.targeting ?? {};
+    this.targets = new UrnTargets(t.targets);
+    this.targetsActual = new UrnTargets(t.targets);
+    this.excludes = new UrnTargets(t.excludes);
+    this.excludesActual = new UrnTargets(t.excludes);
     this.hooks = new ResourceHooks({
       dryRun: options.preview,
       warn: (message, urn) => options.events.diag('warning', message, urn),
@@ -520,8 +575,11 @@ export class Deployment {
       modified: op === 'same' ? old?.modified : new Date().toISOString(),
     };
     const meta = stepMetadata(op, urn, reg.type, old, next, diffExtra(diff, old?.inputs, checked.inputs));
+    this.inScope(urn, reg.type, registrationEdges(reg));
+    this.checkSkippedCreates(urn, registrationEdges(reg));
     this.pre(meta);
     const ref = `${urn}::${id}`;
+    this.registeredProviders.add(ref);
     const instance = (async () => {
       if (!containsUnknowns(checked.inputs)) await plugin.configure(pkg, urn, reg.name, id, checked.inputs);
       return { plugin, ref };
@@ -544,6 +602,145 @@ export class Deployment {
     return { urn, id, outputs: next.outputs };
   }
 
+  // ----- targeting (--target, --exclude) -----------------------------------------------------
+
+  /** isTargetedForUpdate: named by --target, or (--target-dependents) depending on a targeted resource. */
+  private targetedForUpdate(urn: string, edges: Edges): boolean {
+    return named(this.targets, this.targetsActual, this.o.targeting?.targetDependents, urn, edges);
+  }
+
+  /** isExcludedFromUpdate: named by --exclude, or (--exclude-dependents) depending on an excluded resource. */
+  private excludedFromUpdate(urn: string, edges: Edges): boolean {
+    return named(this.excludes, this.excludesActual, this.o.targeting?.excludeDependents, urn, edges);
+  }
+
+  /**
+   * Whether a registration's step runs (step_generator.go generateSteps): providers and the stack
+   * always do (implicitly targeted); else it must be targeted, or not excluded. Records it among
+   * the targeted (or excluded) so its dependents follow with --target-dependents (--exclude-dependents).
+   */
+  private inScope(urn: string, type: string, edges: Edges): boolean {
+    const implicit = type.startsWith(providerPrefix) || type === stackType;
+    let targeted = true;
+    if (!implicit && this.targets.constrained) targeted = this.targetedForUpdate(urn, edges);
+    else if (!implicit && this.excludes.constrained) targeted = !this.excludedFromUpdate(urn, edges);
+    if (this.excludes.constrained && !targeted && this.excludedFromUpdate(urn, edges))
+      this.excludesActual.addLiteral(urn);
+    else if (targeted && this.targetedForUpdate(urn, edges)) this.targetsActual.addLiteral(urn);
+    return targeted;
+  }
+
+  /**
+   * validateSteps: a step that runs may not depend on a skipped create (the program would get no
+   * real value for it). An update stops at the first; a preview reports each and fails at the end.
+   */
+  private checkSkippedCreates(urn: string, edges: Edges): void {
+    if (!this.targets.constrained && !this.o.replace) return;
+    for (const dep of [...allDependencies(edges), providerUrn(edges.provider)]) {
+      if (!this.skippedCreates.has(dep)) continue;
+      // Pulumi's diagnostic 2013, word for word (its doubled "was" included: scripts match it).
+      const message = `Resource '${urn}' depends on '${dep}' which was was not specified in --target list.`;
+      this.o.events.diag('error', message, urn);
+      if (!this.o.preview) {
+        this.recordFailure(message);
+        throw new StepError(message);
+      }
+      this.sawError ??= message;
+      this.skippedCreates.delete(dep);
+    }
+  }
+
+  /**
+   * The step of a registration that is not targeted: a resource with old state keeps it exactly
+   * (same step of the old inputs, outputs and dependencies; the program gets the old outputs); one
+   * without is a skipped create, neither created nor recorded.
+   */
+  private untargetedStep(
+    reg: Registration,
+    urn: string,
+    old: ResourceState | undefined,
+    alias: string | undefined,
+  ): StepOutcome {
+    if (!old) {
+      this.skippedCreates.add(urn);
+      const draft: ResourceState = { urn, custom: reg.custom, type: reg.type, inputs: {}, outputs: {} };
+      const meta = stepMetadata('same', urn, reg.type, draft, draft);
+      this.pre(meta);
+      this.count('same');
+      this.outputs(meta);
+      return { urn, id: '', outputs: {} };
+    }
+    if (reg.custom && old.provider && !this.registeredProviders.has(old.provider)) {
+      const message = `provider ${old.provider} for resource ${urn} has not been registered yet, this is due to a change of providers mixed with --target. Change your program back to the original providers`;
+      throw this.failed(stepMetadata('same', urn, reg.type, old, old), message);
+    }
+    // The state keeps the old resource as it was, under its old URN.
+    if (alias) {
+      this.aliased.delete(alias);
+      this.aliasOf.delete(urn);
+    }
+    this.untargeted.add(old.urn);
+    this.keepDependencies(old);
+    if (!reg.custom) this.componentOps.set(urn, { op: 'same', old });
+    const meta = stepMetadata('same', urn, reg.type, old, old);
+    this.pre(meta);
+    this.count('same');
+    this.outputs(meta);
+    return { urn, id: old.id ?? '', outputs: old.outputs };
+  }
+
+  /**
+   * getDependencySteps: what an untargeted resource depends on stays in the state even if the
+   * program no longer declares it, so the kept resource never refers to a deleted one.
+   */
+  private keepDependencies(r: ResourceState): void {
+    for (const dep of allDependencies(r)) {
+      if (this.registered.has(dep)) continue;
+      const old = this.olds.get(dep);
+      if (!old) continue;
+      this.registered.add(dep);
+      this.keepDependencies(old);
+    }
+  }
+
+  /**
+   * GenerateDeletes' targeting: with --target only the targets and what depends on them may be
+   * deleted, and a delete of one not named by --target is refused unless --target-dependents
+   * (a preview reports each and fails at the end); with --exclude, not the excluded resources nor
+   * what they keep.
+   */
+  private targetedDeletes(candidates: ResourceState[]): ResourceState[] {
+    const t = this.o.targeting ?? {};
+    let chosen = candidates;
+    if (this.targets.constrained) {
+      const allowed = withDependents(this.base, this.targets);
+      chosen = candidates.filter((r) => allowed.has(r.urn));
+    } else if (this.excludes.constrained) {
+      const kept = keptWithExcludes(this.base, this.excludes, Boolean(t.excludeDependents));
+      chosen = candidates.filter((r) => !kept.has(r.urn));
+    }
+    if (this.targets.constrained && !t.targetDependents) {
+      const messages = [...new Set(chosen.filter((r) => !this.targets.contains(r.urn)).map((r) => r.urn))].map(
+        (urn) =>
+          `Resource '${urn}' will be destroyed but was not specified in --target list.\nEither include resource in --target list or pass --target-dependents to proceed.`,
+      );
+      for (const m of messages) this.o.events.diag('error', m);
+      if (messages.length && !this.o.preview) throw new StepError(messages[0]);
+      if (messages.length) this.sawError ??= messages[0];
+    }
+    return chosen;
+  }
+
+  /** checkTargets: each literal --target must name a resource of the stack (or one registered in this run). */
+  private missingTargets(targets: UrnTargets): string[] {
+    const messages = missingTargetMessages(
+      targets,
+      (urn) => this.olds.has(urn) || this.claimed.has(urn) || this.registered.has(urn),
+    );
+    for (const m of messages) this.o.events.diag('error', m);
+    return messages;
+  }
+
   // ----- registrations -----------------------------------------------------------------------
 
   /** Component resources and the root stack: no provider, state only (and hooks). */
@@ -552,6 +749,8 @@ export class Deployment {
     this.claim(urn);
     if (reg.type === stackType) this.stackUrn = urn;
     const { old, alias } = this.findOld(urn, reg);
+    if (!this.inScope(urn, reg.type, registrationEdges(reg))) return this.untargetedStep(reg, urn, old, alias);
+    this.checkSkippedCreates(urn, registrationEdges(reg));
     const op: OpType = !old ? 'create' : deepEqual(old.inputs, reg.inputs) ? 'same' : 'update';
     const next: ResourceState = {
       urn,
@@ -588,7 +787,8 @@ export class Deployment {
 
   async registerOutputs(urn: string, outputs: Props): Promise<void> {
     const r = this.current.find((x) => x.urn === urn && !x.delete);
-    if (!r) return;
+    // An untargeted component keeps its old outputs, as the rest of its old state.
+    if (!r || this.untargeted.has(urn)) return;
     const next = { ...r, outputs };
     this.put(r, next);
     if (urn === this.stackUrn) this.stackOutputs = outputs;
@@ -625,6 +825,14 @@ export class Deployment {
     this.claim(urn);
     const { old, alias } = this.findOld(urn, reg);
     const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);
+    // An import, a dependent deleted ahead of a delete-before-replace and a formerly external
+    // resource are stepped before targeting is considered, as in Pulumi's step generator.
+    const before = (!old && reg.importId) || (old && (this.recreate.has(urn) || old.external));
+    if (!before) {
+      const edges = registrationEdges(reg, ref);
+      if (!this.inScope(urn, reg.type, edges)) return this.untargetedStep(reg, urn, old, alias);
+      this.checkSkippedCreates(urn, edges);
+    }
     return this.track(this.customStep(reg, urn, old, alias, plugin, ref));
   }
 
@@ -1216,23 +1424,31 @@ export class Deployment {
     const unregistered = this.current.filter(
       (r) => !r.delete && this.olds.get(r.urn) === r && !this.registered.has(r.urn) && !this.deletedEarly.has(r),
     );
-    await this.deleteAll([
-      ...unregistered,
-      ...this.toDeleteLater.filter((r) => (this.current.includes(r) || this.o.preview) && !this.deletedEarly.has(r)),
-    ]);
+    const missing = this.missingTargets(this.targets);
+    await this.deleteAll(
+      this.targetedDeletes([
+        ...unregistered,
+        ...this.toDeleteLater.filter((r) => (this.current.includes(r) || this.o.preview) && !this.deletedEarly.has(r)),
+      ]),
+    );
+    // As Pulumi's executor, the deletes that are allowed run before an unknown target fails the run.
+    if (missing.length) throw new StepError(missing[0]);
   }
 
   /** `destroy`: every resource of the stack. */
   async destroyAll(): Promise<void> {
+    const missing = this.missingTargets(this.targets);
+    const targets = this.targetedDeletes([...this.current]);
     // Delete hooks are functions of the program, which destroy does not run. Pulumi refuses such a
     // destroy up front unless --run-program runs the program, which ocikit does not implement.
-    const hooked = this.current.filter((r) => r.resourceHooks?.before_delete || r.resourceHooks?.after_delete);
+    const hooked = targets.filter((r) => r.resourceHooks?.before_delete || r.resourceHooks?.after_delete);
     if (hooked.length) {
       const message = `${hooked.map((r) => r.urn).join(', ')} ${hooked.length > 1 ? 'have' : 'has'} delete hooks, which need the program to run (Pulumi's destroy --run-program, which ocikit does not implement): remove the resources from the program and run up, then destroy`;
       this.o.events.diag('error', message, hooked[0].urn);
       throw new StepError(message);
     }
-    await this.deleteAll([...this.current]);
+    await this.deleteAll(targets);
+    if (missing.length) throw new StepError(missing[0]);
   }
 
   private async deleteAll(targets: ResourceState[]): Promise<void> {
@@ -1351,7 +1567,15 @@ export class Deployment {
       if (next) this.olds.set(r.urn, next);
       else this.olds.delete(r.urn);
     };
-    const targets = this.current.filter((r) => r.custom && r.id && !r.type.startsWith(providerPrefix));
+    // Targets and excludes are checked first (a plain refresh), then select what is read.
+    if (!options.beforeUpdate) {
+      const missing = [...this.missingTargets(this.targets), ...this.missingTargets(this.excludes)];
+      if (missing.length) throw new StepError(missing[0]);
+    }
+    const selected = this.refreshSelection(orderResources(this.current));
+    const targets = this.current.filter(
+      (r) => r.custom && r.id && !r.type.startsWith(providerPrefix) && (!selected || selected.has(r)),
+    );
     const results = await Promise.allSettled(
       targets.map((r) =>
         this.sem.run(async () => {
@@ -1401,6 +1625,38 @@ export class Deployment {
     );
     const failed = results.find((x) => x.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+
+  /**
+   * The resources a targeted refresh reads (deployment_executor.go refresh), undefined for all:
+   * the targets, plus (--target-dependents) what depends on one, found in dependency order; or
+   * all but the excluded and (--exclude-dependents) what depends on them.
+   */
+  private refreshSelection(ordered: ResourceState[]): Set<ResourceState> | undefined {
+    const t = this.o.targeting ?? {};
+    const out = new Set<ResourceState>();
+    if (this.excludes.constrained) {
+      const excluded = new UrnTargets(t.excludes);
+      for (const r of ordered) {
+        if (excluded.contains(r.urn)) continue;
+        if (t.excludeDependents && allDependencies(r).some((u) => excluded.contains(u))) {
+          excluded.addLiteral(r.urn);
+          continue;
+        }
+        out.add(r);
+      }
+      return out;
+    }
+    if (!this.targets.constrained) return undefined;
+    const targeted = new UrnTargets(t.targets);
+    for (const r of ordered) {
+      if (targeted.contains(r.urn)) out.add(r);
+      else if (t.targetDependents && allDependencies(r).some((u) => targeted.contains(u))) {
+        out.add(r);
+        targeted.addLiteral(r.urn);
+      }
+    }
+    return out;
   }
 
   // ----- pending operations left by an earlier run --------------------------------------------

@@ -9,6 +9,9 @@ import { startProgram } from './program';
 import { resolvePluginCommand } from './provider-host';
 import { FileStackState } from './state';
 import { trace } from './trace';
+import { urnMatcher } from './targets';
+
+export { urnMatcher };
 import { StackLockedError, type EngineEvent, type EngineOptions, type EngineResult } from './types';
 
 /**
@@ -79,6 +82,12 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         state,
         events,
         replace: o.replace?.length ? urnMatcher(o.replace) : undefined,
+        targeting: {
+          targets: o.targets,
+          targetDependents: o.targetDependents,
+          excludes: o.excludes,
+          excludeDependents: o.excludeDependents,
+        },
       },
       snapshot,
     );
@@ -152,6 +161,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         await finish();
         trace.mark('deletes done');
       }
+      // A preview reports every targeting error and goes on, then fails (Pulumi's sawError).
+      if (d.sawError) throw new StepError(d.sawError);
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
       await d.idle();
@@ -207,24 +218,4 @@ function oneLine(message: string): string {
     .filter(Boolean)
     .join(' ');
   return line.length > 400 ? `${line.slice(0, 397)}...` : line;
-}
-
-/**
- * A matcher for URN patterns as Pulumi's `--replace` and `--target` take them (UrnTargets in
- * pkg/resource/deploy): `**` matches anything, `*` anything without a colon, the rest literally.
- */
-export function urnMatcher(patterns: string[]): (urn: string) => boolean {
-  const regexes = patterns.map((p) => {
-    const source = p
-      .split('**')
-      .map((part) =>
-        part
-          .split('*')
-          .map((lit) => lit.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-          .join('[^:]*'),
-      )
-      .join('.*');
-    return new RegExp(`^${source}$`);
-  });
-  return (urn) => regexes.some((r) => r.test(urn));
 }

@@ -29,6 +29,15 @@ export interface EngineOptions {
   refresh?: boolean;
   /** `--replace`: URNs (with Pulumi's wildcards `*` and `**`) to replace whatever their diff says. */
   replace?: string[];
+  /**
+   * `--target` (URNs with Pulumi's wildcards): only these are created, updated, refreshed or
+   * deleted; `targetDependents` widens them to what depends on them. `excludes` (`--exclude`) is
+   * the inverse, `excludeDependents` widening it the same way.
+   */
+  targets?: string[];
+  targetDependents?: boolean;
+  excludes?: string[];
+  excludeDependents?: boolean;
   /** Extra environment for the plugin process. */
   providerEnv?: Record<string, string>;
   /** From openStackState(). */
