@@ -1,5 +1,6 @@
 import { UserError } from '../errors';
 import type { ResourceState, Snapshot } from '../engine';
+import { allDependencies, providerUrn } from '../engine/targets';
 import type { GlobalOptions } from './options';
 import { canPrompt, openStack, skipConfirmations } from './context';
 import { ask } from './prompt';
@@ -44,17 +45,10 @@ function locate(snapshot: Snapshot, urn: string | undefined): ResourceState {
   return found[0];
 }
 
-/** Resources that refer to `target`: as a dependency, parent, provider, property dependency or deletedWith. */
+/** Resources that refer to `target`: as parent, dependency, property dependency, deletedWith, replaceWith or provider. */
 function dependentsOf(snapshot: Snapshot, target: ResourceState): ResourceState[] {
-  const ref = `${target.urn}::${target.id ?? ''}`;
   return snapshot.resources.filter(
-    (r) =>
-      r !== target &&
-      (r.parent === target.urn ||
-        r.deletedWith === target.urn ||
-        (r.provider !== undefined && r.provider === ref) ||
-        (r.dependencies ?? []).includes(target.urn) ||
-        Object.values(r.propertyDependencies ?? {}).some((urns) => urns.includes(target.urn))),
+    (r) => r !== target && (providerUrn(r.provider) === target.urn || allDependencies(r).includes(target.urn)),
   );
 }
 
