@@ -6,7 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { isDefaultProvider } from './default-provider';
 import { EventSink, stepMetadata } from './events';
-import { ResourceHooks, type HookArgs, type HookBinding, type HookType } from './hooks';
+import {
+  MAX_ERROR_HOOK_ATTEMPTS,
+  ResourceHooks,
+  type ErrorHookArgs,
+  type HookArgs,
+  type HookBinding,
+  type HookType,
+} from './hooks';
 import { InitFailedError, PluginPool, type ProviderPlugin, type DiffResult } from './provider-host';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
 import type { ChangeKind, OpType, PropertyDiff, StepEventMetadata } from './types';
@@ -338,6 +345,30 @@ export class Deployment {
       await this.hooks.run(type, binding, args);
     } catch (e) {
       throw this.failed(meta, `${args.urn}: ${oneLine(e)}`);
+    }
+  }
+
+  /**
+   * A provider operation, tried again while the resource's error hooks ask for it (hooks.ts): each
+   * failure goes to them with the ones before it, newest first. Without error hooks, once.
+   */
+  private async withErrorHooks<T>(
+    binding: HookBinding | undefined,
+    args: Omit<ErrorHookArgs, 'errors'>,
+    operation: () => Promise<T>,
+  ): Promise<T> {
+    const errors: string[] = [];
+    for (;;) {
+      try {
+        return await operation();
+      } catch (e) {
+        // A partial failure left a resource behind: trying the create again would make another.
+        // Without a program serving hooks (destroy, refresh) the provider's error stands.
+        if (!binding?.on_error?.length || !this.hooks.any || e instanceof InitFailedError) throw e;
+        errors.unshift(oneLine(e));
+        if (errors.length >= MAX_ERROR_HOOK_ATTEMPTS) throw new Error('maximum number of error hook retries reached');
+        if (!(await this.hooks.shouldRetry(binding, { ...args, errors }))) throw e;
+      }
     }
   }
 
@@ -1117,9 +1148,9 @@ export class Deployment {
     const done = await this.beginPending(draft, 'creating');
     let next: ResourceState;
     try {
-      const res = await plugin
-        .create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, false)
-        .finally(release);
+      const res = await this.withErrorHooks(draft.resourceHooks, { ...hookArgs, failedOperation: 'create' }, () =>
+        plugin.create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, false),
+      ).finally(release);
       next = { ...draft, id: res.id, outputs: this.withSecrets(reg, draft.inputs, res.properties) };
       done();
       this.put(undefined, next);
@@ -1190,7 +1221,11 @@ export class Deployment {
     const done = await this.beginPending(old, 'updating');
     let next: ResourceState;
     try {
-      const props = await call().finally(release);
+      const props = await this.withErrorHooks(
+        draft.resourceHooks,
+        { ...hookArgs, failedOperation: 'update' },
+        call,
+      ).finally(release);
       next = { ...draft, outputs: this.withSecrets(reg, draft.inputs, props) };
       done();
       this.put(old, next);
@@ -1514,14 +1549,16 @@ export class Deployment {
         const p = plugin ?? (await this.providerFor(r.provider ?? '', r.type, '')).plugin;
         const done = await this.beginPending(r, 'deleting');
         try {
-          await p.delete(
-            r.urn,
-            r.urn.split('::').pop() ?? '',
-            r.type,
-            r.id!,
-            r.outputs,
-            r.inputs,
-            r.customTimeouts?.delete,
+          await this.withErrorHooks(r.resourceHooks, { ...hookArgs, failedOperation: 'delete' }, () =>
+            p.delete(
+              r.urn,
+              r.urn.split('::').pop() ?? '',
+              r.type,
+              r.id!,
+              r.outputs,
+              r.inputs,
+              r.customTimeouts?.delete,
+            ),
           );
         } catch (e) {
           done();

@@ -15,11 +15,21 @@
 //   fails it after the result is recorded in the state (Pulumi since 3.238.0); with
 //   `ignoreErrors` either is a warning and the step goes on;
 // - a hook the state names but the program did not register fails the step.
+// Error hooks (`onError: [new pulumi.ErrorHook(name, fn)]`, RegisterErrorHook) are asked after a
+// create, update or delete fails whether to try it again (Pulumi's withRetries, error_hooks.go):
+// they get the errors so far, newest first; the operation is tried again while a hook answers
+// true, at most 100 times in all. With several hooks bound, ocikit tries again when any of them
+// says so (each hook sees every failure either way). A failure that left a resource behind (a
+// partial failure: created but not initialised) is not retried, as a second create would make
+// a second resource. Previews make no provider calls that fail this way, so no error hook runs.
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import {
+  ErrorHookRequest,
+  ErrorHookResponse,
   RegisterResourceRequest,
   ResourceHookRequest,
   ResourceHookResponse,
+  type RegisterErrorHookRequest,
   type RegisterResourceHookRequest,
 } from '@pulumi/pulumi/proto/resource_pb';
 import { Callbacks, callbackRef, type CallbackRef } from './callbacks';
@@ -107,8 +117,18 @@ interface Hook {
 /** A hook that failed the step; the message is one line, without the resource. */
 export class HookError extends Error {}
 
+/** What an error hook receives (ErrorHookRequest): the failed operation and the errors so far, newest first. */
+export interface ErrorHookArgs extends Omit<HookArgs, 'newOutputs'> {
+  failedOperation: 'create' | 'update' | 'delete';
+  errors: string[];
+}
+
+/** Pulumi's limit on the attempts error hooks may ask for (retries.go, maxErrorHookRetries). */
+export const MAX_ERROR_HOOK_ATTEMPTS = 100;
+
 export class ResourceHooks {
   private readonly hooks = new Map<string, Hook>();
+  private readonly errorHooks = new Map<string, CallbackRef>();
   private readonly callbacks = new Callbacks();
 
   constructor(private readonly o: { dryRun: boolean; warn(message: string, urn: string): void }) {}
@@ -127,9 +147,55 @@ export class ResourceHooks {
     });
   }
 
+  /** RegisterErrorHook: error hooks have their own names (error_hooks.go). */
+  registerErrorHook(req: RegisterErrorHookRequest): void {
+    const name = req.getName();
+    if (!name) throw new Error('error hook name cannot be empty');
+    if (this.errorHooks.has(name)) throw new Error(`error hook already registered for name "${name}"`);
+    const cb = req.getCallback();
+    if (!cb) throw new Error(`error hook "${name}" has no callback`);
+    this.errorHooks.set(name, callbackRef(cb));
+  }
+
   /** True once the program registered a hook (it then waits for the deletes, see runEngine). */
   get any(): boolean {
-    return this.hooks.size > 0;
+    return this.hooks.size > 0 || this.errorHooks.size > 0;
+  }
+
+  /**
+   * Asks the error hooks bound to a resource whether to try its failed operation again: true
+   * when any says so. A hook that fails (or is not registered) throws HookError.
+   */
+  async shouldRetry(binding: HookBinding | undefined, a: ErrorHookArgs): Promise<boolean> {
+    let retry = false;
+    for (const name of binding?.on_error ?? []) {
+      const callback = this.errorHooks.get(name);
+      if (!callback) throw new HookError(`error hook not registered for ${name}`);
+      const req = new ErrorHookRequest()
+        .setUrn(a.urn)
+        .setId(a.id)
+        .setName(a.name)
+        .setType(a.type)
+        .setFailedOperation(a.failedOperation)
+        .setErrorsList(a.errors);
+      const struct = (p: Props) => Struct.fromJavaScript(p as never);
+      if (a.newInputs) req.setNewInputs(struct(a.newInputs));
+      if (a.oldInputs) req.setOldInputs(struct(a.oldInputs));
+      if (a.oldOutputs) req.setOldOutputs(struct(a.oldOutputs));
+      const res = await this.callbacks
+        .call(callback, req.serializeBinary())
+        .then((bytes) => ErrorHookResponse.deserializeBinary(bytes))
+        .catch((e: unknown) => new ErrorHookResponse().setError(e instanceof Error ? e.message : String(e)));
+      if (res.getError())
+        throw new HookError(
+          `error hook "${name}" failed: ${res
+            .getError()
+            .replace(/\s*\n\s*/g, ' ')
+            .trim()}`,
+        );
+      retry = retry || res.getRetry();
+    }
+    return retry;
   }
 
   /**

@@ -7,7 +7,7 @@ import { EngineService } from '@pulumi/pulumi/proto/engine_grpc_pb';
 import * as engine from '@pulumi/pulumi/proto/engine_pb';
 import type { Callback } from '@pulumi/pulumi/proto/callback_pb';
 import { ResourceMonitorService } from '@pulumi/pulumi/proto/resource_grpc_pb';
-import type { RegisterResourceHookRequest } from '@pulumi/pulumi/proto/resource_pb';
+import type { RegisterErrorHookRequest, RegisterResourceHookRequest } from '@pulumi/pulumi/proto/resource_pb';
 import { StepError, type AliasSpec, type Deployment, type Registration, type StepOutcome } from './deployment';
 import type { EventSink } from './events';
 import { hookBinding, type HookBindingMessage } from './hooks';
@@ -17,7 +17,7 @@ import { parseDuration, stripSecrets, type Props } from './values';
 
 /**
  * Features this monitor implements (SupportsFeature). Resource references and output values are
- * not decoded; error hooks (`onError`, retries) are not implemented, so the SDK refuses them.
+ * not decoded.
  */
 const features = new Set([
   'secrets',
@@ -27,6 +27,7 @@ const features = new Set([
   'transforms',
   'invokeTransforms',
   'resourceHooks',
+  'errorHooks',
 ]);
 
 type Handler = grpc.UntypedHandleCall;
@@ -267,7 +268,10 @@ export async function startMonitor(
       deployment().hooks.register(req);
       return new Empty();
     }),
-    registerErrorHook: unimplemented('RegisterErrorHook'),
+    registerErrorHook: unary((req: RegisterErrorHookRequest) => {
+      deployment().hooks.registerErrorHook(req);
+      return new Empty();
+    }),
     registerPackage: unimplemented('RegisterPackage'),
     // Every RegisterResource is answered only once its step is done; what may remain are the
     // deletes, which wait here when they may call the program's hooks (see runEngine).

@@ -250,4 +250,45 @@ new Thing('a', { size: 1 }, { hooks: { beforeCreate: [dry, hook('beforeCreate')]
     assert.ok(cloud('a'));
     assert.ok(named('a'));
   });
+
+  it('error hooks: a failed create is tried again while a hook asks, with the errors newest first; no fails it once', async () => {
+    const errors = join(suite.prog.dir, 'errors.jsonl');
+    let r = await run(`
+const retry = new pulumi.ErrorHook('retry', (a) => {
+  appendFileSync('errors.jsonl', JSON.stringify(a) + '\\n');
+  return a.errors.length < 3;
+});
+new Thing('flaky', { failTimes: 2 }, { hooks: { onError: [retry] } });`);
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(trail(), ['create flaky failed', 'create flaky failed', 'create flaky']);
+    const calls = readFileSync(errors, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal(calls.length, 2);
+    assert.deepEqual(calls[1].errors, ['transient failure 2 of flaky', 'transient failure 1 of flaky']);
+    assert.equal(calls[1].failedOperation, 'create');
+    assert.equal(calls[1].name, 'flaky');
+    assert.equal(calls[1].type, 'oci:Test/thing:Thing');
+    assert.deepEqual(calls[1].newInputs, { failTimes: 2 });
+    assert.ok(named('flaky')?.id, 'created on the third attempt and recorded');
+    assert.ok(cloud('flaky'));
+
+    // A hook that answers no: the provider's error fails the step after one attempt.
+    r = await run(
+      `new Thing('stubborn', { failTimes: 5 }, { hooks: { onError: [new pulumi.ErrorHook('no', () => false)] } });`,
+    );
+    assert.equal(r.ok, false);
+    assert.match(r.error!, /::stubborn: creating failed: transient failure 1 of stubborn$/);
+    assert.deepEqual(trail(), ['create stubborn failed']);
+    assert.equal(named('stubborn'), undefined);
+
+    // A hook that throws fails the step with its own error, in one line.
+    r = await run(
+      `new Thing('broken', { failTimes: 5 }, { hooks: { onError: [new pulumi.ErrorHook('oops', () => { throw new Error('hook broke'); })] } });`,
+    );
+    assert.equal(r.ok, false);
+    assert.match(r.error!, /::broken: creating failed: error hook "oops" failed: .*hook broke/);
+    assert.deepEqual(trail(), ['create broken failed']);
+  });
 });

@@ -35,6 +35,17 @@ const provider: Provider = {
   },
   async create(urn, inputs: Props) {
     const name = urn.split('::').pop();
+    // failTimes: n: the first n creates of this name fail (a transient error), counted on disk.
+    if (typeof inputs.failTimes === 'number') {
+      const attemptsFile = `${store}.attempts.json`;
+      const attempts = existsSync(attemptsFile) ? JSON.parse(readFileSync(attemptsFile, 'utf8')) : {};
+      const n = (attempts[name!] = (attempts[name!] ?? 0) + 1);
+      writeFileSync(attemptsFile, JSON.stringify(attempts));
+      if (n <= inputs.failTimes) {
+        log(`create ${name} failed`);
+        throw new Error(`transient failure ${n} of ${name}`);
+      }
+    }
     if (typeof inputs.sleepMs === 'number') {
       log(`begin ${name}`);
       await new Promise((r) => setTimeout(r, inputs.sleepMs as number));
