@@ -366,7 +366,8 @@ export class Deployment {
         // Without a program serving hooks (destroy, refresh) the provider's error stands.
         if (!binding?.on_error?.length || !this.hooks.any || e instanceof InitFailedError) throw e;
         errors.unshift(oneLine(e));
-        if (errors.length >= MAX_ERROR_HOOK_ATTEMPTS) throw new Error('maximum number of error hook retries reached');
+        if (errors.length >= MAX_ERROR_HOOK_ATTEMPTS)
+          throw new Error('maximum number of error hook retries reached', { cause: e });
         if (!(await this.hooks.shouldRetry(binding, { ...args, errors }))) throw e;
       }
     }

@@ -178,10 +178,7 @@ export class ResourceHooks {
         .setType(a.type)
         .setFailedOperation(a.failedOperation)
         .setErrorsList(a.errors);
-      const struct = (p: Props) => Struct.fromJavaScript(p as never);
-      if (a.newInputs) req.setNewInputs(struct(a.newInputs));
-      if (a.oldInputs) req.setOldInputs(struct(a.oldInputs));
-      if (a.oldOutputs) req.setOldOutputs(struct(a.oldOutputs));
+      setInputsAndOldOutputs(req, a);
       const res = await this.callbacks
         .call(callback, req.serializeBinary())
         .then((bytes) => ErrorHookResponse.deserializeBinary(bytes))
@@ -219,11 +216,8 @@ export class ResourceHooks {
   /** The hook's error, or '' when it succeeded. */
   private async call(hook: Hook, a: HookArgs): Promise<string> {
     const req = new ResourceHookRequest().setUrn(a.urn).setId(a.id).setName(a.name).setType(a.type);
-    const struct = (p: Props) => Struct.fromJavaScript(p as never);
-    if (a.newInputs) req.setNewInputs(struct(a.newInputs));
-    if (a.oldInputs) req.setOldInputs(struct(a.oldInputs));
+    setInputsAndOldOutputs(req, a);
     if (a.newOutputs) req.setNewOutputs(struct(a.newOutputs));
-    if (a.oldOutputs) req.setOldOutputs(struct(a.oldOutputs));
     const res = ResourceHookResponse.deserializeBinary(await this.callbacks.call(hook.callback, req.serializeBinary()));
     return res.getError();
   }
@@ -231,4 +225,16 @@ export class ResourceHooks {
   close(): void {
     this.callbacks.close();
   }
+}
+
+const struct = (p: Props) => Struct.fromJavaScript(p as never);
+
+/** The inputs and old outputs a hook request carries (ResourceHookRequest and ErrorHookRequest alike). */
+function setInputsAndOldOutputs(
+  req: { setNewInputs(v: Struct): unknown; setOldInputs(v: Struct): unknown; setOldOutputs(v: Struct): unknown },
+  a: Pick<HookArgs, 'newInputs' | 'oldInputs' | 'oldOutputs'>,
+): void {
+  if (a.newInputs) req.setNewInputs(struct(a.newInputs));
+  if (a.oldInputs) req.setOldInputs(struct(a.oldInputs));
+  if (a.oldOutputs) req.setOldOutputs(struct(a.oldOutputs));
 }
