@@ -25,7 +25,6 @@ export const ENGINE_LAYOUTS = {
   // ---- pulumirpc.ResourceProvider, as its client ----
   ProviderHandshakeRequest: plus(
     LAYOUTS.HandshakeRequest,
-    [1, 'engineAddress', 'string'],
     [2, 'rootDirectory', 'string'],
     [3, 'programDirectory', 'string'],
     [4, 'configureWithUrn', 'bool'],

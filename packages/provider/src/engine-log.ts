@@ -6,16 +6,31 @@ import type { Props } from './wire';
 
 export interface EngineLog {
   info(urn: string, message: string, ephemeral?: boolean): void;
+  /**
+   * Logs to the engine at `address` from now on: the one Handshake names, which is the engine
+   * that is calling (it may differ from the address the process was started with, when an engine
+   * hands a running plugin from one of its runs to the next).
+   */
+  retarget(address: string): void;
   close(): void;
 }
 
 /** pulumirpc.LogSeverity.INFO */
 const INFO = 1;
 
-export function createEngineLog(grpcLib: typeof grpc, address: string | undefined): EngineLog {
+export function createEngineLog(grpcLib: typeof grpc, startAddress: string | undefined): EngineLog {
+  let address = startAddress;
   let client: grpc.Client | undefined;
   let broken = !address;
   const request = codec('LogRequest');
+  const closeClient = (): void => {
+    try {
+      client?.close();
+    } catch {
+      // ignore
+    }
+    client = undefined;
+  };
   const connect = (): grpc.Client | undefined => {
     if (client || broken) return client;
     try {
@@ -43,12 +58,12 @@ export function createEngineLog(grpcLib: typeof grpc, address: string | undefine
         // Logging is best effort.
       }
     },
-    close() {
-      try {
-        client?.close();
-      } catch {
-        // ignore
-      }
+    retarget(next) {
+      if (!next || next === address) return;
+      closeClient();
+      address = next;
+      broken = false;
     },
+    close: closeClient,
   };
 }

@@ -18,7 +18,7 @@ const PROPERTY_DIFF: Layout = [
 ];
 
 export const LAYOUTS = {
-  HandshakeRequest: EMPTY,
+  HandshakeRequest: [[1, 'engineAddress', 'string']],
   HandshakeResponse: [
     [1, 'acceptSecrets', 'bool'],
     [2, 'acceptResources', 'bool'],

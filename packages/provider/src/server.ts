@@ -227,7 +227,10 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
   };
 
   return {
-    handshake: unary(() => ({ acceptSecrets: true, acceptResources: true, acceptOutputs: false })),
+    handshake: unary((req: { engineAddress?: string }) => {
+      if (req.engineAddress) log.retarget(req.engineAddress);
+      return { acceptSecrets: true, acceptResources: true, acceptOutputs: false };
+    }),
     getPluginInfo: unary(() => ({ version: version() })),
     getSchema: unary((req: { version: number }) => {
       if (req.version > 1) throw new ProviderError(`schema version ${req.version} is not supported`);

@@ -262,23 +262,62 @@ describe('Check failures', () => {
   });
 });
 
+/** An Engine service that records what the plugin logs, on a loopback port. */
+async function recordingEngine(): Promise<{
+  address: string;
+  messages: Array<{ urn: string; message: string; ephemeral: boolean }>;
+  close(): void;
+}> {
+  const messages: Array<{ urn: string; message: string; ephemeral: boolean }> = [];
+  const services = require('@pulumi/pulumi/proto/engine_grpc_pb');
+  const server = new grpc.Server();
+  server.addService(services.EngineService, {
+    log: (call: { request: engine.LogRequest }, cb: (e: null, r: Empty) => void) => {
+      const r = call.request;
+      messages.push({ urn: r.getUrn(), message: r.getMessage(), ephemeral: r.getEphemeral() });
+      cb(null, new Empty());
+    },
+  });
+  const port = await new Promise<number>((r, j) =>
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? j(e) : r(p))),
+  );
+  return { address: `127.0.0.1:${port}`, messages, close: () => server.forceShutdown() };
+}
+
 describe('engine log', () => {
+  it("logs to the engine Handshake names, not the one the plugin was started with (an engine's next run)", async () => {
+    const env = await startEnv({ transitionDelaySeconds: 1 });
+    const [first, second] = [await recordingEngine(), await recordingEngine()];
+    const p = await startPlugin({ engine: first.address });
+    try {
+      await p.call('handshake', new pb.ProviderHandshakeRequest().setEngineAddress(second.address));
+      const args = { endpoint: env.emulator.url, region: env.sandbox.disasterRecovery.standbyRegion, ...env.creds };
+      await p.call('configure', new pb.ConfigureRequest().setArgs(struct(args)));
+      const dr = env.sandbox.disasterRecovery;
+      const c = await create(p, DRPLAN, 'handed-over', {
+        displayName: 'handed-over',
+        drProtectionGroupId: dr.standbyProtectionGroupId,
+        type: 'SWITCHOVER',
+      });
+      assert.ok(
+        second.messages.some((m) => m.urn === urn(DRPLAN, 'handed-over')),
+        JSON.stringify(second.messages),
+      );
+      assert.deepEqual(first.messages, []);
+      await del(p, DRPLAN, 'handed-over', c.id, c.outputs);
+    } finally {
+      await p.close();
+      first.close();
+      second.close();
+      await env.close();
+    }
+  });
+
   it('sends progress to a reachable engine; an unreachable one never blocks', async () => {
     const env = await startEnv({ transitionDelaySeconds: 1 });
-    const messages: Array<{ urn: string; message: string; ephemeral: boolean }> = [];
-    const services = require('@pulumi/pulumi/proto/engine_grpc_pb');
-    const server = new grpc.Server();
-    server.addService(services.EngineService, {
-      log: (call: { request: engine.LogRequest }, cb: (e: null, r: Empty) => void) => {
-        const r = call.request;
-        messages.push({ urn: r.getUrn(), message: r.getMessage(), ephemeral: r.getEphemeral() });
-        cb(null, new Empty());
-      },
-    });
-    const port = await new Promise<number>((r, j) =>
-      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? j(e) : r(p))),
-    );
-    const p = await startPlugin({ engine: `127.0.0.1:${port}` });
+    const engineServer = await recordingEngine();
+    const { messages } = engineServer;
+    const p = await startPlugin({ engine: engineServer.address });
     try {
       const args = { endpoint: env.emulator.url, region: env.sandbox.disasterRecovery.standbyRegion, ...env.creds };
       await p.call('configure', new pb.ConfigureRequest().setArgs(struct(args)));
@@ -301,7 +340,7 @@ describe('engine log', () => {
       await del(p, DRPLAN, 'logged', c.id, c.outputs);
     } finally {
       await p.close();
-      server.forceShutdown();
+      engineServer.close();
       await env.close();
     }
   });
