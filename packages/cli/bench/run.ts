@@ -362,6 +362,8 @@ async function main(): Promise<void> {
       ],
       ['peak memory, ocikit up (ocikit + program + plugin RSS)', `${up.peakMb.toFixed(0)} MB`],
       ['peak memory, ocikit preview', `${preview.peakMb.toFixed(0)} MB`],
+      // The update's program process starts while the preview runs (PrestartedProgram): one more process then.
+      ['peak memory, ocikit up --yes (preview, then update)', `${upWithPreview.peakMb.toFixed(0)} MB`],
       ['peak memory, type-checked preview', `${checked.peakMb.toFixed(0)} MB`],
     ];
     console.log('| measure | value |\n|---|---|');

@@ -1,2 +1,4 @@
 #!/usr/bin/env node
+// Node 22.1+ reuses V8's compiled code from the last start (see packages/cli/bin/ocikit.js).
+require('node:module').enableCompileCache?.();
 require('../dist/main.js');

@@ -76,6 +76,9 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   });
   if (kind !== 'preview') state.lock();
   let cloud: EmbeddedCloud | undefined;
+  let prestarted: InstanceType<typeof engine.PrestartedProgram> | undefined;
+  // The preview's plugins serve the operation that follows it (see PluginHandover).
+  const plugins = new engine.PluginHandover();
   const controller = new AbortController();
   const onSignal = () => {
     if (controller.signal.aborted) {
@@ -121,10 +124,27 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       state,
       signal: controller.signal,
     };
+    // `up` runs the program twice, for the preview then for the update (as Pulumi does). The
+    // update's process starts now, gated: Node and the modules cmd/run loads first load while the
+    // preview runs, and it runs the program only when the update starts (discarded otherwise).
+    if (previewFirst && kind === 'up')
+      prestarted = new engine.PrestartedProgram({
+        programDir: project.dir,
+        project: base.project,
+        config: values,
+        secretKeys: config.secretKeys,
+      });
     const run = async (mode: DisplayMode, preview: boolean) => {
       const display = new Display({ mode, preview, stack, json: Boolean(options.json) });
       display.begin();
-      const result = await engine.runEngine({ ...base, preview, onEvent: display.onEvent });
+      const result = await engine.runEngine({
+        ...base,
+        preview,
+        onEvent: display.onEvent,
+        prestarted: preview ? undefined : prestarted,
+        plugins,
+        keepPlugins: preview && kind !== 'preview',
+      });
       display.end(result, { outputs: !preview || kind === 'preview' });
       if (!result.ok) {
         const detail = display.errorDetail();
@@ -153,6 +173,8 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    prestarted?.discard();
+    await plugins.stop();
     if (kind !== 'preview') state.unlock();
     await cloud?.close();
   }

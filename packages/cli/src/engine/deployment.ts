@@ -14,7 +14,13 @@ import {
   type HookBinding,
   type HookType,
 } from './hooks';
-import { InitFailedError, PluginPool, type ProviderPlugin, type DiffResult } from './provider-host';
+import {
+  InitFailedError,
+  PluginPool,
+  type PluginHandover,
+  type ProviderPlugin,
+  type DiffResult,
+} from './provider-host';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
 import type { ChangeKind, OpType, PropertyDiff, StepEventMetadata } from './types';
 import {
@@ -63,6 +69,8 @@ export interface DeploymentOptions {
   pluginCommand: string[];
   pluginEnv: NodeJS.ProcessEnv;
   engineAddress: () => string;
+  /** Running plugins of the command's previous run (its preview), used before new ones start. */
+  adoptedPlugins?: ProviderPlugin[];
   state: FileStackState;
   events: EventSink;
   /** `--replace <urn>`: replaced whatever their diff says (Pulumi's targeted replace). */
@@ -222,13 +230,16 @@ export class Deployment {
       warn: (message, urn) => options.events.diag('warning', message, urn),
     });
     this.sem = new Semaphore(Math.max(1, options.parallel));
-    this.pool = new PluginPool({
-      command: options.pluginCommand,
-      engineAddress: options.engineAddress,
-      env: options.pluginEnv,
-      programDir: options.programDir,
-      onStderr: (line) => options.events.diag('debug', line),
-    });
+    this.pool = new PluginPool(
+      {
+        command: options.pluginCommand,
+        engineAddress: options.engineAddress,
+        env: options.pluginEnv,
+        programDir: options.programDir,
+        onStderr: (line) => options.events.diag('debug', line),
+      },
+      options.adoptedPlugins,
+    );
     for (const r of snapshot.resources) {
       if (r.delete) this.toDeleteLater.push(r);
       else this.olds.set(r.urn, r);
@@ -1762,9 +1773,14 @@ export class Deployment {
     await Promise.all(this.pool.taken.map((p) => p.cancel()));
   }
 
-  async close(): Promise<void> {
+  /** Ends the run's plugins, or (`handover`) leaves them running for the command's next run. */
+  async close(handover?: PluginHandover): Promise<void> {
     this.hooks.close();
-    await Promise.all([...this.pool.taken.map((p) => p.stop()), this.pool.close()]);
+    if (!handover) {
+      await Promise.all([...this.pool.taken.map((p) => p.stop()), this.pool.close()]);
+      return;
+    }
+    handover.keep([...this.pool.taken, ...(await this.pool.release())]);
   }
 }
 

@@ -3,6 +3,8 @@
 // --stack … --pwd … [--dry-run] --parallel N --organization … <main>` with PULUMI_CONFIG,
 // PULUMI_CONFIG_SECRET_KEYS and the TypeScript switches in the environment.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import type { Writable } from 'node:stream';
 import { join } from 'node:path';
 
 export interface ProgramOptions {
@@ -55,7 +57,11 @@ function configEnv(config: Record<string, string>, secretKeys: string[]): NodeJS
   };
 }
 
-export function startProgram(o: ProgramOptions): RunningProgram {
+/** What the program's process is started with, before its run's arguments (see startProgram). */
+export type ProgramProcessOptions = Pick<ProgramOptions, 'programDir' | 'project' | 'config' | 'secretKeys'>;
+
+/** The node arguments up to cmd/run, and the environment: what a run's process starts with. */
+function programProcess(o: ProgramProcessOptions): { args: string[]; env: NodeJS.ProcessEnv } {
   const runModule = resolveRunModule(o.programDir);
   const opts = o.project.runtimeOptions ?? {};
   // Pulumi.yaml runtime options: typescript (default true), tsconfig, nodeargs.
@@ -69,13 +75,12 @@ export function startProgram(o: ProgramOptions): RunningProgram {
   if (typescript) env.PULUMI_NODEJS_TYPESCRIPT = 'true';
   else delete env.PULUMI_NODEJS_TYPESCRIPT;
   if (typeof opts.tsconfig === 'string') env.PULUMI_NODEJS_TSCONFIG_PATH = join(o.programDir, opts.tsconfig);
-  const args = [
-    ...nodeargs,
-    '--require',
-    INSPECT_GUARD,
-    '--require',
-    PROGRAM_START,
-    runModule,
+  return { args: [...nodeargs, '--require', INSPECT_GUARD, '--require', PROGRAM_START, runModule], env };
+}
+
+/** cmd/run's arguments, as the language host passes them. */
+function runArguments(o: ProgramOptions): string[] {
+  return [
     '--monitor',
     o.monitorAddress,
     '--engine',
@@ -93,21 +98,91 @@ export function startProgram(o: ProgramOptions): RunningProgram {
     String(o.parallel),
     o.project.main ?? '.',
   ];
+}
+
+function spawnProgram(o: ProgramProcessOptions, extraArgs: string[], gated: boolean): ChildProcess {
+  const { args, env } = programProcess(o);
+  if (gated) env[GATE_ENV] = '3';
   // Its own process group, as Pulumi starts its language host: a terminal's Ctrl-C reaches ocikit
   // only, which stops the program itself once the operations in flight are recorded.
-  const child = spawn(process.execPath, args, {
+  return spawn(process.execPath, [...args, ...extraArgs], {
     cwd: o.programDir,
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: gated ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+}
+
+function running(child: ChildProcess, o: ProgramOptions): RunningProgram {
   lines(child.stdout!, o.onStdout);
   lines(child.stderr!, o.onStderr);
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      return resolve({ code: child.exitCode, signal: child.signalCode });
     child.once('error', () => resolve({ code: 1, signal: null }));
     child.once('close', (code, signal) => resolve({ code, signal }));
   });
   return { child, exit };
+}
+
+export function startProgram(o: ProgramOptions): RunningProgram {
+  return running(spawnProgram(o, runArguments(o), false), o);
+}
+
+/** The preload reads a program's arguments from this descriptor when the variable names it. */
+const GATE_ENV = 'OCIKIT_PROGRAM_GATE';
+
+/**
+ * A program's process started ahead of its run, for `up`'s update while its preview runs: Node
+ * starts and the modules cmd/run would load first (@pulumi/pulumi's runtime, TypeScript, ts-node)
+ * load, then the preload waits for the run's arguments (the monitor's address is not known yet)
+ * before cmd/run starts. Nothing of the user's code runs until `start`, so a preview that fails or
+ * is declined discards it without effect; the run itself is the same as a cold start's.
+ */
+export class PrestartedProgram {
+  private readonly child: ChildProcess;
+  private used = false;
+
+  constructor(private readonly options: ProgramProcessOptions) {
+    this.child = spawnProgram(options, [], true);
+    this.child.once('error', () => undefined);
+    // Not waited for: a discarded one must not keep ocikit alive.
+    this.child.unref();
+    for (const stream of [this.child.stdout, this.child.stderr, this.child.stdio[3]]) (stream as Socket).unref?.();
+  }
+
+  /** Runs the program with the run's arguments (a cold start if the early process is gone). */
+  start(o: ProgramOptions): RunningProgram {
+    if (this.used) throw new Error('a prestarted program runs once');
+    this.used = true;
+    const gate = this.child.stdio[3] as Writable;
+    if (
+      this.child.exitCode !== null ||
+      this.child.signalCode !== null ||
+      gate.destroyed ||
+      !sameProcess(this.options, o)
+    ) {
+      this.child.kill('SIGKILL');
+      return startProgram(o);
+    }
+    for (const stream of [this.child.stdout, this.child.stderr]) (stream as Socket).ref?.();
+    this.child.ref();
+    gate.end(`${JSON.stringify({ argv: runArguments(o) })}\n`);
+    return running(this.child, o);
+  }
+
+  /** Ends the early process (its program never ran). */
+  discard(): void {
+    if (this.used) return;
+    this.used = true;
+    this.child.kill('SIGKILL');
+  }
+}
+
+/** Whether a prestarted process was started for exactly this run's program and config. */
+function sameProcess(a: ProgramProcessOptions, b: ProgramProcessOptions): boolean {
+  const key = (o: ProgramProcessOptions) => JSON.stringify([o.programDir, o.project, o.config, o.secretKeys]);
+  return key(a) === key(b);
 }
 
 function lines(stream: NodeJS.ReadableStream, each: (line: string) => void): void {

@@ -114,7 +114,29 @@ export class ProviderPlugin {
   private exited = false;
   private stderrTail: string[] = [];
 
-  private constructor(private readonly options: PluginOptions) {}
+  private constructor(private options: PluginOptions) {}
+
+  /** The plugin's process id. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Whether the process still runs (a plugin handed to another run may have ended meanwhile). */
+  get alive(): boolean {
+    return !this.exited && !!this.client;
+  }
+
+  /**
+   * Serves another engine run from now on (`up`'s update, after its preview): its stderr goes to
+   * that run, and the next Handshake names that run's engine, which the plugin then logs to.
+   * What the previous run configured is redone by the new run's Configure before any use.
+   */
+  adopt(o: Pick<PluginOptions, 'engineAddress' | 'onStderr'>): ProviderPlugin {
+    this.options = { ...this.options, ...o };
+    this.acceptSecrets = false;
+    this.supportsPreview = false;
+    return this;
+  }
 
   static async start(options: PluginOptions): Promise<ProviderPlugin> {
     const p = new ProviderPlugin(options);
@@ -478,19 +500,32 @@ export class PluginPool {
   private spares: Array<Promise<ProviderPlugin>> = [];
   /** Every plugin handed out, for cancel and stop. */
   readonly taken: ProviderPlugin[] = [];
+  /** Running plugins of the command's previous run, used before any new process is started. */
+  private adopted: ProviderPlugin[];
 
-  constructor(private readonly options: Omit<PluginOptions, 'engineAddress'> & { engineAddress: () => string }) {}
+  constructor(
+    private readonly options: Omit<PluginOptions, 'engineAddress'> & { engineAddress: () => string },
+    adopted: ProviderPlugin[] = [],
+  ) {
+    this.adopted = adopted.filter((p) => p.alive);
+  }
 
-  private launch(): Promise<ProviderPlugin> {
-    return ProviderPlugin.start({ ...this.options, engineAddress: this.options.engineAddress() }).then(async (p) => {
-      try {
-        await p.handshake();
-        return p;
-      } catch (e) {
-        await p.stop();
-        throw e;
-      }
-    });
+  /** A handshaken plugin: an adopted one if any is left (a new process if it fails), else a new process. */
+  private async launch(): Promise<ProviderPlugin> {
+    const engineAddress = this.options.engineAddress();
+    const adopted = this.adopted.shift();
+    const p = adopted
+      ? adopted.adopt({ engineAddress, onStderr: this.options.onStderr })
+      : await ProviderPlugin.start({ ...this.options, engineAddress });
+    try {
+      await p.handshake();
+      return p;
+    } catch (e) {
+      await p.stop();
+      // A handed-over plugin that ended meanwhile is replaced, as if there had been none.
+      if (adopted) return this.launch();
+      throw e;
+    }
   }
 
   private closed = false;
@@ -521,9 +556,45 @@ export class PluginPool {
 
   /** Stops the spares nobody took (the taken ones are their owner's to stop). */
   async close(): Promise<void> {
+    await Promise.all((await this.release()).map((p) => p.stop()));
+  }
+
+  /** Closes the pool and gives up its running spares (and adopted plugins it never used), unstopped. */
+  async release(): Promise<ProviderPlugin[]> {
     this.closed = true;
     const spares = this.spares;
     this.spares = [];
-    await Promise.all(spares.map((s) => s.then((p) => p.stop()).catch(() => undefined)));
+    const adopted = this.adopted;
+    this.adopted = [];
+    const started = await Promise.all(spares.map((s) => s.catch(() => undefined)));
+    return [...adopted, ...started.filter((p): p is ProviderPlugin => !!p)];
+  }
+}
+
+/**
+ * Plugin processes carried from one engine run of a command to the next: `up`, `refresh` and
+ * `destroy` run a preview and then the operation, each an engine run. Pulumi starts every
+ * plugin again for the second run; ocikit hands the preview's running plugins to it instead
+ * (each gets a new Handshake, naming the new run's engine, and is configured again before use),
+ * so the operation does not wait for Node to start and load the OCI SDK again.
+ */
+export class PluginHandover {
+  private kept: ProviderPlugin[] = [];
+
+  /** What a run leaves for the next one. */
+  keep(plugins: ProviderPlugin[]): void {
+    this.kept.push(...plugins.filter((p) => p.alive));
+  }
+
+  /** Everything kept, for the next run (which stops them when it ends). */
+  take(): ProviderPlugin[] {
+    const kept = this.kept;
+    this.kept = [];
+    return kept;
+  }
+
+  /** Stops what no run took (the command ends after its preview). */
+  async stop(): Promise<void> {
+    await Promise.all(this.take().map((p) => p.stop()));
   }
 }

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { Deployment, StepError, stackType } from './deployment';
 import { EventSink } from './events';
 import { startMonitor } from './monitor';
-import { startProgram } from './program';
+import { startProgram, type ProgramOptions } from './program';
 import { resolvePluginCommand } from './provider-host';
 import { FileStackState } from './state';
 import { trace } from './trace';
@@ -79,6 +79,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         pluginCommand: o.pluginCommand ?? resolvePluginCommand(),
         pluginEnv: { ...process.env, ...(o.providerEnv ?? {}) },
         engineAddress: () => monitor!.address,
+        adoptedPlugins: o.plugins?.take(),
         state,
         events,
         replace: o.replace?.length ? urnMatcher(o.replace) : undefined,
@@ -125,7 +126,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       } else {
         // `up --refresh`: the cloud is read first, so the program's steps diff against it.
         if (o.refresh) await d.refresh({ beforeUpdate: true });
-        const program = startProgram({
+        const programOptions: ProgramOptions = {
           programDir: o.programDir,
           project: o.project,
           stack: o.stack,
@@ -137,7 +138,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
           secretKeys: o.secretKeys,
           onStdout: (line) => events.diag('info', line, d.stackUrn || undefined),
           onStderr: (line) => events.diag('info#err', line, d.stackUrn || undefined),
-        });
+        };
+        const program = o.prestarted ? o.prestarted.start(programOptions) : startProgram(programOptions);
         programRunning = true;
         trace.mark('program spawned');
         const kill = () => program.child.kill('SIGTERM');
@@ -174,7 +176,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     error = canceled ? 'the update was canceled' : e instanceof Error ? e.message : String(e);
     if (!(e instanceof StepError) && !firstError) events.diag('error', error);
   } finally {
-    await deployment?.close().catch(() => undefined);
+    // A preview whose operation follows leaves its plugins running for it, unless it failed.
+    await deployment?.close(o.keepPlugins && error === undefined ? o.plugins : undefined).catch(() => undefined);
     await monitor?.close().catch(() => undefined);
     await state.flush().catch(() => undefined);
     if (lockedHere) state.unlock();

@@ -1,5 +1,8 @@
 // The engine's public interface (the contract with the app half: /work/briefs/cli-contract.md).
 
+import type { PrestartedProgram } from './program';
+import type { PluginHandover } from './provider-host';
+
 export type Operation = 'update' | 'refresh' | 'destroy';
 
 /** Provided by the app (src/secrets/), used for state secrets. */
@@ -46,6 +49,14 @@ export interface EngineOptions {
   onEvent(event: EngineEvent): void;
   /** Cancel (Ctrl-C): stop waits, record pending operations, exit cleanly. */
   signal?: AbortSignal;
+  /** The program's process, started ahead while something else ran (`up`'s update, during its preview). */
+  prestarted?: PrestartedProgram;
+  /**
+   * Plugin processes carried between the runs of one command: the run adopts what it holds, and
+   * (`keepPlugins`, a preview with its operation to follow) leaves its own there when it ends.
+   */
+  plugins?: PluginHandover;
+  keepPlugins?: boolean;
 }
 
 export type ChangeKind = 'create' | 'update' | 'replace' | 'delete' | 'same' | 'read' | 'import' | 'refresh';

@@ -2,7 +2,7 @@
 // (preload/program-start.js), run in a plain Node process against the repository's @pulumi/pulumi.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'node:test';
@@ -84,3 +84,33 @@ test("program start: npm's package tooling loads only when a program computes co
     rmSync(project, { recursive: true, force: true });
   }
 });
+
+// Node 22.1+ only (module.enableCompileCache): the program's modules are compiled from V8's cache
+// of the last run, in Node's own default folder (under TMPDIR), and NODE_DISABLE_COMPILE_CACHE
+// still turns it off. (NODE_COMPILE_CACHE is not set here: it would turn the cache on by itself.)
+const COMPILE_CACHE = `
+const { getCompileCacheDir } = require('node:module');
+require(process.argv[1]);
+process.stdout.write(JSON.stringify({ dir: getCompileCacheDir() ?? null }));
+`;
+
+test(
+  "program start: the compile cache is on (Node 22.1+), in Node's default folder, off with NODE_DISABLE_COMPILE_CACHE",
+  { skip: typeof require('node:module').enableCompileCache !== 'function' && 'Node 20 has no compile cache' },
+  () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'ocikit-compile-cache-'));
+    const env = { TMPDIR: cacheDir, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined };
+    try {
+      const on = runPreloaded<{ dir: string | null }>(COMPILE_CACHE, { env });
+      assert.ok(on.dir?.startsWith(join(cacheDir, 'node-compile-cache')), `compile cache in ${on.dir}`);
+      // What the next run reads: @pulumi/pulumi's modules were written to the cache.
+      assert.ok(readdirSync(on.dir!).length > 100, 'cached modules');
+      const off = runPreloaded<{ dir: string | null }>(COMPILE_CACHE, {
+        env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' },
+      });
+      assert.equal(off.dir, null);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  },
+);

@@ -117,6 +117,12 @@ grpc.Server.prototype.addService = function (service, impl) {
   if (!('diffConfig' in service)) return addService.call(this, service, impl);
   const wrapped = Object.create(impl) as typeof impl;
   wrapped.diffConfig = diffConfig as grpcTypes.UntypedHandleCall;
+  // Logged, so tests see each Configure (a plugin handed to the next run is configured again).
+  const configure = impl.configure as (...args: unknown[]) => unknown;
+  wrapped.configure = ((...args: unknown[]) => {
+    log('configure');
+    return configure.apply(impl, args);
+  }) as grpcTypes.UntypedHandleCall;
   return addService.call(this, service, wrapped);
 };
 

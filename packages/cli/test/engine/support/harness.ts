@@ -131,20 +131,19 @@ export function diagnostics(events: EngineEvent[], severity?: string): string[] 
     .map((e) => e.diagnosticEvent!.message.trim());
 }
 
-/** The fake provider's call log (FAKE_PROVIDER_LOG) without its Check calls, and its cloud file. */
+/** The fake provider's call log (FAKE_PROVIDER_LOG) without its Check and Configure calls, and its cloud file. */
 export function fakeProviderFiles(dir: string) {
   const log = join(dir, 'calls.log');
   const cloud = join(dir, 'cloud.json');
   process.env.FAKE_PROVIDER_STORE = cloud;
   process.env.FAKE_PROVIDER_LOG = log;
+  const all = () => readFileSync(log, 'utf8').trim().split('\n').filter(Boolean);
   return {
     log,
     cloud,
-    calls: () =>
-      readFileSync(log, 'utf8')
-        .trim()
-        .split('\n')
-        .filter((c) => c && !c.startsWith('check')),
+    calls: () => all().filter((c) => !c.startsWith('check') && c !== 'configure'),
+    /** Every call, Configure included. */
+    allCalls: all,
     reset: () => writeFileSync(log, ''),
     // No file yet: the fake provider has created nothing (it writes the file on its first create).
     cloudState: () =>
