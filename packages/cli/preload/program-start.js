@@ -83,16 +83,18 @@ Module._load = function (request, parent, ...rest) {
 
 // 3. A program started ahead of its run (OCIKIT_PROGRAM_GATE names a descriptor; see
 // PrestartedProgram in src/engine/program.ts): load now what cmd/run loads before the user's
-// code, in cmd/run's own order, then wait for the run's arguments and hand over to cmd/run as if
-// they had been on the command line. No module loaded here reads them (or the stack's config) at
-// load time: @pulumi/pulumi reads its settings when the run first asks. If ocikit goes away or
-// discards the run, the descriptor closes and the process ends without running anything.
+// code, in cmd/run's own order, then wait for the run's arguments and config and hand over to
+// cmd/run as if they had been there from the start. No module loaded here reads them at load
+// time: @pulumi/pulumi reads its settings and config when the run first asks. If ocikit goes
+// away or discards the run, the descriptor closes and the process ends without running anything.
 const gate = process.env.OCIKIT_PROGRAM_GATE;
 if (gate) {
   delete process.env.OCIKIT_PROGRAM_GATE;
   loadAhead();
-  const { argv } = JSON.parse(readLine(Number(gate)) ?? process.exit(0));
+  const { argv, env } = JSON.parse(readLine(Number(gate)) ?? process.exit(0));
   process.argv.push(...argv);
+  // The stack's config (PULUMI_CONFIG, PULUMI_CONFIG_SECRET_KEYS) as the run has it.
+  Object.assign(process.env, env);
 }
 
 /** cmd/run's modules, and TypeScript with ts-node for a TypeScript program; any that fails is left to cmd/run. */

@@ -8,6 +8,7 @@ import { checkEntryPoint } from '../project/project';
 import { canPrompt, commandContext, requireExistingStack, skipConfirmations } from './context';
 import { ask } from './prompt';
 import { importCode } from '../display/import-code';
+import { PrestartedProgram } from '../engine/program';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -66,6 +67,26 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   // Only preview and up run the program (refresh, destroy and import work from the state).
   if (kind === 'preview' || kind === 'up') checkEntryPoint(project);
   const config = loadStackConfig(project, stack);
+  // The programs the runs will use, started ahead (gated: no user code runs before its run).
+  // The first starts now, and loads while ocikit loads its engine and, with no cloud configured,
+  // starts the embedded emulator. Its config is sent when its run starts.
+  const programs: PrestartedProgram[] = [];
+  const prestart = () => {
+    try {
+      programs.push(
+        new PrestartedProgram({
+          programDir: project.dir,
+          project: { name: project.name, main: project.main, runtimeOptions: project.runtimeOptions },
+          config: config.values,
+          secretKeys: config.secretKeys,
+        }),
+      );
+    } catch {
+      // (no @pulumi/pulumi for the program) the run starts it cold and reports why it cannot
+    }
+  };
+  if (kind === 'preview' || kind === 'up') prestart();
+  const discardPrograms = () => programs.splice(0).forEach((p) => p.discard());
   const engine = await import('../engine');
   engine.trace.mark('engine loaded');
   const state = engine.openStackState({
@@ -74,9 +95,14 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     crypter: config.crypter,
     stackConfigFile: config.file.path,
   });
-  if (kind !== 'preview') state.lock();
+  if (kind !== 'preview')
+    try {
+      state.lock();
+    } catch (e) {
+      discardPrograms();
+      throw e;
+    }
   let cloud: EmbeddedCloud | undefined;
-  let prestarted: InstanceType<typeof engine.PrestartedProgram> | undefined;
   // The preview's plugins serve the operation that follows it (see PluginHandover).
   const plugins = new engine.PluginHandover();
   const controller = new AbortController();
@@ -125,15 +151,8 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       signal: controller.signal,
     };
     // `up` runs the program twice, for the preview then for the update (as Pulumi does). The
-    // update's process starts now, gated: Node and the modules cmd/run loads first load while the
-    // preview runs, and it runs the program only when the update starts (discarded otherwise).
-    if (previewFirst && kind === 'up')
-      prestarted = new engine.PrestartedProgram({
-        programDir: project.dir,
-        project: base.project,
-        config: values,
-        secretKeys: config.secretKeys,
-      });
+    // update's process starts now too: it loads while the preview runs.
+    if (previewFirst && kind === 'up') prestart();
     const run = async (mode: DisplayMode, preview: boolean) => {
       const display = new Display({ mode, preview, stack, json: Boolean(options.json) });
       display.begin();
@@ -141,7 +160,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         ...base,
         preview,
         onEvent: display.onEvent,
-        prestarted: preview ? undefined : prestarted,
+        prestarted: programs.shift(),
         plugins,
         keepPlugins: preview && kind !== 'preview',
       });
@@ -173,7 +192,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    prestarted?.discard();
+    discardPrograms();
     await plugins.stop();
     if (kind !== 'preview') state.unlock();
     await cloud?.close();

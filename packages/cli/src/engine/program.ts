@@ -133,11 +133,13 @@ export function startProgram(o: ProgramOptions): RunningProgram {
 const GATE_ENV = 'OCIKIT_PROGRAM_GATE';
 
 /**
- * A program's process started ahead of its run, for `up`'s update while its preview runs: Node
- * starts and the modules cmd/run would load first (@pulumi/pulumi's runtime, TypeScript, ts-node)
- * load, then the preload waits for the run's arguments (the monitor's address is not known yet)
- * before cmd/run starts. Nothing of the user's code runs until `start`, so a preview that fails or
- * is declined discards it without effect; the run itself is the same as a cold start's.
+ * A program's process started ahead of its run: Node starts and the modules cmd/run would load
+ * first (@pulumi/pulumi's runtime, TypeScript, ts-node) load, then the preload waits for the run's
+ * arguments (the monitor's address is not known yet) and config before cmd/run starts. ocikit
+ * starts one as soon as it has read the project (the program loads while ocikit loads its engine
+ * and starts the embedded emulator), and `up` one more for its update while its preview runs.
+ * Nothing of the user's code runs until `start`, so a run that never comes (a failed or declined
+ * preview, a locked stack) discards it without effect; the run itself is the same as a cold start's.
  */
 export class PrestartedProgram {
   private readonly child: ChildProcess;
@@ -167,7 +169,9 @@ export class PrestartedProgram {
     }
     for (const stream of [this.child.stdout, this.child.stderr]) (stream as Socket).ref?.();
     this.child.ref();
-    gate.end(`${JSON.stringify({ argv: runArguments(o) })}\n`);
+    // The config may have grown since the process started (the embedded emulator's endpoint and
+    // credentials are added once it is up): the gate sets it before cmd/run reads it.
+    gate.end(`${JSON.stringify({ argv: runArguments(o), env: configEnv(o.config, o.secretKeys) })}\n`);
     return running(this.child, o);
   }
 
@@ -179,9 +183,9 @@ export class PrestartedProgram {
   }
 }
 
-/** Whether a prestarted process was started for exactly this run's program and config. */
+/** Whether a prestarted process was started for this run's program (its config is sent at start). */
 function sameProcess(a: ProgramProcessOptions, b: ProgramProcessOptions): boolean {
-  const key = (o: ProgramProcessOptions) => JSON.stringify([o.programDir, o.project, o.config, o.secretKeys]);
+  const key = (o: ProgramProcessOptions) => JSON.stringify([o.programDir, o.project]);
   return key(a) === key(b);
 }
 

@@ -176,6 +176,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     error = canceled ? 'the update was canceled' : e instanceof Error ? e.message : String(e);
     if (!(e instanceof StepError) && !firstError) events.diag('error', error);
   } finally {
+    // A program started ahead for this run, if the run ended before it started the program.
+    o.prestarted?.discard();
     // A preview whose operation follows leaves its plugins running for it, unless it failed.
     await deployment?.close(o.keepPlugins && error === undefined ? o.plugins : undefined).catch(() => undefined);
     await monitor?.close().catch(() => undefined);
