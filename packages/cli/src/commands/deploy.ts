@@ -8,6 +8,7 @@ import { checkEntryPoint } from '../project/project';
 import { canPrompt, commandContext, requireExistingStack, skipConfirmations } from './context';
 import { ask } from './prompt';
 import { importCode } from '../display/import-code';
+// Not through '../engine': the first program starts before the engine (gRPC, state) is loaded.
 import { PrestartedProgram } from '../engine/program';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -6,5 +6,4 @@ export { isDefaultProvider } from './default-provider';
 export { openStackState, listStacks, type ImportedDeployment, type ResourceState, type Snapshot } from './state';
 export { checkSnapshot } from './snapshot-check';
 export { trace } from './trace';
-export { PrestartedProgram } from './program';
 export { PluginHandover } from './provider-host';

@@ -49,7 +49,7 @@ export interface EngineOptions {
   onEvent(event: EngineEvent): void;
   /** Cancel (Ctrl-C): stop waits, record pending operations, exit cleanly. */
   signal?: AbortSignal;
-  /** The program's process, started ahead while something else ran (`up`'s update, during its preview). */
+  /** The program's process, started ahead of the run (as ocikit starts; `up`'s update's during its preview). */
   prestarted?: PrestartedProgram;
   /**
    * Plugin processes carried between the runs of one command: the run adopts what it holds, and
