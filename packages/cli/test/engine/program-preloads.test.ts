@@ -85,6 +85,51 @@ test("program start: npm's package tooling loads only when a program computes co
   }
 });
 
+// As cmd/run does before the program: awaits the inspector hooks. Then, as a program does,
+// serializes a function (an AWS Lambda's callback, say) and one that cannot be serialized, from
+// a file loaded after the hooks, counting the inspector sessions connected along the way.
+const SERIALIZE = `
+const { Session } = require('node:inspector');
+let sessions = 0;
+const connect = Session.prototype.connect;
+Session.prototype.connect = function () { sessions++; return connect.call(this); };
+const pulumi = require(process.argv[1]);
+require(require.resolve('@pulumi/pulumi/runtime/closure/v8Hooks', { paths: [process.argv[1]] }))
+  .isInitializedAsync()
+  .then(async () => {
+    const atStart = sessions;
+    const { handler, unserializable } = require(require('node:path').resolve('handlers.js'));
+    const serialized = await pulumi.runtime.serializeFunction(handler);
+    const error = await pulumi.runtime.serializeFunction(unserializable).then(() => '', (e) => e.message);
+    process.stdout.write(JSON.stringify({ atStart, after: sessions, text: serialized.text, error }));
+  });
+`;
+
+const HANDLERS = `const answer = 42;
+exports.handler = () => answer;
+const bound = Math.max.bind(null);
+exports.unserializable = () => bound(1);
+`;
+
+test('program start: the inspector starts only when a function is serialized, and its errors still name the file', () => {
+  const project = mkdtempSync(join(tmpdir(), 'ocikit-serialize-'));
+  try {
+    writeFileSync(join(project, 'handlers.js'), HANDLERS);
+    const run = runPreloaded<{ atStart: number; after: number; text: string; error: string }>(SERIALIZE, {
+      cwd: project,
+    });
+    // Pulumi's start connects a session and enables V8's debugger; now nothing until first use.
+    assert.equal(run.atStart, 0);
+    assert.equal(run.after, 1);
+    // The captured value was read through the inspector session.
+    assert.match(run.text, /answer: 42/);
+    // The location comes from the script-id map the session fills: the program's file is in it.
+    assert.match(run.error, /^Error serializing '\(\) => bound\(1\)': handlers\.js\(4,25\)/);
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+});
+
 // Node 22.1+ only (module.enableCompileCache): the program's modules are compiled from V8's cache
 // of the last run, in Node's own default folder (under TMPDIR), and NODE_DISABLE_COMPILE_CACHE
 // still turns it off. (NODE_COMPILE_CACHE is not set here: it would turn the cache on by itself.)
