@@ -4,6 +4,7 @@
 // package's own small modules (the message codec in ./proto, not google-protobuf and the generated
 // stubs); right after it, the rest (configuration, schema.json, the OCI SDK) loads in the
 // background (warmUp in ./server), one module at a time so requests are answered in between.
+// ocikit's engine may ask it for more provider instances on ports of their own (./instances).
 import * as path from 'node:path';
 import type * as grpcTypes from '@grpc/grpc-js';
 
@@ -18,28 +19,46 @@ export async function main(argv: string[]): Promise<void> {
   const { createEngineLog } = require('./engine-log') as typeof import('./engine-log');
   const { createProviderService, warmUp } = require('./server') as typeof import('./server');
   const { resourceProviderService } = require('./rpc') as typeof import('./rpc');
+  const { providerHostService } = require('./instances') as typeof import('./instances');
   const engineAddress = engineAddressOf(argv);
-  const log = createEngineLog(grpc, engineAddress);
-  const service = createProviderService(grpc, log);
-  const server = new grpc.Server({
-    'grpc.max_receive_message_length': 400 * 1024 * 1024,
-    'grpc.max_send_message_length': 400 * 1024 * 1024,
-  });
-  server.addService(
-    resourceProviderService() as unknown as grpcTypes.ServiceDefinition,
-    service as unknown as grpcTypes.UntypedServiceImplementation,
-  );
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
-      err ? reject(err) : resolve(p),
-    ),
-  );
+  const instances: Array<{ server: grpcTypes.Server; log: import('./engine-log').EngineLog }> = [];
+  /**
+   * One provider instance on a port of its own: the first is the one the engine started us for;
+   * the first's port also serves ocikit's StartProvider, which starts another (./instances).
+   */
+  const serve = async (): Promise<number> => {
+    const log = createEngineLog(grpc, engineAddress);
+    const server = new grpc.Server({
+      'grpc.max_receive_message_length': 400 * 1024 * 1024,
+      'grpc.max_send_message_length': 400 * 1024 * 1024,
+    });
+    server.addService(
+      resourceProviderService() as unknown as grpcTypes.ServiceDefinition,
+      createProviderService(grpc, log) as unknown as grpcTypes.UntypedServiceImplementation,
+    );
+    if (instances.length === 0) {
+      const host = providerHostService(serve);
+      server.addService(
+        host.definition as unknown as grpcTypes.ServiceDefinition,
+        host.implementation as unknown as grpcTypes.UntypedServiceImplementation,
+      );
+    }
+    instances.push({ server, log });
+    return new Promise<number>((resolve, reject) =>
+      server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
+        err ? reject(err) : resolve(p),
+      ),
+    );
+  };
+  const port = await serve();
   process.stdout.write(`${port}\n`);
   warmUp();
   protectStdout();
   const stop = (): void => {
-    log.close();
-    server.forceShutdown();
+    for (const { server, log } of instances) {
+      log.close();
+      server.forceShutdown();
+    }
     process.exit(0);
   };
   process.on('SIGTERM', stop);

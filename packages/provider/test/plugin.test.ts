@@ -7,6 +7,7 @@ import * as grpc from '@grpc/grpc-js';
 import {
   BIN,
   checkFailures,
+  configure,
   create,
   del,
   DRPLAN,
@@ -14,6 +15,7 @@ import {
   ENDPOINT,
   pb,
   startEnv,
+  startInstance,
   startPlugin,
   struct,
   type Env,
@@ -341,6 +343,42 @@ describe('engine log', () => {
     } finally {
       await p.close();
       engineServer.close();
+      await env.close();
+    }
+  });
+});
+
+describe('provider instances (ocikit: StartProvider)', () => {
+  it('serves another provider on its own port, configured on its own, in the same process', async () => {
+    const env = await startEnv();
+    const p = await startPlugin();
+    try {
+      const standby = await startInstance(p);
+      assert.notEqual(standby.port, p.port);
+      // Each is configured for its own region, as the default provider and a `new oci.Provider`.
+      await configure(p, env, env.sandbox.homeRegion);
+      await configure(standby, env, env.sandbox.disasterRecovery.standbyRegion);
+      const endpoint = {
+        compartmentId: env.sandbox.compartmentId,
+        modelId: env.sandbox.aiLanguage.customModelIds.textClassification,
+        displayName: 'instances',
+      };
+      // The model lives in the home region: the home instance creates there, the standby one
+      // asks its own region, which has no such model.
+      const made = await create(p, ENDPOINT, 'home', endpoint);
+      const inHome = await env.language(env.sandbox.homeRegion).getEndpoint({ endpointId: made.id });
+      assert.equal(inHome.endpoint.displayName, 'instances');
+      await assert.rejects(create(standby, ENDPOINT, 'standby', endpoint), (e: grpc.ServiceError) =>
+        /404|NotAuthorizedOrNotFound|not found/i.test(e.details),
+      );
+      // One process: stopping it ends both.
+      const exited = new Promise<number | null>((r) => p.child.once('exit', (code) => r(code)));
+      p.child.kill('SIGTERM');
+      assert.equal(await exited, 0);
+      await assert.rejects(standby.call('getPluginInfo', new Empty()));
+      standby.client.close();
+    } finally {
+      await p.close();
       await env.close();
     }
   });

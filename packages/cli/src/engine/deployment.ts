@@ -504,19 +504,13 @@ export class Deployment {
   }
 
   /**
-   * Starts plugins before the program asks for them (see PluginPool): as many as the last run
-   * had provider resources (at least `min`), so an unchanged stack finds all of them ready.
-   * A stack whose state has no provider yet (a first update) may use more than the default one:
-   * once the first spare is up, one more starts if the program still runs, so an explicit
-   * provider's plugin (a `new oci.Provider`) does not start cold when it registers, seconds in,
-   * on the path of every resource that uses it. That spare costs ~0.5 s of CPU, spent while the
-   * program loads its modules, and its memory until the run ends when the program uses only the
-   * default provider (README, "CLI benchmark"); later runs size the pool from the state.
+   * Starts the plugin process before the program asks for a provider (see PluginPool), when the
+   * run will need one: it has providers in its state, or `expected` says it will register one
+   * (an update registers at least the default provider). Every other provider the program
+   * registers, however many, becomes an instance in that process when it registers.
    */
-  warmPlugins(min: number, programRunning: () => boolean = () => false): void {
-    const providers = this.current.filter((r) => r.type.startsWith(providerPrefix) && !r.delete).length;
-    const more = providers === 0 && min > 0 ? { count: 1, wanted: programRunning } : undefined;
-    this.pool.warm(Math.min(4, Math.max(min, providers)), more);
+  warmPlugins(expected: boolean): void {
+    if (expected || this.current.some((r) => r.type.startsWith(providerPrefix) && !r.delete)) this.pool.warm();
   }
 
   /** The ref (`urn::id`) of the default provider of a package, registered on first use. */

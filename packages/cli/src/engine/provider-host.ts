@@ -1,13 +1,16 @@
-// Hosts one provider plugin process per provider resource, started as Pulumi's engine starts it:
-// the plugin binary with one argument (the engine's gRPC address), the port read from its first
-// stdout line, then Handshake → GetPluginInfo → CheckConfig → DiffConfig → Configure.
+// Hosts the provider plugins, started as Pulumi's engine starts them: the plugin binary with one
+// argument (the engine's gRPC address), the port read from its first stdout line, then Handshake →
+// GetPluginInfo → CheckConfig → DiffConfig → Configure. Pulumi starts a process per provider
+// resource; ocikit starts one and asks it for the other providers (its StartProvider, see the
+// plugin's instances.ts), each on a port of its own, and falls back to a process each for a
+// plugin that does not answer it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
-import { engineCodec, type EngineMessage } from '@ocikit/pulumi-resource-oci';
+import { engineCodec, START_PROVIDER_PATH, startProviderCodec, type EngineMessage } from '@ocikit/pulumi-resource-oci';
 import { trace } from './trace';
 import { stripSecrets, unwrapSecret, type Props } from './values';
 
@@ -104,7 +107,7 @@ export interface PluginOptions {
   onStderr(line: string): void;
 }
 
-/** One running plugin process and its gRPC client. */
+/** One provider: a plugin process of its own, or an instance in another's (`host`), and its gRPC client. */
 export class ProviderPlugin {
   acceptSecrets = false;
   supportsPreview = false;
@@ -113,17 +116,25 @@ export class ProviderPlugin {
   private client?: grpc.Client;
   private exited = false;
   private stderrTail: string[] = [];
+  /** The plugin whose process serves this instance (none: this one owns its process). */
+  private host?: ProviderPlugin;
+  /** The plugin process answered StartProvider with an error (not ocikit's plugin): ask no more. */
+  private startsNoInstances = false;
 
   private constructor(private options: PluginOptions) {}
 
-  /** The plugin's process id. */
+  /** The plugin's process id (its host's, for an instance). */
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.host ? this.host.pid : this.child?.pid;
   }
 
   /** Whether the process still runs (a plugin handed to another run may have ended meanwhile). */
   get alive(): boolean {
-    return !this.exited && !!this.client;
+    return !this.processExited && !!this.client;
+  }
+
+  private get processExited(): boolean {
+    return this.host ? this.host.processExited : this.exited;
   }
 
   /**
@@ -141,6 +152,36 @@ export class ProviderPlugin {
   static async start(options: PluginOptions): Promise<ProviderPlugin> {
     const p = new ProviderPlugin(options);
     await p.launch();
+    return p;
+  }
+
+  /**
+   * Another provider in the process of `plugin` (ocikit's StartProvider): its own configuration
+   * and clients on a port of its own, in a few milliseconds instead of a process start. Undefined
+   * when the process cannot (a plugin without the method, or one that ended).
+   */
+  static async startAlongside(plugin: ProviderPlugin, options: PluginOptions): Promise<ProviderPlugin | undefined> {
+    const host = plugin.host ?? plugin;
+    if (host.startsNoInstances || !host.alive) return undefined;
+    const response = await new Promise<{ port?: number } | undefined>((resolve) =>
+      host.client!.makeUnaryRequest(
+        START_PROVIDER_PATH,
+        startProviderCodec.serialize,
+        startProviderCodec.deserialize,
+        {},
+        new grpc.Metadata(),
+        {},
+        (err, res?: { port?: number }) => resolve(err ? undefined : res),
+      ),
+    );
+    if (!Number.isInteger(response?.port) || !response!.port) {
+      host.startsNoInstances = true;
+      return undefined;
+    }
+    trace.mark('plugin instance started');
+    const p = new ProviderPlugin(options);
+    p.host = host;
+    p.connect(response!.port);
     return p;
   }
 
@@ -198,6 +239,10 @@ export class ProviderPlugin {
     });
     child.on('exit', () => (this.exited = true));
     trace.mark('plugin port read');
+    this.connect(port);
+  }
+
+  private connect(port: number): void {
     this.client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
       'grpc.max_receive_message_length': 400 * 1024 * 1024,
       'grpc.max_send_message_length': 400 * 1024 * 1024,
@@ -244,8 +289,10 @@ export class ProviderPlugin {
         // fall through to a plain error
       }
     }
-    if (this.exited)
-      return new ProviderError(`pulumi-resource-oci exited: ${this.stderrTail.slice(-3).join(' ') || err.details}`);
+    if (this.processExited) {
+      const tail = (this.host ?? this).stderrTail;
+      return new ProviderError(`pulumi-resource-oci exited: ${tail.slice(-3).join(' ') || err.details}`);
+    }
     return new ProviderError(err.details || err.message, err.code);
   }
 
@@ -445,11 +492,14 @@ export class ProviderPlugin {
   }
 
   async cancel(): Promise<void> {
-    if (this.exited || !this.client) return;
+    if (this.processExited || !this.client) return;
     await this.call('Cancel', {}).catch(() => undefined);
   }
 
-  /** Closes the client and ends the process (SIGTERM, then SIGKILL if it lingers). */
+  /**
+   * Closes the client and ends the process (SIGTERM, then SIGKILL if it lingers). An instance
+   * only closes its client: its process ends with its host's stop (a run stops all its plugins).
+   */
   async stop(): Promise<void> {
     this.client?.close();
     const child = this.child;
@@ -491,16 +541,20 @@ function diffResult(res: Props): DiffResult {
 }
 
 /**
- * Plugin processes, started ahead of need: a plugin takes ~0.5 s of CPU to start (Node, the OCI
- * SDK, gRPC), which otherwise waits for the program's first registration of a provider, itself
- * seconds after the program starts. Spares start (and handshake) while the program boots;
- * `take` hands out a spare or starts a new plugin. Spares never taken are stopped at `close`.
+ * The run's plugins. The first plugin process starts ahead of need: it takes ~0.5 s of CPU to
+ * start (Node, the OCI SDK, gRPC), which would otherwise wait for the program's first
+ * registration of a provider, itself a second or more after the program starts; it starts (and
+ * handshakes) while the program boots. Every other provider is an instance in that process,
+ * started when taken (StartProvider: milliseconds); a process of its own only when the plugin
+ * cannot host one. A first plugin never taken is stopped at `close`.
  */
 export class PluginPool {
   private spares: Array<Promise<ProviderPlugin>> = [];
+  /** The first plugin process, which later providers start in. */
+  private first?: Promise<ProviderPlugin | undefined>;
   /** Every plugin handed out, for cancel and stop. */
   readonly taken: ProviderPlugin[] = [];
-  /** Running plugins of the command's previous run, used before any new process is started. */
+  /** Running plugins of the command's previous run, used before any new one is started. */
   private adopted: ProviderPlugin[];
 
   constructor(
@@ -528,38 +582,51 @@ export class PluginPool {
     }
   }
 
+  /** `launch`, remembered as the process later instances start in when it is the first. */
+  private launchFirst(): Promise<ProviderPlugin> {
+    const p = this.launch();
+    this.first ??= p.catch(() => undefined);
+    return p;
+  }
+
+  /** The next plugin: an adopted one, else an instance in the first process, else a new process. */
+  private async next(): Promise<ProviderPlugin> {
+    const host = this.adopted.length ? undefined : await this.first;
+    if (!host) return this.launchFirst();
+    const engineAddress = this.options.engineAddress();
+    const p = await ProviderPlugin.startAlongside(host, { ...this.options, engineAddress });
+    if (!p) return this.launch();
+    try {
+      await p.handshake();
+      return p;
+    } catch {
+      await p.stop();
+      return this.launch();
+    }
+  }
+
   private closed = false;
 
-  /**
-   * Starts `n` spares (none past the first failure: `take` reports it); once they are up, `more`
-   * spares if `wanted()` still says so (see Deployment.warmPlugins).
-   */
-  warm(n: number, more?: { count: number; wanted: () => boolean }): void {
-    const started: Array<Promise<unknown>> = [];
-    for (let i = 0; i < n; i++) {
-      const p = this.launch();
-      p.catch(() => undefined);
-      this.spares.push(p);
-      started.push(p);
-    }
-    if (more)
-      void Promise.allSettled(started).then(() => {
-        if (!this.closed && more.wanted()) this.warm(more.count);
-      });
+  /** Starts the first plugin now, when the run will (probably) need one. */
+  warm(): void {
+    if (this.closed || this.first || this.spares.length) return;
+    const p = this.launchFirst();
+    p.catch(() => undefined);
+    this.spares.push(p);
   }
 
   async take(): Promise<ProviderPlugin> {
-    const plugin = await (this.spares.shift() ?? this.launch());
+    const plugin = await (this.spares.shift() ?? this.next());
     this.taken.push(plugin);
     return plugin;
   }
 
-  /** Stops the spares nobody took (the taken ones are their owner's to stop). */
+  /** Stops the plugins nobody took (the taken ones are their owner's to stop). */
   async close(): Promise<void> {
     await Promise.all((await this.release()).map((p) => p.stop()));
   }
 
-  /** Closes the pool and gives up its running spares (and adopted plugins it never used), unstopped. */
+  /** Closes the pool and gives up its running spare (and adopted plugins it never used), unstopped. */
   async release(): Promise<ProviderPlugin[]> {
     this.closed = true;
     const spares = this.spares;

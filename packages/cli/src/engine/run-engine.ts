@@ -105,9 +105,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     };
     monitor = await startMonitor(() => d, events, shutdown);
     trace.mark('monitor listening');
-    // Plugins start while the program boots (an update runs one for at least the default provider).
-    let programRunning = false;
-    d.warmPlugins(o.operation === 'update' ? 1 : 0, () => programRunning && !canceled && !d.failure);
+    // The plugin starts while the program boots (an update runs one for at least the default provider).
+    d.warmPlugins(o.operation === 'update');
     const onAbort = () => {
       canceled = true;
       events.emit({ cancelEvent: {} });
@@ -140,7 +139,6 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
           onStderr: (line) => events.diag('info#err', line, d.stackUrn || undefined),
         };
         const program = o.prestarted ? o.prestarted.start(programOptions) : startProgram(programOptions);
-        programRunning = true;
         trace.mark('program spawned');
         const kill = () => program.child.kill('SIGTERM');
         // A failed step ends the run: the program is stopped rather than left to unwind its
@@ -148,7 +146,6 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         d.onFailure = kill;
         o.signal?.addEventListener('abort', kill, { once: true });
         const exit = await program.exit;
-        programRunning = false;
         trace.mark('program exited');
         o.signal?.removeEventListener('abort', kill);
         await d.idle();

@@ -4,8 +4,8 @@
  * A counting semaphore: at most `n` provider operations at once. Waiters are queued per key (the
  * provider plugin a step uses) and served round-robin across keys, so that resources of two
  * providers registered in a burst interleave instead of one provider's queue running to its end
- * while the other's plugin idles (each plugin is its own process: interleaving lets them work
- * side by side). The order among independent resources is not something Pulumi specifies.
+ * while the other waits (two providers may be two regions, or two plugin processes where the
+ * plugin cannot host both). The order among independent resources is not something Pulumi specifies.
  */
 export class Semaphore {
   private readonly queues = new Map<unknown, Array<() => void>>();

@@ -1,7 +1,8 @@
 // What ocikit starts ahead of a run: the program's process, held before any user code until its
 // run starts (PrestartedProgram in src/engine/program.ts: the first run's as ocikit begins, `up`'s
 // update's during its preview), and the preview's plugin processes, handed to the operation that
-// follows (PluginHandover in src/engine/provider-host.ts). A run must see exactly what a cold start
+// follows (PluginHandover in src/engine/provider-host.ts), which is one for all the providers of a
+// program (PluginPool: the others are instances in it). A run must see exactly what a cold start
 // sees, and a preview that is declined or cut short must leave no process behind and run none of
 // the user's code a second time.
 import { after, before, test } from 'node:test';
@@ -165,6 +166,20 @@ test('ocikit killed during the preview: the process started for the update ends 
   );
 });
 
+/** A TypeScript project `name` whose index.ts is `body`, after @pulumi/pulumi, @ocikit/oci and `c` (its Config). */
+function ociProject(name: string, body: string): string {
+  const source = scratchDir(name);
+  writeFileSync(join(source, 'package.json'), `{ "name": "${name}", "private": true }\n`);
+  writeFileSync(join(source, 'Pulumi.yaml'), `name: ${name}\nruntime: nodejs\n`);
+  writeFileSync(
+    join(source, 'index.ts'),
+    "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@ocikit/oci';\n" +
+      'const c = new pulumi.Config();\n' +
+      body,
+  );
+  return source;
+}
+
 /** Runs ocikit and collects the pids of the plugin processes it starts (its children running pulumi-resource-oci). */
 async function pluginsStarted(p: Program, args: string[]): Promise<{ result: RunResult; plugins: Set<number> }> {
   const { child, done } = p.spawn(args);
@@ -193,14 +208,9 @@ async function pluginsStarted(p: Program, args: string[]): Promise<{ result: Run
 test("up's update is served by the preview's plugin processes, and their progress reaches the update's display", async () => {
   const slow = await startCloud({ transitionDelaySeconds: 1 });
   try {
-    const source = scratchDir('handover');
-    writeFileSync(join(source, 'package.json'), '{ "name": "handover", "private": true }\n');
-    writeFileSync(join(source, 'Pulumi.yaml'), 'name: handover\nruntime: nodejs\n');
-    writeFileSync(
-      join(source, 'index.ts'),
-      "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@ocikit/oci';\n" +
-        'const c = new pulumi.Config();\n' +
-        "export const id = new oci.ailanguage.Endpoint('tickets', { compartmentId: c.require('compartmentId'),\n" +
+    const source = ociProject(
+      'handover',
+      "export const id = new oci.ailanguage.Endpoint('tickets', { compartmentId: c.require('compartmentId'),\n" +
         "  modelId: c.require('modelId'), displayName: c.require('displayName') }).id;\n",
     );
     const p = program(source, { ...slow.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
@@ -224,4 +234,40 @@ test("up's update is served by the preview's plugin processes, and their progres
   } finally {
     await slow.close();
   }
+});
+
+test('a program with two providers runs on one plugin process, each provider configured for its own region', async () => {
+  const source = ociProject(
+    'instances',
+    "const standby = new oci.Provider('standby', { region: c.require('standbyRegion') });\n" +
+      "export const planId = new oci.disasterrecovery.DrPlan('plan', { displayName: 'instances-plan',\n" +
+      "  type: 'SWITCHOVER', drProtectionGroupId: c.require('standbyGroupId') }, { provider: standby }).id;\n" +
+      "export const endpointId = new oci.ailanguage.Endpoint('endpoint', { compartmentId: c.require('compartmentId'),\n" +
+      "  modelId: c.require('modelId'), displayName: 'instances-endpoint' }).id;\n",
+  );
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig({
+    ...cloud.ociConfig,
+    'instances:standbyRegion': cloud.sandbox.peerRegion,
+    'instances:standbyGroupId': cloud.sandbox.standbyGroupId,
+    'instances:compartmentId': cloud.sandbox.compartmentId,
+    'instances:modelId': cloud.sandbox.textModelId,
+  });
+  // Pulumi would start a process per provider (two) for the preview and two more for the update.
+  const up = await pluginsStarted(p, ['up', '--yes']);
+  ok(up.result, 'up');
+  assert.equal(up.plugins.size, 1, 'one plugin process served both providers, in the preview and the update');
+  // Each provider kept its own region: the plan is in the standby region, the endpoint at home.
+  const { planId, endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as {
+    planId: string;
+    endpointId: string;
+  };
+  const plan = await cloud.t.dr(cloud.sandbox.peerRegion).getDrPlan({ drPlanId: planId });
+  assert.equal(plan.drPlan.displayName, 'instances-plan');
+  const endpoint = await cloud.t.language().getEndpoint({ endpointId });
+  assert.equal(endpoint.endpoint.displayName, 'instances-endpoint');
+  // The next run (the stack now records both providers) starts one process again.
+  const refresh = await pluginsStarted(p, ['refresh', '--yes']);
+  ok(refresh.result, 'refresh');
+  assert.equal(refresh.plugins.size, 1);
 });

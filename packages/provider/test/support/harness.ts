@@ -14,6 +14,7 @@ import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { AdminClient, startEmulator, type RunningEmulator } from '@ocikit/emulator';
 import { fastWaiter, ociTestClients } from '@ocikit/emulator/testing';
+import { START_PROVIDER_PATH, startProviderCodec, type StartProviderResponse } from '../../src/instances';
 
 export { pb, Struct, Empty };
 export const SECRET_SIG = '4dabf18193072939515e22adb298388d';
@@ -53,12 +54,38 @@ export async function startPlugin(
     rl.once('line', (line) => resolve(Number(line.trim())));
     child.once('exit', (code) => reject(new Error(`plugin exited (${code}) before printing its port: ${err}`)));
   });
+  return connectPlugin(port, child, () => err, true);
+}
+
+/**
+ * Another provider instance in `plugin`'s process, as ocikit's engine asks for one (StartProvider
+ * on the first port, src/instances.ts). Closing it closes its client only.
+ */
+export async function startInstance(plugin: Plugin): Promise<Plugin> {
+  const host = new grpc.Client(`127.0.0.1:${plugin.port}`, grpc.credentials.createInsecure());
+  try {
+    const { port } = await new Promise<StartProviderResponse>((resolve, reject) =>
+      host.makeUnaryRequest(
+        START_PROVIDER_PATH,
+        startProviderCodec.serialize,
+        startProviderCodec.deserialize,
+        {},
+        (e, res) => (e ? reject(e) : resolve(res!)),
+      ),
+    );
+    return connectPlugin(port, plugin.child, plugin.stderr, false);
+  } finally {
+    host.close();
+  }
+}
+
+function connectPlugin(port: number, child: ChildProcess, stderr: () => string, ownsProcess: boolean): Plugin {
   const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   return {
     port,
     client,
     child,
-    stderr: () => err,
+    stderr,
     call<T>(method: string, req: unknown): Promise<T> {
       return new Promise((resolve, reject) => {
         const fn = (client as unknown as Record<string, (...args: unknown[]) => unknown>)[method].bind(client);
@@ -67,7 +94,7 @@ export async function startPlugin(
     },
     async close() {
       client.close();
-      if (child.exitCode === null) {
+      if (ownsProcess && child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
@@ -160,7 +187,11 @@ export function providerArgs(env: Env, region: string, extra: Props = {}): Props
 
 /** A plugin configured as the engine configures it: CheckConfig, then Configure with args + variables. */
 export async function configuredPlugin(env: Env, region: string, extra: Props = {}): Promise<Plugin> {
-  const plugin = await startPlugin();
+  return configure(await startPlugin(), env, region, extra);
+}
+
+/** Configures `plugin` (a process or an instance) as the engine does: CheckConfig, then Configure. */
+export async function configure(plugin: Plugin, env: Env, region: string, extra: Props = {}): Promise<Plugin> {
   const args = providerArgs(env, region, extra);
   await plugin.call(
     'checkConfig',
