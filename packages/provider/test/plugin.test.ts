@@ -293,8 +293,7 @@ describe('engine log', () => {
     const p = await startPlugin({ engine: first.address });
     try {
       await p.call('handshake', new pb.ProviderHandshakeRequest().setEngineAddress(second.address));
-      const args = { endpoint: env.emulator.url, region: env.sandbox.disasterRecovery.standbyRegion, ...env.creds };
-      await p.call('configure', new pb.ConfigureRequest().setArgs(struct(args)));
+      await configure(p, env, env.sandbox.disasterRecovery.standbyRegion);
       const dr = env.sandbox.disasterRecovery;
       const c = await create(p, DRPLAN, 'handed-over', {
         displayName: 'handed-over',
@@ -321,8 +320,7 @@ describe('engine log', () => {
     const { messages } = engineServer;
     const p = await startPlugin({ engine: engineServer.address });
     try {
-      const args = { endpoint: env.emulator.url, region: env.sandbox.disasterRecovery.standbyRegion, ...env.creds };
-      await p.call('configure', new pb.ConfigureRequest().setArgs(struct(args)));
+      await configure(p, env, env.sandbox.disasterRecovery.standbyRegion);
       const dr = env.sandbox.disasterRecovery;
       const c = await create(p, DRPLAN, 'logged', {
         displayName: 'logged',

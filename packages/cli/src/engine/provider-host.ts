@@ -549,7 +549,8 @@ function diffResult(res: Props): DiffResult {
  * cannot host one. A first plugin never taken is stopped at `close`.
  */
 export class PluginPool {
-  private spares: Array<Promise<ProviderPlugin>> = [];
+  /** The first plugin, started by `warm` and not taken yet. */
+  private spare?: Promise<ProviderPlugin>;
   /** The first plugin process, which later providers start in. */
   private first?: Promise<ProviderPlugin | undefined>;
   /** Every plugin handed out, for cancel and stop. */
@@ -609,14 +610,15 @@ export class PluginPool {
 
   /** Starts the first plugin now, when the run will (probably) need one. */
   warm(): void {
-    if (this.closed || this.first || this.spares.length) return;
-    const p = this.launchFirst();
-    p.catch(() => undefined);
-    this.spares.push(p);
+    if (this.closed || this.first) return;
+    this.spare = this.launchFirst();
+    this.spare.catch(() => undefined);
   }
 
   async take(): Promise<ProviderPlugin> {
-    const plugin = await (this.spares.shift() ?? this.next());
+    const spare = this.spare;
+    this.spare = undefined;
+    const plugin = await (spare ?? this.next());
     this.taken.push(plugin);
     return plugin;
   }
@@ -629,12 +631,12 @@ export class PluginPool {
   /** Closes the pool and gives up its running spare (and adopted plugins it never used), unstopped. */
   async release(): Promise<ProviderPlugin[]> {
     this.closed = true;
-    const spares = this.spares;
-    this.spares = [];
+    const spare = this.spare;
+    this.spare = undefined;
     const adopted = this.adopted;
     this.adopted = [];
-    const started = await Promise.all(spares.map((s) => s.catch(() => undefined)));
-    return [...adopted, ...started.filter((p): p is ProviderPlugin => !!p)];
+    const started = await spare?.catch(() => undefined);
+    return started ? [...adopted, started] : adopted;
   }
 }
 

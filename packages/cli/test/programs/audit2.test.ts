@@ -1,12 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { scratchDir } from '../../../emulator/test/support/scratch';
 import { INSPECT_GUARD } from '../../src/engine/program';
 import { cleanEnv, OCIKIT_BIN } from '../support/ocikit';
-import { ok, program, readCheckpoint, startCloud, type Cloud } from '../support/programs';
+import { inlineProgram, ok, program, readCheckpoint, startCloud, type Cloud } from '../support/programs';
 
 // The second acceptance audit's checks (issue 9): what a user meets that the first audit missed.
 let cloud: Cloud;
@@ -15,15 +12,6 @@ before(async () => {
   cloud = await startCloud();
 });
 after(() => cloud?.close());
-
-/** A program folder written here: package.json, Pulumi.yaml (`runtime: nodejs` unless given) and index.ts. */
-function inlineProgram(name: string, index: string, pulumiYaml = `name: ${name}\nruntime: nodejs\n`): string {
-  const source = scratchDir(name);
-  writeFileSync(join(source, 'package.json'), `{ "name": "${name}", "private": true }\n`);
-  writeFileSync(join(source, 'Pulumi.yaml'), pulumiYaml);
-  writeFileSync(join(source, 'index.ts'), index);
-  return source;
-}
 
 /** Three @pulumi/oci endpoints, a, b and c, named `<name>-a`…: the program the interruption tests stop. */
 const threeEndpoints = (name: string) =>

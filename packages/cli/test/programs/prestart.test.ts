@@ -7,11 +7,10 @@
 // the user's code a second time.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { scratchDir } from '../../../emulator/test/support/scratch';
 import { hasTerminal, type RunResult } from '../support/ocikit';
-import { ok, program, startCloud, type Cloud, type Program } from '../support/programs';
+import { inlineProgram, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
 
 let cloud: Cloud;
 before(async () => {
@@ -51,11 +50,11 @@ interface Run {
 }
 
 function prestartProgram(): Program {
-  const source = scratchDir('prestart');
-  writeFileSync(join(source, 'package.json'), '{ "name": "prestart", "private": true }\n');
-  writeFileSync(join(source, 'Pulumi.yaml'), 'name: prestart\nruntime: nodejs\n');
-  writeFileSync(join(source, 'index.ts'), INDEX);
-  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true', PULUMI_CONFIG_PASSPHRASE: 'pw' });
+  const p = program(inlineProgram('prestart', INDEX), {
+    ...cloud.env,
+    PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
+    PULUMI_CONFIG_PASSPHRASE: 'pw',
+  });
   p.setConfig({ ...cloud.ociConfig, 'prestart:greeting': 'hello' });
   return p;
 }
@@ -166,19 +165,9 @@ test('ocikit killed during the preview: the process started for the update ends 
   );
 });
 
-/** A TypeScript project `name` whose index.ts is `body`, after @pulumi/pulumi, @ocikit/oci and `c` (its Config). */
-function ociProject(name: string, body: string): string {
-  const source = scratchDir(name);
-  writeFileSync(join(source, 'package.json'), `{ "name": "${name}", "private": true }\n`);
-  writeFileSync(join(source, 'Pulumi.yaml'), `name: ${name}\nruntime: nodejs\n`);
-  writeFileSync(
-    join(source, 'index.ts'),
-    "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@ocikit/oci';\n" +
-      'const c = new pulumi.Config();\n' +
-      body,
-  );
-  return source;
-}
+/** What the two provider programs below start with: @pulumi/pulumi, @ocikit/oci and `c`, their Config. */
+const OCI_PRELUDE =
+  "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@ocikit/oci';\nconst c = new pulumi.Config();\n";
 
 /** Runs ocikit and collects the pids of the plugin processes it starts (its children running pulumi-resource-oci). */
 async function pluginsStarted(p: Program, args: string[]): Promise<{ result: RunResult; plugins: Set<number> }> {
@@ -208,9 +197,10 @@ async function pluginsStarted(p: Program, args: string[]): Promise<{ result: Run
 test("up's update is served by the preview's plugin processes, and their progress reaches the update's display", async () => {
   const slow = await startCloud({ transitionDelaySeconds: 1 });
   try {
-    const source = ociProject(
+    const source = inlineProgram(
       'handover',
-      "export const id = new oci.ailanguage.Endpoint('tickets', { compartmentId: c.require('compartmentId'),\n" +
+      OCI_PRELUDE +
+        "export const id = new oci.ailanguage.Endpoint('tickets', { compartmentId: c.require('compartmentId'),\n" +
         "  modelId: c.require('modelId'), displayName: c.require('displayName') }).id;\n",
     );
     const p = program(source, { ...slow.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
@@ -237,9 +227,10 @@ test("up's update is served by the preview's plugin processes, and their progres
 });
 
 test('a program with two providers runs on one plugin process, each provider configured for its own region', async () => {
-  const source = ociProject(
+  const source = inlineProgram(
     'instances',
-    "const standby = new oci.Provider('standby', { region: c.require('standbyRegion') });\n" +
+    OCI_PRELUDE +
+      "const standby = new oci.Provider('standby', { region: c.require('standbyRegion') });\n" +
       "export const planId = new oci.disasterrecovery.DrPlan('plan', { displayName: 'instances-plan',\n" +
       "  type: 'SWITCHOVER', drProtectionGroupId: c.require('standbyGroupId') }, { provider: standby }).id;\n" +
       "export const endpointId = new oci.ailanguage.Endpoint('endpoint', { compartmentId: c.require('compartmentId'),\n" +

@@ -76,6 +76,15 @@ export interface Program {
   onTerminal(args: string[], answer: string): Promise<RunResult>;
 }
 
+/** A program folder written here: package.json, Pulumi.yaml (`runtime: nodejs` unless given) and index.ts. */
+export function inlineProgram(name: string, index: string, pulumiYaml = `name: ${name}\nruntime: nodejs\n`): string {
+  const source = scratchDir(name);
+  writeFileSync(join(source, 'package.json'), `{ "name": "${name}", "private": true }\n`);
+  writeFileSync(join(source, 'Pulumi.yaml'), pulumiYaml);
+  writeFileSync(join(source, 'index.ts'), index);
+  return source;
+}
+
 /**
  * A copy of a program folder in a temporary directory, with the repository's node_modules linked
  * in so the program finds its own @pulumi/pulumi, ts-node, @ocikit/oci and @pulumi/oci, as an
