@@ -7,12 +7,18 @@
 'use strict';
 const Module = require('node:module');
 
-// 0. Node 22.1+ keeps V8's compiled code of the modules on disk, so the next run of the program
-// skips compiling @pulumi/pulumi, TypeScript and ts-node again (a 100-resource program's start:
-// about a fifth less on Node 24). The cache is Node's own (os.tmpdir()/node-compile-cache, or
-// NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off); a stale entry is recompiled.
-// On Node 20 the function does not exist and nothing changes.
-Module.enableCompileCache?.();
+// 0. V8's compiled code of the modules is kept on disk, so the next run of the program skips
+// compiling @pulumi/pulumi, TypeScript and ts-node again (a 100-resource program's start: about a
+// fifth less on Node 24). Node 22.1+ has its own cache (os.tmpdir()/node-compile-cache, or
+// NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off); on Node 20 the plugin's
+// compile-cache.js keeps one for node_modules. A stale entry is recompiled.
+// V8 takes a code cache only under the flags it was made with, and @pulumi/pulumi's runtime sets
+// --allow-natives-syntax when it loads (closure/v8Hooks.js), half-way through the modules: a cache
+// made on one side of that does not fit the other (Node 20's was then never written). The flag is
+// set here first, as Pulumi sets it anyway before any of the user's code runs, so the whole
+// process compiles and runs under one set of flags.
+require('node:v8').setFlagsFromString('--allow-natives-syntax');
+require('@ocikit/pulumi-resource-oci/bin/compile-cache.js').enableCompileCache();
 
 // 1. `debuggablePromise` stores `new Error().stack` on every promise Pulumi makes (several per
 // resource property), for one use only: the "Promise leak detected" report that
