@@ -12,13 +12,14 @@
 // that does not compile as a script (Node then reports or detects it as always) and any module
 // that calls `import()` go through Node's own compile. The last because Node 20 loses a script's
 // dynamic-import callback when V8 deserializes it from a code cache (`import()` then fails with
-// ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING; Node 22 fixed it): a module whose text has the word
-// `import(` is parsed once (acorn, the parser @pulumi/pulumi already installs) and cached only if
+// ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING; Node 22 fixed it): a module whose text has `import(`
+// is parsed once (acorn, the parser @pulumi/pulumi already installs) and cached only if
 // none of its tokens is an `import` followed by `(`; its entry remembers the verdict.
 //
-// The cache is one file per module in <os.tmpdir()>/ocikit-compile-cache/<node version>-<arch>-<V8
-// tag>; NODE_COMPILE_CACHE names another base directory and NODE_DISABLE_COMPILE_CACHE=1 turns it
-// off, as for Node's own. An entry is used only if the source's length and CRC-32 match (V8 checks
+// The cache is one file per module in <os.tmpdir()>/ocikit-compile-cache-<uid>/<node version>-
+// <arch>-<V8 tag> (that first folder is the user's own and private, or the cache is off);
+// NODE_COMPILE_CACHE names another base directory and NODE_DISABLE_COMPILE_CACHE=1 turns it off,
+// as for Node's own. An entry is used only if the source's length and CRC-32 match (V8 checks
 // the length alone). Missing, stale or rejected entries are written at exit, with every function
 // compiled by then, as Node flushes its cache.
 'use strict';
@@ -46,10 +47,9 @@ function enable() {
   // V8 takes a code cache only under the flags it was made with: as Node's does, the directory is
   // that of V8's version tag (V8's version, its flags and the CPU's features), read now.
   const tag = v8.cachedDataVersionTag();
-  const dir = path.join(
-    process.env.NODE_COMPILE_CACHE || path.join(os.tmpdir(), 'ocikit-compile-cache'),
-    `${process.version}-${process.arch}-${tag.toString(16)}`,
-  );
+  const base = process.env.NODE_COMPILE_CACHE || privateDir(path.join(os.tmpdir(), `ocikit-compile-cache-${uid()}`));
+  if (!base) return;
+  const dir = path.join(base, `${process.version}-${process.arch}-${tag.toString(16)}`);
   const inNodeModules = `${path.sep}node_modules${path.sep}`;
   // An entry: the source's length (4 bytes), its CRC-32 (4), the code cache's length (4), the code
   // cache. A code cache length of 0 marks a module that calls import(), which Node compiles.
@@ -115,6 +115,31 @@ function enable() {
       // A cache that cannot be written only costs the next start its compile time.
     }
   });
+}
+
+function uid() {
+  return process.getuid?.() ?? 'user';
+}
+
+/**
+ * The default folder in the shared temporary directory, made private to this user: a code cache
+ * is code the process runs, so a folder someone else made or can write to is not used at all.
+ */
+function privateDir(dir) {
+  const fs = require('node:fs');
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if (e.code !== 'EEXIST') return undefined;
+  }
+  try {
+    const stat = fs.lstatSync(dir);
+    if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid()) || (stat.mode & 0o077) !== 0)
+      return undefined;
+  } catch {
+    return undefined;
+  }
+  return dir;
 }
 
 /**

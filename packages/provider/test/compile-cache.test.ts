@@ -4,7 +4,17 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -29,7 +39,7 @@ interface Seen {
 }
 
 /** Starts a Node process that enables the cache (unless `disabled`), loads the fixture and reports. */
-function load(options: { disabled?: boolean; setFlagAfter?: boolean } = {}): Seen {
+function load(options: { disabled?: boolean; setFlagAfter?: boolean; tmpdir?: string } = {}): Seen {
   const main = `
     const cache = require(${JSON.stringify(COMPILE_CACHE)});
     cache.enable();
@@ -40,7 +50,10 @@ function load(options: { disabled?: boolean; setFlagAfter?: boolean } = {}): See
       if (${options.setFlagAfter === true}) require('node:v8').setFlagsFromString('--allow-natives-syntax');
       process.stdout.write(JSON.stringify({ ...fixture.seen(), imported, throwsAt, stats: cache.stats }));
     });`;
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_COMPILE_CACHE: cacheDir };
+  // The default folder (under os.tmpdir(), which TMPDIR moves), or the test's own.
+  const env: NodeJS.ProcessEnv = options.tmpdir
+    ? { ...process.env, TMPDIR: options.tmpdir, NODE_COMPILE_CACHE: '' }
+    : { ...process.env, NODE_COMPILE_CACHE: cacheDir };
   delete env.NODE_OPTIONS;
   if (options.disabled) env.NODE_DISABLE_COMPILE_CACHE = '1';
   else delete env.NODE_DISABLE_COMPILE_CACHE;
@@ -132,5 +145,20 @@ describe('compile cache (bin/compile-cache.js)', () => {
     assert.equal(flagged.stats.compiled, 2);
     assert.equal(flagged.cacheFiles, 0);
     assert.deepEqual(load().stats, { hits: 0, compiled: 2, rejected: 0 });
+  });
+
+  it('uses a folder of its own in the temporary directory, and none that others made or can write to', () => {
+    const shared = join(root, 'tmp');
+    const folder = join(shared, `ocikit-compile-cache-${process.getuid?.() ?? 'user'}`);
+    mkdirSync(shared);
+    assert.deepEqual(load({ tmpdir: shared }).stats, { hits: 0, compiled: 2, rejected: 0 });
+    assert.equal(statSync(folder).mode & 0o777, 0o700, 'made private');
+    assert.deepEqual(load({ tmpdir: shared }).stats, { hits: 2, compiled: 0, rejected: 0 });
+
+    chmodSync(folder, 0o777);
+    assert.deepEqual(load({ tmpdir: shared }).stats, { hits: 0, compiled: 0, rejected: 0 }, 'off: writable by all');
+    rmSync(folder, { recursive: true });
+    symlinkSync(cacheDir, folder);
+    assert.deepEqual(load({ tmpdir: shared }).stats, { hits: 0, compiled: 0, rejected: 0 }, 'off: a link elsewhere');
   });
 });
