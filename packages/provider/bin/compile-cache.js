@@ -12,18 +12,24 @@
 // that does not compile as a script (Node then reports or detects it as always) and any module
 // that calls `import()` go through Node's own compile. The last because Node 20 loses a script's
 // dynamic-import callback when V8 deserializes it from a code cache (`import()` then fails with
-// ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING; Node 22 fixed it): a module whose text has `import(`
-// is parsed once (acorn, the parser @pulumi/pulumi already installs) and cached only if
-// none of its tokens is an `import` followed by `(`; its entry remembers the verdict.
+// ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING; Node 22 fixed it), and so does code such a script makes
+// with eval or `new Function`. A module whose text has `import(` is parsed once (acorn, the
+// parser @pulumi/pulumi already installs) and cached only if none of its tokens is an `import`
+// followed by `(`, an `eval` or a `Function` other than `Function.<member>`; its entry remembers
+// the verdict. (Code made some other way, a Function reached through `.constructor`, is not
+// seen: NODE_DISABLE_COMPILE_CACHE=1 is the way out.)
 //
 // The cache is one file per module in <os.tmpdir()>/ocikit-compile-cache-<uid>/<node version>-
-// <arch>-<V8 tag> (that first folder is the user's own and private, or the cache is off);
+// <arch>-<V8 tag>-<format> (that first folder is the user's own and private, or the cache is off);
 // NODE_COMPILE_CACHE names another base directory and NODE_DISABLE_COMPILE_CACHE=1 turns it off,
 // as for Node's own. An entry is used only if the source's length and CRC-32 match (V8 checks
 // the length alone). Missing, stale or rejected entries are written at exit, with every function
 // compiled by then, as Node flushes its cache.
 'use strict';
 const Module = require('node:module');
+
+/** The entries' layout and the import() rule they record: a change of either starts a new folder. */
+const FORMAT = 'f2';
 
 /** What this process's cache did: modules compiled from an entry, compiled anew, entries V8 refused. */
 const stats = { hits: 0, compiled: 0, rejected: 0 };
@@ -49,7 +55,7 @@ function enable() {
   const tag = v8.cachedDataVersionTag();
   const base = process.env.NODE_COMPILE_CACHE || privateDir(path.join(os.tmpdir(), `ocikit-compile-cache-${uid()}`));
   if (!base) return;
-  const dir = path.join(base, `${process.version}-${process.arch}-${tag.toString(16)}`);
+  const dir = path.join(base, `${process.version}-${process.arch}-${tag.toString(16)}-${FORMAT}`);
   const inNodeModules = `${path.sep}node_modules${path.sep}`;
   // An entry: the source's length (4 bytes), its CRC-32 (4), the code cache's length (4), the code
   // cache. A code cache length of 0 marks a module that calls import(), which Node compiles.
@@ -152,8 +158,10 @@ const MAY_CALL_IMPORT = /\bimport\s*(?:\(|\/[*/])/;
 let parsing = false;
 
 /**
- * Whether a CommonJS module's code calls import() (an `import` token followed by `(`, whatever lies
- * between them); true as well when the module does not parse as a script.
+ * Whether a CommonJS module's code may call import(): an `import` token followed by `(` (whatever
+ * lies between them), or code that can make code, whose import() would count as this module's:
+ * `eval` anywhere, or `Function` other than as `Function.<member>` (real-require's
+ * `new Function('m', 'return import(m)')`). True as well when the module does not parse as a script.
  */
 function callsImport(content) {
   let previous;
@@ -161,6 +169,7 @@ function callsImport(content) {
   parsing = true;
   try {
     const acorn = require('acorn');
+    const { name, parenL, dot, _import } = acorn.tokTypes;
     acorn.parse(content, {
       ecmaVersion: 'latest',
       sourceType: 'script',
@@ -168,10 +177,13 @@ function callsImport(content) {
       allowReturnOutsideFunction: true,
       allowNewDotTarget: true,
       onToken(token) {
-        if (previous?.type === acorn.tokTypes._import && token.type === acorn.tokTypes.parenL) calls = true;
+        if (previous?.type === _import && token.type === parenL) calls = true;
+        if (previous?.type === name && previous.value === 'Function' && token.type !== dot) calls = true;
+        if (token.type === name && token.value === 'eval') calls = true;
         previous = token;
       },
     });
+    if (previous?.type === acorn.tokTypes.name && previous.value === 'Function') calls = true;
   } catch {
     return true;
   } finally {

@@ -67,8 +67,8 @@ function load(options: { disabled?: boolean; setFlagAfter?: boolean; tmpdir?: st
 
 function writeFixture(value: number): void {
   // The error is made on the file's first line, after some columns, where a wrapper header on the
-  // same line would shift the column. The text `import(` in a string and a comment is not a call:
-  // the module is still cached.
+  // same line would shift the column. The text `import(` in a string and a comment is not a call,
+  // nor is `Function.prototype` code made: the module is still cached.
   writeFileSync(
     join(pkg, 'index.js'),
     [
@@ -76,12 +76,15 @@ function writeFixture(value: number): void {
       `const sibling = require('./sibling');`,
       `const dynamic = require('./dynamic');`,
       `exports.value = ${value};`,
-      `exports.imported = () => dynamic.load('./esm.mjs'); // not import('./esm.mjs') itself`,
+      `const made = require('./made');`,
+      `exports.imported = () => Promise.all([dynamic.load('./esm.mjs'), made.load('./esm.mjs')]).then((n) => n.join());`,
+      `exports.source = Function.prototype.toString.call(made.load).length > 0; // not import('./esm.mjs') itself`,
       `exports.seen = () => ({ value: exports.value, filename: __filename, dirname: __dirname, sibling: sibling.name,`,
       `  resolved: require.resolve('./sibling'), mainIsMain: require.main === process.mainModule, text: "import(" });`,
     ].join('\n'),
   );
 }
+
 describe('compile cache (bin/compile-cache.js)', () => {
   before(() => {
     root = mkdtempSync(join(tmpdir(), 'ocikit-compile-cache-test-'));
@@ -90,10 +93,15 @@ describe('compile cache (bin/compile-cache.js)', () => {
     mkdirSync(pkg, { recursive: true });
     writeFileSync(join(pkg, 'sibling.js'), `exports.name = 'sibling';\n`);
     writeFileSync(join(pkg, 'esm.mjs'), `export const name = 'esm';\n`);
-    // Calls import(), which a script from a code cache cannot do on Node 20: Node compiles it.
+    // Call import(), which a script from a code cache cannot do on Node 20, nor code it makes: Node
+    // compiles them.
     writeFileSync(
       join(pkg, 'dynamic.js'),
       `exports.load = (m) => import /* an ES module */ (m).then((e) => e.name);\n`,
+    );
+    writeFileSync(
+      join(pkg, 'made.js'),
+      `const load = new Function('m', 'return import(m)');\nexports.load = (m) => load(m).then((e) => e.name);\n`,
     );
     writeFixture(1);
   });
@@ -105,8 +113,8 @@ describe('compile cache (bin/compile-cache.js)', () => {
     assert.equal(nodeOwn.cacheFiles, 0, 'NODE_DISABLE_COMPILE_CACHE=1 writes nothing');
 
     const first = load();
-    assert.deepEqual(first.stats, { hits: 0, compiled: 2, rejected: 0 }, 'index.js and sibling.js, not dynamic.js');
-    assert.equal(first.cacheFiles, 3, 'the two, and the mark that dynamic.js calls import()');
+    assert.deepEqual(first.stats, { hits: 0, compiled: 2, rejected: 0 }, 'index.js and sibling.js');
+    assert.equal(first.cacheFiles, 4, 'the two, and the marks that dynamic.js and made.js call import()');
     const second = load();
     assert.deepEqual(second.stats, { hits: 2, compiled: 0, rejected: 0 });
 
@@ -117,7 +125,7 @@ describe('compile cache (bin/compile-cache.js)', () => {
     }
     assert.equal(nodeOwn.value, 1);
     assert.equal(nodeOwn.sibling, 'sibling');
-    assert.equal(nodeOwn.imported, 'esm', 'a module that calls import() loads an ES module');
+    assert.equal(nodeOwn.imported, 'esm,esm', 'modules that call import(), or make code that does, load an ES module');
     assert.equal(nodeOwn.mainIsMain, true);
     assert.match(nodeOwn.throwsAt, /index\.js:1:\d+\)$/);
   });
