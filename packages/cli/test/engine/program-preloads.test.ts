@@ -8,10 +8,18 @@ import { join } from 'node:path';
 import test from 'node:test';
 import { PROGRAM_START } from '../../src/engine/program';
 
-function runPreloaded<T>(script: string, options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): T {
+function runPreloaded<T>(
+  script: string,
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; preload?: boolean } = {},
+): T {
   const run = spawnSync(
     process.execPath,
-    ['--require', PROGRAM_START, '-e', script, require.resolve('@pulumi/pulumi')],
+    [
+      ...(options.preload === false ? [] : ['--require', PROGRAM_START]),
+      '-e',
+      script,
+      require.resolve('@pulumi/pulumi'),
+    ],
     {
       encoding: 'utf8',
       cwd: options.cwd ?? __dirname,
@@ -130,32 +138,79 @@ test('program start: the inspector starts only when a function is serialized, an
   }
 });
 
-// Node 22.1+ only (module.enableCompileCache): the program's modules are compiled from V8's cache
-// of the last run, in Node's own default folder (under TMPDIR), and NODE_DISABLE_COMPILE_CACHE
-// still turns it off. (NODE_COMPILE_CACHE is not set here: it would turn the cache on by itself.)
+// The program's modules are compiled from V8's cache of the last run: Node's own on Node 22.1+
+// (module.enableCompileCache, in its default folder under TMPDIR), the plugin package's
+// bin/compile-cache.js on Node 20. NODE_DISABLE_COMPILE_CACHE turns either off. (NODE_COMPILE_CACHE
+// is not set here: it would turn Node's cache on by itself.)
 const COMPILE_CACHE = `
 const { getCompileCacheDir } = require('node:module');
 require(process.argv[1]);
-process.stdout.write(JSON.stringify({ dir: getCompileCacheDir() ?? null }));
+// As cmd/run does before the program: this sets --allow-natives-syntax.
+require('@pulumi/pulumi/runtime/closure/v8Hooks');
+const { stats } = require('@ocikit/pulumi-resource-oci/bin/compile-cache.js');
+process.stdout.write(JSON.stringify({ dir: getCompileCacheDir?.() ?? null, stats }));
 `;
 
-test(
-  "program start: the compile cache is on (Node 22.1+), in Node's default folder, off with NODE_DISABLE_COMPILE_CACHE",
-  { skip: typeof require('node:module').enableCompileCache !== 'function' && 'Node 20 has no compile cache' },
-  () => {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'ocikit-compile-cache-'));
-    const env = { TMPDIR: cacheDir, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined };
-    try {
-      const on = runPreloaded<{ dir: string | null }>(COMPILE_CACHE, { env });
-      assert.ok(on.dir?.startsWith(join(cacheDir, 'node-compile-cache')), `compile cache in ${on.dir}`);
+interface CompileCacheRun {
+  dir: string | null;
+  stats: { hits: number; compiled: number; rejected: number };
+}
+
+test("program start: the compile cache is on (Node 22.1+: Node's own, Node 20: ocikit's), off with NODE_DISABLE_COMPILE_CACHE", () => {
+  const nodeHasOne = typeof require('node:module').enableCompileCache === 'function';
+  const cacheDir = mkdtempSync(join(tmpdir(), 'ocikit-compile-cache-'));
+  const env = { TMPDIR: cacheDir, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined };
+  try {
+    const first = runPreloaded<CompileCacheRun>(COMPILE_CACHE, { env });
+    const second = runPreloaded<CompileCacheRun>(COMPILE_CACHE, { env });
+    const off = runPreloaded<CompileCacheRun>(COMPILE_CACHE, { env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    assert.equal(off.dir, null);
+    assert.deepEqual(off.stats, { hits: 0, compiled: 0, rejected: 0 });
+    if (nodeHasOne) {
+      assert.ok(first.dir?.startsWith(join(cacheDir, 'node-compile-cache')), `compile cache in ${first.dir}`);
       // What the next run reads: @pulumi/pulumi's modules were written to the cache.
-      assert.ok(readdirSync(on.dir!).length > 100, 'cached modules');
-      const off = runPreloaded<{ dir: string | null }>(COMPILE_CACHE, {
-        env: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' },
-      });
-      assert.equal(off.dir, null);
-    } finally {
-      rmSync(cacheDir, { recursive: true, force: true });
+      assert.ok(readdirSync(first.dir!).length > 100, 'cached modules');
+      assert.deepEqual(second.stats, { hits: 0, compiled: 0, rejected: 0 }, "ocikit's is not used");
+    } else {
+      assert.equal(first.dir, null);
+      assert.ok(
+        first.stats.compiled > 100,
+        `@pulumi/pulumi's modules compiled and kept: ${JSON.stringify(first.stats)}`,
+      );
+      // All of them from the cache: the preload sets @pulumi/pulumi's V8 flag before any loads,
+      // so the cache written at exit fits the next start (none is refused, none written anew).
+      assert.deepEqual(second.stats, { hits: first.stats.compiled, compiled: 0, rejected: 0 });
     }
-  },
-);
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+});
+
+// One message of each level through @pulumi/pulumi's log module, to an engine that records them.
+const LOG_LEVELS = `
+const settings = require('@pulumi/pulumi/runtime/settings');
+const sent = [];
+settings.getEngine = () => ({
+  log(request, callback) { sent.push([request.getSeverity(), request.getMessage()]); callback(null, {}); },
+});
+const log = require('@pulumi/pulumi/log');
+Promise.all([log.debug('d'), log.info('i'), log.debug('d2'), log.warn('w')]).then(() =>
+  process.stdout.write(JSON.stringify(sent)));
+`;
+
+test('program start: debug messages, which ocikit never shows, are not sent to the engine; the other levels are, in order', () => {
+  const DEBUG = 0;
+  const INFO = 1;
+  const WARNING = 2;
+  // As Pulumi's runtime sends them.
+  assert.deepEqual(runPreloaded(LOG_LEVELS, { preload: false }), [
+    [DEBUG, 'd'],
+    [INFO, 'i'],
+    [DEBUG, 'd2'],
+    [WARNING, 'w'],
+  ]);
+  assert.deepEqual(runPreloaded(LOG_LEVELS), [
+    [INFO, 'i'],
+    [WARNING, 'w'],
+  ]);
+});

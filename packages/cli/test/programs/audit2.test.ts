@@ -126,6 +126,34 @@ test("the user's NODE_OPTIONS reach the program, as with Pulumi", async () => {
   assert.ok((out.heapLimitMb as number) >= 1536, `the program's heap limit: ${String(out.heapLimitMb)} MB`);
 });
 
+// The program's own messages through pulumi.log: info and warnings are shown, as Pulumi shows
+// them; debug messages are not (Pulumi shows them with --debug only, which ocikit does not have),
+// and the preload does not even send them.
+test("the program's log messages: info and warnings are shown, debug ones are not", async () => {
+  const source = inlineProgram(
+    'log-levels',
+    "import * as pulumi from '@pulumi/pulumi';\n" +
+      "pulumi.log.info('an info line from the program');\n" +
+      "pulumi.log.debug('a debug line from the program');\n" +
+      "pulumi.log.warn('a warning from the program');\n" +
+      'export const done = true;\n',
+  );
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig(cloud.ociConfig);
+  const shown = ok(await p.run(['up', '--yes']), 'up').stdout;
+  assert.match(shown, /an info line from the program/);
+  assert.match(shown, /warning: a warning from the program/);
+  assert.doesNotMatch(shown, /a debug line/);
+  const events = ok(await p.run(['preview', '--json']))
+    .stdout.trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  const diagnostics = events.flatMap((e: { diagnosticEvent?: { severity: string; message: string } }) =>
+    e.diagnosticEvent && /from the program/.test(e.diagnosticEvent.message) ? [e.diagnosticEvent.severity] : [],
+  );
+  assert.deepEqual(diagnostics, ['info', 'warning']);
+});
+
 // A terminal's Ctrl-C goes to the whole foreground process group, not just to ocikit. The plugins
 // (and the program) used to be in ocikit's group, so the plugin died with its creates in flight:
 // their ids never came back, the state forgot them, and they were orphans in the cloud. As
