@@ -37,8 +37,17 @@ describe('interrupted runs', () => {
         .language(cloud.sandbox.homeRegion)
         .listEndpoints({ compartmentId: cloud.sandbox.compartmentId, displayName: name })
     ).endpointCollection.items.filter((e) => !['DELETED', 'DELETING'].includes(e.lifecycleState));
-  const waitFor = async (cond: () => boolean) => {
-    while (!cond()) await new Promise((r) => setTimeout(r, 50));
+  /** Polls until `cond` holds; fails, instead of waiting for ever, once `ended` settles or after 60 s. */
+  const waitFor = async (what: string, cond: () => boolean, ended: Promise<unknown>) => {
+    let over = false;
+    const end = () => (over = true);
+    void ended.then(end, end);
+    const deadline = Date.now() + 60_000;
+    while (!cond()) {
+      if (over) throw new Error(`the run ended before a ${what}`);
+      if (Date.now() > deadline) throw new Error(`no ${what} within 60 s`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   };
 
   before(async () => {
@@ -57,7 +66,7 @@ describe('interrupted runs', () => {
   it('Ctrl-C (abort) while creating: the plugin is cancelled, what it started is recorded, the next up converges', async () => {
     const ac = new AbortController();
     const run = prog.run({ signal: ac.signal });
-    await waitFor(() => pendingOps().some((op) => op.type === 'creating'));
+    await waitFor('pending create', () => pendingOps().some((op) => op.type === 'creating'), run);
     ac.abort();
     const r = await run;
     assert.equal(r.ok, false);
@@ -81,9 +90,17 @@ describe('interrupted runs', () => {
       ],
       { detached: true, stdio: 'ignore' },
     );
-    await waitFor(() => pendingOps().some((op) => op.type === 'updating'));
-    process.kill(-child.pid!, 'SIGKILL');
-    await new Promise((r) => child.once('exit', r));
+    const exited = new Promise((r) => child.once('exit', r));
+    try {
+      await waitFor('pending update', () => pendingOps().some((op) => op.type === 'updating'), exited);
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone: the failure above says why.
+      }
+    }
+    await exited;
     assert.ok(existsSync(join(prog.dir, '.ocikit/stacks/dev.lock')), 'the killed run left its lock');
     const r = await prog.run();
     assert.equal(r.ok, true, r.error);
