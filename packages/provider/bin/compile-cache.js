@@ -176,6 +176,7 @@ function callsImport(content) {
       allowHashBang: true,
       allowReturnOutsideFunction: true,
       allowNewDotTarget: true,
+      // Every token, the end of input (eof) included, so a last `Function` is seen too.
       onToken(token) {
         if (previous?.type === _import && token.type === parenL) calls = true;
         if (previous?.type === name && previous.value === 'Function' && token.type !== dot) calls = true;
@@ -183,7 +184,6 @@ function callsImport(content) {
         previous = token;
       },
     });
-    if (previous?.type === acorn.tokTypes.name && previous.value === 'Function') calls = true;
   } catch {
     return true;
   } finally {
