@@ -214,3 +214,44 @@ test('program start: debug messages, which ocikit never shows, are not sent to t
     [WARNING, 'w'],
   ]);
 });
+
+// An answer as the runtime receives it (decoded from the wire), and a request it sends: the text
+// each gives, and what the runtime reads from the answer.
+const ANSWER_TEXT = `
+const resource = require('@pulumi/pulumi/proto/resource_pb');
+const provider = require('@pulumi/pulumi/proto/provider_pb');
+const { Struct } = require('google-protobuf/google/protobuf/struct_pb');
+const outputs = { displayName: 'plan', planGroups: [{ id: 'g1', steps: [{ id: 's1', isEnabled: true }] }] };
+const sent = new resource.RegisterResourceResponse();
+sent.setUrn('urn:pulumi:dev::p::t::n');
+sent.setId('id-1');
+sent.setObject(Struct.fromJavaScript(outputs));
+const answer = resource.RegisterResourceResponse.deserializeBinary(sent.serializeBinary());
+const invoked = new provider.InvokeResponse();
+invoked.setReturn(Struct.fromJavaScript(outputs));
+const request = new resource.RegisterResourceRequest();
+request.setName('n');
+process.stdout.write(JSON.stringify({
+  answer: String(answer), invoke: String(invoked), request: String(request),
+  read: [answer.getUrn(), answer.getId(), answer.getObject().toJavaScript()],
+}));
+`;
+
+test("program start: the engine's answers are not formatted as text for the debug messages that are not sent", () => {
+  interface Texts {
+    answer: string;
+    invoke: string;
+    request: string;
+    read: unknown[];
+  }
+  const pulumis = runPreloaded<Texts>(ANSWER_TEXT, { preload: false });
+  const preloaded = runPreloaded<Texts>(ANSWER_TEXT);
+  // Pulumi's "RPC finished" debug text holds every output of the resource (google-protobuf's text).
+  assert.match(pulumis.answer, /plan,.*g1.*s1/);
+  assert.match(pulumis.invoke, /plan,.*g1/);
+  assert.equal(preloaded.answer, '[pulumirpc.RegisterResourceResponse]');
+  assert.equal(preloaded.invoke, '[pulumirpc.InvokeResponse]');
+  // What the runtime reads is the same, and messages the runtime builds keep their text.
+  assert.deepEqual(preloaded.read, pulumis.read);
+  assert.equal(preloaded.request, pulumis.request);
+});
