@@ -167,9 +167,8 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       });
       display.end(result, { outputs: !preview || kind === 'preview' });
       if (!result.ok) {
-        const detail = display.errorDetail();
-        const reason = result.error ?? `${kind} failed`;
-        throw new UserError(/unhandled exception/.test(reason) && detail ? `the program failed: ${detail}` : reason);
+        const detail = display.exceptionDetail();
+        throw new UserError(detail ? `the program failed: ${detail}` : (result.error ?? `${kind} failed`));
       }
       // As Pulumi checks --expect-no-changes: on the preview command's plan, else on what ran.
       if (options.expectNoChanges && (kind === 'preview' || !preview) && hasChanges(result.changes))

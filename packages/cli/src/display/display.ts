@@ -76,7 +76,8 @@ export class Display {
   private summary?: NonNullable<EngineEvent['summaryEvent']>;
   private status = '';
   private timer?: NodeJS.Timeout;
-  private errors: string[] = [];
+  /** The first error reported, without its stack frames, and whether it was the program's exception. */
+  private firstError?: { message: string; exception: boolean };
 
   private readonly debug: boolean;
 
@@ -103,6 +104,10 @@ export class Display {
 
   readonly onEvent = (event: EngineEvent): void => {
     if (this.options.json) {
+      // Events as the engine sent them; the failure's one line on stderr is told as without --json.
+      const d = event.diagnosticEvent;
+      if (d?.severity === 'error')
+        this.noteError(withoutStackTrace(d.message.replace(/\n+$/, ''), this.debug), d.message);
       this.out.write(JSON.stringify(event) + '\n');
       return;
     }
@@ -175,27 +180,37 @@ export class Display {
   }
 
   /**
-   * The reason inside the first error a program reported ("Running program … failed with an
-   * unhandled exception:" says where, not why): its `Error: …` line.
+   * What the program's exception says, when the first error reported was one ("Running program …
+   * failed with an unhandled exception:" says where, not why): its `Error: …` line, or what
+   * follows that heading for a thrown value that is not an Error.
    */
-  errorDetail(): string | undefined {
-    for (const message of this.errors) {
-      const line = message.split('\n').find((l) => /\bError: /.test(l));
-      if (line) return line.slice(line.indexOf('Error: ') + 'Error: '.length).trim();
-    }
-    return undefined;
+  exceptionDetail(): string | undefined {
+    if (!this.firstError?.exception) return undefined;
+    const lines = this.firstError.message.split('\n');
+    // From the error's line on (a TSError's diagnostics follow it); "Error: why" says why, another
+    // error's name stays ("TypeError: why").
+    const at = lines.findIndex((l) => /\b\w*Error: /.test(l));
+    const heading = lines.findIndex((l) => /failed with an unhandled exception/.test(l));
+    const from = at >= 0 ? at : heading >= 0 ? heading + 1 : lines.length;
+    const text = lines.slice(from).join(' ').replace(/\s+/g, ' ').trim();
+    return text.replace(/^.*?\b(\w*Error): /, (_, name: string) => (name === 'Error' ? '' : `${name}: `)) || undefined;
+  }
+
+  private noteError(withoutFrames: string, message: string): void {
+    this.firstError ??= { message: stripAnsi(withoutFrames), exception: isProgramException(message) };
   }
 
   private diagnostic(d: NonNullable<EngineEvent['diagnosticEvent']>): void {
     if (d.severity === 'debug') return;
     if (d.ephemeral) return this.progress(d);
-    const raw = withoutStackTrace(d.message.replace(/\n+$/, ''), this.debug);
+    const text = d.message.replace(/\n+$/, '');
+    const raw = d.severity === 'error' ? withoutStackTrace(text, this.debug) : text;
     // Programs print with colour of their own; keep it only where we would colour too.
     const message = this.colour ? raw : stripAnsi(raw);
     if (!message) return;
     const who = d.urn ? `    ${urnType(d.urn)} ${urnName(d.urn)}: ` : '';
     if (d.severity === 'error') {
-      this.errors.push(stripAnsi(raw));
+      this.noteError(raw, text);
       this.line(`${who}${this.paint(31, 'error:')} ${message}`);
     } else if (d.severity === 'warning') this.line(`${who}${this.paint(33, 'warning:')} ${message}`);
     else if (d.urn && !d.urn.includes('::pulumi:pulumi:Stack::')) this.line(`${who}${this.dim(message)}`);
@@ -295,16 +310,32 @@ export function printOutputs(outputs: Record<string, unknown>, write: (line: str
   for (const [name, value] of Object.entries(outputs)) write(`    ${name}: ${formatValue(value, 4)}`);
 }
 
+// A line of a JavaScript stack trace: "    at fn (file:1:2)", "    at file:1:2", "    at new X (<anonymous>)".
+const STACK_FRAME = /^\s+at \S.*(:\d+:\d+\)?|\(<anonymous>\)|\(native\))$/;
+
 /**
- * A program's unhandled exception without its stack frames (and the error's fields printed after
- * them): the user's mistake is told in its message, never with a stack trace (OCIKIT_DEBUG=1 keeps
- * them). Pulumi prints them; the issue's contract does not want them.
+ * An unhandled exception of the program: as cmd/run reports it while the program runs ("Running
+ * program … failed with an unhandled exception:" and the stack), or as the bare stack its first
+ * handler logs for one thrown after the program's main returned (a floating promise, an `apply`,
+ * a timer).
+ */
+function isProgramException(message: string): boolean {
+  return (
+    /failed with an unhandled exception/.test(message) ||
+    message.split('\n').some((l) => STACK_FRAME.test(stripAnsi(l)))
+  );
+}
+
+/**
+ * An error without its stack frames (and the error's fields printed after them): the user's
+ * mistake is told in its message, never with a stack trace (OCIKIT_DEBUG=1 keeps them). Pulumi
+ * prints them; the issue's contract does not want them.
  */
 function withoutStackTrace(message: string, debug: boolean): string {
-  if (debug || !/failed with an unhandled exception/.test(message)) return message;
+  if (debug) return message;
   const lines = message.split('\n');
-  const frame = lines.findIndex((line) => /^\s+at \S/.test(line));
-  return frame < 0 ? message : lines.slice(0, frame).join('\n');
+  const frame = lines.findIndex((line) => STACK_FRAME.test(stripAnsi(line)));
+  return frame <= 0 ? message : lines.slice(0, frame).join('\n');
 }
 
 // eslint-disable-next-line no-control-regex

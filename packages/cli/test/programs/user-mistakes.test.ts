@@ -51,6 +51,46 @@ test('a program that throws: its message in one line, no stack trace on stdout o
   noStackTrace(result.stderr);
 });
 
+// Thrown after the program's main returned, @pulumi/pulumi reports the error's bare stack (no
+// "failed with an unhandled exception" heading); a TSError's diagnostics follow its first line.
+test('an exception from a floating promise, a timer or an apply, or a type error: one line, no stack trace', async () => {
+  writeFileSync(join(p.dir, 'Pulumi.yaml'), 'name: mistakes\nruntime: nodejs\n');
+  for (const [code, stderr] of [
+    [
+      'async function main() { await new Promise((r) => setTimeout(r, 10)); throw new Error("late"); }\nmain();',
+      'error: the program failed: late\n',
+    ],
+    [
+      'setTimeout(() => { throw new TypeError("in a timer"); }, 10);',
+      'error: the program failed: TypeError: in a timer\n',
+    ],
+    [
+      'pulumi.output(new Promise((r) => setTimeout(r, 10))).apply(() => { throw new Error("in an apply"); });',
+      'error: the program failed: in an apply\n',
+    ],
+    ['Promise.reject(new RangeError("rejected"));', 'error: the program failed: RangeError: rejected\n'],
+  ] as const) {
+    writeFileSync(join(p.dir, 'index.ts'), `import * as pulumi from '@pulumi/pulumi';\nvoid pulumi;\n${code}\n`);
+    const result = await p.run(['preview']);
+    assert.equal(result.code, 1, code);
+    assert.equal(result.stderr, stderr, code);
+    noStackTrace(result.stdout);
+  }
+  // With --json the events are the engine's, and the failure's line is the same.
+  const json = await p.run(['preview', '--json']);
+  assert.equal(json.stderr, 'error: the program failed: RangeError: rejected\n');
+  // Type-checked, as Pulumi runs a program by default: the diagnostic is the reason.
+  writeFileSync(join(p.dir, 'index.ts'), 'const count: number = "two";\nexport { count };\n');
+  const typed = await p.run(['preview'], { PULUMI_NODEJS_TRANSPILE_ONLY: undefined });
+  assert.equal(typed.code, 1);
+  assert.match(
+    typed.stderr,
+    /^error: the program failed: TSError: ⨯ Unable to compile TypeScript: index\.ts\(1,7\): error TS2322: Type 'string' is not assignable to type 'number'\.\n$/,
+  );
+  noStackTrace(typed.stdout);
+  writeFileSync(join(p.dir, 'index.ts'), "throw new Error('the program gave up');\n");
+});
+
 // A @pulumi/oci program may use OCI resources ocikit's plugin does not serve (a VCN), or another
 // package's resources: as in Pulumi, the failing registration fails the update, and the program
 // is stopped rather than left to unwind (it used to hang for a minute). The program below would
