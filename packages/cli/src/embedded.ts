@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { RunningEmulator, SandboxIds } from '@ocikit/emulator';
 
 /** Stack config keys that point `oci` at a real cloud (or an emulator of the user's choosing). */
@@ -63,7 +63,7 @@ export async function startEmbeddedCloud(programDir: string): Promise<EmbeddedCl
   mkdirSync(dataDir, { recursive: true });
   // Loaded here so commands that never start an emulator do not pay for fastify and SQLite.
   const { startEmulator } = await import('@ocikit/emulator');
-  const emulator = await startEmulator({ dataDir, seed: 'sandbox' });
+  const emulator = await startEmulator({ dataDir, seed: 'sandbox', apiKeyFile: embeddedApiKeyFile() });
   const profile = readConfigProfile(emulator.configFile, 'DEFAULT');
   const providerEnv: Record<string, string> = {
     OCIKIT_ENDPOINT: emulator.url,
@@ -84,6 +84,17 @@ export async function startEmbeddedCloud(programDir: string): Promise<EmbeddedCl
     message: `Using the embedded OCI emulator at ${emulator.url} (sandbox in ${dataDir}; set oci:endpoint or OCI credentials to use another cloud)`,
     close: () => emulator.close(),
   };
+}
+
+/**
+ * The private key the embedded emulators accept, one per user as `~/.oci/oci_api_key.pem` is
+ * for OCI: `$XDG_CONFIG_HOME/ocikit/` (by default `~/.config/ocikit/`), made on first use. Kept
+ * out of the program's folder, where the contract wants no private key in `.ocikit/`.
+ */
+export function embeddedApiKeyFile(env: NodeJS.ProcessEnv = process.env): string {
+  const configHome =
+    env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+  return join(configHome, 'ocikit', 'embedded_api_key.pem');
 }
 
 /**

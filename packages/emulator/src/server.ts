@@ -54,6 +54,13 @@ export interface EmulatorOptions {
   faults?: FaultSpec[];
   /** Bearer token of the admin API; a random one when omitted. Written to `<dataDir>/admin-token`. */
   adminToken?: string;
+  /**
+   * Keep the data directory's API private key in this file (created if missing) rather than in
+   * its database and `<dataDir>/oci_api_key.pem`; the config file names it, and the data directory
+   * remembers it for later starts. ocikit's embedded emulator uses a file of the user's, so that no
+   * private key lies in a program's `.ocikit/`.
+   */
+  apiKeyFile?: string;
 }
 
 export interface RunningEmulator {
@@ -99,8 +106,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   mkdirSync(dataDir, { recursive: true });
   const store = new SqliteStore(options.inMemory ? ':memory:' : join(dataDir, 'emulator.db'));
   const clock = options.clock ?? new AdjustableClock();
-  const credentials = loadOrCreateCredentials(store);
+  const credentials = loadOrCreateCredentials(store, options.apiKeyFile);
   const identities = new Identities(store, credentials);
+  identities.ensureKey(credentials);
   const savedSandbox = store.getMeta('sandbox');
   // Data directories seeded before tenancies existed: their sandbox compartment is the first tenancy's.
   if (savedSandbox)

@@ -1,7 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -78,6 +78,49 @@ describe('persistence', () => {
       again.close();
     } finally {
       await second.close();
+    }
+  });
+
+  // ocikit's embedded emulator keeps its key in a file of the user's: nothing in the data
+  // directory (a program's .ocikit/emulator/) holds a private key, the one it held before included.
+  it('keeps the API key in apiKeyFile, out of the data directory, and remembers the file', async () => {
+    const keyFile = join(tempDir(), 'keys', 'embedded_api_key.pem');
+    const holdsAKey = (dir: string) =>
+      readdirSync(dir).filter((f) => readFileSync(join(dir, f)).includes('PRIVATE KEY'));
+    // A data directory made before, with its key in its database and beside it.
+    const dataDir = tempDir();
+    const before = await startEmulator({ dataDir, transitionDelaySeconds: 0, seed: 'sandbox' });
+    const client = clientFor(before.url, before.configFile);
+    const created = await createPg(client, before.sandbox!.compartmentId, 'kept');
+    client.close();
+    await before.close();
+    assert.deepEqual(holdsAKey(dataDir).sort(), ['emulator.db', 'oci_api_key.pem']);
+
+    for (const options of [{ apiKeyFile: keyFile }, {}]) {
+      const emulator = await startEmulator({ dataDir, transitionDelaySeconds: 0, ...options });
+      try {
+        assert.match(readFileSync(emulator.configFile, 'utf8'), new RegExp(`^key_file=${keyFile}$`, 'm'));
+        assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+        const signed = clientFor(emulator.url, emulator.configFile);
+        const read = await signed.getDrProtectionGroup({ drProtectionGroupId: created.drProtectionGroup.id });
+        assert.equal(read.drProtectionGroup.displayName, 'kept');
+        signed.close();
+      } finally {
+        await emulator.close();
+      }
+      assert.deepEqual(holdsAKey(dataDir), [], 'no private key left in the data directory');
+    }
+    // Another data directory takes the same file, and so the same key.
+    const other = await startEmulator({ dataDir: tempDir(), transitionDelaySeconds: 0, apiKeyFile: keyFile });
+    try {
+      const fingerprint = (config: string) => /^fingerprint=(.*)$/m.exec(readFileSync(config, 'utf8'))?.[1];
+      assert.ok(fingerprint(other.configFile));
+      assert.equal(fingerprint(other.configFile), fingerprint(join(dataDir, 'config')));
+      const signed = clientFor(other.url, other.configFile);
+      await createPg(signed, (await other.admin.sandbox(true)).compartmentId, 'other');
+      signed.close();
+    } finally {
+      await other.close();
     }
   });
 

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startEmulator } from '@ocikit/emulator';
 import { ociTestClients } from '@ocikit/emulator/testing';
@@ -20,6 +21,11 @@ test('the quickstart runs against the embedded emulator, and the resources are r
   // As Pulumi's `up --yes`: the preview is shown first, then the update runs without a question.
   assert.match(up.stdout, /Previewing update \(dev\):[\s\S]*\+ \d+ to create[\s\S]*\nUpdating \(dev\):/);
   assert.match(up.stdout, /Outputs:[\s\S]*drPlanId: "ocid1\.drplan\./);
+  // The emulator's API key is the user's (~/.config/ocikit/), not in the program's .ocikit/.
+  const ocikitFiles = readdirSync(join(p.dir, '.ocikit'), { recursive: true, withFileTypes: true });
+  const files = ocikitFiles.filter((f) => f.isFile()).map((f) => join(f.parentPath ?? f.path, f.name));
+  assert.ok(files.some((f) => f.endsWith('emulator.db')));
+  for (const file of files) assert.ok(!readFileSync(file).includes('PRIVATE KEY'), `a private key in ${file}`);
 
   const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
   assert.equal(out.drPlanState, 'ACTIVE');

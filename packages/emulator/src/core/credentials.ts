@@ -1,6 +1,6 @@
-import { createHash, generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { newOcid } from './ids';
 import type { Store } from '../store/store';
 
@@ -10,6 +10,8 @@ export interface Credentials {
   userId: string;
   fingerprint: string;
   privateKeyPem: string;
+  /** The file the private key is kept in, when not in the database (see loadOrCreateCredentials). */
+  apiKeyFile?: string;
 }
 
 /** OCI's API-key fingerprint: MD5 of the DER public key, as colon-separated hex. */
@@ -17,22 +19,78 @@ export function fingerprintOf(publicKeyDer: Buffer): string {
   return createHash('md5').update(publicKeyDer).digest('hex').match(/../g)!.join(':');
 }
 
+function newPrivateKeyPem(): string {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+function fingerprintOfPrivateKey(privateKeyPem: string): string {
+  return fingerprintOf(createPublicKey(privateKeyPem).export({ type: 'spki', format: 'der' }));
+}
+
 /**
  * Loads the data directory's credentials, creating them on first start: a tenancy, a user and
  * a 2048-bit RSA API key, kept in the database so every restart serves the same identity.
+ *
+ * With `apiKeyFile`, the private key lives in that file instead (created there, 0600, if it is
+ * not there yet), and the database keeps the tenancy, the user and the file's path, so later
+ * starts without the option use the same file: ocikit's embedded emulator passes a file of the
+ * user's, so that no private key lies in a program's `.ocikit/`. A key the database held before
+ * is removed from it. The file's key is registered for the user by `Identities.ensureKey`.
  */
-export function loadOrCreateCredentials(store: Store): Credentials {
+export function loadOrCreateCredentials(store: Store, apiKeyFile?: string): Credentials {
   const saved = store.getMeta('credentials');
-  if (saved) return JSON.parse(saved) as Credentials;
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const identity = saved
+    ? (JSON.parse(saved) as Partial<Credentials>)
+    : { tenancyId: newOcid('tenancy'), userId: newOcid('user') };
+  const { tenancyId, userId } = identity as Credentials;
+  const keyFile = apiKeyFile ?? identity.apiKeyFile;
+  if (keyFile !== undefined) {
+    if (identity.privateKeyPem !== undefined || identity.apiKeyFile !== keyFile)
+      store.setMeta('credentials', JSON.stringify({ tenancyId, userId, apiKeyFile: keyFile }));
+    const privateKeyPem = readOrCreateKeyFile(keyFile);
+    return {
+      tenancyId,
+      userId,
+      fingerprint: fingerprintOfPrivateKey(privateKeyPem),
+      privateKeyPem,
+      apiKeyFile: keyFile,
+    };
+  }
+  if (identity.privateKeyPem !== undefined) return identity as Credentials;
+  const privateKeyPem = newPrivateKeyPem();
   const credentials: Credentials = {
-    tenancyId: newOcid('tenancy'),
-    userId: newOcid('user'),
-    fingerprint: fingerprintOf(publicKey.export({ type: 'spki', format: 'der' })),
-    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    tenancyId,
+    userId,
+    fingerprint: fingerprintOfPrivateKey(privateKeyPem),
+    privateKeyPem,
   };
   store.setMeta('credentials', JSON.stringify(credentials));
   return credentials;
+}
+
+/**
+ * The PEM in `file`, or a new key put there first. It is written whole beside it and linked into
+ * place, which fails if the file exists: two first starts at once agree on one key, and neither
+ * reads a half-written file.
+ */
+function readOrCreateKeyFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const written = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(written, newPrivateKeyPem(), { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(written, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(written, { force: true });
+  }
+  return readFileSync(file, 'utf8');
 }
 
 /**
@@ -41,8 +99,13 @@ export function loadOrCreateCredentials(store: Store): Credentials {
  */
 export function writeOciConfig(dir: string, credentials: Credentials, region: string, url: string): string {
   mkdirSync(dir, { recursive: true });
-  const keyFile = join(dir, 'oci_api_key.pem');
-  writeFileSync(keyFile, credentials.privateKeyPem, { mode: 0o600 });
+  let keyFile = join(dir, 'oci_api_key.pem');
+  if (credentials.apiKeyFile === undefined) writeFileSync(keyFile, credentials.privateKeyPem, { mode: 0o600 });
+  else {
+    // The key is kept in its own file; one an earlier start wrote here goes.
+    rmSync(keyFile, { force: true });
+    keyFile = credentials.apiKeyFile;
+  }
   const configFile = join(dir, 'config');
   writeFileSync(
     configFile,

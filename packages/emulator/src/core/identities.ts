@@ -182,6 +182,20 @@ export class Identities implements TenancyRules {
       : { fingerprint: key.fingerprint };
   }
 
+  /**
+   * Registers the data directory's own key for its first user if it is not yet: a key file's
+   * (`apiKeyFile`), which may be new to this data directory.
+   */
+  ensureKey(credentials: Credentials): void {
+    if (this.doc.keys.some((k) => k.userId === credentials.userId && k.fingerprint === credentials.fingerprint)) return;
+    this.doc.keys.push({
+      userId: credentials.userId,
+      fingerprint: credentials.fingerprint,
+      publicKeyPem: createPublicKey(credentials.privateKeyPem).export({ type: 'spki', format: 'pem' }).toString(),
+    });
+    this.save();
+  }
+
   /** Creates a compartment in a tenancy (or registers one the emulator minted, e.g. the sandbox's). */
   addCompartment(tenancyId: string, compartmentId = newOcid('compartment')): string {
     const tenancy = this.tenancy(tenancyId);

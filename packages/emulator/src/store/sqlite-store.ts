@@ -54,6 +54,10 @@ export class SqliteStore implements Store {
         this.db.exec('BEGIN EXCLUSIVE; COMMIT');
       }
       this.db.exec('PRAGMA synchronous = NORMAL');
+      // What a row held is zeroed when the row is replaced or deleted (where that costs no extra
+      // I/O), so content no longer there, such as the private key older embedded data directories
+      // kept (see loadOrCreateCredentials), is not left in the file's free space.
+      this.db.exec('PRAGMA secure_delete = FAST');
       this.migrate();
     } catch (error) {
       this.db.close();
