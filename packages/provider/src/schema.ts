@@ -106,7 +106,40 @@ export function shape(value: unknown, spec: PropSpec, name = ''): unknown {
   return clean(value);
 }
 
-export function shapeObject(value: unknown, spec: ObjectSpec): Props | undefined {
+/**
+ * What pulumi-oci reports for an attribute the service left out: Terraform's plugin SDK cannot
+ * tell unset from zero, so the bridged outputs hold "", 0, false, [] or {} (and pulumi-oci's
+ * output types are not optional: `step.userDefinedSteps.length` works on a step without one).
+ * A single nested object stays absent.
+ */
+function zeroValue(spec: PropSpec): unknown {
+  switch (spec.$ref ? undefined : spec.type) {
+    case 'string':
+      return '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Shapes an OCI object by an object type. A property the service left out gets its zero value
+ * (see zeroValue), except those in `absentStays`: a resource's inputs and a function's
+ * arguments, which say what the user set (unset stays unset, as the diff and import read them).
+ */
+export function shapeObject(
+  value: unknown,
+  spec: ObjectSpec,
+  absentStays?: Record<string, unknown>,
+): Props | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const src = value as Props;
   const out: Props = {};
@@ -117,7 +150,7 @@ export function shapeObject(value: unknown, spec: ObjectSpec): Props | undefined
     if (v === undefined && p.type === 'array' && name.endsWith('s')) v = src[name.slice(0, -1)];
     // OCI's lifecycleState is Terraform's (and pulumi-oci's) `state`.
     if (v === undefined && name === 'state') v = src.lifecycleState;
-    const s = shape(v, p, name);
+    const s = shape(v, p, name) ?? (absentStays && name in absentStays ? undefined : zeroValue(p));
     if (s !== undefined) out[name] = s;
   }
   return out;

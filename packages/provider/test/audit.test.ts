@@ -12,8 +12,10 @@ import {
   createPair,
   DRPLAN,
   initFailure,
+  invoke,
   js,
   pb,
+  read,
   SECRET_MARK,
   SECRET_SIG,
   startEnv,
@@ -146,6 +148,40 @@ describe('audit: output values', () => {
       inv.getFailuresList().map((f) => f.getProperty()),
       ['drProtectionGroupId'],
     );
+  });
+
+  // pulumi-oci's outputs come from Terraform's plugin SDK, which holds "", 0, false, [] for what
+  // the service left out; its output types are not optional, so programs read them as such.
+  it("what OCI leaves out is pulumi-oci's zero value in outputs and invoke results; unset inputs stay unset", async () => {
+    const created = await create(plugin, DRPLAN, 'zeros', {
+      displayName: 'zeros',
+      drProtectionGroupId: pair.standbyId,
+      type: 'SWITCHOVER',
+    });
+    const plan = (await sdk.getDrPlan({ drPlanId: created.id })).drPlan;
+    assert.equal(plan.lifecycleSubState, undefined, 'OCI leaves it out of an ACTIVE plan');
+    const stepFields = Object.keys(
+      JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'schema.json'), 'utf8')).types[
+        'oci:DisasterRecovery/DrPlanPlanGroupStep:DrPlanPlanGroupStep'
+      ].properties,
+    ).sort();
+    const check = (outputs: Props) => {
+      assert.equal(outputs.lifecycleSubState, '');
+      assert.equal(outputs.lifeCycleDetails ?? '', outputs.lifeCycleDetails);
+      const steps = (outputs.planGroups as Props[]).flatMap((g) => g.steps as Props[]);
+      assert.ok(steps.length > 0);
+      for (const step of steps) assert.deepEqual(Object.keys(step).sort(), stepFields);
+      assert.ok(steps.some((step) => Array.isArray(step.userDefinedSteps) && step.userDefinedSteps.length === 0));
+      assert.ok(steps.every((step) => typeof step.refreshStatus === 'string'));
+      // An input the program did not set is not given one (the diff and import read them).
+      assert.equal(outputs.sourcePlanId, undefined);
+    };
+    check(created.outputs);
+    const imported = await read(plugin, DRPLAN, 'zeros', created.id);
+    check(imported.outputs);
+    assert.deepEqual(Object.keys(imported.inputs).sort(), ['displayName', 'drProtectionGroupId', 'type']);
+    const got = await invoke(plugin, 'oci:DisasterRecovery/getDrPlan:getDrPlan', { drPlanId: created.id });
+    assert.equal(got.result.lifecycleSubState, '');
   });
 
   it("an invoke's OCI error names the function, the OCI operation, status, code and request id", async () => {

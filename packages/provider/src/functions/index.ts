@@ -56,7 +56,8 @@ export function applyFilters(items: Props[], filters: Filter[] | undefined): Pro
 }
 
 function result(token: string, raw: Props): Props {
-  return shapeObject(raw, packageSchema().functions[token].outputs) ?? {};
+  const fn = packageSchema().functions[token];
+  return shapeObject(raw, fn.outputs, fn.inputs.properties) ?? {};
 }
 
 /** A list invoke: pages through, shapes items as the schema's collection item type, filters. */

@@ -16,7 +16,8 @@ const UPDATABLE = ['displayName', 'description', 'alias', 'modelId', 'inferenceU
 type Ep = lang.models.Endpoint;
 
 function toOutputs(ep: Ep): Props {
-  return shapeObject(ep, packageSchema().resources[TOKEN]) ?? {};
+  const spec = packageSchema().resources[TOKEN];
+  return shapeObject(ep, spec, spec.inputProperties) ?? {};
 }
 
 /** AI Language endpoints as the shared steps reach them. */
