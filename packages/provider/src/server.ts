@@ -220,8 +220,8 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
 
   const detailedDiff = (d: InputDiff): Props => {
     const out: Props = {};
-    for (const [key, { kind, replace }] of Object.entries(d.detailed)) {
-      out[key] = { kind: KIND[replace ? (`${kind}_REPLACE` as const) : kind], inputDiff: true };
+    for (const [key, { kind, replace, inputDiff }] of Object.entries(d.detailed)) {
+      out[key] = { kind: KIND[replace ? (`${kind}_REPLACE` as const) : kind], inputDiff };
     }
     return out;
   };

@@ -100,6 +100,7 @@ describe('DrPlan', () => {
     const s = await newPlan('inplace');
     const u1 = await update(plugin, DRPLAN, 'inplace', s, { ...s.inputs, displayName: 'renamed' });
     assert.deepEqual([u1.diff.changes, u1.diff.replaces, u1.diff.detailed], ['SOME', [], { displayName: 4 }]);
+    assert.deepEqual(u1.diff.inputDiff, { displayName: true });
     assert.equal((await getPlan(s.id)).displayName, 'renamed');
     const u2 = await update(
       plugin,
@@ -371,6 +372,8 @@ describe('DrPlan', () => {
       };
       const u = await update(plugin, DRPLAN, 'trig6', next, next.inputs);
       assert.deepEqual(u.diff.diffs, ['refreshTrigger']);
+      // Against the recorded counter (1), not the old input (2): Pulumi shows `1 => 2`.
+      assert.deepEqual(u.diff.inputDiff, { refreshTrigger: false });
       assert.equal(await state(s.id), 'NEEDS_ATTENTION/NEEDS_VERIFICATION');
     });
   });

@@ -95,6 +95,75 @@ test('a preview lists each step with its symbol, type and name, and the changed 
   assert.doesNotMatch(lines, new RegExp(`${ESC}\\[`), 'no colour off a terminal');
 });
 
+// Pulumi shows a detailed diff's old value from the old inputs, or from the old outputs where the
+// provider compared those (`inputDiff: false`); a refresh's drift is old outputs against new.
+test('a changed property shows the old value the provider compared (input, or output: a trigger, drift); a map its keys', () => {
+  const { out, text } = stream(false);
+  const display = new Display({ mode: 'update', preview: true, stack: 'dev', json: false, out, env: {} });
+  display.begin();
+  display.onEvent(
+    event({
+      resourcePreEvent: {
+        metadata: meta('update', 'plan', {
+          // After a refused Refresh: the new counter is recorded as input, the applied one as output.
+          old: {
+            inputs: { refreshTrigger: 2, displayName: 'a' },
+            outputs: { refreshTrigger: 1, displayName: 'a' },
+          } as never,
+          new: { inputs: { refreshTrigger: 2, displayName: 'b' } } as never,
+          detailedDiff: {
+            refreshTrigger: { kind: 'update', inputDiff: false },
+            displayName: { kind: 'update', inputDiff: true },
+          },
+        }),
+        planning: true,
+      },
+    }),
+  );
+  display.onEvent(
+    event({
+      resourcePreEvent: {
+        metadata: meta('refresh', 'ep', {
+          old: { inputs: { inferenceUnits: 1 }, outputs: { inferenceUnits: 1 } } as never,
+          new: { inputs: { inferenceUnits: 1 }, outputs: { inferenceUnits: 3 } } as never,
+          detailedDiff: { inferenceUnits: { kind: 'update', inputDiff: false } },
+        }),
+        planning: true,
+      },
+    }),
+  );
+  display.onEvent(
+    event({
+      resourcePreEvent: {
+        metadata: meta('update', 'tags', {
+          old: { inputs: { freeformTags: { team: 'a', gone: 'x' } } } as never,
+          new: { inputs: { freeformTags: { team: 'b', 'cost.center': 'y' } } } as never,
+          detailedDiff: { freeformTags: { kind: 'update', inputDiff: true } },
+        }),
+        planning: true,
+      },
+    }),
+  );
+  display.end(result);
+  const lines = text();
+  // A map shows its changed keys, as Pulumi shows an object's.
+  assert.ok(
+    lines.includes(
+      [
+        '        ~ freeformTags: {',
+        '            + "cost.center": "y"',
+        '            - gone: "x"',
+        '            ~ team: "a" => "b"',
+        '          }',
+      ].join('\n'),
+    ),
+    lines,
+  );
+  assert.match(lines, /~ refreshTrigger: 1 => 2\n/);
+  assert.match(lines, /~ displayName: "a" => "b"\n/);
+  assert.match(lines, /~ inferenceUnits: 1 => 3\n/);
+});
+
 test('an update shows each step starting and finishing with its time, plugin messages, failures and errors', () => {
   const { out, text } = stream(false);
   const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: false, out, env: {} });

@@ -1,6 +1,6 @@
 import type { EngineEvent, EngineResult, OpType, StepEventMetadata } from '../engine';
 import { isDefaultProvider } from '../engine/default-provider';
-import { formatDuration, formatValue, readPath } from './format';
+import { formatDuration, formatValue, isSecret, readPath } from './format';
 
 export type DisplayMode = 'update' | 'refresh' | 'destroy' | 'import';
 
@@ -255,16 +255,28 @@ export class Display {
     if (!['update', 'replace', 'create-replacement', 'refresh'].includes(meta.op)) return [];
     const lines: string[] = [];
     for (const [path, symbol] of this.changedKeys(meta)) {
-      const before = readPath(meta.old?.inputs, path);
-      const after = readPath(meta.new?.inputs, path);
+      // As Pulumi shows a detailed diff: the old input, or the old output where the provider
+      // compared that (`inputDiff: false`: a trigger's recorded counter, a refresh's drift).
+      const fromOutputs = meta.detailedDiff?.[path]?.inputDiff === false;
+      const before = readPath(fromOutputs ? meta.old?.outputs : meta.old?.inputs, path);
+      const after = readPath(meta.op === 'refresh' ? meta.new?.outputs : meta.new?.inputs, path);
       const replaces = meta.detailedDiff?.[path]?.kind.endsWith('replace') ? ' (forces replacement)' : '';
+      const paint = (sign: string, text: string) => this.paint(sign === '+' ? 32 : sign === '-' ? 31 : 33, text);
+      const entries = symbol === '~' ? mapChanges(before, after) : undefined;
+      if (entries) {
+        // A map (tags) shows its changed keys, as Pulumi shows an object's.
+        lines.push(`        ${paint('~', `~ ${path}: {`)}${replaces}`);
+        for (const [sign, text] of entries) lines.push(`            ${paint(sign, `${sign} ${text}`)}`);
+        lines.push(`          ${paint('~', '}')}`);
+        continue;
+      }
       const text =
         symbol === '+'
           ? `+ ${path}: ${formatValue(after, 10)}`
           : symbol === '-'
             ? `- ${path}: ${formatValue(before, 10)}`
             : `~ ${path}: ${formatValue(before, 10)} => ${formatValue(after, 10)}`;
-      lines.push(`        ${this.paint(symbol === '+' ? 32 : symbol === '-' ? 31 : 33, text)}${replaces}`);
+      lines.push(`        ${paint(symbol, text)}${replaces}`);
     }
     return lines;
   }
@@ -308,6 +320,22 @@ export class Display {
 
 export function printOutputs(outputs: Record<string, unknown>, write: (line: string) => void): void {
   for (const [name, value] of Object.entries(outputs)) write(`    ${name}: ${formatValue(value, 4)}`);
+}
+
+/** The changed keys of two plain maps (`[sign, "key: old => new"]`), or undefined if either is not one. */
+function mapChanges(before: unknown, after: unknown): Array<[string, string]> | undefined {
+  const isMap = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) && !isSecret(v);
+  if (!isMap(before) || !isMap(after)) return undefined;
+  const out: Array<[string, string]> = [];
+  for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+    const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
+    if (!(key in after)) out.push(['-', `${name}: ${formatValue(before[key], 14)}`]);
+    else if (!(key in before)) out.push(['+', `${name}: ${formatValue(after[key], 14)}`]);
+    else if (JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+      out.push(['~', `${name}: ${formatValue(before[key], 14)} => ${formatValue(after[key], 14)}`]);
+  }
+  return out.length ? out : undefined;
 }
 
 // A line of a JavaScript stack trace: "    at fn (file:1:2)", "    at file:1:2", "    at new X (<anonymous>)".

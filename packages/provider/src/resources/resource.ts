@@ -112,15 +112,8 @@ export type DiffKind = 'ADD' | 'DELETE' | 'UPDATE';
 export interface InputDiff {
   changed: string[];
   replaces: string[];
-  detailed: Record<string, { kind: DiffKind; replace: boolean }>;
-}
-
-/**
- * Old value of an input: the applied value from the old outputs, else the old inputs. Triggers
- * read their outputs first so a failed action (whose outputs keep the old counter) is retried.
- */
-export function oldValue(key: string, olds: Props, oldInputs: Props): unknown {
-  return olds[key] !== undefined ? olds[key] : oldInputs[key];
+  /** `inputDiff`: the old value compared was the old input (else the old output, as for a trigger). */
+  detailed: Record<string, { kind: DiffKind; replace: boolean; inputDiff: boolean }>;
 }
 
 export function diffInputs(
@@ -137,9 +130,10 @@ export function diffInputs(
     const hasOldInput = Object.keys(oldInputs).length > 0;
     // Non-trigger inputs compare with what the user last asked for (old inputs) when the engine
     // sends them, so a service default (e.g. displayName chosen by OCI) is not a change.
-    const o = reveal(
-      mod.triggers.includes(key) ? oldValue(key, olds, oldInputs) : hasOldInput ? oldInputs[key] : olds[key],
-    );
+    // Triggers read their applied counter in the outputs first, so a failed action (whose outputs
+    // keep the old counter) is retried.
+    const fromOutputs = mod.triggers.includes(key) ? olds[key] !== undefined : !hasOldInput;
+    const o = reveal(fromOutputs ? olds[key] : oldInputs[key]);
     const n = reveal(news[key]);
     if (n === undefined && mod.computedInputs.includes(key)) continue;
     // A trigger with no recorded counter (after import) gets its baseline from the first value:
@@ -157,7 +151,7 @@ export function diffInputs(
     const replace = replaces.has(key);
     out.changed.push(key);
     if (replace) out.replaces.push(key);
-    out.detailed[key] = { kind, replace };
+    out.detailed[key] = { kind, replace, inputDiff: !fromOutputs };
   }
   return out;
 }

@@ -252,6 +252,8 @@ export interface DiffResult {
   stables: string[];
   deleteBeforeReplace: boolean;
   detailed: Record<string, number>;
+  /** Per changed key: whether the old input (true) or the old output (false) was compared. */
+  inputDiff: Record<string, boolean>;
 }
 
 export async function diff(
@@ -273,7 +275,11 @@ export async function diff(
       .setNews(struct(news)),
   );
   const detailed: Record<string, number> = {};
-  res.getDetaileddiffMap().forEach((v, k) => (detailed[k] = v.getKind()));
+  const inputDiff: Record<string, boolean> = {};
+  res.getDetaileddiffMap().forEach((v, k) => {
+    detailed[k] = v.getKind();
+    inputDiff[k] = v.getInputdiff();
+  });
   const C = pb.DiffResponse.DiffChanges;
   return {
     changes: res.getChanges() === C.DIFF_NONE ? 'NONE' : res.getChanges() === C.DIFF_SOME ? 'SOME' : 'UNKNOWN',
@@ -282,6 +288,7 @@ export async function diff(
     stables: res.getStablesList(),
     deleteBeforeReplace: res.getDeletebeforereplace(),
     detailed,
+    inputDiff,
   };
 }
 
