@@ -54,7 +54,7 @@ const endpoint = new oci.ailanguage.Endpoint('tickets', {
 
 export const drPlanId = plan.id;
 export const drPlanState = plan.state;
-export const drPlanSubState = plan.lifecycleSubState.apply((s) => s ?? '');
+export const drPlanSubState = plan.lifecycleSubState;
 export const drPlanGroupCount = plan.planGroups.apply((groups) => groups.length);
 export const endpointId = endpoint.id;
 export const endpointState = endpoint.state;
