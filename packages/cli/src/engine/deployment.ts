@@ -1522,7 +1522,8 @@ export class Deployment {
         p = (async () => {
           await Promise.all(waitFor.get(t)!.map(run));
           this.guard();
-          await this.deleteOne(t, t.delete ? 'delete-replaced' : 'delete');
+          // An external resource (`Resource.get`) is only dropped from the state: Pulumi's read-discard step.
+          await this.deleteOne(t, t.external ? 'discard' : t.delete ? 'delete-replaced' : 'delete');
         })();
         done.set(t, p);
       }

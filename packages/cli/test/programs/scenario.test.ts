@@ -190,7 +190,13 @@ test('protect refuses destroy with a one-line reason until the program unprotect
   assert.equal(await endpointState(guarded), 'ACTIVE');
   await step(3, { 'scenario:protect': false });
   ok(await p.run(['up', '--yes']));
-  ok(await p.run(['destroy', '--yes']));
+  const seen = (await urns()).get('seen').id;
+  const destroyed = ok(await p.run(['destroy', '--yes']));
   assert.ok(gone(await endpointState(guarded)));
+  // What the program only read (`Endpoint.get`) is discarded from the state, as Pulumi's
+  // read-discard step, and left in the cloud.
+  assert.match(destroyed.stdout, /^ - +oci:AiLanguage\/endpoint:Endpoint seen discarded \(/m);
+  assert.doesNotMatch(destroyed.stdout, /Endpoint seen delet/);
+  assert.equal(await endpointState(seen), 'ACTIVE');
   assert.equal((await urns()).size, 0);
 });
