@@ -94,8 +94,9 @@ function readOrCreateKeyFile(file: string): string {
 }
 
 /**
- * Writes an OCI config file (profile DEFAULT) and its key beside it, so any OCI SDK or the
- * OCI CLI can sign requests for this emulator. Returns the config file's path.
+ * Writes an OCI config file (profile DEFAULT) and its key beside it (or names the key's own file,
+ * `apiKeyFile`), so any OCI SDK or the OCI CLI can sign requests for this emulator. Returns the
+ * config file's path.
  */
 export function writeOciConfig(dir: string, credentials: Credentials, region: string, url: string): string {
   mkdirSync(dir, { recursive: true });
