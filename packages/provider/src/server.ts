@@ -106,7 +106,13 @@ export function version(): string {
     .version;
 }
 
-type Handler = (call: { request: unknown }, cb: (err: unknown, res?: unknown) => void) => void;
+type Handler = (call: { request: unknown; metadata: grpc.Metadata }, cb: (err: unknown, res?: unknown) => void) => void;
+
+/**
+ * gRPC metadata ocikit's engine sends with a Create: a key of that create, the same when it sends
+ * it again after an interrupted run (see createRetryToken). The Pulumi CLI sends none.
+ */
+export const CREATE_KEY_HEADER = 'ocikit-create-key';
 
 /** `urn:pulumi:stack::project::[parent$]type::name` → type and name. */
 export function parseUrn(urn: string): { type: string; name: string } {
@@ -151,7 +157,13 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     return { m, name };
   };
 
-  const context = (m: ResourceModule, urn: string, name: string, timeoutSeconds: number): OpContext => ({
+  const context = (
+    m: ResourceModule,
+    urn: string,
+    name: string,
+    timeoutSeconds: number,
+    createKey?: string,
+  ): OpContext => ({
     clients: getClients(),
     config: currentConfig(),
     signal: cancel.signal,
@@ -160,6 +172,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     urn,
     // Ephemeral and tied to the URN: the engine shows it with the resource, so no name prefix.
     progress: (message) => log.info(urn, message, true),
+    ...(createKey ? { createKey } : {}),
   });
 
   const grpcError = (e: unknown): unknown => {
@@ -188,10 +201,10 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
   };
 
   const unary =
-    <Req>(fn: (req: Req) => Promise<unknown> | unknown): Handler =>
+    <Req>(fn: (req: Req, metadata: grpc.Metadata) => Promise<unknown> | unknown): Handler =>
     (call, cb) => {
       Promise.resolve()
-        .then(() => fn(call.request as Req))
+        .then(() => fn(call.request as Req, call.metadata))
         .then(
           (res) => cb(null, res),
           (e) => cb(grpcError(e)),
@@ -293,13 +306,14 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
         detailedDiff: detailedDiff(d),
       };
     }),
-    create: unary(async (req: CreateRequest) => {
+    create: unary(async (req: CreateRequest, metadata) => {
       const { m, name } = mod(req.urn);
       const props = req.properties;
       const secrets = secretKeys(props);
       if (req.preview) return { id: '', properties: protect(planned(m, props), secrets) };
       refuseUnknowns(m, name, 'Create', props);
-      const ctx = context(m, req.urn, name, req.timeout);
+      const key = metadata.get(CREATE_KEY_HEADER)[0];
+      const ctx = context(m, req.urn, name, req.timeout, typeof key === 'string' ? key : undefined);
       try {
         const r = await m.create(ctx, reveal(props) as Props);
         return { id: r.id, properties: protect(r.outputs, secrets) };

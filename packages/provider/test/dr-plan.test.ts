@@ -419,18 +419,28 @@ describe('DrPlan', () => {
     assert.equal(got.outputs.peerRegion, (await getPlan(s.id)).peerRegion);
   });
 
-  it('a create sent again by an engine that lost the answer adopts the first plan; after a delete it creates anew', async () => {
-    // An engine killed after sending Create records a pending create without an id and sends the
-    // same Create (same URN, same inputs) on its next run.
-    const first = await newPlan('resent', { freeformTags: { run: '1' } });
-    const again = await newPlan('resent', { freeformTags: { run: '1' } });
+  it('a create sent again with its key (an engine that lost the answer) adopts the first plan; another key, or none, creates anew', async () => {
+    // ocikit's engine keys each create and records the key with the pending create: killed after
+    // sending it, it sends the same Create (same key, URN and inputs) on its next run.
+    const inputs = { displayName: 'resent', drProtectionGroupId: pair.standbyId, type: 'SWITCHOVER' };
+    const keyed = (createKey?: string) => create(plugin, DRPLAN, 'resent', inputs, { createKey });
+    const first = await keyed('2026-11-26T04:00:00.000Z');
+    const again = await keyed('2026-11-26T04:00:00.000Z');
     assert.equal(again.id, first.id);
     assert.equal((await plans(pair.standbyId, 'resent')).length, 1);
+    // A replacement (`--replace`) or the same program in another stack folder: another create.
+    const replacement = await keyed('2026-11-26T04:00:01.000Z');
+    assert.notEqual(replacement.id, first.id);
+    // The Pulumi CLI sends no key (it leaves an interrupted create to the user): each is new.
+    const unkeyed = [await keyed(), await keyed()];
+    assert.notEqual(unkeyed[0].id, unkeyed[1].id);
+    assert.equal((await plans(pair.standbyId, 'resent')).length, 4);
+    // The key's first plan deleted since: the same create sent again makes a new one.
     await del(plugin, DRPLAN, 'resent', first.id, first.outputs);
-    const recreated = await newPlan('resent', { freeformTags: { run: '1' } });
+    const recreated = await keyed('2026-11-26T04:00:00.000Z');
     assert.notEqual(recreated.id, first.id);
     assert.equal((await getPlan(recreated.id)).lifecycleState, 'ACTIVE');
-    assert.equal((await plans(pair.standbyId, 'resent')).length, 1);
+    for (const plan of [replacement, ...unkeyed, recreated]) await del(plugin, DRPLAN, 'resent', plan.id, plan.outputs);
   });
 
   it('delete twice succeeds; the plan is gone', async () => {

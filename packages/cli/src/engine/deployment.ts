@@ -179,6 +179,8 @@ export class Deployment {
   /** Everything the state holds now, old and new; ordered topologically at write time. */
   private current: ResourceState[];
   private pending: Snapshot['pendingOperations'] = [];
+  /** Creates an interrupted run sent without learning the id, by URN: their keys (see create). */
+  private readonly interruptedCreates = new Map<string, string>();
   /** URNs of old resources the program registered (or read) in this run. */
   private readonly registered = new Set<string>();
   /** Old copies to delete at the end: replaced (create-before-delete) or left `delete: true` by an earlier run. */
@@ -1127,12 +1129,20 @@ export class Deployment {
     reg: Registration,
     urn: string,
     plugin: ProviderPlugin,
-    draft: ResourceState,
+    given: ResourceState,
     replacing: ResourceState | undefined,
     diff?: DiffResult,
     release: () => void = () => undefined,
   ): Promise<StepOutcome> {
     const op: OpType = replacing ? 'create-replacement' : 'create';
+    // Each create is one of its own, a replacement too, keyed by when it is sent (its `created`):
+    // our plugin derives the create's OCI retry token from the key, so a replacement or the same
+    // program in another folder makes a new resource. The create an interrupted run sent without
+    // learning the id is sent again with its key, recorded with the pending create, so OCI
+    // answers with the resource it made (adopted, not made twice).
+    const interrupted = this.o.preview ? undefined : this.interruptedCreates.get(urn);
+    this.interruptedCreates.delete(urn);
+    const draft: ResourceState = { ...given, created: interrupted ?? new Date().toISOString() };
     const meta = stepMetadata(op, urn, reg.type, replacing, draft, diffExtra(diff, replacing?.inputs, draft.inputs));
     this.pre(meta);
     const hookArgs = { urn, id: '', name: reg.name, type: reg.type, newInputs: draft.inputs };
@@ -1155,7 +1165,7 @@ export class Deployment {
     let next: ResourceState;
     try {
       const res = await this.withErrorHooks(draft.resourceHooks, { ...hookArgs, failedOperation: 'create' }, () =>
-        plugin.create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, false),
+        plugin.create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, false, draft.created),
       ).finally(release);
       next = { ...draft, id: res.id, outputs: this.withSecrets(reg, draft.inputs, res.properties) };
       done();
@@ -1717,6 +1727,16 @@ export class Deployment {
     for (const op of ops) {
       const r = op.resource;
       const existing = this.current.find((x) => x.urn === r.urn && x.id === r.id && !!r.id);
+      if (op.type === 'creating' && !existing && r.created) {
+        // Its create is sent again with the same key (see create): adopted if OCI made it.
+        this.interruptedCreates.set(r.urn, r.created);
+        this.o.events.diag(
+          'info',
+          `${r.urn}: an earlier run was interrupted while creating it, before its id came back; this run sends the same create again, which OCI answers with the resource it made, if it did`,
+          r.urn,
+        );
+        continue;
+      }
       if ((op.type === 'creating' || op.type === 'importing') && !existing) {
         this.o.events.diag(
           'warning',

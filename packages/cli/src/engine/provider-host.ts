@@ -249,23 +249,15 @@ export class ProviderPlugin {
     });
   }
 
-  private call(method: Method, req: Props): Promise<Props> {
+  private call(method: Method, req: Props, metadata = new grpc.Metadata()): Promise<Props> {
     const t0 = trace.enabled ? performance.now() : 0;
     const c = codecs[method];
     return new Promise((resolve, reject) => {
-      this.client!.makeUnaryRequest(
-        c.path,
-        c.req.serialize,
-        c.res.deserialize,
-        req,
-        new grpc.Metadata(),
-        {},
-        (err, res) => {
-          if (t0) trace.add(`rpc ${method}`, performance.now() - t0);
-          if (!err) return resolve(res!);
-          reject(this.translate(err));
-        },
-      );
+      this.client!.makeUnaryRequest(c.path, c.req.serialize, c.res.deserialize, req, metadata, {}, (err, res) => {
+        if (t0) trace.add(`rpc ${method}`, performance.now() - t0);
+        if (!err) return resolve(res!);
+        reject(this.translate(err));
+      });
     });
   }
 
@@ -404,6 +396,12 @@ export class ProviderPlugin {
     );
   }
 
+  /**
+   * `createKey`: the create's key (its `created` time), sent as `ocikit-create-key` metadata; our
+   * plugin derives the create's OCI retry token from it, so the same create sent again after an
+   * interrupted run is answered with the resource it made (see resolvePending). Other plugins
+   * ignore it.
+   */
   async create(
     urn: string,
     name: string,
@@ -411,8 +409,11 @@ export class ProviderPlugin {
     props: Props,
     timeout: number | undefined,
     preview: boolean,
+    createKey?: string,
   ): Promise<{ id: string; properties: Props }> {
-    const res = await this.call('Create', { urn, name, type, properties: this.out(props), timeout, preview });
+    const metadata = new grpc.Metadata();
+    if (createKey) metadata.set('ocikit-create-key', createKey);
+    const res = await this.call('Create', { urn, name, type, properties: this.out(props), timeout, preview }, metadata);
     return { id: res.id as string, properties: res.properties as Props };
   }
 

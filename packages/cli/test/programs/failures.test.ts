@@ -79,8 +79,9 @@ test('a fault injected half-way through up fails it with one line; the next up c
 });
 
 // Killed while the plugin waits for the new plan to become ACTIVE, the run never learns the
-// plan's id; the next up sends the same create again, and the plugin's retry token (derived from
-// the URN and inputs) makes OCI replay the first answer: the plan is adopted, not created twice.
+// plan's id; the next up sends the same create again with the key recorded with the pending
+// create, and the plugin's retry token (derived from it) makes OCI replay the first answer: the
+// plan is adopted, not created twice.
 test('an ocikit killed half-way leaves no orphan and no duplicate after the next up', async () => {
   // Slow transitions: the plan is still CREATING when ocikit dies.
   const cloud = await startCloud({ transitionDelaySeconds: 4 });
@@ -172,3 +173,33 @@ async function upUntilPlanCreating(p: Program) {
   });
   return run;
 }
+
+// Each create is a create of its own (the plugin's OCI retry token derives from the key ocikit's
+// engine gives it): `--replace` with the same inputs makes a new endpoint and deletes the old one,
+// and the same program in another folder (same project, stack and names) makes its own resources.
+test('--replace, and the same program in another folder, create anew rather than replay a create', async () => {
+  const cloud = await startCloud();
+  try {
+    const p = await pair(cloud);
+    ok(await p.run(['up', '--yes']));
+    const first = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+    const urn = 'urn:pulumi:dev::pair::oci:AiLanguage/endpoint:Endpoint::first';
+    const replaced = ok(await p.run(['up', '--yes', '--replace', urn]));
+    assert.match(replaced.stdout, /\+- +oci:AiLanguage\/endpoint:Endpoint first replaced/);
+    const second = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+    assert.notEqual(second.endpointId, first.endpointId);
+    const language = cloud.t.language();
+    assert.equal((await language.getEndpoint({ endpointId: second.endpointId })).endpoint.lifecycleState, 'ACTIVE');
+    assert.match((await language.getEndpoint({ endpointId: first.endpointId })).endpoint.lifecycleState ?? '', /DELET/);
+
+    const other = await pair(cloud);
+    ok(await other.run(['up', '--yes']));
+    const theirs = JSON.parse(ok(await other.run(['stack', 'output', '--json'])).stdout);
+    assert.notEqual(theirs.endpointId, second.endpointId);
+    assert.notEqual(theirs.planId, second.planId);
+    assert.equal((await inCloud(cloud)).endpoints.length, 2);
+    assert.equal((await inCloud(cloud)).plans.length, 2);
+  } finally {
+    await cloud.close();
+  }
+});

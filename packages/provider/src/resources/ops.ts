@@ -12,14 +12,17 @@ export function retryToken(): string {
 }
 
 /**
- * The retry token of a create, derived from the resource's URN and inputs. An engine killed after
- * it sent a create but before it recorded the new id (a pending create) sends the same create
- * again on its next run: the service replays the first answer, so the resource is adopted, not
- * created twice. OCI keeps tokens for 24 hours; a create of the same URN and inputs after the
- * first resource was deleted replays a gone resource, which `createIdempotently` detects.
+ * The retry token of a create that ocikit's engine keyed (`OpContext.createKey`): derived from the
+ * key, the URN and the inputs. The engine gives each create a key of its own and records it with
+ * the pending create, so an engine killed after it sent a create but before it recorded the new id
+ * sends the same create with the same key on its next run: OCI replays the first answer (for 24
+ * hours), and the resource is adopted, not created twice. A replacement, or the same program in
+ * another stack folder, is another create with another key, and so a new resource. Without a key
+ * (the Pulumi CLI, which leaves an interrupted create to the user) each create has a token of its own.
  */
-export function createRetryToken(urn: string, inputs: Props): string {
-  return `ocikit-${createHash('sha256').update(urn).update('\0').update(canonicalJson(inputs)).digest('hex').slice(0, 40)}`;
+export function createRetryToken(urn: string, inputs: Props, createKey: string): string {
+  const hash = createHash('sha256').update(createKey).update('\0').update(urn).update('\0');
+  return `ocikit-${hash.update(canonicalJson(inputs)).digest('hex').slice(0, 40)}`;
 }
 
 function canonicalJson(value: unknown): string {
@@ -36,8 +39,9 @@ function canonicalJson(value: unknown): string {
 const GONE = new Set(['DELETING', 'DELETED']);
 
 /**
- * Sends a create with the URN-derived token and waits for the resource to settle; when the token
- * replayed a create whose resource is gone since, creates again with a fresh token.
+ * Sends a create with its retry token (see createRetryToken) and waits for the resource to
+ * settle; when the token replayed a create whose resource is gone since, creates again with a
+ * fresh token.
  */
 export async function createIdempotently<T extends { lifecycleState?: string }>(
   ctx: OpContext,
@@ -48,7 +52,7 @@ export async function createIdempotently<T extends { lifecycleState?: string }>(
     onCreated: (id: string) => void;
   },
 ): Promise<T | undefined> {
-  let sent = await o.send(createRetryToken(ctx.urn, inputs));
+  let sent = await o.send(ctx.createKey ? createRetryToken(ctx.urn, inputs, ctx.createKey) : retryToken());
   o.onCreated(sent.id);
   let settled = await o.settle(sent.id, sent.workRequestId);
   if (!settled || GONE.has(settled.lifecycleState ?? '')) {

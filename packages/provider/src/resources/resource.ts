@@ -19,6 +19,11 @@ export interface OpContext {
   subject: string;
   /** The resource's URN (names the resource across engine runs). */
   urn: string;
+  /**
+   * A create's key from ocikit's engine (gRPC metadata `ocikit-create-key`), the same when it
+   * sends a create again after an interrupted run: the create's retry token derives from it.
+   */
+  createKey?: string;
   progress(message: string): void;
 }
 

@@ -36,7 +36,8 @@ export interface Plugin {
   child: ChildProcess;
   stderr(): string;
   /** Calls a unary RPC and resolves its response (rejects with the gRPC error). */
-  call<T>(method: string, req: unknown): Promise<T>;
+  /** `metadata`: gRPC metadata sent with the call (ocikit's engine: `ocikit-create-key` on a Create). */
+  call<T>(method: string, req: unknown, metadata?: Record<string, string>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -86,10 +87,12 @@ function connectPlugin(port: number, child: ChildProcess, stderr: () => string, 
     client,
     child,
     stderr,
-    call<T>(method: string, req: unknown): Promise<T> {
+    call<T>(method: string, req: unknown, metadata?: Record<string, string>): Promise<T> {
       return new Promise((resolve, reject) => {
         const fn = (client as unknown as Record<string, (...args: unknown[]) => unknown>)[method].bind(client);
-        fn(req, (e: grpc.ServiceError | null, res: T) => (e ? reject(e) : resolve(res)));
+        const md = new grpc.Metadata();
+        for (const [k, v] of Object.entries(metadata ?? {})) md.set(k, v);
+        fn(req, md, (e: grpc.ServiceError | null, res: T) => (e ? reject(e) : resolve(res)));
       });
     },
     async close() {
@@ -209,7 +212,7 @@ export async function create(
   type: string,
   name: string,
   inputs: Props,
-  o: { preview?: boolean; timeout?: number } = {},
+  o: { preview?: boolean; timeout?: number; createKey?: string } = {},
 ): Promise<{ id: string; outputs: Props; checked: Props }> {
   const checked = await check(plugin, type, name, {}, inputs);
   const res = await plugin.call<pb.CreateResponse>(
@@ -219,6 +222,7 @@ export async function create(
       .setProperties(struct(checked))
       .setPreview(!!o.preview)
       .setTimeout(o.timeout ?? 0),
+    o.createKey ? { 'ocikit-create-key': o.createKey } : undefined,
   );
   return { id: res.getId(), outputs: js(res.getProperties()), checked };
 }
