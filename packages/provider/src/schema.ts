@@ -131,6 +131,22 @@ function zeroValue(spec: PropSpec): unknown {
 }
 
 /**
+ * A resource's outputs as the engine gets them: every property they lack gets its zero value (see
+ * zeroValue), as pulumi-oci reports it, except `keepAbsent`'s (a DrPlan trigger with no recorded
+ * counter stays absent, which is what makes an imported plan's first value only a baseline).
+ * Applied last: the provider's own rules read "absent" as "not reported" before this.
+ */
+export function withZeroValues(outputs: Props, spec: ObjectSpec, keepAbsent: readonly string[] = []): Props {
+  const out: Props = { ...outputs };
+  for (const [name, p] of Object.entries(spec.properties)) {
+    if (out[name] !== undefined || keepAbsent.includes(name)) continue;
+    const zero = zeroValue(p);
+    if (zero !== undefined) out[name] = zero;
+  }
+  return out;
+}
+
+/**
  * Shapes an OCI object by an object type. A property the service left out gets its zero value
  * (see zeroValue), except those in `absentStays`: a resource's inputs and a function's
  * arguments, which say what the user set (unset stays unset, as the diff and import read them).

@@ -20,6 +20,7 @@ const lazy = <T>(load: () => T): (() => T) => {
   return () => (m ??= load());
 };
 const cfg = lazy(() => require('./config') as typeof import('./config'));
+const schemaModule = lazy(() => require('./schema') as typeof import('./schema'));
 const resources = lazy(() => ({
   ...(require('./resources') as typeof import('./resources')),
   ...(require('./resources/resource') as typeof import('./resources/resource')),
@@ -211,6 +212,10 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
         );
     };
 
+  /** A resource's outputs as the engine gets them: with pulumi-oci's zero values (see withZeroValues). */
+  const reported = (m: ResourceModule, outputs: Props): Props =>
+    schemaModule().withZeroValues(outputs, schemaModule().packageSchema().resources[m.token], m.triggers);
+
   /** Outputs with the inputs and unknowns for everything the service computes (preview). */
   const planned = (m: ResourceModule, inputs: Props): Props => {
     const o: Props = { ...inputs };
@@ -316,7 +321,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       const ctx = context(m, req.urn, name, req.timeout, typeof key === 'string' ? key : undefined);
       try {
         const r = await m.create(ctx, reveal(props) as Props);
-        return { id: r.id, properties: protect(r.outputs, secrets) };
+        return { id: r.id, properties: protect(reported(m, r.outputs), secrets) };
       } catch (e) {
         throw secretPartial(e, secrets);
       }
@@ -337,7 +342,11 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       const fromCloud = m.inputsFromOutputs(outputs);
       const newInputs: Props = { ...fromCloud };
       for (const t of m.triggers) if (inputs[t] !== undefined) newInputs[t] = reveal(inputs[t]);
-      return { id: req.id, properties: protect(outputs, secrets), inputs: protect(newInputs, secrets) };
+      return {
+        id: req.id,
+        properties: protect(reported(m, outputs), secrets),
+        inputs: protect(newInputs, secrets),
+      };
     }),
     update: unary(async (req: UpdateRequest) => {
       const { m, name } = mod(req.urn);
@@ -368,7 +377,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
           news: reveal(news) as Props,
           changed: d.changed,
         });
-        return { properties: protect(outputs, secrets) };
+        return { properties: protect(reported(m, outputs), secrets) };
       } catch (e) {
         throw secretPartial(e, secrets);
       }

@@ -61,6 +61,9 @@ describe('Endpoint', () => {
   it('no change gives DIFF_NONE, also when OCI chose the display name', async () => {
     const s = await newEndpoint('same');
     assert.match(String(s.outputs.displayName), /^ailanguageendpoint/);
+    // Unset optional inputs read as pulumi-oci's zero values (its Output<string>), not as inputs.
+    assert.deepEqual([s.outputs.description, s.outputs.alias], ['', '']);
+    assert.ok(!('description' in (await read(plugin, ENDPOINT, 'same', s.id)).inputs));
     const checked = await check(plugin, ENDPOINT, 'same', s.inputs, { ...base });
     assert.equal((await diff(plugin, ENDPOINT, 'same', s.id, s.outputs, s.inputs, checked)).changes, 'NONE');
   });
