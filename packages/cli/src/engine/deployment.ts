@@ -1417,8 +1417,24 @@ export class Deployment {
   async readResource(reg: Registration & { id: string }): Promise<StepOutcome> {
     this.guard();
     const urn = this.urn(reg.type, reg.name, reg.parent);
-    if (!reg.id || containsUnknowns(reg.id)) return { urn, id: '', outputs: {} };
     const old = this.olds.get(urn);
+    if (!reg.id || containsUnknowns(reg.id)) {
+      // A preview whose id is known only after the update (Pulumi's ReadStep does nothing then):
+      // the read is planned, and what the state holds for it stays (not discarded).
+      this.registered.add(urn);
+      const planned: ResourceState = {
+        urn,
+        custom: true,
+        external: true,
+        type: reg.type,
+        inputs: reg.inputs,
+        outputs: {},
+      };
+      const meta = stepMetadata('read', urn, reg.type, old, planned);
+      this.pre(meta);
+      this.outputs(meta);
+      return { urn, id: '', outputs: {} };
+    }
     this.registered.add(urn);
     const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);
     return this.step(async () => {
