@@ -120,18 +120,14 @@ test('a changed property shows the old value the provider compared (input, or ou
       },
     }),
   );
-  display.onEvent(
-    event({
-      resourcePreEvent: {
-        metadata: meta('refresh', 'ep', {
-          old: { inputs: { inferenceUnits: 1 }, outputs: { inferenceUnits: 1 } } as never,
-          new: { inputs: { inferenceUnits: 1 }, outputs: { inferenceUnits: 3 } } as never,
-          detailedDiff: { inferenceUnits: { kind: 'update', inputDiff: false } },
-        }),
-        planning: true,
-      },
-    }),
-  );
+  // The engine knows a refresh's drift once it has read the resource: on its outputs event.
+  const drift = meta('refresh', 'ep', {
+    old: { inputs: { inferenceUnits: 1 }, outputs: { inferenceUnits: 1 } } as never,
+    new: { inputs: { inferenceUnits: 1 }, outputs: { inferenceUnits: 3 } } as never,
+    detailedDiff: { inferenceUnits: { kind: 'update', inputDiff: false } },
+  });
+  display.onEvent(event({ resourcePreEvent: { metadata: meta('refresh', 'ep'), planning: true } }));
+  display.onEvent(event({ resOutputsEvent: { metadata: drift, planning: true } }));
   display.onEvent(
     event({
       resourcePreEvent: {
@@ -161,7 +157,17 @@ test('a changed property shows the old value the provider compared (input, or ou
   );
   assert.match(lines, /~ refreshTrigger: 1 => 2\n/);
   assert.match(lines, /~ displayName: "a" => "b"\n/);
-  assert.match(lines, /~ inferenceUnits: 1 => 3\n/);
+  assert.match(lines, / ~ +oci:AiLanguage\/endpoint:Endpoint ep refresh\n +~ inferenceUnits: 1 => 3\n/);
+  assert.equal(lines.match(/Endpoint ep refresh/g)?.length, 1);
+
+  // Applied (refresh --yes): the drift under the step's "refreshed" line.
+  const applied = stream(false);
+  const run = new Display({ mode: 'refresh', preview: false, stack: 'dev', json: false, out: applied.out, env: {} });
+  run.begin();
+  run.onEvent(event({ resourcePreEvent: { metadata: meta('refresh', 'ep') } }));
+  run.onEvent(event({ resOutputsEvent: { metadata: drift } }));
+  run.end(result);
+  assert.match(applied.text(), /Endpoint ep refreshed \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/);
 });
 
 test('an update shows each step starting and finishing with its time, plugin messages, failures and errors', () => {

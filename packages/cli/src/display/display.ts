@@ -148,11 +148,17 @@ export class Display {
     }
   }
 
+  /** Whether a step has a line: default providers are internal to Pulumi and not shown; explicit ones are. */
+  private shown(meta: StepEventMetadata): boolean {
+    if (meta.op === 'same' || isDefaultProvider(meta.urn)) return false;
+    return meta.type !== 'pulumi:pulumi:Stack' || meta.op === 'delete' || meta.op === 'create';
+  }
+
   private pre(meta: StepEventMetadata, planning: boolean): void {
-    // Default providers are internal to Pulumi and not shown; explicit ones (`new oci.Provider`) are.
-    if (meta.op === 'same' || isDefaultProvider(meta.urn)) return;
-    if (meta.type === 'pulumi:pulumi:Stack' && meta.op !== 'delete' && meta.op !== 'create') return;
+    if (!this.shown(meta)) return;
     if (planning || this.options.preview) {
+      // A refresh's drift is known once the resource is read: its line comes with it (done).
+      if (meta.op === 'refresh') return;
       this.line(this.stepLine(meta, meta.op));
       for (const detail of this.diffLines(meta)) this.line(detail);
       return;
@@ -163,12 +169,20 @@ export class Display {
   }
 
   private done(meta: StepEventMetadata, planning: boolean): void {
-    if (planning || this.options.preview) return;
+    if (planning || this.options.preview) {
+      if (meta.op === 'refresh' && this.shown(meta)) {
+        this.line(this.stepLine(meta, meta.op));
+        for (const detail of this.diffLines(meta)) this.line(detail);
+      }
+      return;
+    }
     const start = this.started.get(key(meta));
     if (!start) return;
     this.started.delete(key(meta));
     const [, did] = PRESENT[meta.op] ?? [meta.op, meta.op];
     this.line(`${this.stepLine(meta, did)} (${formatDuration(Date.now() - start.at)})`);
+    // What a refresh read differently from the state (its drift), as Pulumi shows it.
+    if (meta.op === 'refresh') for (const detail of this.diffLines(meta)) this.line(detail);
   }
 
   private failed(meta: StepEventMetadata): void {

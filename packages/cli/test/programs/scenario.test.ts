@@ -123,7 +123,13 @@ test('refresh records an out-of-band change and a deletion; preview shows the dr
   });
   await language().deleteEndpoint({ endpointId: state.get('ignored').id });
   await cloud.t.advance(5);
-  ok(await p.run(['refresh', '--yes']));
+  const refresh = ok(await p.run(['refresh', '--yes']));
+  // The drift it read, under the step (its preview and the refresh itself).
+  assert.equal(
+    refresh.stdout.match(new RegExp(`${ENDPOINT} ep refresh.*\n +~ displayName: "ep" => "changed"`, 'g'))?.length,
+    2,
+    refresh.stdout,
+  );
   assert.equal((await language().getEndpoint({ endpointId: state.get('ep').id })).endpoint.displayName, 'changed');
   const refreshed = await urns();
   assert.ok(!refreshed.has('ignored'), 'the deleted resource left the state');
