@@ -179,8 +179,11 @@ export class Deployment {
   /** Everything the state holds now, old and new; ordered topologically at write time. */
   private current: ResourceState[];
   private pending: Snapshot['pendingOperations'] = [];
-  /** Creates an interrupted run sent without learning the id, by URN: their keys (see create). */
-  private readonly interruptedCreates = new Map<string, string>();
+  /** Creates an interrupted run sent without learning the id, by URN: their keys and inputs (see create). */
+  private readonly interruptedCreates = new Map<
+    string,
+    { key: string; inputs: Props; op: Snapshot['pendingOperations'][number] }
+  >();
   /** URNs of old resources the program registered (or read) in this run. */
   private readonly registered = new Set<string>();
   /** Old copies to delete at the end: replaced (create-before-delete) or left `delete: true` by an earlier run. */
@@ -1141,8 +1144,17 @@ export class Deployment {
     // learning the id is sent again with its key, recorded with the pending create, so OCI
     // answers with the resource it made (adopted, not made twice).
     const interrupted = this.o.preview ? undefined : this.interruptedCreates.get(urn);
-    this.interruptedCreates.delete(urn);
-    const draft: ResourceState = { ...given, created: interrupted ?? new Date().toISOString() };
+    if (interrupted) this.forgetInterrupted(urn);
+    // The same create only with the same inputs (the retry token covers them).
+    const resent = interrupted && deepEqual(interrupted.inputs, given.inputs) ? interrupted.key : undefined;
+    if (interrupted && !resent) this.untrackedCreate(urn, 'the program now gives it other inputs');
+    if (resent)
+      this.o.events.diag(
+        'info',
+        `${urn}: an earlier run was interrupted while creating it, before its id came back; this create is sent again as it was, so OCI answers with the resource it made, if it did`,
+        urn,
+      );
+    const draft: ResourceState = { ...given, created: resent ?? new Date().toISOString() };
     const meta = stepMetadata(op, urn, reg.type, replacing, draft, diffExtra(diff, replacing?.inputs, draft.inputs));
     this.pre(meta);
     const hookArgs = { urn, id: '', name: reg.name, type: reg.type, newInputs: draft.inputs };
@@ -1487,7 +1499,33 @@ export class Deployment {
   // ----- deletes -----------------------------------------------------------------------------
 
   /** Old resources the program no longer declares, plus replaced copies, deleted dependents first. */
+  /** Warns of an interrupted create whose resource, if it was made, this run cannot find. */
+  private untrackedCreate(urn: string, why: string): void {
+    this.o.events.diag(
+      'warning',
+      `${urn}: an earlier run was interrupted while creating it, before its id came back, and ${why}; if that create made it, it is not tracked: delete or import it by hand`,
+      urn,
+    );
+  }
+
+  /** Interrupted creates this run did not send again (see resolvePending): said, and forgotten. */
+  async reportUnresentCreates(): Promise<void> {
+    if (this.interruptedCreates.size === 0) return;
+    for (const urn of [...this.interruptedCreates.keys()]) {
+      this.untrackedCreate(urn, 'this run did not create it again');
+      this.forgetInterrupted(urn);
+    }
+    await this.write();
+  }
+
+  private forgetInterrupted(urn: string): void {
+    const interrupted = this.interruptedCreates.get(urn);
+    this.interruptedCreates.delete(urn);
+    this.pending = this.pending.filter((p) => p !== interrupted?.op);
+  }
+
   async finish(): Promise<void> {
+    await this.reportUnresentCreates();
     const unregistered = this.current.filter(
       (r) => !r.delete && this.olds.get(r.urn) === r && !this.registered.has(r.urn) && !this.deletedEarly.has(r),
     );
@@ -1744,13 +1782,10 @@ export class Deployment {
       const r = op.resource;
       const existing = this.current.find((x) => x.urn === r.urn && x.id === r.id && !!r.id);
       if (op.type === 'creating' && !existing && r.created) {
-        // Its create is sent again with the same key (see create): adopted if OCI made it.
-        this.interruptedCreates.set(r.urn, r.created);
-        this.o.events.diag(
-          'info',
-          `${r.urn}: an earlier run was interrupted while creating it, before its id came back; this run sends the same create again, which OCI answers with the resource it made, if it did`,
-          r.urn,
-        );
+        // Its create is sent again with the same key if this run creates it with the same inputs
+        // (see create): OCI then answers with the resource it made. Said when that happens, or not.
+        // Its pending operation stays on record until then: a run that fails first leaves it.
+        this.interruptedCreates.set(r.urn, { key: r.created, inputs: r.inputs, op });
         continue;
       }
       if ((op.type === 'creating' || op.type === 'importing') && !existing) {
@@ -1793,7 +1828,7 @@ export class Deployment {
         this.o.events.diag('warning', `${r.urn}: could not resolve the interrupted ${op.type}: ${oneLine(e)}`, r.urn);
       }
     }
-    this.pending = [];
+    this.pending = [...this.interruptedCreates.values()].map((c) => c.op);
     await this.write();
   }
 

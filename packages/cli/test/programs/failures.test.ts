@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   assertIntegrity,
@@ -87,10 +88,7 @@ test('an ocikit killed half-way leaves no orphan and no duplicate after the next
   const cloud = await startCloud({ transitionDelaySeconds: 4 });
   try {
     const p = await pair(cloud);
-    const { child, done } = await upUntilPlanCreating(p);
-    await new Promise((r) => setTimeout(r, 500));
-    child.kill('SIGKILL');
-    await done;
+    await killedWhilePlanCreating(p);
     // The state on disk names the create it was waiting for, so the next run knows of it.
     const killed = readCheckpoint(p);
     assertIntegrity(killed);
@@ -174,6 +172,14 @@ async function upUntilPlanCreating(p: Program) {
   return run;
 }
 
+/** An `up` killed (SIGKILL) while the plugin waits for the new plan: its id never came back. */
+async function killedWhilePlanCreating(p: Program): Promise<void> {
+  const { child, done } = await upUntilPlanCreating(p);
+  await new Promise((r) => setTimeout(r, 500));
+  child.kill('SIGKILL');
+  await done;
+}
+
 // Each create is a create of its own (the plugin's OCI retry token derives from the key ocikit's
 // engine gives it): `--replace` with the same inputs makes a new endpoint and deletes the old one,
 // and the same program in another folder (same project, stack and names) makes its own resources.
@@ -199,6 +205,32 @@ test('--replace, and the same program in another folder, create anew rather than
     assert.notEqual(theirs.planId, second.planId);
     assert.equal((await inCloud(cloud)).endpoints.length, 2);
     assert.equal((await inCloud(cloud)).plans.length, 2);
+  } finally {
+    await cloud.close();
+  }
+});
+
+// An interrupted create is sent again only as it was (same inputs): when the next run does not
+// create it again, or gives it other inputs, the resource that create may have made cannot be
+// found without its id, and the run says so instead of claiming to have adopted it.
+test('an interrupted create that the next run does not send again as it was is reported, not claimed adopted', async () => {
+  const cloud = await startCloud({ transitionDelaySeconds: 4 });
+  try {
+    const p = await pair(cloud);
+    await killedWhilePlanCreating(p);
+    assert.deepEqual(
+      (readCheckpoint(p).pending_operations ?? []).map((o) => o.type),
+      ['creating'],
+    );
+    const index = join(p.dir, 'index.ts');
+    writeFileSync(index, readFileSync(index, 'utf8').replace("displayName: 'pair-second'", "displayName: 'renamed'"));
+    const next = ok(await p.run(['up', '--yes', '--skip-preview']));
+    assert.match(
+      next.stdout,
+      /::second: an earlier run was interrupted while creating it, before its id came back, and the program now gives it other inputs; if that create made it, it is not tracked: delete or import it by hand/,
+    );
+    assert.doesNotMatch(next.stdout, /sent again as it was/);
+    assert.equal(readCheckpoint(p).pending_operations, undefined);
   } finally {
     await cloud.close();
   }
