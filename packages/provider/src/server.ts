@@ -296,7 +296,8 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     }),
     check: unary((req: CheckRequest) => {
       const { m } = mod(req.urn);
-      return { inputs: m.defaults(req.news), failures: resources().checkInputs(m, req.news) };
+      const inputs = resources().withoutEmptyOptionals(m, m.defaults(req.news));
+      return { inputs, failures: resources().checkInputs(m, req.news) };
     }),
     diff: unary((req: DiffRequest) => {
       const { m } = mod(req.urn);
@@ -334,9 +335,10 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       const ctx = context(m, req.urn, name, req.timeout);
       const outputs = await m.read(ctx, req.id);
       if (!outputs) return { id: '', properties: {}, inputs: {} };
-      // Inputs OCI does not report (triggers, sourcePlanId) keep their value from the state.
+      // Inputs OCI does not report (triggers, sourcePlanId) keep their value from the state; its
+      // zero value ("" for a plan that is no clone) stands for none.
       for (const k of m.unreported)
-        if (outputs[k] === undefined && state[k] !== undefined) outputs[k] = reveal(state[k]);
+        if (outputs[k] === undefined && state[k] !== undefined && state[k] !== '') outputs[k] = reveal(state[k]);
       // Refresh: what the cloud says now becomes the inputs, so drift shows up as a diff; import
       // (no state, no inputs): the inputs that make the same program diff as no change.
       const fromCloud = m.inputsFromOutputs(outputs);

@@ -58,6 +58,18 @@ describe('Endpoint', () => {
     assert.equal(all.length, 1);
   });
 
+  it('an empty optional string is unset, as in pulumi-oci: not sent to OCI, no diff with none', async () => {
+    // OCI refuses `alias: ""` (400); Terraform's SDK never sends it.
+    const s = await newEndpoint('empty', { alias: '', description: '' });
+    assert.ok(!('alias' in s.inputs) && !('description' in s.inputs), JSON.stringify(s.inputs));
+    assert.equal((await get(s.id)).alias, undefined);
+    const checked = await check(plugin, ENDPOINT, 'empty', s.inputs, { ...base, description: '' });
+    assert.equal((await diff(plugin, ENDPOINT, 'empty', s.id, s.outputs, s.inputs, checked)).changes, 'NONE');
+    // As old inputs too (a state written before): "" and none are the same.
+    const before = { ...s.inputs, description: '' };
+    assert.equal((await diff(plugin, ENDPOINT, 'empty', s.id, s.outputs, before, { ...s.inputs })).changes, 'NONE');
+  });
+
   it('no change gives DIFF_NONE, also when OCI chose the display name', async () => {
     const s = await newEndpoint('same');
     assert.match(String(s.outputs.displayName), /^ailanguageendpoint/);

@@ -98,6 +98,19 @@ export function checkInputs(mod: ResourceModule, news: Props): Failure[] {
   return mod.validate(plain);
 }
 
+/**
+ * Check's inputs: an optional string input set to "" is left out, as Terraform's SDK (pulumi-oci's
+ * base) leaves it out: "" and unset are one value there, so OCI is never sent `alias: ""` (which
+ * it refuses) and `description: ""` diffs as no change with a resource that has none.
+ */
+export function withoutEmptyOptionals(mod: ResourceModule, inputs: Props): Props {
+  const { props, required } = inputSpecs(mod.token);
+  const out: Props = {};
+  for (const [key, value] of Object.entries(inputs))
+    if (!(value === '' && props[key]?.type === 'string' && !required.includes(key))) out[key] = value;
+  return out;
+}
+
 /** Defined-tag keys the service or the user asked us to ignore never make a diff. */
 export function tagFilter(config: ProviderConfig): (key: string) => boolean {
   const ignored = new Set(config.ignoreDefinedTags);
@@ -105,7 +118,8 @@ export function tagFilter(config: ProviderConfig): (key: string) => boolean {
 }
 
 function normalise(key: string, v: unknown, keepTag: (k: string) => boolean): unknown {
-  if (v === null) return undefined;
+  // "" is unset, as for Terraform (see withoutEmptyOptionals).
+  if (v === null || v === '') return undefined;
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const entries = Object.entries(v as Props).filter(([k]) => key !== 'definedTags' || keepTag(k));
     return entries.length ? Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b))) : undefined;
