@@ -148,8 +148,9 @@ export function withZeroValues(outputs: Props, spec: ObjectSpec, keepAbsent: rea
 
 /**
  * Shapes an OCI object by an object type. A property the service left out gets its zero value
- * (see zeroValue), except those in `absentStays`: a resource's inputs and a function's
- * arguments, which say what the user set (unset stays unset, as the diff and import read them).
+ * (see zeroValue), except those in `absentStays`: a function's arguments, which stay as given,
+ * and a resource's inputs, which stay absent while the provider's rules read them (import, refresh,
+ * the unreported inputs) and get their zero values last (withZeroValues).
  */
 export function shapeObject(
   value: unknown,

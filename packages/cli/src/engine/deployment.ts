@@ -1498,7 +1498,6 @@ export class Deployment {
 
   // ----- deletes -----------------------------------------------------------------------------
 
-  /** Old resources the program no longer declares, plus replaced copies, deleted dependents first. */
   /** Warns of an interrupted create whose resource, if it was made, this run cannot find. */
   private untrackedCreate(urn: string, why: string): void {
     this.o.events.diag(
@@ -1524,6 +1523,7 @@ export class Deployment {
     this.pending = this.pending.filter((p) => p !== interrupted?.op);
   }
 
+  /** Old resources the program no longer declares, plus replaced copies, deleted dependents first. */
   async finish(): Promise<void> {
     await this.reportUnresentCreates();
     const unregistered = this.current.filter(
@@ -1772,8 +1772,8 @@ export class Deployment {
   /**
    * Resolves pending operations of an interrupted run so this run converges (Pulumi asks the user;
    * we cannot ask, so): a pending update or delete is read back by id (gone → removed from the
-   * state, present → its outputs refreshed); a pending create or import whose id never came back
-   * cannot be found and is reported (the next step creates it again).
+   * state, present → its outputs refreshed); a pending create whose id never came back is kept
+   * until this run creates the resource again (see create); a pending import is reported.
    */
   async resolvePending(): Promise<void> {
     const ops = [...this.pending];
