@@ -108,7 +108,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const clock = options.clock ?? new AdjustableClock();
   const credentials = loadOrCreateCredentials(store, options.apiKeyFile);
   const identities = new Identities(store, credentials);
-  identities.ensureKey(credentials);
   const savedSandbox = store.getMeta('sandbox');
   // Data directories seeded before tenancies existed: their sandbox compartment is the first tenancy's.
   if (savedSandbox)

@@ -131,10 +131,10 @@ function zeroValue(spec: PropSpec): unknown {
 }
 
 /**
- * A resource's outputs as the engine gets them: every property they lack gets its zero value (see
- * zeroValue), as pulumi-oci reports it, except `keepAbsent`'s (a DrPlan trigger with no recorded
- * counter stays absent, which is what makes an imported plan's first value only a baseline).
- * Applied last: the provider's own rules read "absent" as "not reported" before this.
+ * `outputs` with every property of `spec` they lack given its zero value (see zeroValue), as
+ * pulumi-oci reports it, except `keepAbsent`'s. The server applies it last to a resource's outputs,
+ * after the provider's own rules have read "absent" as "not reported"; there a DrPlan trigger with no
+ * recorded counter stays absent, which is what makes an imported plan's first value only a baseline.
  */
 export function withZeroValues(outputs: Props, spec: ObjectSpec, keepAbsent: readonly string[] = []): Props {
   const out: Props = { ...outputs };
@@ -148,15 +148,11 @@ export function withZeroValues(outputs: Props, spec: ObjectSpec, keepAbsent: rea
 
 /**
  * Shapes an OCI object by an object type. A property the service left out gets its zero value
- * (see zeroValue), except those in `absentStays`: a function's arguments, which stay as given,
+ * (see withZeroValues), except those in `keepAbsent`: a function's arguments, which stay as given,
  * and a resource's inputs, which stay absent while the provider's rules read them (import, refresh,
- * the unreported inputs) and get their zero values last (withZeroValues).
+ * the unreported inputs) and get their zero values last.
  */
-export function shapeObject(
-  value: unknown,
-  spec: ObjectSpec,
-  absentStays?: Record<string, unknown>,
-): Props | undefined {
+export function shapeObject(value: unknown, spec: ObjectSpec, keepAbsent: readonly string[] = []): Props | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const src = value as Props;
   const out: Props = {};
@@ -167,10 +163,10 @@ export function shapeObject(
     if (v === undefined && p.type === 'array' && name.endsWith('s')) v = src[name.slice(0, -1)];
     // OCI's lifecycleState is Terraform's (and pulumi-oci's) `state`.
     if (v === undefined && name === 'state') v = src.lifecycleState;
-    const s = shape(v, p, name) ?? (absentStays && name in absentStays ? undefined : zeroValue(p));
+    const s = shape(v, p, name);
     if (s !== undefined) out[name] = s;
   }
-  return out;
+  return withZeroValues(out, spec, keepAbsent);
 }
 
 /** Why a value does not match its declared type, or undefined. Unknowns always match. */

@@ -36,7 +36,7 @@ function fingerprintOfPrivateKey(privateKeyPem: string): string {
  * not there yet), and the database keeps the tenancy, the user and the file's path, so later
  * starts without the option use the same file: ocikit's embedded emulator passes a file of the
  * user's, so that no private key lies in a program's `.ocikit/`. A key the database held before
- * is removed from it. The file's key is registered for the user by `Identities.ensureKey`.
+ * is removed from it. The file's key is registered for the user by `Identities`.
  */
 export function loadOrCreateCredentials(store: Store, apiKeyFile?: string): Credentials {
   const saved = store.getMeta('credentials');

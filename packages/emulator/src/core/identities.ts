@@ -82,15 +82,11 @@ export class Identities implements TenancyRules {
       : {
           tenancies: [{ id: first.tenancyId, name: 'ocikit', compartments: [] }],
           users: [{ id: first.userId, tenancyId: first.tenancyId }],
-          keys: [
-            {
-              userId: first.userId,
-              fingerprint: first.fingerprint,
-              publicKeyPem: createPublicKey(first.privateKeyPem).export({ type: 'spki', format: 'pem' }).toString(),
-            },
-          ],
+          keys: [],
         };
-    if (!saved) this.save();
+    // The data directory's own key: the first one of a new directory, or a key file's, which may
+    // be new to this one (see loadOrCreateCredentials).
+    if (!this.ensureKey(first) && !saved) this.save();
     this.firstTenancyId = this.doc.tenancies[0].id;
     for (const tenancy of this.doc.tenancies) this.indexCompartments(tenancy);
   }
@@ -182,18 +178,17 @@ export class Identities implements TenancyRules {
       : { fingerprint: key.fingerprint };
   }
 
-  /**
-   * Registers the data directory's own key for its first user if it is not yet: a key file's
-   * (`apiKeyFile`), which may be new to this data directory.
-   */
-  ensureKey(credentials: Credentials): void {
-    if (this.doc.keys.some((k) => k.userId === credentials.userId && k.fingerprint === credentials.fingerprint)) return;
+  /** Registers a user's key from its credentials unless it is there; whether it was added (and saved). */
+  private ensureKey(credentials: Credentials): boolean {
+    if (this.doc.keys.some((k) => k.userId === credentials.userId && k.fingerprint === credentials.fingerprint))
+      return false;
     this.doc.keys.push({
       userId: credentials.userId,
       fingerprint: credentials.fingerprint,
       publicKeyPem: createPublicKey(credentials.privateKeyPem).export({ type: 'spki', format: 'pem' }).toString(),
     });
     this.save();
+    return true;
   }
 
   /** Creates a compartment in a tenancy (or registers one the emulator minted, e.g. the sandbox's). */

@@ -57,7 +57,7 @@ export function applyFilters(items: Props[], filters: Filter[] | undefined): Pro
 
 function result(token: string, raw: Props): Props {
   const fn = packageSchema().functions[token];
-  return shapeObject(raw, fn.outputs, fn.inputs.properties) ?? {};
+  return shapeObject(raw, fn.outputs, Object.keys(fn.inputs.properties)) ?? {};
 }
 
 /** A list invoke: pages through, shapes items as the schema's collection item type, filters. */

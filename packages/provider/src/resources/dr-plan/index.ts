@@ -19,7 +19,7 @@ type Plan = dr.models.DrPlan;
 
 function toOutputs(plan: Plan, inputs: Props): Props {
   const spec = packageSchema().resources[TOKEN];
-  const out = shapeObject(plan, spec, spec.inputProperties) ?? {};
+  const out = shapeObject(plan, spec, Object.keys(spec.inputProperties)) ?? {};
   for (const k of ['refreshTrigger', 'verifyTrigger', 'sourcePlanId']) {
     if (out[k] === undefined && inputs[k] !== undefined && inputs[k] !== null) out[k] = inputs[k];
   }

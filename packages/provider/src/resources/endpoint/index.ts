@@ -17,7 +17,7 @@ type Ep = lang.models.Endpoint;
 
 function toOutputs(ep: Ep): Props {
   const spec = packageSchema().resources[TOKEN];
-  return shapeObject(ep, spec, spec.inputProperties) ?? {};
+  return shapeObject(ep, spec, Object.keys(spec.inputProperties)) ?? {};
 }
 
 /** AI Language endpoints as the shared steps reach them. */
