@@ -24,11 +24,25 @@ export function describeError(subject: string, operation: string, e: unknown): s
     const code = e.serviceCode ? ` ${e.serviceCode}` : '';
     return `${subject}: ${operation} failed: OCI ${e.statusCode}${code}: ${firstLine(e.message)}${rid}`;
   }
-  const msg = e instanceof Error ? e.message : String(e);
   if (typeof e === 'object' && e && (e as { code?: string }).code === 'EOPENBREAKER') {
     return `${subject}: ${operation} failed: too many failed calls to OCI (circuit breaker open)`;
   }
-  return `${subject}: ${operation} failed: ${firstLine(msg)}`;
+  return `${subject}: ${operation} failed: ${firstLine(messageOf(e))}`;
+}
+
+/**
+ * The message of anything thrown. The OCI SDK throws a plain object, not an Error, when a request
+ * never got an answer (`{message: "fetch failed", requestEndpoint: "GET https://…"}`: endpoint
+ * unreachable, connection refused, DNS): its request is named, so the user sees where it went.
+ */
+export function messageOf(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'object' && e !== null) {
+    const { message, requestEndpoint } = e as { message?: unknown; requestEndpoint?: unknown };
+    if (typeof message === 'string')
+      return typeof requestEndpoint === 'string' ? `${message} (${requestEndpoint})` : message;
+  }
+  return String(e);
 }
 
 function firstLine(s: string | undefined): string {

@@ -7,7 +7,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { Clients } from './clients';
 import type { ProviderConfig } from './config';
 import type { EngineLog } from './engine-log';
-import { PartialFailure, ProviderError } from './errors';
+import { messageOf, PartialFailure, ProviderError } from './errors';
 import type { InputDiff, OpContext, ResourceModule } from './resources/resource';
 import { codec } from './rpc';
 import { CancelledError, WaitTimeoutError } from './wait';
@@ -142,7 +142,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
         clients = createClients(c, cfg().credentials(c));
       } catch (e) {
         // Missing or unreadable credentials are the user's to fix: one line, no stack.
-        throw new ProviderError(e instanceof Error ? e.message : String(e));
+        throw new ProviderError(messageOf(e));
       }
     }
     return clients;
@@ -196,7 +196,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     // A wait that timed out or was cancelled is the user's to act on (customTimeouts), not a bug.
     if (e instanceof ProviderError || e instanceof WaitTimeoutError || e instanceof CancelledError)
       return { code: g.status.UNKNOWN, details: e.message, message: e.message };
-    const message = e instanceof Error ? e.message : String(e);
+    const message = messageOf(e);
     process.stderr.write(`pulumi-resource-oci: internal error: ${e instanceof Error ? e.stack : message}\n`);
     return { code: g.status.UNKNOWN, details: `internal error: ${message}` };
   };

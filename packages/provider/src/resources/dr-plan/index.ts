@@ -2,7 +2,7 @@
 // update applies name/tag changes AND every raised trigger (Refresh, then Verify), and sends
 // UpdateDrPlanDetails, not a polymorphic body keyed on the plan type (TF 7.29+ regression).
 import type * as dr from 'oci-disasterrecovery';
-import { call, describeError, isOciError, PartialFailure, ProviderError } from '../../errors';
+import { call, describeError, isOciError, messageOf, PartialFailure, ProviderError } from '../../errors';
 import { nestTags, packageSchema, shapeObject } from '../../schema';
 import type { Props } from '../../wire';
 import { createIdempotently, deleteAndWait, readResource, retryToken, settle, type ResourceAccess } from '../ops';
@@ -49,7 +49,7 @@ function getPlan(ctx: OpContext, id: string): Promise<Plan | undefined> {
 
 async function partial(ctx: OpContext, id: string, e: unknown, inputs: Props): Promise<never> {
   const plan = await getPlan(ctx, id).catch(() => undefined);
-  const message = e instanceof Error ? e.message : String(e);
+  const message = messageOf(e);
   throw new PartialFailure(message, id, plan ? toOutputs(plan, inputs) : { ...inputs });
 }
 

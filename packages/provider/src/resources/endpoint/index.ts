@@ -1,7 +1,7 @@
 // oci:AiLanguage/endpoint:Endpoint. Never replaced: a compartment change runs
 // ChangeEndpointCompartment, everything else UpdateEndpoint.
 import type * as lang from 'oci-ailanguage';
-import { call, PartialFailure, ProviderError } from '../../errors';
+import { call, messageOf, PartialFailure, ProviderError } from '../../errors';
 import { nestTags, packageSchema, shapeObject } from '../../schema';
 import type { Props } from '../../wire';
 import { createIdempotently, deleteAndWait, readResource, settle, type ResourceAccess } from '../ops';
@@ -43,7 +43,7 @@ function ready(ctx: OpContext, ep: Ep | undefined): Ep {
 
 async function partial(ctx: OpContext, id: string, e: unknown, fallback: Props): Promise<never> {
   const ep = await getEndpoint(ctx, id).catch(() => undefined);
-  throw new PartialFailure(e instanceof Error ? e.message : String(e), id, ep ? toOutputs(ep) : fallback);
+  throw new PartialFailure(messageOf(e), id, ep ? toOutputs(ep) : fallback);
 }
 
 export const endpoint: ResourceModule = {
