@@ -104,10 +104,15 @@ export class Display {
 
   readonly onEvent = (event: EngineEvent): void => {
     if (this.options.json) {
-      // Events as the engine sent them; the failure's one line on stderr is told as without --json.
+      // Events as the engine sent them, but an error's stack frames (as without --json: never a
+      // stack trace for a user's mistake); its one line on stderr is told as without --json.
       const d = event.diagnosticEvent;
-      if (d?.severity === 'error')
-        this.noteError(withoutStackTrace(d.message.replace(/\n+$/, ''), this.debug), d.message);
+      if (d?.severity === 'error') {
+        const sent = d.message.replace(/\n+$/, '');
+        const message = withoutStackTrace(sent, this.debug);
+        this.noteError(message, d.message);
+        if (message !== sent) event = { ...event, diagnosticEvent: { ...d, message: `${message}\n` } };
+      }
       this.out.write(JSON.stringify(event) + '\n');
       return;
     }

@@ -76,9 +76,20 @@ test('an exception from a floating promise, a timer or an apply, or a type error
     assert.equal(result.stderr, stderr, code);
     noStackTrace(result.stdout);
   }
-  // With --json the events are the engine's, and the failure's line is the same.
+  // With --json the events are the engine's, and the failure's line is the same; the error's
+  // diagnostic event keeps its message without the stack frames.
   const json = await p.run(['preview', '--json']);
   assert.equal(json.stderr, 'error: the program failed: RangeError: rejected\n');
+  const errors = json.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { diagnosticEvent?: { severity: string; message: string } })
+    .flatMap((e) => (e.diagnosticEvent?.severity === 'error' ? [e.diagnosticEvent.message] : []));
+  assert.ok(
+    errors.some((m) => m.includes('RangeError: rejected')),
+    errors.join('\n'),
+  );
+  errors.forEach(noStackTrace);
   // Type-checked, as Pulumi runs a program by default: the diagnostic is the reason.
   writeFileSync(join(p.dir, 'index.ts'), 'const count: number = "two";\nexport { count };\n');
   const typed = await p.run(['preview'], { PULUMI_NODEJS_TRANSPILE_ONLY: undefined });
