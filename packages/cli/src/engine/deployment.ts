@@ -1681,9 +1681,19 @@ export class Deployment {
       if (missing.length) throw new StepError(missing[0]);
     }
     const selected = this.refreshSelection(orderResources(this.current));
-    const targets = this.current.filter(
-      (r) => r.custom && r.id && !r.type.startsWith(providerPrefix) && (!selected || selected.has(r)),
-    );
+    const chosen = this.current.filter((r) => !selected || selected.has(r));
+    const targets = chosen.filter((r) => r.custom && r.id && !r.type.startsWith(providerPrefix));
+    // Pulumi gives every resource a refresh step (deployment_executor.go refresh); the stack,
+    // components and providers read nothing and come out unchanged (RefreshStep.Apply), counted
+    // and shown as such. Default providers' steps are internal: neither shown nor counted.
+    if (!options.beforeUpdate)
+      for (const r of chosen)
+        if (!targets.includes(r) && !isDefaultProvider(r.urn)) {
+          const meta = stepMetadata('refresh', r.urn, r.type, r, r);
+          this.pre(meta);
+          count('same');
+          this.outputs(meta);
+        }
     const results = await Promise.allSettled(
       targets.map((r) =>
         this.sem.run(async () => {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCloud, type Cloud } from './support/cloud';
 import { makeProgram, steps, type TestProgram } from './support/harness';
+import { isDefaultProvider } from '../../src/engine/default-provider';
 
 const program = (o: {
   planName: string;
@@ -138,6 +139,11 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
     let r = await prog.run({ operation: 'refresh' });
     assert.equal(r.ok, true, r.error);
     assert.equal((await livePlans())[0].displayName, 'changed-outside');
+    // As Pulumi counts a refresh: every resource but the default providers (internal); the stack
+    // and the explicit provider unchanged, the drifted plan and its `.get` ('again') updated.
+    const counted = prog.resources().filter((s) => !isDefaultProvider(s.urn));
+    assert.ok(counted.some((s) => s.type === 'pulumi:pulumi:Stack'));
+    assert.deepEqual(r.changes, { update: 2, same: counted.length - 2 });
     r = await prog.run({ preview: true });
     assert.ok(steps(r.events).includes('update plan'), steps(r.events).join(','));
     r = await prog.run();
