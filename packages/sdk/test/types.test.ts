@@ -3,17 +3,16 @@
 // @pulumi/pulumi beside it). One TypeScript program run checks every file; diagnostics are then
 // attributed per file: the good programs must have none, the bad ones exactly the expected error.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import ts from 'typescript';
-import { distDir, packageDir } from './support/built';
+import { installBuiltSdk, packageDir, repoModules } from './support/built';
 import { schema } from './support/schema';
 import { everyInputOutputProgram } from './support/type-program';
 
 const repoDir = resolve(packageDir, '../..');
-const repoModules = resolve(repoDir, 'node_modules');
 const pulumiOciProgram = readFileSync(resolve(__dirname, 'fixtures/pulumi-oci-program.ts'), 'utf8');
 const importPulumiOci = `import * as oci from '@pulumi/oci';`;
 
@@ -51,17 +50,7 @@ function docExamples(): { name: string; code: string }[] {
 
 before(() => {
   scratch = mkdtempSync(join(tmpdir(), 'ocikit-sdk-types-'));
-  // The built package, as npm would install it: package.json, pulumi-plugin.json and dist/.
-  const pkg = join(scratch, 'node_modules/@ocikit/oci');
-  mkdirSync(pkg, { recursive: true });
-  cpSync(join(packageDir, 'package.json'), join(pkg, 'package.json'));
-  cpSync(join(packageDir, 'pulumi-plugin.json'), join(pkg, 'pulumi-plugin.json'));
-  cpSync(distDir, join(pkg, 'dist'), { recursive: true, filter: (src) => !src.endsWith('.map') });
-  // Beside it only @pulumi/pulumi (and Node's types, which every Pulumi program has).
-  mkdirSync(join(scratch, 'node_modules/@pulumi'), { recursive: true });
-  mkdirSync(join(scratch, 'node_modules/@types'), { recursive: true });
-  symlinkSync(join(repoModules, '@pulumi/pulumi'), join(scratch, 'node_modules/@pulumi/pulumi'), 'dir');
-  symlinkSync(join(repoModules, '@types/node'), join(scratch, 'node_modules/@types/node'), 'dir');
+  installBuiltSdk(scratch);
   // The @pulumi/oci program compiles in its own folder, the only one that can see @pulumi/oci.
   mkdirSync(join(scratch, 'program/pulumi-oci/node_modules/@pulumi'), { recursive: true });
   symlinkSync(join(repoModules, '@pulumi/oci'), join(scratch, 'program/pulumi-oci/node_modules/@pulumi/oci'), 'dir');
