@@ -176,9 +176,13 @@ function validate(c: ProviderConfig): ConfigFailure[] {
   return failures;
 }
 
-/** The OCI config file pulumi-oci reads: OCI_CLI_CONFIG_FILE, else ~/.oci/config. */
+/**
+ * The OCI config file: ~/.oci/config, or when there is none the file OCI_CONFIG_FILE names, as the
+ * OCI SDKs find it (Go's DefaultConfigProvider under pulumi-oci, TypeScript's ConfigFileReader).
+ */
 function configFilePath(env: NodeJS.ProcessEnv): string {
-  return expandHome(env.OCI_CLI_CONFIG_FILE ?? '~/.oci/config');
+  const home = expandHome('~/.oci/config');
+  return !fs.existsSync(home) && env.OCI_CONFIG_FILE ? expandHome(env.OCI_CONFIG_FILE) : home;
 }
 
 class MissingProfileError extends Error {}

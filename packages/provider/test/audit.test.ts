@@ -11,6 +11,7 @@ import {
   create,
   createPair,
   DRPLAN,
+  ENDPOINT,
   initFailure,
   invoke,
   js,
@@ -360,6 +361,31 @@ describe('audit: provider configuration', () => {
       assert.deepEqual((await checkConfig(plugin, { configFileProfile: 'DEFAULT' })).failures, []);
     } finally {
       await plugin.close();
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('without ~/.oci/config the credentials come from the file OCI_CONFIG_FILE names, as the OCI SDKs read it', async () => {
+    const env = await startEnv();
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ocikit-home-'));
+    const plugin = await startPlugin({ env: { HOME: home, OCI_CONFIG_FILE: env.emulator.configFile } });
+    try {
+      // Only where and which region: tenancy, user, fingerprint and key are the file's.
+      const args = { endpoint: env.emulator.url, region: env.sandbox.homeRegion };
+      assert.deepEqual((await checkConfig(plugin, args)).failures, []);
+      await plugin.call('configure', new pb.ConfigureRequest().setArgs(struct(args)).setAcceptsecrets(true));
+      const made = await create(plugin, ENDPOINT, 'fromfile', {
+        compartmentId: env.sandbox.compartmentId,
+        modelId: env.sandbox.aiLanguage.customModelIds.textClassification,
+        displayName: 'from-file',
+      });
+      assert.equal((await env.language().getEndpoint({ endpointId: made.id })).endpoint.displayName, 'from-file');
+      // A profile the file lacks is named with the file it was looked for in.
+      const [missing] = (await checkConfig(plugin, { ...args, configFileProfile: 'NOPE' })).failures;
+      assert.equal(missing?.reason, `configFileProfile "NOPE": no such profile in ${env.emulator.configFile}`);
+    } finally {
+      await plugin.close();
+      await env.close();
       fs.rmSync(home, { recursive: true, force: true });
     }
   });

@@ -384,7 +384,7 @@ describe('provider instances (ocikit: StartProvider)', () => {
 
 describe('credentials', () => {
   it('missing credentials are one clear line naming what is missing', async () => {
-    const p = await startPlugin({ env: { HOME: '/nonexistent', OCI_CLI_CONFIG_FILE: '/nonexistent/config' } });
+    const p = await startPlugin({ env: { HOME: '/nonexistent', OCI_CONFIG_FILE: '/nonexistent/config' } });
     try {
       await p.call(
         'configure',
