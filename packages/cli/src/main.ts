@@ -131,6 +131,8 @@ export function buildProgram(): Command {
   stack
     .command('export')
     .description("print the stack's state as a Pulumi checkpoint (what `pulumi stack import` reads)")
+    .option('--file <path>', 'write it to this file instead of standard output')
+    .option('--show-secrets', 'write secrets in plain text, as `pulumi stack export --show-secrets`')
     .action(async (_: unknown, cmd: Command) => {
       const { stackExport } = await import('./commands/stack');
       stackExport(globals(cmd));

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { UserError } from '../errors';
@@ -102,9 +102,19 @@ function stringifyOutput(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
 }
 
-/** `stack export`: the checkpoint as `pulumi stack export` prints it (4-space JSON). */
-export function stackExport(options: GlobalOptions): void {
-  process.stdout.write(JSON.stringify(openStack(options).state.exportDeployment(), null, 4) + '\n');
+/**
+ * `stack export [--file f] [--show-secrets]`: the checkpoint as `pulumi stack export` prints it
+ * (4-space JSON), to stdout or (as Pulumi) silently to the file.
+ */
+export function stackExport(options: GlobalOptions & { showSecrets?: boolean; file?: string }): void {
+  const deployment = openStack(options).state.exportDeployment({ showSecrets: options.showSecrets });
+  const text = JSON.stringify(deployment, null, 4) + '\n';
+  if (!options.file) return void process.stdout.write(text);
+  try {
+    writeFileSync(options.file, text, { mode: 0o600 });
+  } catch (e) {
+    throw new UserError(`could not write ${options.file}: ${(e as Error).message}`);
+  }
 }
 
 export function stackList(options: GlobalOptions): void {

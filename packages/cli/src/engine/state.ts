@@ -324,7 +324,27 @@ export class FileStackState implements StackState {
     return out;
   }
 
-  exportDeployment(): unknown {
+  /**
+   * `stack export`: the checkpoint's deployment. With `showSecrets`, as `pulumi stack export
+   * --show-secrets` writes it: each secret's ciphertext becomes `plaintext` (its value as JSON),
+   * which `stack import` (ocikit's and Pulumi's) reads back and encrypts again.
+   */
+  exportDeployment(options: { showSecrets?: boolean } = {}): unknown {
+    const exported = this.exportedDeployment();
+    return options.showSecrets ? this.revealed(exported) : exported;
+  }
+
+  private revealed(v: unknown): unknown {
+    if (isObject(v) && v[sigKey] === secretSig && typeof v.ciphertext === 'string') {
+      if (!this.crypter) throw new Error('the stack state holds secrets but no secrets passphrase is set');
+      return { [sigKey]: secretSig, plaintext: this.crypter.decrypt(v.ciphertext) };
+    }
+    if (Array.isArray(v)) return v.map((x) => this.revealed(x));
+    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.revealed(x)]));
+    return v;
+  }
+
+  private exportedDeployment(): unknown {
     const latest = this.readCheckpoint()?.latest;
     if (latest && !latest.secrets_providers) {
       // A checkpoint written before its stack had a salt: name the salt it was encrypted with.

@@ -199,6 +199,18 @@ test('stack import takes back an edited export; a backup restores; another stack
   );
   const copy = JSON.parse(ok(await p.run(['--stack', 'copy', 'stack', 'export'])).stdout).deployment;
   assert.deepEqual(copy.secrets_providers, { type: 'passphrase', state: { salt: copySalt } });
+
+  // As `pulumi stack export --show-secrets --file f`: the file holds each secret as `plaintext`
+  // (its JSON), nothing is printed, and the file imports back (the secret encrypted again).
+  assert.ok(!JSON.stringify(exported).includes(SECRET), 'a plain export keeps the ciphertext');
+  const shown = join(p.dir, 'shown.json');
+  assert.equal(ok(await p.run(['stack', 'export', '--show-secrets', '--file', shown])).stdout, '');
+  const plain = readFileSync(shown, 'utf8');
+  assert.ok(plain.includes(`"plaintext": ${JSON.stringify(JSON.stringify(SECRET))}`), plain);
+  assert.ok(!plain.includes('"ciphertext"'), 'every secret in plain text');
+  ok(await p.run(['stack', 'import', '--file', shown]));
+  assert.ok(!readFileSync(join(p.dir, '.ocikit', 'stacks', 'dev.json'), 'utf8').includes(SECRET));
+  assert.equal(ok(await p.run(['stack', 'output', 'token', '--show-secrets'])).stdout, `${SECRET}\n`);
 });
 
 // Without --yes on a terminal, up previews, asks, and changes nothing unless the answer is yes.
