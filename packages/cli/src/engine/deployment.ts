@@ -587,7 +587,10 @@ export class Deployment {
     if (pkg !== SERVED_PACKAGE)
       throw this.failed(stepMetadata('create', urn, reg.type, old, undefined), unservedPackage(pkg));
     const plugin = await this.startPlugin();
-    const checked = await plugin.checkConfig(urn, reg.name, reg.type, old?.inputs ?? {}, reg.inputs);
+    // As Pulumi's resource monitor (providers.SetProviderVersion): the version the SDK registered
+    // the provider with is one of its inputs, as it is for a default provider.
+    const inputs = reg.version ? { ...reg.inputs, version: reg.version } : reg.inputs;
+    const checked = await plugin.checkConfig(urn, reg.name, reg.type, old?.inputs ?? {}, inputs);
     if (checked.failures.length)
       throw this.failed(stepMetadata('create', urn, reg.type, old, undefined), failureMessage(urn, checked.failures));
     let op: OpType = 'create';

@@ -51,6 +51,15 @@ test('a @pulumi/oci program runs unchanged; secrets stay out of the state and th
   const exported = ok(await p.run(['stack', 'export'])).stdout;
   assert.ok(!exported.includes(SECRET_NAME));
   assert.equal(JSON.parse(exported).version, 3);
+  // Providers carry the version the SDK registered them with, explicit ones too (as Pulumi's
+  // resource monitor records it), so the real Pulumi CLI loads the same plugin from this state.
+  const providers = (
+    JSON.parse(exported).deployment.resources as Array<{ urn: string; inputs: Record<string, unknown> }>
+  ).filter((r) => r.urn.includes('::pulumi:providers:oci::'));
+  assert.deepEqual(providers.map((r) => [r.urn.split('::').pop(), r.inputs.version]).sort(), [
+    ['default_4_20_0', '4.20.0'],
+    ['standby', '4.20.0'],
+  ]);
   assert.ok(!readFileSync(join(p.dir, 'Pulumi.dev.yaml'), 'utf8').includes(SECRET_NAME));
 });
 
