@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './commands/options';
+import { COLOR_MODES } from './display/modes';
 import { isUserError, oneLine, UserError } from './errors';
 
 /**
@@ -33,7 +34,12 @@ export function buildProgram(): Command {
     .option('-s, --stack <name>', 'the stack to operate on', 'dev')
     .option('-p, --parallel <n>', 'how many resource operations run at once (default: as Pulumi)', positiveInt)
     .option('--json', 'print machine-readable output: engine events, one JSON object a line')
-    .option('--non-interactive', 'never prompt; also implied when stdin is not a terminal');
+    .option('--non-interactive', 'never prompt; also implied when stdin is not a terminal')
+    .addOption(
+      new Option('--color <mode>', 'colorize output, as Pulumi: auto is on a terminal unless NO_COLOR')
+        .choices(COLOR_MODES)
+        .default('auto'),
+    );
 
   const globals = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
   const deploy = (kind: 'preview' | 'up' | 'refresh' | 'destroy') => async (_: unknown, cmd: Command) => {
@@ -63,6 +69,18 @@ export function buildProgram(): Command {
         .option('-y, --yes', 'do not ask for confirmation (the preview still runs first)')
         .option('--skip-preview', 'do not preview first (and do not ask)');
     cmd.option(expectNoChanges, expectNoChangesHelp);
+    // Pulumi's display and bookkeeping flags (pkg/cmd/pulumi/operations), so its command lines run.
+    cmd
+      .option('--diff', 'show each change property by property (what ocikit always shows)')
+      .option('--show-sames', 'also show the resources that do not change')
+      .option('--suppress-outputs', "do not print the stack's outputs")
+      .option('-m, --message <text>', 'a message for the update (accepted; ocikit keeps no update history)');
+    if (update)
+      cmd.option(
+        '-c, --config <key=value>',
+        'set this config value in Pulumi.<stack>.yaml before the run (repeatable), as Pulumi does',
+        collect,
+      );
     if (update)
       cmd
         .option(replace, replaceHelp, collect)

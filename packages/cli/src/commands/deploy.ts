@@ -4,7 +4,8 @@ import { UserError } from '../errors';
 import type { EngineOptions, Operation } from '../engine';
 import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
-import { checkEntryPoint } from '../project/project';
+import { checkEntryPoint, type Project } from '../project/project';
+import { StackConfigFile } from '../project/stack-config';
 import { canPrompt, commandContext, requireExistingStack, skipConfirmations } from './context';
 import { ask } from './prompt';
 import { importCode } from '../display/import-code';
@@ -27,6 +28,9 @@ interface DeployOptions extends GlobalOptions {
   exclude?: string[];
   excludeDependents?: boolean;
   imports?: EngineOptions['imports'];
+  showSames?: boolean;
+  suppressOutputs?: boolean;
+  config?: string[];
 }
 
 const OPERATION: Record<DeployKind, Operation> = {
@@ -67,6 +71,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   if (kind === 'refresh' || kind === 'destroy') requireExistingStack(context);
   // Only preview and up run the program (refresh, destroy and import work from the state).
   if (kind === 'preview' || kind === 'up') checkEntryPoint(project);
+  if (options.config?.length) setConfigValues(project, stack, options.config);
   const config = loadStackConfig(project, stack);
   // The programs the runs will use, started ahead (gated: no user code runs before its run).
   // The first starts now, and loads while ocikit loads its engine and, with no cloud configured,
@@ -155,7 +160,15 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     // update's process starts now too: it loads while the preview runs.
     if (previewFirst && kind === 'up') prestart();
     const run = async (mode: DisplayMode, preview: boolean) => {
-      const display = new Display({ mode, preview, stack, json: Boolean(options.json) });
+      const display = new Display({
+        mode,
+        preview,
+        stack,
+        json: Boolean(options.json),
+        color: options.color,
+        showSames: options.showSames,
+        suppressOutputs: options.suppressOutputs,
+      });
       display.begin();
       const result = await engine.runEngine({
         ...base,
@@ -197,6 +210,20 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     if (kind !== 'preview') state.unlock();
     await cloud?.close();
   }
+}
+
+/**
+ * `--config key=value` (preview and up): as Pulumi, each value is saved in Pulumi.<stack>.yaml (in
+ * plain text) before the run reads it.
+ */
+function setConfigValues(project: Project, stack: string, pairs: string[]): void {
+  const file = StackConfigFile.open(project, stack);
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UserError(`could not parse --config '${pair}': expected key=value`);
+    file.set(pair.slice(0, eq), pair.slice(eq + 1), false);
+  }
+  file.save();
 }
 
 /** Pulumi's ResourceChanges.HasChanges: any step but same and read. */

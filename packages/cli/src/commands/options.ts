@@ -1,3 +1,5 @@
+import type { ColorMode } from '../display/modes';
+
 /** The global flags every command receives (`--cwd`, `--stack`, `--parallel`, `--json`, `--non-interactive`). */
 export interface GlobalOptions {
   cwd?: string;
@@ -5,4 +7,5 @@ export interface GlobalOptions {
   parallel?: number;
   json?: boolean;
   nonInteractive?: boolean;
+  color?: ColorMode;
 }

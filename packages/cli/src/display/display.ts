@@ -1,6 +1,7 @@
 import type { EngineEvent, EngineResult, OpType, StepEventMetadata } from '../engine';
 import { isDefaultProvider } from '../engine/default-provider';
 import { formatDuration, formatValue, isSecret, readPath } from './format';
+import type { ColorMode } from './modes';
 
 export type DisplayMode = 'update' | 'refresh' | 'destroy' | 'import';
 
@@ -13,6 +14,12 @@ export interface DisplayOptions {
   json: boolean;
   out?: NodeJS.WriteStream;
   env?: NodeJS.ProcessEnv;
+  /** Pulumi's --color (default auto). */
+  color?: ColorMode;
+  /** Pulumi's --show-sames: unchanged resources get a line too. */
+  showSames?: boolean;
+  /** Pulumi's --suppress-outputs: the stack's outputs are not printed. */
+  suppressOutputs?: boolean;
 }
 
 const SYMBOL: Partial<Record<OpType, string>> = {
@@ -86,7 +93,8 @@ export class Display {
     const env = options.env ?? process.env;
     this.debug = Boolean(env.OCIKIT_DEBUG);
     this.live = !options.json && Boolean(this.out.isTTY);
-    this.colour = this.live && !env.NO_COLOR;
+    const color = options.color ?? 'auto';
+    this.colour = color === 'always' || (color === 'auto' && this.live && !env.NO_COLOR);
   }
 
   begin(): void {
@@ -146,7 +154,7 @@ export class Display {
     else if (!any) this.line('    no changes');
     this.line('');
     this.line(`Duration: ${formatDuration(result.durationMs)}`);
-    if (options.outputs !== false && Object.keys(result.outputs).length > 0) {
+    if (options.outputs !== false && !this.options.suppressOutputs && Object.keys(result.outputs).length > 0) {
       this.line('');
       this.line(this.bold('Outputs:'));
       printOutputs(result.outputs, (l) => this.line(l));
@@ -155,12 +163,15 @@ export class Display {
 
   /** Whether a step has a line: default providers are internal to Pulumi and not shown; explicit ones are. */
   private shown(meta: StepEventMetadata): boolean {
-    if (meta.op === 'same' || isDefaultProvider(meta.urn)) return false;
+    if (isDefaultProvider(meta.urn)) return false;
+    if (meta.op === 'same') return Boolean(this.options.showSames);
     return meta.type !== 'pulumi:pulumi:Stack' || meta.op === 'delete' || meta.op === 'create';
   }
 
   private pre(meta: StepEventMetadata, planning: boolean): void {
     if (!this.shown(meta)) return;
+    // (--show-sames) an unchanged resource: its line, with nothing to do.
+    if (meta.op === 'same') return this.line(this.stepLine(meta, '').trimEnd());
     if (planning || this.options.preview) {
       // A refresh's drift is known once the resource is read: its line comes with it (done).
       if (meta.op === 'refresh') return;

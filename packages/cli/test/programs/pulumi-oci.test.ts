@@ -82,6 +82,36 @@ test('stack ls lists the stack with its resources', async () => {
   assert.match(ls.stdout, /^NAME +LAST UPDATE +RESOURCE COUNT\ndev\* +(now|\d+ \w+ ago) +\d+\n/);
 });
 
+// Command lines written for the Pulumi CLI use its display and bookkeeping flags.
+test("Pulumi's --diff, --show-sames, --suppress-outputs, --color, -m and -c flags", async () => {
+  const r = ok(
+    await p.run([
+      'preview',
+      '--diff',
+      '--show-sames',
+      '--suppress-outputs',
+      '--color',
+      'always',
+      '-m',
+      'a message',
+      '-c',
+      'legacy:note=from the command line',
+    ]),
+  );
+  assert.match(r.stdout, /\x1b\[1mResources:/, '--color always colours without a terminal');
+  // Every unchanged resource has its line (the default provider stays internal), no outputs.
+  const plain = r.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+  assert.match(plain, /^ {5}pulumi:pulumi:Stack legacy-dev$/m);
+  assert.match(plain, /^ {5}pulumi:providers:oci standby$/m);
+  assert.doesNotMatch(plain, /default_4_20_0|Outputs:/);
+  assert.match(plain, /Resources:\n {4}\d+ unchanged\n/);
+  // -c saved the value in the stack's file, as Pulumi does.
+  assert.match(readFileSync(join(p.dir, 'Pulumi.dev.yaml'), 'utf8'), /^ {2}legacy:note: from the command line$/m);
+  const bad = await p.run(['preview', '-c', 'nokey']);
+  assert.equal(bad.code, 1);
+  assert.equal(bad.stderr, "error: could not parse --config 'nokey': expected key=value\n");
+});
+
 test('destroy deletes every resource', async () => {
   const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
   ok(await p.run(['destroy', '--yes']));
