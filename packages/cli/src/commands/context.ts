@@ -15,9 +15,17 @@ export interface CommandContext {
 const STACK_NAME = /^[A-Za-z0-9_.-]+$/;
 
 export function commandContext(options: GlobalOptions): CommandContext {
-  if (!STACK_NAME.test(options.stack))
+  const project = readProject(resolve(options.cwd ?? process.cwd()));
+  // A fully qualified name, as Pulumi's local backend takes it: organization/<project>/<stack>.
+  const qualified = /^organization\/([^/]+)\/([^/]+)$/.exec(options.stack);
+  if (qualified && qualified[1] !== project.name)
+    throw new UserError(
+      `stack '${options.stack}' belongs to project '${qualified[1]}', not to this program's '${project.name}'`,
+    );
+  const stack = qualified ? qualified[2] : options.stack;
+  if (!STACK_NAME.test(stack))
     throw new UserError(`invalid stack name '${options.stack}': use letters, digits, '-', '_' and '.'`);
-  return { project: readProject(resolve(options.cwd ?? process.cwd())), stack: options.stack };
+  return { project, stack };
 }
 
 /** Stdin is a terminal and the user did not ask us never to prompt. */

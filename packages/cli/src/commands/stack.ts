@@ -118,12 +118,12 @@ export function stackExport(options: GlobalOptions & { showSecrets?: boolean; fi
 }
 
 export function stackList(options: GlobalOptions): void {
-  const { project } = commandContext(options);
+  const { project, stack } = commandContext(options);
   const stacks = listStacks(project.dir);
   if (options.json) {
     process.stdout.write(
       JSON.stringify(
-        stacks.map((s) => ({ ...s, current: s.name === options.stack })),
+        stacks.map((s) => ({ ...s, current: s.name === stack })),
         null,
         2,
       ) + '\n',
@@ -131,7 +131,7 @@ export function stackList(options: GlobalOptions): void {
     return;
   }
   const rows = stacks.map((s) => [
-    s.name + (s.name === options.stack ? '*' : ''),
+    s.name + (s.name === stack ? '*' : ''),
     // As Pulumi's table: how long ago (go-humanize), `in progress` while locked, `n/a` before any.
     s.lastUpdate ? (s.updateInProgress ? 'in progress' : timeAgo(new Date(s.lastUpdate))) : 'n/a',
     String(s.resourceCount),

@@ -58,6 +58,7 @@ export function readProject(start: string): Project {
   if (typeof doc.name !== 'string' || !doc.name) throw new ProjectError(`${file}: project is missing a 'name'`);
   const runtime = doc.runtime;
   const runtimeName = isRecord(runtime) ? runtime.name : runtime;
+  if (runtimeName === undefined) throw new ProjectError(`${file}: project is missing a 'runtime' attribute`);
   if (runtimeName !== 'nodejs')
     throw new ProjectError(`${file}: runtime '${String(runtimeName)}' is not supported (ocikit runs nodejs programs)`);
   const options = isRecord(runtime) && isRecord(runtime.options) ? runtime.options : undefined;

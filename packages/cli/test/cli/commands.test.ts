@@ -48,6 +48,10 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
     [['frobnicate'], /unknown command 'frobnicate'/],
     [['--parallel', 'zero', 'preview'], /--parallel/],
     [['--stack', 'no way', 'preview'], /invalid stack name/],
+    [
+      ['--stack', 'organization/other/dev', 'stack', 'ls'],
+      /stack 'organization\/other\/dev' belongs to project 'other'/,
+    ],
     [['import', 'oci:AiLanguage/endpoint:Endpoint'], /missing required argument 'name'/],
   ];
   for (const [args, message, cwd] of cases) {
@@ -55,6 +59,22 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
     assert.notEqual(result.code, 0, args.join(' '));
     assert.match(oneLineError(result.stderr), message);
   }
+});
+
+test("a stack named as Pulumi's local backend qualifies it (organization/<project>/<stack>) is that stack", async () => {
+  const cwd = project();
+  const set = await ocikit(['--stack', 'organization/proj/qa', 'config', 'set', 'proj:k', 'v'], { cwd });
+  assert.equal(set.code, 0, set.stderr);
+  assert.ok(existsSync(join(cwd, 'Pulumi.qa.yaml')));
+  assert.equal((await ocikit(['--stack', 'qa', 'config', 'get', 'k'], { cwd })).stdout, 'v\n');
+});
+
+test('a Pulumi.yaml without a runtime says so, as Pulumi does', async () => {
+  const cwd = scratchDir('noruntime');
+  writeFileSync(join(cwd, 'Pulumi.yaml'), 'name: proj\n');
+  const r = await ocikit(['preview'], { cwd });
+  assert.equal(r.code, 1);
+  assert.match(oneLineError(r.stderr), /Pulumi\.yaml: project is missing a 'runtime' attribute$/);
 });
 
 test('commands that read or remove a stack refuse an unknown one, as Pulumi does', async () => {
