@@ -11,6 +11,7 @@ import { ask } from './prompt';
 import { importCode } from '../display/import-code';
 // Not through '../engine': the first program starts before the engine (gRPC, state) is loaded.
 import { PrestartedProgram } from '../engine/program';
+import { trace } from '../engine/trace';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -92,9 +93,10 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     }
   };
   if (kind === 'preview' || kind === 'up') prestart();
+  trace.mark('first program started');
   const discardPrograms = () => programs.splice(0).forEach((p) => p.discard());
   const engine = await import('../engine');
-  engine.trace.mark('engine loaded');
+  trace.mark('engine loaded');
   const state = engine.openStackState({
     programDir: project.dir,
     stack,
@@ -132,7 +134,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       cloud = await startEmbeddedCloud(project.dir).catch((error: Error) => {
         throw new UserError(`cannot start the embedded OCI emulator: ${error.message.split('\n')[0]}`);
       });
-      engine.trace.mark('embedded emulator ready');
+      trace.mark('embedded emulator ready');
       for (const [key, value] of Object.entries(cloud.config)) values[key] ??= value;
       providerEnv = cloud.providerEnv;
     }
