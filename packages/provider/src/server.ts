@@ -296,7 +296,10 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     }),
     check: unary((req: CheckRequest) => {
       const { m } = mod(req.urn);
-      const inputs = resources().withoutEmptyOptionals(m, m.defaults(req.news));
+      // Service defaults on a create only: with olds (an update, an import) an input the program
+      // leaves out keeps OCI's value, as pulumi-oci's Optional+Computed inputs do (see Diff).
+      const creating = Object.keys(req.olds ?? {}).length === 0;
+      const inputs = resources().withoutEmptyOptionals(m, creating ? m.defaults(req.news) : req.news);
       return { inputs, failures: resources().checkInputs(m, req.news) };
     }),
     diff: unary((req: DiffRequest) => {

@@ -70,6 +70,28 @@ describe('Endpoint', () => {
     assert.equal((await diff(plugin, ENDPOINT, 'empty', s.id, s.outputs, before, { ...s.inputs })).changes, 'NONE');
   });
 
+  it("inferenceUnits and tags left out of the program keep OCI's values (pulumi-oci: Optional+Computed); {} clears tags", async () => {
+    const s = await newEndpoint('kept', { inferenceUnits: 3, freeformTags: { team: 'x' }, displayName: 'kept' });
+    // The program no longer sets them: no default on an update's Check, no diff, nothing sent.
+    const checked = await check(plugin, ENDPOINT, 'kept', s.inputs, { ...base, displayName: 'kept' });
+    assert.ok(!('inferenceUnits' in checked), JSON.stringify(checked));
+    assert.equal((await diff(plugin, ENDPOINT, 'kept', s.id, s.outputs, s.inputs, checked)).changes, 'NONE');
+    // A name change then updates the name alone.
+    const renamed = await update(plugin, ENDPOINT, 'kept', s, { ...base, displayName: 'renamed' });
+    assert.deepEqual(renamed.diff.diffs, ['displayName']);
+    const ep = await get(s.id);
+    assert.deepEqual([ep.displayName, ep.inferenceUnits, ep.freeformTags], ['renamed', 3, { team: 'x' }]);
+    // An empty map is a value: it clears the tags.
+    const state = { id: s.id, outputs: renamed.outputs, inputs: renamed.inputs };
+    const cleared = await update(plugin, ENDPOINT, 'kept', state, {
+      ...base,
+      displayName: 'renamed',
+      freeformTags: {},
+    });
+    assert.deepEqual(cleared.diff.diffs, ['freeformTags']);
+    assert.deepEqual((await get(s.id)).freeformTags, {});
+  });
+
   it('no change gives DIFF_NONE, also when OCI chose the display name', async () => {
     const s = await newEndpoint('same');
     assert.match(String(s.outputs.displayName), /^ailanguageendpoint/);

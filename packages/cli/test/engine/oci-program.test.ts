@@ -158,6 +158,9 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
         compartmentId: cloud.sandbox.compartmentId,
         modelId: cloud.sandbox.aiLanguage.pretrainedModelIds.sentimentAnalysis,
         displayName: 'made-outside',
+        // Values the program does not set: as with pulumi-oci (Optional+Computed), they are kept.
+        inferenceUnits: 2,
+        freeformTags: { owner: 'ops' },
       },
     });
     const id = made.endpoint.id;
@@ -168,7 +171,8 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
     r = await prog.run();
     assert.equal(r.ok, true, r.error);
     assert.ok(steps(r.events).includes('same imported'), steps(r.events).join(','));
-    assert.equal((await liveEndpoints('made-outside')).length, 1);
+    const [adopted] = await liveEndpoints('made-outside');
+    assert.deepEqual([adopted.inferenceUnits, adopted.freeformTags], [2, { owner: 'ops' }]);
   });
 
   it('imports by command without running the program', async () => {

@@ -39,7 +39,11 @@ export interface ResourceModule {
   token: string;
   kind: string;
   defaultTimeoutMs: number;
-  /** Optional inputs the service fills in when absent: an absent input keeps what the service chose. */
+  /**
+   * Optional inputs that keep OCI's value when the program leaves them out (pulumi-oci's
+   * Optional+Computed: values the service fills in, and tags, which others may set too). Set to
+   * an empty value (`{}`) to clear one.
+   */
   computedInputs: string[];
   /** Counters whose increase runs an action (never sent to OCI as fields). */
   triggers: string[];
@@ -151,10 +155,15 @@ export function diffInputs(
     // sends them, so a service default (e.g. displayName chosen by OCI) is not a change.
     // Triggers read their applied counter in the outputs first, so a failed action (whose outputs
     // keep the old counter) is retried.
-    const fromOutputs = mod.triggers.includes(key) ? olds[key] !== undefined : !hasOldInput;
+    // A computed input the program left out last time has OCI's value: that is what a value set
+    // now is compared with (so `freeformTags: {}` clears tags the program no longer named).
+    const computed = mod.computedInputs.includes(key);
+    const fromOutputs = mod.triggers.includes(key)
+      ? olds[key] !== undefined
+      : !hasOldInput || (computed && oldInputs[key] === undefined);
     const o = reveal(fromOutputs ? olds[key] : oldInputs[key]);
     const n = reveal(news[key]);
-    if (n === undefined && mod.computedInputs.includes(key)) continue;
+    if (n === undefined && computed) continue;
     // A trigger with no recorded counter (after import) gets its baseline from the first value:
     // nothing to run. A trigger removed from the program runs nothing either (as lowering it).
     if (mod.triggers.includes(key) && (o === undefined || o === null || n === undefined || n === null)) continue;

@@ -103,7 +103,7 @@ export const drPlan: ResourceModule = {
   token: TOKEN,
   kind: 'DrPlan',
   defaultTimeoutMs: 20 * 60_000,
-  computedInputs: ['sourcePlanId'],
+  computedInputs: ['sourcePlanId', 'freeformTags', 'definedTags'],
   triggers: drPlanTriggers,
   unreported: ['refreshTrigger', 'verifyTrigger', 'sourcePlanId'],
   stables: [

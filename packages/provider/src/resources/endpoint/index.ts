@@ -50,13 +50,14 @@ export const endpoint: ResourceModule = {
   token: TOKEN,
   kind: 'Endpoint',
   defaultTimeoutMs: 60 * 60_000,
-  computedInputs: ['alias', 'description', 'displayName', 'inferenceUnits'],
+  computedInputs: ['alias', 'description', 'displayName', 'inferenceUnits', 'freeformTags', 'definedTags'],
   triggers: [],
   unreported: [],
   stables: ['timeCreated'],
   computedOutputs: ['lifecycleDetails', 'projectId', 'state', 'systemTags', 'timeCreated', 'timeUpdated'],
   defaults(inputs) {
-    // The service default, applied in Check so the plan shows it (pulumi-oci shows it after create).
+    // The service default, applied in a create's Check so the plan shows it (pulumi-oci shows it
+    // after create).
     return inputs.inferenceUnits === undefined ? { ...inputs, inferenceUnits: 1 } : inputs;
   },
   validate(inputs): Failure[] {
