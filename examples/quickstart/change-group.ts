@@ -19,7 +19,8 @@ async function main(): Promise<void> {
     client.endpoint = `${emulator.url}/r/${sandbox.homeRegion}`;
     const groupId = sandbox.disasterRecovery.primaryProtectionGroupId;
     const { drProtectionGroup: group } = await client.getDrProtectionGroup({ drProtectionGroupId: groupId });
-    const members = (group.members ?? []).map((m) => ({ memberId: m.memberId, memberType: m.memberType }));
+    // Each member as it is (its settings too, such as a compute instance's isMovable), plus one.
+    const members = (group.members ?? []).map((m) => ({ ...m }));
     // One more volume group in the group's region (its OCID carries the region key of the existing ones).
     const regionKey = members[0]?.memberId.split('.')[3] ?? 'phx';
     const volumeGroupId = `ocid1.volumegroup.oc1.${regionKey}.amaaaaaa${randomBytes(26).toString('hex')}`;
