@@ -2,7 +2,7 @@
 // required inputs and replacement fields from it, and OCI responses are shaped by its types.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { clean, isUnknown, type Props } from './wire';
+import { clean, isSecret, isUnknown, secret, type Props } from './wire';
 
 export interface PropSpec {
   type?: string;
@@ -167,6 +167,36 @@ export function shapeObject(value: unknown, spec: ObjectSpec, keepAbsent: readon
     if (s !== undefined) out[name] = s;
   }
   return withZeroValues(out, spec, keepAbsent);
+}
+
+/**
+ * A value converted to its declared type as Terraform's bridge (pulumi-oci) converts it: a numeric
+ * string for a number (config values are strings: `inferenceUnits: config.get('units')`),
+ * `"true"`/`"false"` for a boolean, and in a map of strings a number or boolean (a tag map filled
+ * by `config set --path` holds them). Anything else, unknowns included, stays as it is for
+ * typeError to name; a secret keeps its wrapper.
+ */
+export function coerce(value: unknown, spec: PropSpec, inMap = false): unknown {
+  if (isSecret(value)) return secret(coerce(value.value, spec, inMap));
+  if (value === undefined || value === null || isUnknown(value) || spec.$ref) return value;
+  switch (spec.type) {
+    case 'string':
+      return inMap && (typeof value === 'number' || typeof value === 'boolean') ? String(value) : value;
+    case 'integer':
+    case 'number':
+      return typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+    case 'boolean':
+      return value === 'true' ? true : value === 'false' ? false : value;
+    case 'array':
+      return Array.isArray(value) ? value.map((x) => coerce(x, spec.items ?? {})) : value;
+    case 'object':
+      return value && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(
+            Object.entries(value).map(([k, x]) => [k, coerce(x, spec.additionalProperties ?? {}, true)]),
+          )
+        : value;
+  }
+  return value;
 }
 
 /** Why a value does not match its declared type, or undefined. Unknowns always match. */

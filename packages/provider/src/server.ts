@@ -299,8 +299,9 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       // Service defaults on a create only: with olds (an update, an import) an input the program
       // leaves out keeps OCI's value, as pulumi-oci's Optional+Computed inputs do (see Diff).
       const creating = Object.keys(req.olds ?? {}).length === 0;
-      const inputs = resources().withoutEmptyOptionals(m, creating ? m.defaults(req.news) : req.news);
-      return { inputs, failures: resources().checkInputs(m, req.news) };
+      const news = resources().coerceInputs(m, req.news);
+      const inputs = resources().withoutEmptyOptionals(m, creating ? m.defaults(news) : news);
+      return { inputs, failures: resources().checkInputs(m, news) };
     }),
     diff: unary((req: DiffRequest) => {
       const { m } = mod(req.urn);

@@ -12,6 +12,7 @@ import {
   del,
   DRPLAN,
   Empty,
+  js,
   ENDPOINT,
   pb,
   startEnv,
@@ -214,6 +215,24 @@ describe('Check failures', () => {
       refreshTrigger: 'x',
     });
     assert.deepEqual(wrongType.map((f) => f.property).sort(), ['displayName', 'refreshTrigger']);
+    // As pulumi-oci's bridge converts them: a numeric string for a number, numbers in a tag map.
+    const converted = await p.call<pb.CheckResponse>(
+      'check',
+      new pb.CheckRequest()
+        .setUrn(urn(ENDPOINT, 'x'))
+        .setNews(struct({ compartmentId: 'c', modelId: 'm', inferenceUnits: '2', freeformTags: { n: 2, b: true } })),
+    );
+    assert.deepEqual(converted.getFailuresList(), []);
+    assert.deepEqual(
+      [js(converted.getInputs()).inferenceUnits, js(converted.getInputs()).freeformTags],
+      [2, { n: '2', b: 'true' }],
+    );
+    assert.deepEqual(
+      (await checkFailures(p, ENDPOINT, { compartmentId: 'c', modelId: 'm', inferenceUnits: 'two' })).map(
+        (f) => f.reason,
+      ),
+      ['inferenceUnits must be an integer'],
+    );
     const badType = await checkFailures(p, DRPLAN, { displayName: 'a', drProtectionGroupId: 'g', type: 'SIDEWAYS' });
     assert.deepEqual(
       badType.map((f) => f.property),

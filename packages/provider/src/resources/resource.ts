@@ -2,7 +2,7 @@
 // (types, required inputs and replacement fields come from schema.json).
 import type { Clients } from '../clients';
 import type { ProviderConfig } from '../config';
-import { packageSchema, typeError, type PropSpec } from '../schema';
+import { coerce, packageSchema, typeError, type PropSpec } from '../schema';
 import { containsUnknown, isUnknown, reveal, type Props } from '../wire';
 
 export interface Failure {
@@ -100,6 +100,12 @@ export function checkInputs(mod: ResourceModule, news: Props): Failure[] {
   }
   if (failures.length) return failures;
   return mod.validate(plain);
+}
+
+/** Check's first step: each declared input converted to its type as pulumi-oci converts it (see coerce). */
+export function coerceInputs(mod: ResourceModule, news: Props): Props {
+  const { props } = inputSpecs(mod.token);
+  return Object.fromEntries(Object.entries(news).map(([k, v]) => [k, props[k] ? coerce(v, props[k]) : v]));
 }
 
 /**
