@@ -392,13 +392,20 @@ function main(): void {
   const functions = {
     'oci:DisasterRecovery/getDrPlan:getDrPlan': fn('disasterrecovery/getDrPlan.d.ts', 'getDrPlan'),
     'oci:DisasterRecovery/getDrPlans:getDrPlans': fn('disasterrecovery/getDrPlans.d.ts', 'getDrPlans'),
+    'oci:DisasterRecovery/getDrProtectionGroup:getDrProtectionGroup': fn(
+      'disasterrecovery/getDrProtectionGroup.d.ts',
+      'getDrProtectionGroup',
+    ),
     'oci:DisasterRecovery/getDrProtectionGroups:getDrProtectionGroups': fn(
       'disasterrecovery/getDrProtectionGroups.d.ts',
       'getDrProtectionGroups',
     ),
     'oci:AiLanguage/getEndpoint:getEndpoint': fn('ailanguage/getEndpoint.d.ts', 'getEndpoint'),
     'oci:AiLanguage/getEndpoints:getEndpoints': fn('ailanguage/getEndpoints.d.ts', 'getEndpoints'),
+    'oci:AiLanguage/getModel:getModel': fn('ailanguage/getModel.d.ts', 'getModel'),
     'oci:AiLanguage/getModels:getModels': fn('ailanguage/getModels.d.ts', 'getModels'),
+    'oci:AiLanguage/getProject:getProject': fn('ailanguage/getProject.d.ts', 'getProject'),
+    'oci:AiLanguage/getProjects:getProjects': fn('ailanguage/getProjects.d.ts', 'getProjects'),
   };
   drainTypes();
   const sortedTypes = Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b)));

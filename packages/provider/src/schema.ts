@@ -160,7 +160,8 @@ export function shapeObject(value: unknown, spec: ObjectSpec, keepAbsent: readon
     let v = src[name];
     // pulumi-oci pluralises Terraform's single nested blocks: OCI's `userDefinedStep` object
     // is `userDefinedSteps: [..]` here.
-    if (v === undefined && p.type === 'array' && name.endsWith('s')) v = src[name.slice(0, -1)];
+    if (v === undefined && p.type === 'array' && name.endsWith('s'))
+      v = src[name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.slice(0, -1)]; // testStrategies ← testStrategy
     // OCI's lifecycleState is Terraform's (and pulumi-oci's) `state`.
     if (v === undefined && name === 'state') v = src.lifecycleState;
     const s = shape(v, p, name);

@@ -1,4 +1,4 @@
-// The six invokes, with pulumi-oci's tokens and result shapes; compared with what the OCI SDK reads.
+// The invokes, with pulumi-oci's tokens and result shapes; compared with what the OCI SDK reads.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -86,6 +86,57 @@ describe('invokes', () => {
     assert.equal(items.length, 1);
     assert.equal(items[0].role, 'STANDBY');
     assert.equal(items[0].state, 'ACTIVE');
+  });
+
+  it('getDrProtectionGroup: one group as pulumi-oci reads it (members, logLocations as lists)', async () => {
+    const region = env.sandbox.disasterRecovery.standbyRegion;
+    const id = env.sandbox.disasterRecovery.standbyProtectionGroupId;
+    const { result } = await invoke(dr, 'oci:DisasterRecovery/getDrProtectionGroup:getDrProtectionGroup', {
+      drProtectionGroupId: id,
+    });
+    const group = (await env.dr(region).getDrProtectionGroup({ drProtectionGroupId: id })).drProtectionGroup;
+    assert.deepEqual(
+      [result.id, result.drProtectionGroupId, result.displayName, result.role, result.state, result.peerId],
+      [id, id, group.displayName, 'STANDBY', 'ACTIVE', group.peerId],
+    );
+    const members = result.members as Props[];
+    assert.deepEqual(
+      members.map((m) => [m.memberId, m.memberType]),
+      (group.members ?? []).map((m) => [m.memberId, m.memberType]),
+    );
+    assert.ok(Array.isArray(result.logLocations), 'a single nested object is a list, as in pulumi-oci');
+    const missing = await invoke(dr, 'oci:DisasterRecovery/getDrProtectionGroup:getDrProtectionGroup', {
+      drProtectionGroupId: 'ocid1.drprotectiongroup.oc1.phx.amaaaaaanosuchgroup',
+    }).catch((e: Error) => e);
+    assert.match(String((missing as Error).message), /GetDrProtectionGroup failed: OCI 404/);
+  });
+
+  it('getModel, getProject and getProjects', async () => {
+    const modelId = env.sandbox.aiLanguage.customModelIds.textClassification;
+    const model = await invoke(ai, 'oci:AiLanguage/getModel:getModel', { id: modelId });
+    const sdkModel = (await env.language(env.sandbox.homeRegion).getModel({ modelId })).model;
+    assert.deepEqual(
+      [model.result.id, model.result.displayName, model.result.state, model.result.projectId],
+      [modelId, sdkModel.displayName, sdkModel.lifecycleState, sdkModel.projectId],
+    );
+    // OCI's single nested objects are pulumi-oci's one-element lists (modelDetails, testStrategies…).
+    const details = model.result.modelDetails as Props[];
+    assert.equal(details.length, 1);
+    assert.equal(details[0].modelType, sdkModel.modelDetails.modelType);
+    for (const k of ['trainingDatasets', 'testStrategies', 'evaluationResults'])
+      assert.ok(Array.isArray(model.result[k]), k);
+
+    const project = await invoke(ai, 'oci:AiLanguage/getProject:getProject', { id: sdkModel.projectId });
+    assert.deepEqual([project.result.id, project.result.state], [sdkModel.projectId, 'ACTIVE']);
+    const projects = await invoke(ai, 'oci:AiLanguage/getProjects:getProjects', {
+      compartmentId: env.sandbox.compartmentId,
+      filters: [{ name: 'id', values: [sdkModel.projectId] }],
+    });
+    const items = (projects.result.projectCollections as Array<{ items: Props[] }>)[0].items;
+    assert.deepEqual(
+      items.map((i) => i.id),
+      [sdkModel.projectId],
+    );
   });
 
   it('getEndpoint and getEndpoints', async () => {

@@ -1,4 +1,4 @@
-// The six invokes, with pulumi-oci's tokens, arguments and result shapes (taken from schema.json).
+// The invokes, with pulumi-oci's tokens, arguments and result shapes (taken from schema.json).
 import { createHash } from 'node:crypto';
 import type { Clients } from '../clients';
 import { describeError, ProviderError } from '../errors';
@@ -86,10 +86,14 @@ const q = (args: Props, k: string): string | undefined =>
 const OPERATIONS: Record<string, string> = {
   'oci:DisasterRecovery/getDrPlan:getDrPlan': 'GetDrPlan',
   'oci:DisasterRecovery/getDrPlans:getDrPlans': 'ListDrPlans',
+  'oci:DisasterRecovery/getDrProtectionGroup:getDrProtectionGroup': 'GetDrProtectionGroup',
   'oci:DisasterRecovery/getDrProtectionGroups:getDrProtectionGroups': 'ListDrProtectionGroups',
   'oci:AiLanguage/getEndpoint:getEndpoint': 'GetEndpoint',
   'oci:AiLanguage/getEndpoints:getEndpoints': 'ListEndpoints',
+  'oci:AiLanguage/getModel:getModel': 'GetModel',
   'oci:AiLanguage/getModels:getModels': 'ListModels',
+  'oci:AiLanguage/getProject:getProject': 'GetProject',
+  'oci:AiLanguage/getProjects:getProjects': 'ListProjects',
 };
 
 const FUNCTIONS: Record<string, (c: InvokeContext, a: Props) => Promise<Props>> = {
@@ -113,6 +117,16 @@ const FUNCTIONS: Record<string, (c: InvokeContext, a: Props) => Promise<Props>> 
       });
       return { items: r.drPlanCollection.items, next: r.opcNextPage };
     }),
+  'oci:DisasterRecovery/getDrProtectionGroup:getDrProtectionGroup': async (c, a) => {
+    const r = await c.clients.dr.getDrProtectionGroup({ drProtectionGroupId: q(a, 'drProtectionGroupId')! });
+    return {
+      ...result(
+        'oci:DisasterRecovery/getDrProtectionGroup:getDrProtectionGroup',
+        r.drProtectionGroup as unknown as Props,
+      ),
+      drProtectionGroupId: a.drProtectionGroupId,
+    };
+  },
   'oci:DisasterRecovery/getDrProtectionGroups:getDrProtectionGroups': (c, a) =>
     listInvoke(
       'oci:DisasterRecovery/getDrProtectionGroups:getDrProtectionGroups',
@@ -147,6 +161,25 @@ const FUNCTIONS: Record<string, (c: InvokeContext, a: Props) => Promise<Props>> 
         page,
       });
       return { items: r.endpointCollection.items, next: r.opcNextPage };
+    }),
+  'oci:AiLanguage/getModel:getModel': async (c, a) => {
+    const r = await c.clients.language.getModel({ modelId: q(a, 'id')! });
+    return result('oci:AiLanguage/getModel:getModel', r.model as unknown as Props);
+  },
+  'oci:AiLanguage/getProject:getProject': async (c, a) => {
+    const r = await c.clients.language.getProject({ projectId: q(a, 'id')! });
+    return result('oci:AiLanguage/getProject:getProject', r.project as unknown as Props);
+  },
+  'oci:AiLanguage/getProjects:getProjects': (c, a) =>
+    listInvoke('oci:AiLanguage/getProjects:getProjects', a, 'projectCollections', async (page) => {
+      const r = await c.clients.language.listProjects({
+        compartmentId: q(a, 'compartmentId')!,
+        projectId: q(a, 'id'),
+        displayName: q(a, 'displayName'),
+        lifecycleState: q(a, 'state') as never,
+        page,
+      });
+      return { items: r.projectCollection.items, next: r.opcNextPage };
     }),
   'oci:AiLanguage/getModels:getModels': (c, a) =>
     listInvoke('oci:AiLanguage/getModels:getModels', a, 'modelCollections', async (page) => {

@@ -23,12 +23,32 @@ export const getEndpointsOutput: typeof import('./getEndpoints').getEndpointsOut
   null as unknown as typeof import('./getEndpoints').getEndpointsOutput;
 utilities.lazyLoad(exports, ['getEndpoints', 'getEndpointsOutput'], () => require('./getEndpoints'));
 
+export type { GetModelArgs, GetModelResult, GetModelOutputArgs } from './getModel';
+export const getModel: typeof import('./getModel').getModel = null as unknown as typeof import('./getModel').getModel;
+export const getModelOutput: typeof import('./getModel').getModelOutput =
+  null as unknown as typeof import('./getModel').getModelOutput;
+utilities.lazyLoad(exports, ['getModel', 'getModelOutput'], () => require('./getModel'));
+
 export type { GetModelsArgs, GetModelsResult, GetModelsOutputArgs } from './getModels';
 export const getModels: typeof import('./getModels').getModels =
   null as unknown as typeof import('./getModels').getModels;
 export const getModelsOutput: typeof import('./getModels').getModelsOutput =
   null as unknown as typeof import('./getModels').getModelsOutput;
 utilities.lazyLoad(exports, ['getModels', 'getModelsOutput'], () => require('./getModels'));
+
+export type { GetProjectArgs, GetProjectResult, GetProjectOutputArgs } from './getProject';
+export const getProject: typeof import('./getProject').getProject =
+  null as unknown as typeof import('./getProject').getProject;
+export const getProjectOutput: typeof import('./getProject').getProjectOutput =
+  null as unknown as typeof import('./getProject').getProjectOutput;
+utilities.lazyLoad(exports, ['getProject', 'getProjectOutput'], () => require('./getProject'));
+
+export type { GetProjectsArgs, GetProjectsResult, GetProjectsOutputArgs } from './getProjects';
+export const getProjects: typeof import('./getProjects').getProjects =
+  null as unknown as typeof import('./getProjects').getProjects;
+export const getProjectsOutput: typeof import('./getProjects').getProjectsOutput =
+  null as unknown as typeof import('./getProjects').getProjectsOutput;
+utilities.lazyLoad(exports, ['getProjects', 'getProjectsOutput'], () => require('./getProjects'));
 
 const _module = {
   version: utilities.getVersion(),

@@ -24,6 +24,19 @@ export const getDrPlansOutput: typeof import('./getDrPlans').getDrPlansOutput =
 utilities.lazyLoad(exports, ['getDrPlans', 'getDrPlansOutput'], () => require('./getDrPlans'));
 
 export type {
+  GetDrProtectionGroupArgs,
+  GetDrProtectionGroupResult,
+  GetDrProtectionGroupOutputArgs,
+} from './getDrProtectionGroup';
+export const getDrProtectionGroup: typeof import('./getDrProtectionGroup').getDrProtectionGroup =
+  null as unknown as typeof import('./getDrProtectionGroup').getDrProtectionGroup;
+export const getDrProtectionGroupOutput: typeof import('./getDrProtectionGroup').getDrProtectionGroupOutput =
+  null as unknown as typeof import('./getDrProtectionGroup').getDrProtectionGroupOutput;
+utilities.lazyLoad(exports, ['getDrProtectionGroup', 'getDrProtectionGroupOutput'], () =>
+  require('./getDrProtectionGroup'),
+);
+
+export type {
   GetDrProtectionGroupsArgs,
   GetDrProtectionGroupsResult,
   GetDrProtectionGroupsOutputArgs,

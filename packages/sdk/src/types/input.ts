@@ -27,6 +27,18 @@ export namespace AiLanguage {
     regex?: pulumi.Input<boolean | undefined>;
     values: pulumi.Input<pulumi.Input<string>[]>;
   }
+
+  export interface GetProjectsFilter {
+    name: string;
+    regex?: boolean;
+    values: string[];
+  }
+
+  export interface GetProjectsFilterArgs {
+    name: pulumi.Input<string>;
+    regex?: pulumi.Input<boolean | undefined>;
+    values: pulumi.Input<pulumi.Input<string>[]>;
+  }
 }
 
 export namespace DisasterRecovery {

@@ -76,6 +76,265 @@ export namespace AiLanguage {
     values: string[];
   }
 
+  export interface GetModelEvaluationResult {
+    /**
+     * List of text classification metrics
+     */
+    classMetrics: outputs.AiLanguage.GetModelEvaluationResultClassMetric[];
+    /**
+     * class level confusion matrix
+     */
+    confusionMatrix: string;
+    /**
+     * List of entity metrics
+     */
+    entityMetrics: outputs.AiLanguage.GetModelEvaluationResultEntityMetric[];
+    /**
+     * labels
+     */
+    labels: string[];
+    /**
+     * Model level named entity recognition metrics
+     */
+    metrics: outputs.AiLanguage.GetModelEvaluationResultMetric[];
+    /**
+     * Model type
+     */
+    modelType: string;
+  }
+
+  export interface GetModelEvaluationResultClassMetric {
+    /**
+     * F1-score, is a measure of a model’s accuracy on a dataset
+     */
+    f1: number;
+    /**
+     * Entity label
+     */
+    label: string;
+    /**
+     * Precision refers to the number of true positives divided by the total number of positive predictions (i.e., the number of true positives plus the number of false positives)
+     */
+    precision: number;
+    /**
+     * Measures the model's ability to predict actual positive classes. It is the ratio between the predicted true positives and what was actually tagged. The recall metric reveals how many of the predicted classes are correct.
+     */
+    recall: number;
+    /**
+     * number of samples in the test set
+     */
+    support: number;
+  }
+
+  export interface GetModelEvaluationResultEntityMetric {
+    /**
+     * F1-score, is a measure of a model’s accuracy on a dataset
+     */
+    f1: number;
+    /**
+     * Entity label
+     */
+    label: string;
+    /**
+     * Precision refers to the number of true positives divided by the total number of positive predictions (i.e., the number of true positives plus the number of false positives)
+     */
+    precision: number;
+    /**
+     * Measures the model's ability to predict actual positive classes. It is the ratio between the predicted true positives and what was actually tagged. The recall metric reveals how many of the predicted classes are correct.
+     */
+    recall: number;
+  }
+
+  export interface GetModelEvaluationResultMetric {
+    /**
+     * The fraction of the labels that were correctly recognised .
+     */
+    accuracy: number;
+    /**
+     * F1-score, is a measure of a model’s accuracy on a dataset
+     */
+    macroF1: number;
+    /**
+     * Precision refers to the number of true positives divided by the total number of positive predictions (i.e., the number of true positives plus the number of false positives)
+     */
+    macroPrecision: number;
+    /**
+     * Measures the model's ability to predict actual positive classes. It is the ratio between the predicted true positives and what was actually tagged. The recall metric reveals how many of the predicted classes are correct.
+     */
+    macroRecall: number;
+    /**
+     * F1-score, is a measure of a model’s accuracy on a dataset
+     */
+    microF1: number;
+    /**
+     * Precision refers to the number of true positives divided by the total number of positive predictions (i.e., the number of true positives plus the number of false positives)
+     */
+    microPrecision: number;
+    /**
+     * Measures the model's ability to predict actual positive classes. It is the ratio between the predicted true positives and what was actually tagged. The recall metric reveals how many of the predicted classes are correct.
+     */
+    microRecall: number;
+    /**
+     * F1-score, is a measure of a model’s accuracy on a dataset
+     */
+    weightedF1: number;
+    /**
+     * Precision refers to the number of true positives divided by the total number of positive predictions (i.e., the number of true positives plus the number of false positives)
+     */
+    weightedPrecision: number;
+    /**
+     * Measures the model's ability to predict actual positive classes. It is the ratio between the predicted true positives and what was actually tagged. The recall metric reveals how many of the predicted classes are correct.
+     */
+    weightedRecall: number;
+  }
+
+  export interface GetModelModelDetail {
+    /**
+     * classification Modes
+     */
+    classificationModes: outputs.AiLanguage.GetModelModelDetailClassificationMode[];
+    /**
+     * supported language default value is en
+     */
+    languageCode: string;
+    /**
+     * Model type
+     */
+    modelType: string;
+    /**
+     * For pre trained models this will identify model type version used for model creation For custom this will identify model type version used for model creation and custom model on which training has to be done <<service>>::<<service-name>>_<<model-type-version>>::<<custom model on which this training has to be done>> ex: ai-lang::NER_V1::CUSTOM-V0
+     */
+    version: string;
+  }
+
+  export interface GetModelModelDetailClassificationMode {
+    /**
+     * classification Modes
+     */
+    classificationMode: string;
+    /**
+     * For pre trained models this will identify model type version used for model creation For custom this will identify model type version used for model creation and custom model on which training has to be done <<service>>::<<service-name>>_<<model-type-version>>::<<custom model on which this training has to be done>> ex: ai-lang::NER_V1::CUSTOM-V0
+     */
+    version: string;
+  }
+
+  export interface GetModelTestStrategy {
+    /**
+     * This information will define the test strategy different datasets for test and validation(optional) dataset.
+     */
+    strategyType: string;
+    /**
+     * Possible data set type
+     */
+    testingDatasets: outputs.AiLanguage.GetModelTestStrategyTestingDataset[];
+    /**
+     * Possible data set type
+     */
+    validationDatasets: outputs.AiLanguage.GetModelTestStrategyValidationDataset[];
+  }
+
+  export interface GetModelTestStrategyTestingDataset {
+    /**
+     * Data Science Labelling Service OCID
+     */
+    datasetId: string;
+    /**
+     * Possible data sets
+     */
+    datasetType: string;
+    /**
+     * Possible object storage location types
+     */
+    locationDetails: outputs.AiLanguage.GetModelTestStrategyTestingDatasetLocationDetail[];
+  }
+
+  export interface GetModelTestStrategyTestingDatasetLocationDetail {
+    /**
+     * Object storage bucket name
+     */
+    bucket: string;
+    /**
+     * Possible object storage location types
+     */
+    locationType: string;
+    /**
+     * Object storage namespace
+     */
+    namespace: string;
+    /**
+     * Array of files which need to be processed in the bucket
+     */
+    objectNames: string[];
+  }
+
+  export interface GetModelTestStrategyValidationDataset {
+    /**
+     * Data Science Labelling Service OCID
+     */
+    datasetId: string;
+    /**
+     * Possible data sets
+     */
+    datasetType: string;
+    /**
+     * Possible object storage location types
+     */
+    locationDetails: outputs.AiLanguage.GetModelTestStrategyValidationDatasetLocationDetail[];
+  }
+
+  export interface GetModelTestStrategyValidationDatasetLocationDetail {
+    /**
+     * Object storage bucket name
+     */
+    bucket: string;
+    /**
+     * Possible object storage location types
+     */
+    locationType: string;
+    /**
+     * Object storage namespace
+     */
+    namespace: string;
+    /**
+     * Array of files which need to be processed in the bucket
+     */
+    objectNames: string[];
+  }
+
+  export interface GetModelTrainingDataset {
+    /**
+     * Data Science Labelling Service OCID
+     */
+    datasetId: string;
+    /**
+     * Possible data sets
+     */
+    datasetType: string;
+    /**
+     * Possible object storage location types
+     */
+    locationDetails: outputs.AiLanguage.GetModelTrainingDatasetLocationDetail[];
+  }
+
+  export interface GetModelTrainingDatasetLocationDetail {
+    /**
+     * Object storage bucket name
+     */
+    bucket: string;
+    /**
+     * Possible object storage location types
+     */
+    locationType: string;
+    /**
+     * Object storage namespace
+     */
+    namespace: string;
+    /**
+     * Array of files which need to be processed in the bucket
+     */
+    objectNames: string[];
+  }
+
   export interface GetModelsFilter {
     name: string;
     regex?: boolean;
@@ -414,6 +673,63 @@ export namespace AiLanguage {
      * Array of files which need to be processed in the bucket
      */
     objectNames: string[];
+  }
+
+  export interface GetProjectsFilter {
+    name: string;
+    regex?: boolean;
+    values: string[];
+  }
+
+  export interface GetProjectsProjectCollection {
+    items: outputs.AiLanguage.GetProjectsProjectCollectionItem[];
+  }
+
+  export interface GetProjectsProjectCollectionItem {
+    /**
+     * The ID of the compartment in which to list resources.
+     */
+    compartmentId: string;
+    /**
+     * Defined tags for this resource. Each key is predefined and scoped to a namespace. Example: `{"foo-namespace.bar-key": "value"}`
+     */
+    definedTags: { [key: string]: string };
+    /**
+     * A short description of a project.
+     */
+    description: string;
+    /**
+     * A filter to return only resources that match the entire display name given.
+     */
+    displayName: string;
+    /**
+     * Simple key-value pair that is applied without any predefined name, type or scope. Exists for cross-compatibility only. Example: `{"bar-key": "value"}`
+     */
+    freeformTags: { [key: string]: string };
+    /**
+     * Unique identifier OCID of the project
+     */
+    id: string;
+    /**
+     * A message describing the current state in more detail.
+     */
+    lifecycleDetails: string;
+    /**
+     * <b>Filter</b> results by the specified lifecycle state. Must be a valid state for the resource type.
+     */
+    state: string;
+    /**
+     * Usage of system tag keys. These predefined keys are scoped to namespaces. Example: `{"orcl-cloud.free-tier-retained": "true"}`
+     */
+    systemTags: { [key: string]: string };
+    /**
+     * The date and time the resource was created in the timestamp format defined by [RFC3339](https://tools.ietf.org/html/rfc3339).
+     */
+    timeCreated: string;
+    /**
+     * The date and time the resource was updated in the timestamp format defined by [RFC3339](https://tools.ietf.org/html/rfc3339).
+     */
+    timeUpdated: string;
   }
 }
 
@@ -883,6 +1199,541 @@ export namespace DisasterRecovery {
     name: string;
     regex?: boolean;
     values: string[];
+  }
+
+  export interface GetDrProtectionGroupAssociation {
+    /**
+     * The OCID of the peer DR protection group.  Example: `ocid1.drprotectiongroup.oc1..uniqueID`
+     */
+    peerId: string;
+    /**
+     * The region of the peer DR protection group.  Example: `us-ashburn-1`
+     */
+    peerRegion: string;
+    /**
+     * The role of the DR protection group.
+     */
+    role: string;
+  }
+
+  export interface GetDrProtectionGroupLogLocation {
+    /**
+     * The bucket name inside the object storage namespace.  Example: `bucketName`
+     */
+    bucket: string;
+    /**
+     * The OKE namespace where the config map resides. Example: `namespaceString5`
+     */
+    namespace: string;
+    /**
+     * The object name inside the object storage bucket.  Example: `switchoverPlanExecutions`
+     */
+    object: string;
+  }
+
+  export interface GetDrProtectionGroupMember {
+    /**
+     * This specifies the mechanism used to create a temporary Autonomous Database instance for DR Drills. See https://docs.oracle.com/en/cloud/paas/autonomous-database/serverless/adbsb/autonomous-clone-about.html for information about these clone types. See https://docs.oracle.com/en/cloud/paas/autonomous-database/serverless/adbsb/autonomous-data-guard-snapshot-standby.html for information about snapshot standby.
+     */
+    autonomousDatabaseStandbyTypeForDrDrills: string;
+    /**
+     * A list of backend set mappings that are used to transfer or update backends during DR.
+     */
+    backendSetMappings: outputs.DisasterRecovery.GetDrProtectionGroupMemberBackendSetMapping[];
+    /**
+     * The details of backup performed on OKE Cluster.
+     */
+    backupConfigs: outputs.DisasterRecovery.GetDrProtectionGroupMemberBackupConfig[];
+    /**
+     * The details for object storage backup location of an OKE Cluster
+     */
+    backupLocations: outputs.DisasterRecovery.GetDrProtectionGroupMemberBackupLocation[];
+    /**
+     * The details of the block volume operations performed on the non-movable compute instance.
+     */
+    blockVolumeAttachAndMountOperations: outputs.DisasterRecovery.GetDrProtectionGroupMemberBlockVolumeAttachAndMountOperation[];
+    /**
+     * Deprecated. Use the 'blockVolumeAttachAndMountOperations' attribute instead of this. Operations performed on a list of block volumes used on the non-movable compute instance.
+     */
+    blockVolumeOperations: outputs.DisasterRecovery.GetDrProtectionGroupMemberBlockVolumeOperation[];
+    /**
+     * The bucket name inside the object storage namespace.  Example: `bucketName`
+     */
+    bucket: string;
+    /**
+     * The OCID of a vault and customer-managed encryption key in the destination region.
+     */
+    commonDestinationKeys: outputs.DisasterRecovery.GetDrProtectionGroupMemberCommonDestinationKey[];
+    /**
+     * The type of connection strings used to connect to an Autonomous Container Database snapshot standby created during a DR Drill operation. See https://docs.oracle.com/en/cloud/paas/autonomous-database/dedicated/adbcl/index.html for information about these service types.
+     */
+    connectionStringType: string;
+    /**
+     * The credentials for the HeatWave MySQL DB System administrator user, containing the username and the OCID of the vault secret that stores the password.
+     */
+    dbSystemAdminUserDetails: outputs.DisasterRecovery.GetDrProtectionGroupMemberDbSystemAdminUserDetail[];
+    /**
+     * The credentials for the HeatWave MySQL DB System replication user, containing the username and the OCID of the vault secret that stores the password.
+     */
+    dbSystemReplicationUserDetails: outputs.DisasterRecovery.GetDrProtectionGroupMemberDbSystemReplicationUserDetail[];
+    /**
+     * The availability domain of the destination mount target. Example: `BBTh:region-AD`
+     */
+    destinationAvailabilityDomain: string;
+    /**
+     * The OCID of the backup policy to use in the destination region. This policy will be used to create backups for this volume group after it moves the destination region.  Example: `ocid1.volumebackuppolicy.oc1..uniqueID`
+     */
+    destinationBackupPolicyId: string;
+    /**
+     * The OCID of a capacity reservation in the destination region which will be used to launch the compute instance.  Example: `ocid1.capacityreservation.oc1..uniqueID`
+     */
+    destinationCapacityReservationId: string;
+    /**
+     * The OCID of a compartment in the destination region in which the compute instance should be launched.  Example: `ocid1.compartment.oc1..uniqueID`
+     */
+    destinationCompartmentId: string;
+    /**
+     * The OCID of a dedicated VM host in the destination region where the compute instance should be launched.  Example: `ocid1.dedicatedvmhost.oc1..uniqueID`
+     */
+    destinationDedicatedVmHostId: string;
+    /**
+     * The OCID of a vault and customer-managed encryption key in the destination region.
+     */
+    destinationEncryptionKeys: outputs.DisasterRecovery.GetDrProtectionGroupMemberDestinationEncryptionKey[];
+    /**
+     * The OCID of the destination Load Balancer.  Example: `ocid1.loadbalancer.oc1..uniqueID`
+     */
+    destinationLoadBalancerId: string;
+    /**
+     * The OCID of the destination Network Load Balancer.  Example: `ocid1.networkloadbalancer.oc1..uniqueID`
+     */
+    destinationNetworkLoadBalancerId: string;
+    /**
+     * The OCID of the snapshot policy to use in the destination region. This policy will be attached to the file system after it moves to the destination region.  Example: `ocid1.filesystemsnapshotpolicy.oc1..uniqueID`
+     */
+    destinationSnapshotPolicyId: string;
+    /**
+     * A list of mappings between the primary region file system export and destination region mount target.
+     */
+    exportMappings: outputs.DisasterRecovery.GetDrProtectionGroupMemberExportMapping[];
+    /**
+     * Operations performed on a list of file systems used on the non-movable compute instance.
+     */
+    fileSystemOperations: outputs.DisasterRecovery.GetDrProtectionGroupMemberFileSystemOperation[];
+    /**
+     * The maximum time (in seconds) to wait for the Global Transaction Identifier (GTID) synchronization process to complete before timing out.  Example: `600`
+     */
+    gtidReconciliationTimeout: number;
+    /**
+     * A flag indicating whether to continue with DR operation if the Global Transaction Identifier (GTID) reconciliation operation times out.  Example: `false`
+     */
+    isContinueOnGtidReconciliationTimeout: boolean;
+    /**
+     * A flag indicating if the compute instance should be moved during DR operations.  Example: `false`
+     */
+    isMovable: boolean;
+    /**
+     * A flag indicating if the compute instance should be moved to the same fault domain in the destination region.  The compute instance launch will fail if this flag is set to true and capacity is not available in the  specified fault domain in the destination region.  Example: `false`
+     */
+    isRetainFaultDomain: boolean;
+    /**
+     * A flag indicating whether the non-movable compute instance needs to be started and stopped during DR operations.
+     */
+    isStartStopEnabled: boolean;
+    /**
+     * The OCID of the compute instance member that is designated as a jump host. This compute instance will be used to perform DR operations on the cluster using Oracle Cloud Agent's Run Command feature.  Example: `ocid1.instance.oc1..uniqueID`
+     */
+    jumpHostId: string;
+    /**
+     * The list of source-to-destination load balancer mappings required for DR operations. This property applies to the OKE cluster member in primary region.
+     */
+    loadBalancerMappings: outputs.DisasterRecovery.GetDrProtectionGroupMemberLoadBalancerMapping[];
+    /**
+     * The list of node pools with configurations for minimum and maximum node counts. This property applies to the OKE cluster member in both the primary and standby region.
+     */
+    managedNodePoolConfigs: outputs.DisasterRecovery.GetDrProtectionGroupMemberManagedNodePoolConfig[];
+    /**
+     * The OCID of the member.  Example: `ocid1.instance.oc1..uniqueID`
+     */
+    memberId: string;
+    /**
+     * The type of the member.
+     */
+    memberType: string;
+    /**
+     * The OKE namespace where the config map resides. Example: `namespaceString5`
+     */
+    namespace: string;
+    /**
+     * The list of source-to-destination network load balancer mappings required for DR operations. This property applies to the OKE cluster member in primary region.
+     */
+    networkLoadBalancerMappings: outputs.DisasterRecovery.GetDrProtectionGroupMemberNetworkLoadBalancerMapping[];
+    /**
+     * The OCID of the vault secret where the database SYSDBA password is stored. This password is required and used for performing database DR Drill operations when using full clone.  Example: `ocid1.vaultsecret.oc1..uniqueID`
+     */
+    passwordVaultSecretId: string;
+    /**
+     * The OCID of the peer OKE cluster. This property applies to the OKE cluster member in both the primary and standby region.  Example: `ocid1.cluster.oc1.uniqueID`
+     */
+    peerClusterId: string;
+    /**
+     * The OCID of the peer HeatWave MySQL DB System from the peer region.  Example: `ocid1.mysqldbsystem.oc1..uniqueID`
+     */
+    peerDbSystemId: string;
+    /**
+     * The list of config maps along with their corresponding namespaces. This property applies to the OKE cluster member in primary region.
+     */
+    resourceModifierMappings: outputs.DisasterRecovery.GetDrProtectionGroupMemberResourceModifierMapping[];
+    /**
+     * A list of mappings between source volume IDs in the volume group and customer-managed encryption keys in the  destination region which will be used to encrypt the volume after it moves to the destination region.
+     */
+    sourceVolumeToDestinationEncryptionKeyMappings: outputs.DisasterRecovery.GetDrProtectionGroupMemberSourceVolumeToDestinationEncryptionKeyMapping[];
+    /**
+     * The list of source-to-destination vault mappings required for DR operations. This property applies to the OKE cluster member in primary region.
+     */
+    vaultMappings: outputs.DisasterRecovery.GetDrProtectionGroupMemberVaultMapping[];
+    /**
+     * The list of node pools with configurations for minimum and maximum node counts. This property applies to the OKE cluster member in both the primary and standby region.
+     */
+    virtualNodePoolConfigs: outputs.DisasterRecovery.GetDrProtectionGroupMemberVirtualNodePoolConfig[];
+    /**
+     * A list of compute instance VNIC mappings.
+     */
+    vnicMapping: outputs.DisasterRecovery.GetDrProtectionGroupMemberVnicMapping[];
+    /**
+     * A list of compute instance VNIC mappings.
+     */
+    vnicMappings: outputs.DisasterRecovery.GetDrProtectionGroupMemberVnicMapping[];
+  }
+
+  export interface GetDrProtectionGroupMemberBackendSetMapping {
+    /**
+     * The name of the destination backend set.  Example: `My_Destination_Backend_Set`
+     */
+    destinationBackendSetName: string;
+    /**
+     * This flag specifies if this backend set is used for traffic for non-movable compute instances. Backend sets that point to non-movable instances are only enabled or disabled during DR. For non-movable instances this flag should be set to 'true'. Backend sets that point to movable instances are emptied and their contents are transferred to the destination region network load balancer.  For movable instances this flag should be set to 'false'.   Example: `true`
+     */
+    isBackendSetForNonMovable: boolean;
+    /**
+     * The name of the source backend set.  Example: `My_Source_Backend_Set`
+     */
+    sourceBackendSetName: string;
+  }
+
+  export interface GetDrProtectionGroupMemberBackupConfig {
+    /**
+     * The schedule for backing up namespaces to the destination region. If a backup schedule is not specified, only a single backup will be created. This format of the string specifying the backup schedule must conform with RFC-5545. This schedule will use the UTC timezone. This property applies to the OKE cluster member in primary region.  Example: FREQ=WEEKLY;BYDAY=MO,TU,WE,TH;BYHOUR=10;INTERVAL=1
+     */
+    backupSchedule: string;
+    /**
+     * A list of namespaces to be excluded from the backup.  The default value is null. If a list of namespaces to exclude is not provided, all namespaces will be backed up. Specify either the `namespaces` or the `excludeNamespaces` parameter, but not both. This property applies to OKE cluster members in the primary region.  Example: ["namespaceString3", "namespaceString4"]
+     */
+    excludeNamespaces: string[];
+    /**
+     * The OCID of the vault secret that stores the image credential. This property applies to the OKE cluster member in both the primary and standby region.
+     */
+    imageReplicationVaultSecretId: string;
+    /**
+     * The maximum number of backups that should be retained. This property applies to the OKE cluster member in primary region.
+     */
+    maxNumberOfBackupsRetained: number;
+    /**
+     * A list of namespaces to be included in the backup.  The default value is null. If a list of namespaces to include is not provided, all namespaces will be backed up. Specify either the `namespaces` or the `excludeNamespaces` parameter, but not both. This property applies to the OKE cluster member in primary region.  Example: ["default", "pv-nginx"]
+     */
+    namespaces: string[];
+    /**
+     * Controls the behaviour of image replication across regions. This property applies to the OKE cluster member in primary region.
+     */
+    replicateImages: string;
+  }
+
+  export interface GetDrProtectionGroupMemberBackupLocation {
+    /**
+     * The bucket name inside the object storage namespace.  Example: `bucketName`
+     */
+    bucket: string;
+    /**
+     * The OKE namespace where the config map resides. Example: `namespaceString5`
+     */
+    namespace: string;
+    /**
+     * The object name inside the object storage bucket.  Example: `switchoverPlanExecutions`
+     */
+    object: string;
+  }
+
+  export interface GetDrProtectionGroupMemberBlockVolumeAttachAndMountOperation {
+    /**
+     * A list of details of attach or detach operations performed on block volumes.
+     */
+    attachments: outputs.DisasterRecovery.GetDrProtectionGroupMemberBlockVolumeAttachAndMountOperationAttachment[];
+    /**
+     * A list of details of mount operations performed on block volumes.
+     */
+    mounts: outputs.DisasterRecovery.GetDrProtectionGroupMemberBlockVolumeAttachAndMountOperationMount[];
+  }
+
+  export interface GetDrProtectionGroupMemberBlockVolumeAttachAndMountOperationAttachment {
+    /**
+     * The OCID of the block volume.  Example: `ocid1.volume.oc1..uniqueID`
+     */
+    blockVolumeId: string;
+    /**
+     * The OCID of the reference compute instance needed to obtain the volume attachment details. This reference compute instance belongs to the peer DR protection group.  Example: `ocid1.instance.oc1..uniqueID`
+     */
+    volumeAttachmentReferenceInstanceId: string;
+  }
+
+  export interface GetDrProtectionGroupMemberBlockVolumeAttachAndMountOperationMount {
+    /**
+     * The physical mount point of the file system on a host.  Example: `/mnt/yourmountpoint`
+     */
+    mountPoint: string;
+  }
+
+  export interface GetDrProtectionGroupMemberBlockVolumeOperation {
+    /**
+     * Deprecated. Use the 'ComputeInstanceNonMovableBlockVolumeAttachOperationDetails' definition instead of this. The details for attaching or detaching a block volume.
+     */
+    attachmentDetails: outputs.DisasterRecovery.GetDrProtectionGroupMemberBlockVolumeOperationAttachmentDetail[];
+    /**
+     * The OCID of the block volume.  Example: `ocid1.volume.oc1..uniqueID`
+     */
+    blockVolumeId: string;
+    /**
+     * Mount details of a file system.
+     */
+    mountDetails: outputs.DisasterRecovery.GetDrProtectionGroupMemberBlockVolumeOperationMountDetail[];
+  }
+
+  export interface GetDrProtectionGroupMemberBlockVolumeOperationAttachmentDetail {
+    /**
+     * The OCID of the reference compute instance needed to obtain the volume attachment details. This reference compute instance belongs to the peer DR protection group.  Example: `ocid1.instance.oc1..uniqueID`
+     */
+    volumeAttachmentReferenceInstanceId: string;
+  }
+
+  export interface GetDrProtectionGroupMemberBlockVolumeOperationMountDetail {
+    /**
+     * The physical mount point of the file system on a host.  Example: `/mnt/yourmountpoint`
+     */
+    mountPoint: string;
+  }
+
+  export interface GetDrProtectionGroupMemberCommonDestinationKey {
+    /**
+     * The OCID of the customer-managed encryption key in the destination region vault.  Example: `ocid1.key.oc1..uniqueID`
+     */
+    encryptionKeyId: string;
+    /**
+     * The OCID of the destination region vault for the customer-managed encryption key.  Example: `ocid1.vault.oc1..uniqueID`
+     */
+    vaultId: string;
+  }
+
+  export interface GetDrProtectionGroupMemberDbSystemAdminUserDetail {
+    /**
+     * The OCID of the vault secret where the database SYSDBA password is stored. This password is required and used for performing database DR Drill operations when using full clone.  Example: `ocid1.vaultsecret.oc1..uniqueID`
+     */
+    passwordVaultSecretId: string;
+    /**
+     * The user name for connecting to the HeatWave MySQL DB System node.  Example: `user`
+     */
+    username: string;
+  }
+
+  export interface GetDrProtectionGroupMemberDbSystemReplicationUserDetail {
+    /**
+     * The OCID of the vault secret where the database SYSDBA password is stored. This password is required and used for performing database DR Drill operations when using full clone.  Example: `ocid1.vaultsecret.oc1..uniqueID`
+     */
+    passwordVaultSecretId: string;
+    /**
+     * The user name for connecting to the HeatWave MySQL DB System node.  Example: `user`
+     */
+    username: string;
+  }
+
+  export interface GetDrProtectionGroupMemberDestinationEncryptionKey {
+    /**
+     * The OCID of the customer-managed encryption key in the destination region vault.  Example: `ocid1.key.oc1..uniqueID`
+     */
+    encryptionKeyId: string;
+    /**
+     * The OCID of the destination region vault for the customer-managed encryption key.  Example: `ocid1.vault.oc1..uniqueID`
+     */
+    vaultId: string;
+  }
+
+  export interface GetDrProtectionGroupMemberExportMapping {
+    /**
+     * The OCID of the destination mount target on which this file system export should be created.  Example: `ocid1.mounttarget.oc1..uniqueID`
+     */
+    destinationMountTargetId: string;
+    /**
+     * The OCID of the export path.  Example: `ocid1.export.oc1..uniqueID`
+     */
+    exportId: string;
+  }
+
+  export interface GetDrProtectionGroupMemberFileSystemOperation {
+    /**
+     * The export path of the file system.  Example: `/fs-export-path`
+     */
+    exportPath: string;
+    /**
+     * Mount details of a file system.
+     */
+    mountDetails: outputs.DisasterRecovery.GetDrProtectionGroupMemberFileSystemOperationMountDetail[];
+    /**
+     * The physical mount point of the file system on a host.  Example: `/mnt/yourmountpoint`
+     */
+    mountPoint: string;
+    /**
+     * The OCID of the mount target for this file system.  Example: `ocid1.mounttarget.oc1..uniqueID`
+     */
+    mountTargetId: string;
+    /**
+     * Unmount details for a file system.
+     */
+    unmountDetails: outputs.DisasterRecovery.GetDrProtectionGroupMemberFileSystemOperationUnmountDetail[];
+  }
+
+  export interface GetDrProtectionGroupMemberFileSystemOperationMountDetail {
+    /**
+     * The OCID of the mount target for this file system.  Example: `ocid1.mounttarget.oc1..uniqueID`
+     */
+    mountTargetId: string;
+  }
+
+  export interface GetDrProtectionGroupMemberFileSystemOperationUnmountDetail {
+    /**
+     * The OCID of the mount target for this file system.  Example: `ocid1.mounttarget.oc1..uniqueID`
+     */
+    mountTargetId: string;
+  }
+
+  export interface GetDrProtectionGroupMemberLoadBalancerMapping {
+    /**
+     * The OCID of the destination Load Balancer.  Example: `ocid1.loadbalancer.oc1..uniqueID`
+     */
+    destinationLoadBalancerId: string;
+    /**
+     * The OCID of the source Load Balancer.  Example: `ocid1.loadbalancer.oc1..uniqueID`
+     */
+    sourceLoadBalancerId: string;
+  }
+
+  export interface GetDrProtectionGroupMemberManagedNodePoolConfig {
+    /**
+     * The OCID of the virtual node pool in OKE cluster.
+     */
+    id: string;
+    /**
+     * The maximum number to which nodes in the virtual node pool could be scaled up.
+     */
+    maximum: number;
+    /**
+     * The minimum number to which nodes in the virtual node pool could be scaled down.
+     */
+    minimum: number;
+  }
+
+  export interface GetDrProtectionGroupMemberNetworkLoadBalancerMapping {
+    /**
+     * The OCID of the destination Network Load Balancer.  Example: `ocid1.networkloadbalancer.oc1..uniqueID`
+     */
+    destinationNetworkLoadBalancerId: string;
+    /**
+     * The OCID of the source Network Load Balancer.  Example: `ocid1.networkloadbalancer.oc1..uniqueID`
+     */
+    sourceNetworkLoadBalancerId: string;
+  }
+
+  export interface GetDrProtectionGroupMemberResourceModifierMapping {
+    /**
+     * The name of the config map containing resource modification details. Example: `resource-modifier`
+     */
+    configMap: string;
+    /**
+     * The OKE namespace where the config map resides. Example: `namespaceString5`
+     */
+    namespace: string;
+  }
+
+  export interface GetDrProtectionGroupMemberSourceVolumeToDestinationEncryptionKeyMapping {
+    /**
+     * The OCID of a vault and customer-managed encryption key in the destination region.
+     */
+    destinationEncryptionKeys: outputs.DisasterRecovery.GetDrProtectionGroupMemberSourceVolumeToDestinationEncryptionKeyMappingDestinationEncryptionKey[];
+    /**
+     * The OCID of the source boot volume or block volume.  Example: `ocid1.volume.oc1..uniqueID`
+     */
+    sourceVolumeId: string;
+  }
+
+  export interface GetDrProtectionGroupMemberSourceVolumeToDestinationEncryptionKeyMappingDestinationEncryptionKey {
+    /**
+     * The OCID of the customer-managed encryption key in the destination region vault.  Example: `ocid1.key.oc1..uniqueID`
+     */
+    encryptionKeyId: string;
+    /**
+     * The OCID of the destination region vault for the customer-managed encryption key.  Example: `ocid1.vault.oc1..uniqueID`
+     */
+    vaultId: string;
+  }
+
+  export interface GetDrProtectionGroupMemberVaultMapping {
+    /**
+     * The OCID of the destination Vault.  Example: `ocid1.vault.oc1..uniqueID`
+     */
+    destinationVaultId: string;
+    /**
+     * The OCID of the source Vault.  Example: `ocid1.vault.oc1..uniqueID`
+     */
+    sourceVaultId: string;
+  }
+
+  export interface GetDrProtectionGroupMemberVirtualNodePoolConfig {
+    /**
+     * The OCID of the virtual node pool in OKE cluster.
+     */
+    id: string;
+    /**
+     * The maximum number to which nodes in the virtual node pool could be scaled up.
+     */
+    maximum: number;
+    /**
+     * The minimum number to which nodes in the virtual node pool could be scaled down.
+     */
+    minimum: number;
+  }
+
+  export interface GetDrProtectionGroupMemberVnicMapping {
+    /**
+     * A list of OCIDs of network security groups (NSG) in the destination region which should be assigned to the source VNIC.  Example: `[ ocid1.networksecuritygroup.oc1..uniqueID, ocid1.networksecuritygroup.oc1..uniqueID ]`
+     */
+    destinationNsgIdLists: string[];
+    /**
+     * The private IP address to be assigned as the VNIC's primary IP address in the destination subnet. This must be a valid IP address in the destination subnet and the IP address must be available.  Example: `10.0.3.3`
+     */
+    destinationPrimaryPrivateIpAddress: string;
+    /**
+     * The hostname label to be assigned in the destination subnet for the primary private IP of the source VNIC. This label is the hostname portion of the private IP's fully qualified domain name (FQDN)  (for example, 'myhost1' in the FQDN 'myhost1.subnet123.vcn1.oraclevcn.com').  Example: `myhost1`
+     */
+    destinationPrimaryPrivateIpHostnameLabel: string;
+    /**
+     * The OCID of the reserved public IP address to be assigned to the compute instance in the destination region.  Example: `ocid1.publicip.oc1..uniqueID`
+     */
+    destinationReservedPublicIpId: string;
+    /**
+     * The OCID of the destination subnet to which the source VNIC should connect.  Example: `ocid1.subnet.oc1..uniqueID`
+     */
+    destinationSubnetId: string;
+    /**
+     * The OCID of the source VNIC.  Example: `ocid1.vnic.oc1..uniqueID`
+     */
+    sourceVnicId: string;
   }
 
   export interface GetDrProtectionGroupsDrProtectionGroupCollection {
