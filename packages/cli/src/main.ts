@@ -120,10 +120,26 @@ export function buildProgram(): Command {
       booleanFlag,
       true,
     )
+    .option(
+      '--provider <name=urn>',
+      "import with this provider of the stack (e.g. one in the DR plan's region), as `pulumi import --provider`",
+    )
     .action(async (type: string, name: string, id: string, _: unknown, cmd: Command) => {
       const { runDeploy } = await import('./commands/deploy');
       const protect = cmd.opts().protect as boolean;
-      await runDeploy('import', { ...globals(cmd), imports: [{ type, name, id, protect }] });
+      const given = cmd.opts().provider as string | undefined;
+      // Pulumi's form is name=urn (the name is the provider's variable in the code printed after);
+      // a bare URN is taken too, named after its resource.
+      const eq = given && !given.startsWith('urn:') ? given.indexOf('=') : -1;
+      const provider = given && {
+        variable: eq > 0 ? given.slice(0, eq) : given.split('::').pop()!,
+        urn: given.slice(eq + 1),
+      };
+      await runDeploy('import', {
+        ...globals(cmd),
+        imports: [{ type, name, id, protect, ...(provider ? { provider: provider.urn } : {}) }],
+        importProviderVariable: provider ? provider.variable : undefined,
+      });
     });
 
   const stack = program

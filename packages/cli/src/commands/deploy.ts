@@ -29,6 +29,8 @@ interface DeployOptions extends GlobalOptions {
   exclude?: string[];
   excludeDependents?: boolean;
   imports?: EngineOptions['imports'];
+  /** `import --provider name=urn`: the provider's variable in the code printed after. */
+  importProviderVariable?: string;
   showSames?: boolean;
   suppressOutputs?: boolean;
   config?: string[];
@@ -203,7 +205,8 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       if (!options.json) process.stdout.write('\n');
     }
     await run(mode, false);
-    if (kind === 'import' && !options.json) printImportCode(project.dir, state.load().resources, options.imports ?? []);
+    if (kind === 'import' && !options.json)
+      printImportCode(project.dir, state.load().resources, options.imports ?? [], options.importProviderVariable);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -238,6 +241,7 @@ function printImportCode(
   programDir: string,
   resources: Array<{ urn: string; type: string; inputs: Record<string, unknown>; delete?: boolean }>,
   imports: NonNullable<EngineOptions['imports']>,
+  providerVariable?: string,
 ): void {
   let pkg = '@pulumi/oci';
   try {
@@ -251,7 +255,14 @@ function printImportCode(
     const found = resources.find((r) => !r.delete && r.urn.endsWith(`::${imp.type}::${imp.name}`));
     if (found)
       process.stdout.write(
-        `\n${importCode({ pkg, type: imp.type, name: imp.name, inputs: found.inputs, protect: imp.protect !== false })}`,
+        `\n${importCode({
+          pkg,
+          type: imp.type,
+          name: imp.name,
+          inputs: found.inputs,
+          protect: imp.protect !== false,
+          provider: providerVariable,
+        })}`,
       );
   }
 }

@@ -12,8 +12,10 @@ export function importCode(options: {
   name: string;
   inputs: Record<string, unknown>;
   protect: boolean;
+  /** The variable of the provider the import used (`--provider name=urn`), as Pulumi's code names it. */
+  provider?: string;
 }): string {
-  const { pkg, type, name, inputs, protect } = options;
+  const { pkg, type, name, inputs, protect, provider } = options;
   // `oci:AiLanguage/endpoint:Endpoint` → oci.ailanguage.Endpoint, as the SDKs name their modules.
   const [namespace, module, className] = type.split(':');
   const ctor = `${namespace}.${module.split('/')[0].toLowerCase()}.${className}`;
@@ -34,9 +36,14 @@ export function importCode(options: {
     'import * as pulumi from "@pulumi/pulumi";',
     `import * as ${namespace} from "${pkg}";`,
     '',
-    `const ${variable} = new ${ctor}(${JSON.stringify(name)}, ${literal(args, '')}${protect ? `, {\n    protect: true,\n}` : ''});`,
+    `const ${variable} = new ${ctor}(${JSON.stringify(name)}, ${literal(args, '')}${resourceOptions(protect, provider)});`,
     '',
   ].join('\n');
+}
+
+function resourceOptions(protect: boolean, provider: string | undefined): string {
+  const lines = [...(provider ? [`    provider: ${provider},`] : []), ...(protect ? ['    protect: true,'] : [])];
+  return lines.length ? `, {\n${lines.join('\n')}\n}` : '';
 }
 
 function isEmpty(v: unknown): boolean {

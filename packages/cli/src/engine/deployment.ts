@@ -1343,7 +1343,14 @@ export class Deployment {
     const done = this.o.preview ? () => undefined : await this.beginPending(draft, 'importing');
     try {
       const read = await plugin.read(urn, reg.name, reg.type, reg.importId, undefined, undefined);
-      if (!read.id) throw new StepError(`${urn}: resource '${reg.importId}' does not exist`);
+      if (!read.id) {
+        // `ocikit import` reads with the default provider: say how to reach another region's.
+        const hint =
+          cli && !reg.provider
+            ? ' (read with the default provider; for another provider, such as one in another region, use --provider name=urn)'
+            : '';
+        throw new StepError(`${urn}: resource '${reg.importId}' does not exist${hint}`);
+      }
       if (!read.inputs) throw new StepError(`${urn}: the provider does not support importing resources`);
       const readInputs = read.inputs;
       let inputs = readInputs;
@@ -1395,37 +1402,33 @@ export class Deployment {
     }
   }
 
-  /** `ocikit import <type> <name> <id>`: a resource under the stack with the default provider. */
+  /**
+   * `ocikit import <type> <name> <id>`: a resource under the stack with the default provider, or
+   * with a provider of the stack (`--provider name=urn`, e.g. one in the DR plan's region).
+   */
   async importResource(
-    imp: { type: string; name: string; id: string; protect?: boolean },
+    imp: { type: string; name: string; id: string; protect?: boolean; provider?: string },
     version: string,
   ): Promise<StepOutcome> {
     const urn = this.urn(imp.type, imp.name, this.stackUrn);
     if (this.olds.has(urn)) throw new StepError(`${urn} is already in the stack`);
+    if (imp.provider) {
+      const p = this.current.find((r) => r.urn === imp.provider && !r.delete && r.type.startsWith(providerPrefix));
+      if (!p?.id)
+        throw new StepError(`provider ${imp.provider} is not in the stack (ocikit stack --show-urns lists it)`);
+      const ref = `${p.urn}::${p.id}`;
+      const { plugin } = await this.providerFor(ref, imp.type, '');
+      this.registered.add(urn);
+      return this.importStep({ ...importRegistration(imp, this.stackUrn, ''), provider: ref }, urn, plugin, ref, true);
+    }
     // The stack's default provider of the package (the program's, e.g. default_4_20_0 from
     // @pulumi/oci) rather than a second, unversioned one that the next `up` would delete.
     const pkgProvider = `${providerPrefix}${imp.type.split(':')[0]}`;
     const existing = this.current.find((r) => r.type === pkgProvider && !r.delete && isDefaultProvider(r.urn));
     if (!version && typeof existing?.inputs.version === 'string') version = existing.inputs.version;
     const { plugin, ref } = await this.providerFor('', imp.type, version);
-    const reg: Registration = {
-      type: imp.type,
-      name: imp.name,
-      parent: this.stackUrn,
-      custom: true,
-      inputs: {},
-      provider: '',
-      version,
-      dependencies: [],
-      propertyDependencies: {},
-      ignoreChanges: [],
-      replaceOnChanges: [],
-      additionalSecretOutputs: [],
-      importId: imp.id,
-      protect: imp.protect,
-    };
     this.registered.add(urn);
-    return this.importStep(reg, urn, plugin, ref, true);
+    return this.importStep(importRegistration(imp, this.stackUrn, version), urn, plugin, ref, true);
   }
 
   /** `Resource.get`: Read(id, state); an external resource, never deleted, only dropped from state. */
@@ -1958,4 +1961,28 @@ export function orderResources(resources: ResourceState[]): ResourceState[] {
   };
   for (const r of resources) visit(r);
   return out;
+}
+
+/** What `ocikit import` registers: the resource under the stack, nothing but its id to import. */
+function importRegistration(
+  imp: { type: string; name: string; id: string; protect?: boolean },
+  stackUrn: string,
+  version: string,
+): Registration {
+  return {
+    type: imp.type,
+    name: imp.name,
+    parent: stackUrn,
+    custom: true,
+    inputs: {},
+    provider: '',
+    version,
+    dependencies: [],
+    propertyDependencies: {},
+    ignoreChanges: [],
+    replaceOnChanges: [],
+    additionalSecretOutputs: [],
+    importId: imp.id,
+    protect: imp.protect,
+  };
 }

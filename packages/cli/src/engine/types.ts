@@ -25,7 +25,8 @@ export interface EngineOptions {
   /** Which of those keys are secret. */
   secretKeys: string[];
   /** `ocikit import <type> <name> <id>` (protected unless `--protect=false`, as `pulumi import`). */
-  imports?: Array<{ type: string; name: string; id: string; protect?: boolean }>;
+  /** `ocikit import`: each with its provider's URN (`--provider name=urn`), else the default provider. */
+  imports?: Array<{ type: string; name: string; id: string; protect?: boolean; provider?: string }>;
   /** Default: Pulumi's default. */
   parallel?: number;
   /** `up --refresh`: read every resource from the cloud before the program's steps. */

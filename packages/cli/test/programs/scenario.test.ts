@@ -187,6 +187,32 @@ test('get reads a resource; import adopts one by option and one by command', asy
   assert.equal((await urns()).get('byCommand').protect, undefined);
 });
 
+test("import --provider name=urn adopts a DR plan of the standby region with the program's provider", async () => {
+  const dr = cloud.t.dr(cloud.sandbox.peerRegion);
+  const { drPlan } = await dr.createDrPlan({
+    createDrPlanDetails: {
+      displayName: 'made-in-standby',
+      type: 'FAILOVER',
+      drProtectionGroupId: cloud.sandbox.standbyGroupId,
+    },
+  });
+  const DRPLAN = 'oci:DisasterRecovery/drPlan:DrPlan';
+  // The default provider reads the home region, where the plan is not: one line with the way out.
+  const missed = await p.run(['import', DRPLAN, 'fromStandby', drPlan.id]);
+  assert.equal(missed.code, 1);
+  assert.match(missed.stderr, /does not exist \(read with the default provider; .*use --provider name=urn\)\n$/);
+  const standbyUrn = [...(await urns()).values()].find((r) => r.urn.endsWith('::pulumi:providers:oci::standby')).urn;
+  const imported = ok(
+    await p.run(['import', DRPLAN, 'fromStandby', drPlan.id, '--provider', `standby=${standbyUrn}`, '--protect=false']),
+  );
+  const adopted = (await urns()).get('fromStandby');
+  assert.equal(adopted.id, drPlan.id);
+  assert.ok(adopted.provider.startsWith(`${standbyUrn}::`), adopted.provider);
+  assert.match(imported.stdout, /\}, \{\n {4}provider: standby,\n\}\);\n$/);
+  ok(await p.run(['state', 'delete', adopted.urn, '--yes']));
+  await dr.deleteDrPlan({ drPlanId: drPlan.id });
+});
+
 test('protect refuses destroy with a one-line reason until the program unprotects', async () => {
   const guarded = (await urns()).get('guarded').id;
   const refused = await p.run(['destroy', '--yes']);
