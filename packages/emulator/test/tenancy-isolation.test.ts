@@ -119,6 +119,16 @@ describe('tenancy isolation', () => {
       await call(b, 'GET', dr(d.primaryRegion, `/workRequests?compartmentId=${sandbox.compartmentId}`)),
       'ListWorkRequests',
     );
+    // DR's ListWorkRequests takes no compartment: B's list (any filter) holds none of A's.
+    for (const query of ['', `?resourceId=${planId}`, '?limit=1']) {
+      const listed = await call(b, 'GET', dr(d.standbyRegion, `/workRequests${query}`));
+      assert.deepEqual([listed.status, listed.body.items], [200, []], `ListWorkRequests${query}`);
+    }
+    const mine = await call(t.identity, 'GET', dr(d.standbyRegion, `/workRequests?resourceId=${planId}`));
+    assert.ok(
+      (mine.body.items as Array<{ id: string }>).some((w) => w.id === planWorkRequestId),
+      'A still lists its own',
+    );
     const own = await call(b, 'GET', dr(d.primaryRegion, `/drProtectionGroups?compartmentId=${b.tenancyId}`));
     assert.deepEqual(own.body.items, []);
     const byId = await call(

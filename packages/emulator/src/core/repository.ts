@@ -29,12 +29,6 @@ export class Repository<T extends object> {
     return region === undefined || current.region === region ? current : undefined;
   }
 
-  /** The entity exists but belongs to another tenancy than the running request's (see tenancy-scope). */
-  isHiddenFromCaller(id: string): boolean {
-    const stored = this.store.get<T>(this.kind, id);
-    return stored !== undefined && !isVisible(stored.body);
-  }
-
   save(entity: Entity<T>): Entity<T> {
     entity.transitions.sort((a, b) => a.at - b.at);
     this.store.put(this.kind, entity, nextSettleAt(entity));

@@ -147,6 +147,17 @@ export function registerOperations(app: FastifyInstance, routes: ServiceRoutes, 
         method: operation.method,
         url: `${prefix}${routes.basePath}${operation.path}`,
         schema: operation.handler ? operation.schema : undefined,
+        // The OCI SDKs send no body when the details are `{}` (oci-common drops a "{}" body): an
+        // empty body is the empty object, so an empty update is valid and a create names the
+        // field it lacks (MissingParameter) instead of refusing the body.
+        ...(operation.handler && operation.schema?.body
+          ? {
+              preValidation: (request: FastifyRequest, _reply: unknown, done: () => void) => {
+                if (request.body === undefined) request.body = {};
+                done();
+              },
+            }
+          : {}),
         handler: async (request, reply) => {
           const fault = deps.faults.take(operation.name, resourceKind);
           if (fault) await beforeOperation(fault, reply);
@@ -182,10 +193,12 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
   const token = operation.retryToken ? header('opc-retry-token') : undefined;
   const fingerprint =
     token && RetryTokens.fingerprint(ctx.principal.tenancyId, request.method, request.url, request.body);
+  // The service (its API version in the path) and region the token is kept for.
+  const tokenScope = `${ctx.region}/${/\/(\d{8})\//.exec(request.url)?.[1] ?? ''}`;
 
   const run = (): RecordedResponse => {
     if (token && fingerprint) {
-      const recorded = deps.retryTokens.replay(ctx.principal.tenancyId, token, fingerprint);
+      const recorded = deps.retryTokens.replay(ctx.principal.tenancyId, tokenScope, token, fingerprint);
       if (recorded) return { ...recorded, headers: { ...recorded.headers, 'opc-request-id': ctx.requestId } };
     }
     const result = operation.handler!({
@@ -202,7 +215,8 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
       headers,
       body: result.body,
     };
-    if (token && fingerprint) deps.retryTokens.record(ctx.principal.tenancyId, token, fingerprint, response);
+    if (token && fingerprint)
+      deps.retryTokens.record(ctx.principal.tenancyId, tokenScope, token, fingerprint, response);
     return response;
   };
   // A read changes nothing a client asked for (settling due transitions is atomic on its own),

@@ -41,13 +41,17 @@ export class RetryTokens {
       .digest('hex');
   }
 
-  private key(tenancyId: string, token: string): string {
-    return `${tenancyId}:${token}`;
+  /**
+   * A token belongs to one tenancy and to one service in one region (`scope`): each is its own
+   * deployment in OCI, so DR in us-phoenix-1 and AI Language in us-ashburn-1 never share one.
+   */
+  private key(tenancyId: string, scope: string, token: string): string {
+    return `${tenancyId}:${scope}:${token}`;
   }
 
   /** The recorded response to replay, or undefined when the token is new. */
-  replay(tenancyId: string, token: string, fingerprint: string): RecordedResponse | undefined {
-    const entity = this.repository.find(this.key(tenancyId, token));
+  replay(tenancyId: string, scope: string, token: string, fingerprint: string): RecordedResponse | undefined {
+    const entity = this.repository.find(this.key(tenancyId, scope, token));
     if (!entity) return undefined;
     if (entity.body.fingerprint !== fingerprint) {
       throw errors.invalidatedRetryToken(
@@ -57,11 +61,11 @@ export class RetryTokens {
     return entity.body.response;
   }
 
-  record(tenancyId: string, token: string, fingerprint: string, response: RecordedResponse): void {
+  record(tenancyId: string, scope: string, token: string, fingerprint: string, response: RecordedResponse): void {
     // Expired tokens are dropped as new ones arrive (an indexed lookup), so the table holds one day of them.
     this.repository.settleDue();
     this.repository.save({
-      id: this.key(tenancyId, token),
+      id: this.key(tenancyId, scope, token),
       region: 'global',
       body: { fingerprint, response },
       transitions: [{ at: this.clock.now() + TOKEN_LIFETIME_MS, remove: true }],

@@ -121,6 +121,10 @@ describe('DR error answers', () => {
     assertOciError(await put([1, 2]), 400, 'InvalidParameter');
 
     const query = (path: string) => raw(t, 'GET', peerPath(path));
+    // A group the caller cannot read here is one answer, as its GET: one that does not exist, and
+    // the primary group, which lives in the other region.
+    for (const groupId of ['ocid1.drprotectiongroup.oc1.phx.amaaaaaanosuchgroup', pair.primary.id])
+      assertOciError(await query(`/drPlans?drProtectionGroupId=${groupId}`), 404, 'NotAuthorizedOrNotFound');
     assertOciError(await query(`/drPlans?drProtectionGroupId=${pair.standby.id}&limit=0`), 400, 'InvalidParameter');
     assertOciError(await query(`/drPlans?drProtectionGroupId=${pair.standby.id}&limit=abc`), 400, 'InvalidParameter');
     assertOciError(

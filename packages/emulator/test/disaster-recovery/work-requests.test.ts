@@ -26,8 +26,11 @@ describe('DR work requests over time', () => {
     const workRequestId = created.opcWorkRequestId;
     const groupId = created.drProtectionGroup.id;
 
-    let wr = (await client.getWorkRequest({ workRequestId })).workRequest;
+    const first = await client.getWorkRequest({ workRequestId });
+    let wr = first.workRequest;
     assert.equal(wr.status, 'ACCEPTED');
+    // When to look again (decimal seconds, at most 1 s), as DR's GetWorkRequest answers.
+    assert.equal(first.retryAfter, 1);
     assert.equal(wr.percentComplete, 0);
     assert.equal(wr.compartmentId, compartmentId);
     assert.equal(wr.timeStarted, undefined);
@@ -60,6 +63,7 @@ describe('DR work requests over time', () => {
     const got = await client.getWorkRequest({ workRequestId });
     wr = got.workRequest;
     assert.ok(got.etag);
+    assert.equal(got.retryAfter, undefined, 'finished: nothing to wait for');
     assert.equal(wr.status, 'SUCCEEDED');
     assert.equal(wr.percentComplete, 100);
     assert.ok(wr.timeFinished);

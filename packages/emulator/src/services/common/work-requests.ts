@@ -5,6 +5,7 @@ import { assertIfMatch } from '../../core/etag';
 import { newOcid } from '../../core/ids';
 import type { Entity, Transition } from '../../core/lifecycle';
 import { Repository } from '../../core/repository';
+import { isVisible } from '../../core/tenancy-scope';
 import { paginate, paginateQuery, parsePage, type Page } from '../../http/pagination';
 import { listColumn, type Store } from '../../store/store';
 
@@ -198,6 +199,17 @@ export class WorkRequests {
     }
   }
 
+  /**
+   * DR's GetWorkRequest `retry-after` (decimal seconds) for unfinished work: the time until it is
+   * due to finish, between 0.1 and 1 s, so a client that honours it (ocikit's plugin does) never
+   * polls later than a second, nor past the finish (also when a test moves the clock by hand).
+   */
+  retryAfterSeconds(entity: Entity<WorkRequestBody>): number | undefined {
+    if (entity.body.timeFinished) return undefined;
+    const finishesAt = Math.max(...entity.transitions.map((t) => t.at), this.clock.now());
+    return Math.min(1, Math.max(0.1, Math.ceil((finishesAt - this.clock.now()) / 100) / 10));
+  }
+
   get(id: string, region: string): Entity<WorkRequestBody> {
     const entity = this.repository.find(id, region);
     if (!entity) throw errors.notAuthorizedOrNotFound(`work request ${id}`);
@@ -220,9 +232,20 @@ export class WorkRequests {
     if (filters.workRequestId) where.id = filters.workRequestId;
     if (filters.status) where.status = filters.status;
     const includes = filters.resourceId ? { resourceIds: filters.resourceId } : undefined;
-    return paginateQuery(page, [{ column: 'timeAccepted', direction: filters.sortOrder ?? 'DESC' }], (query) =>
-      this.repository.list({ where, includes, ...query }).map((e) => e.body),
-    );
+    // Only the caller's tenancy's work requests (DR's compartmentId is optional, so the query alone
+    // does not scope it): rows of others are skipped, reading on until the page is full.
+    return paginateQuery(page, [{ column: 'timeAccepted', direction: filters.sortOrder ?? 'DESC' }], (query) => {
+      const visible: WorkRequestBody[] = [];
+      let after = query.after;
+      for (;;) {
+        const rows = this.repository.list({ where, includes, ...query, ...(after ? { after } : {}) });
+        for (const row of rows) if (isVisible(row.body)) visible.push(row.body);
+        const last = rows[rows.length - 1];
+        if (!last || rows.length < (query.limit ?? Infinity) || visible.length >= (query.limit ?? Infinity))
+          return visible.slice(0, query.limit);
+        after = { values: [last.body.timeAccepted], id: last.id };
+      }
+    });
   }
 
   /** Errors are visible once the work request has failed. */

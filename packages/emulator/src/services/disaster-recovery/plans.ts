@@ -294,8 +294,9 @@ export class DrPlans {
   }
 
   list(ctx: RequestContext, query: ListDrPlansQuery) {
-    // Listing by another tenancy's group is refused as its lookup would be.
-    if (this.deps.groups.isHiddenFromCaller(query.drProtectionGroupId))
+    // The group named must be one the caller can read here, as its GET: another tenancy's, another
+    // region's and one that does not exist are one answer (NotAuthorizedOrNotFound tells none apart).
+    if (!this.deps.groups.find(query.drProtectionGroupId, ctx.region))
       throw errors.notAuthorizedOrNotFound(`DR protection group ${query.drProtectionGroupId}`);
     const where: Record<string, string> = { region: ctx.region, drProtectionGroupId: query.drProtectionGroupId };
     if (query.lifecycleState) where.lifecycleState = query.lifecycleState;

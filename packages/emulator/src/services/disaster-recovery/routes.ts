@@ -346,7 +346,14 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
       name: 'GetWorkRequest',
       method: 'GET',
       path: '/workRequests/:workRequestId',
-      handler: ({ ctx, params }) => resource(workRequests.get(params.workRequestId, ctx.region).body),
+      handler: ({ ctx, params }) => {
+        const entity = workRequests.get(params.workRequestId, ctx.region);
+        const answer = resource(entity.body);
+        const retryAfter = workRequests.retryAfterSeconds(entity);
+        return retryAfter === undefined
+          ? answer
+          : { ...answer, headers: { ...answer.headers, 'retry-after': String(retryAfter) } };
+      },
     }),
     defineOperation({
       name: 'ListWorkRequests',
