@@ -170,6 +170,24 @@ describe('AI Language projects through the official SDK', () => {
     assert.equal(bad.serviceCode, 'InvalidParameter');
   });
 
+  it('a description is at most 400 characters, as the console allows (displayName 255)', async () => {
+    const compartmentId = await newCompartmentId();
+    const ok = await env.client.createProject({
+      createProjectDetails: { compartmentId, description: 'd'.repeat(400) },
+    });
+    assert.equal(ok.project.description?.length, 400);
+    for (const [field, value] of [
+      ['description', 'd'.repeat(401)],
+      ['displayName', 'n'.repeat(256)],
+    ]) {
+      const e = await ociError(() =>
+        env.client.createProject({ createProjectDetails: { compartmentId, [field]: value } }),
+      );
+      assert.deepEqual([e.statusCode, e.serviceCode], [400, 'InvalidParameter'], field);
+      assert.match(e.message, new RegExp(`'${field}'`));
+    }
+  });
+
   it('moves a project to another compartment at once, without a work request', async () => {
     const from = await newCompartmentId();
     const to = await newCompartmentId();

@@ -35,7 +35,8 @@ export interface AiLanguageServices {
 // ---------------------------------------------------------------------------------------------
 
 const tags = { freeformTags: freeformTagsSchema, definedTags: definedTagsSchema };
-const text = { type: 'string' } as const;
+// A description: the console's limit of 400 characters (as displayName has the console's 255).
+const text = { type: 'string', maxLength: 400 } as const;
 const nonEmpty = { type: 'string', minLength: 1 } as const;
 const lifecycleState = { type: 'string', enum: LIFECYCLE_STATES } as const;
 
