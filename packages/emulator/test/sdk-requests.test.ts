@@ -56,6 +56,16 @@ describe('requests as the OCI SDKs send them', () => {
       createProjectDetails: { compartmentId: sandbox.compartmentId },
     });
     assert.ok(project.project.id.startsWith('ocid1.ailanguageproject.'));
+    // The same service in another region: a new request too (a protection group in the home region).
+    const group = await t.dr().createDrProtectionGroup({
+      opcRetryToken: token,
+      createDrProtectionGroupDetails: {
+        compartmentId: sandbox.compartmentId,
+        displayName: 'token-group',
+        logLocation: { namespace: 'ns', bucket: 'logs' },
+      },
+    });
+    assert.ok(group.drProtectionGroup.id.startsWith('ocid1.drprotectiongroup.'));
     // In its own service and region the token still replays the first answer.
     const again = await dr.createDrPlan({ opcRetryToken: token, createDrPlanDetails: details });
     assert.equal(again.drPlan.id, plan.drPlan.id);

@@ -124,6 +124,40 @@ describe('tenancy isolation', () => {
       const listed = await call(b, 'GET', dr(d.standbyRegion, `/workRequests${query}`));
       assert.deepEqual([listed.status, listed.body.items], [200, []], `ListWorkRequests${query}`);
     }
+    // A's pages of one, with B's work requests between A's: each of A's once, in order, none of B's.
+    for (const name of ['b-1', 'b-2'])
+      assert.equal(
+        (
+          await call(b, 'POST', dr(d.standbyRegion, '/drProtectionGroups'), {
+            compartmentId: bCompartment,
+            displayName: name,
+            logLocation: { namespace: 'ns', bucket: 'logs' },
+          })
+        ).status,
+        200,
+      );
+    await call(t.identity, 'POST', dr(d.standbyRegion, '/drPlans'), {
+      displayName: 'a-plan-2',
+      type: 'FAILOVER',
+      drProtectionGroupId: d.standbyProtectionGroupId,
+    });
+    const whole = await call(t.identity, 'GET', dr(d.standbyRegion, '/workRequests?limit=1000'));
+    const paged: string[] = [];
+    let next: string | null = '';
+    while (next !== null) {
+      const response = await signedFetch(
+        t.identity,
+        `${t.url}${dr(d.standbyRegion, `/workRequests?limit=1${next ? `&page=${encodeURIComponent(next)}` : ''}`)}`,
+      );
+      const items = ((await response.json()) as { items: Array<{ id: string }> }).items;
+      paged.push(...items.map((w) => w.id));
+      next = response.headers.get('opc-next-page');
+    }
+    assert.deepEqual(
+      paged,
+      (whole.body.items as Array<{ id: string }>).map((w) => w.id),
+    );
+    assert.ok((whole.body.items as Array<{ compartmentId: string }>).every((w) => w.compartmentId !== bCompartment));
     const mine = await call(t.identity, 'GET', dr(d.standbyRegion, `/workRequests?resourceId=${planId}`));
     assert.ok(
       (mine.body.items as Array<{ id: string }>).some((w) => w.id === planWorkRequestId),

@@ -94,8 +94,10 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       // (no @pulumi/pulumi for the program) the run starts it cold and reports why it cannot
     }
   };
-  if (kind === 'preview' || kind === 'up') prestart();
-  trace.mark('first program started');
+  if (kind === 'preview' || kind === 'up') {
+    prestart();
+    trace.mark('first program started');
+  }
   const discardPrograms = () => programs.splice(0).forEach((p) => p.discard());
   const engine = await import('../engine');
   trace.mark('engine loaded');

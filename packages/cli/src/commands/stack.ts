@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { UserError } from '../errors';
@@ -111,6 +111,8 @@ export function stackExport(options: GlobalOptions & { showSecrets?: boolean; fi
   const text = JSON.stringify(deployment, null, 4) + '\n';
   if (!options.file) return void process.stdout.write(text);
   try {
+    // 0600 also when the file exists (the mode option applies to a new file only): it may hold secrets.
+    if (existsSync(options.file)) chmodSync(options.file, 0o600);
     writeFileSync(options.file, text, { mode: 0o600 });
   } catch (e) {
     throw new UserError(`could not write ${options.file}: ${(e as Error).message}`);

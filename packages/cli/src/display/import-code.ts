@@ -20,7 +20,7 @@ export function importCode(options: {
   const [namespace, module, className] = type.split(':');
   const ctor = `${namespace}.${module.split('/')[0].toLowerCase()}.${className}`;
   const args = Object.fromEntries(Object.entries(inputs).filter(([k, v]) => !k.startsWith('__') && !isEmpty(v)));
-  const variable = name.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^([0-9])/, '_$1');
+  const variable = identifier(name);
   return [
     'Please copy the following code into your Pulumi application. Not doing so',
     'will cause Pulumi to report that an update will happen on the next update command.',
@@ -36,9 +36,14 @@ export function importCode(options: {
     'import * as pulumi from "@pulumi/pulumi";',
     `import * as ${namespace} from "${pkg}";`,
     '',
-    `const ${variable} = new ${ctor}(${JSON.stringify(name)}, ${literal(args, '')}${resourceOptions(protect, provider)});`,
+    `const ${variable} = new ${ctor}(${JSON.stringify(name)}, ${literal(args, '')}${resourceOptions(protect, provider && identifier(provider))});`,
     '',
   ].join('\n');
+}
+
+/** A name as a TypeScript variable: `dr-standby` → `dr_standby`, `1st` → `_1st`. */
+function identifier(name: string): string {
+  return name.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^([0-9])/, '_$1');
 }
 
 function resourceOptions(protect: boolean, provider: string | undefined): string {

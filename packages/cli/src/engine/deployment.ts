@@ -531,21 +531,9 @@ export class Deployment {
         inputs[key] = this.o.secretKeys.includes(k) ? makeSecret(v) : v;
       }
       if (version) inputs.version = version;
-      ref = this.registerProvider({
-        type: `${providerPrefix}${pkg}`,
-        name,
-        parent: '',
-        custom: true,
-        inputs,
-        provider: '',
-        version,
-        dependencies: [],
-        propertyDependencies: {},
-        ignoreChanges: [],
-        replaceOnChanges: [],
-        additionalSecretOutputs: [],
-        importId: '',
-      }).then((o) => `${o.urn}::${o.id}`);
+      ref = this.registerProvider(
+        engineRegistration({ type: `${providerPrefix}${pkg}`, name, parent: '', inputs, version }),
+      ).then((o) => `${o.urn}::${o.id}`);
       this.defaultProviders.set(key, ref);
     }
     return ref;
@@ -1963,26 +1951,36 @@ export function orderResources(resources: ResourceState[]): ResourceState[] {
   return out;
 }
 
+/** A registration the engine makes itself (the stack, a default provider, `ocikit import`): no options of a program. */
+export function engineRegistration(
+  r: Pick<Registration, 'type' | 'name' | 'parent' | 'inputs' | 'version'> & Partial<Registration>,
+): Registration {
+  return {
+    custom: true,
+    provider: '',
+    dependencies: [],
+    propertyDependencies: {},
+    ignoreChanges: [],
+    replaceOnChanges: [],
+    additionalSecretOutputs: [],
+    importId: '',
+    ...r,
+  };
+}
+
 /** What `ocikit import` registers: the resource under the stack, nothing but its id to import. */
 function importRegistration(
   imp: { type: string; name: string; id: string; protect?: boolean },
   stackUrn: string,
   version: string,
 ): Registration {
-  return {
+  return engineRegistration({
     type: imp.type,
     name: imp.name,
     parent: stackUrn,
-    custom: true,
     inputs: {},
-    provider: '',
     version,
-    dependencies: [],
-    propertyDependencies: {},
-    ignoreChanges: [],
-    replaceOnChanges: [],
-    additionalSecretOutputs: [],
     importId: imp.id,
     protect: imp.protect,
-  };
+  });
 }

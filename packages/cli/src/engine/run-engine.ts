@@ -2,7 +2,7 @@
 // program (update), refresh every resource (refresh) or delete everything (destroy), with the
 // state written after every step, and report Pulumi-shaped events and a summary.
 import { availableParallelism } from 'node:os';
-import { Deployment, StepError, stackType } from './deployment';
+import { Deployment, engineRegistration, StepError, stackType } from './deployment';
 import { EventSink } from './events';
 import { startMonitor } from './monitor';
 import { startProgram, type ProgramOptions } from './program';
@@ -200,21 +200,14 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
 }
 
 function rootRegistration(project: string, stack: string) {
-  return {
+  return engineRegistration({
     type: stackType,
     name: `${project}-${stack}`,
     parent: '',
     custom: false,
     inputs: {},
-    provider: '',
     version: '',
-    dependencies: [],
-    propertyDependencies: {},
-    ignoreChanges: [],
-    replaceOnChanges: [],
-    additionalSecretOutputs: [],
-    importId: '',
-  };
+  });
 }
 
 /** The user sees one line: a multi-line diagnostic is folded, and a long one cut. */

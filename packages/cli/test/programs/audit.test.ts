@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
@@ -204,7 +204,9 @@ test('stack import takes back an edited export; a backup restores; another stack
   // (its JSON), nothing is printed, and the file imports back (the secret encrypted again).
   assert.ok(!JSON.stringify(exported).includes(SECRET), 'a plain export keeps the ciphertext');
   const shown = join(p.dir, 'shown.json');
+  writeFileSync(shown, 'an older export\n', { mode: 0o644 });
   assert.equal(ok(await p.run(['stack', 'export', '--show-secrets', '--file', shown])).stdout, '');
+  assert.equal(statSync(shown).mode & 0o777, 0o600, 'plain-text secrets: readable by the owner only');
   const plain = readFileSync(shown, 'utf8');
   assert.ok(plain.includes(`"plaintext": ${JSON.stringify(JSON.stringify(SECRET))}`), plain);
   assert.ok(!plain.includes('"ciphertext"'), 'every secret in plain text');

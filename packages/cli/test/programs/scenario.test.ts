@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { models } from 'oci-disasterrecovery';
 import { assertIntegrity, FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
 
 // One program taken through the steps of a stack's life, each checked through the official OCI
@@ -192,7 +193,7 @@ test("import --provider name=urn adopts a DR plan of the standby region with the
   const { drPlan } = await dr.createDrPlan({
     createDrPlanDetails: {
       displayName: 'made-in-standby',
-      type: 'FAILOVER',
+      type: models.DrPlanType.Failover,
       drProtectionGroupId: cloud.sandbox.standbyGroupId,
     },
   });

@@ -35,8 +35,9 @@ export interface AiLanguageServices {
 // ---------------------------------------------------------------------------------------------
 
 const tags = { freeformTags: freeformTagsSchema, definedTags: definedTagsSchema };
-// A description: the console's limit of 400 characters (as displayName has the console's 255).
-const text = { type: 'string', maxLength: 400 } as const;
+const text = { type: 'string' } as const;
+// The console's limit of 400 characters (as displayName has the console's 255).
+const description = { type: 'string', maxLength: 400 } as const;
 const nonEmpty = { type: 'string', minLength: 1 } as const;
 const lifecycleState = { type: 'string', enum: LIFECYCLE_STATES } as const;
 
@@ -72,12 +73,12 @@ const datasetSchema = {
 const createProjectBody = {
   type: 'object',
   required: ['compartmentId'],
-  properties: { compartmentId: ocidSchema, displayName: displayNameSchema, description: text, ...tags },
+  properties: { compartmentId: ocidSchema, displayName: displayNameSchema, description, ...tags },
 } as const;
 
 const updateProjectBody = {
   type: 'object',
-  properties: { displayName: displayNameSchema, description: text, ...tags },
+  properties: { displayName: displayNameSchema, description, ...tags },
 } as const;
 
 const createModelBody = {
@@ -87,7 +88,7 @@ const createModelBody = {
     compartmentId: ocidSchema,
     projectId: ocidSchema,
     displayName: displayNameSchema,
-    description: text,
+    description,
     modelDetails: {
       type: 'object',
       required: ['modelType'],
@@ -122,7 +123,7 @@ const updateModelBody = updateProjectBody;
 const endpointFields = {
   displayName: displayNameSchema,
   alias: { type: 'string', minLength: 1, maxLength: 255 },
-  description: text,
+  description,
   modelId: ocidSchema,
   inferenceUnits: { type: 'integer' },
   ...tags,

@@ -201,8 +201,8 @@ export class WorkRequests {
 
   /**
    * DR's GetWorkRequest `retry-after` (decimal seconds) for unfinished work: the time until it is
-   * due to finish, between 0.1 and 1 s, so a client that honours it (ocikit's plugin does) never
-   * polls later than a second, nor past the finish (also when a test moves the clock by hand).
+   * due to finish, between 0.1 and 1 s, so it never asks a client that honours it (ocikit's plugin
+   * does) to wait more than a second, nor past the finish (also when a test moves the clock).
    */
   retryAfterSeconds(entity: Entity<WorkRequestBody>): number | undefined {
     if (entity.body.timeFinished) return undefined;
