@@ -133,7 +133,9 @@ function openBetterSqlite3(filename: string): SqliteConnection {
         : `cannot be loaded (${(error as Error).message.split('\n')[0]})`;
     throw new Error(
       `better-sqlite3 ${reason}; on Node.js ${process.version} ` +
-        'the emulator needs it: run `npm install better-sqlite3@~12.11.1`, or use Node.js 22.13+ (built-in node:sqlite)',
+        "the emulator needs it: install it again with `npm ci` (its build needs Node's headers: access to " +
+        "github.com or nodejs.org, or npm_config_nodedir=<Node's prefix>, e.g. /usr for Debian's nodejs), " +
+        'or use Node.js 22.13+ (built-in node:sqlite)',
       { cause: error },
     );
   }
