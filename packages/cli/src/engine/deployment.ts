@@ -1251,8 +1251,16 @@ export class Deployment {
       await this.write();
     } catch (e) {
       done();
+      // As Pulumi records a partial failure of an update (update.go OnResourceStepPost): the
+      // outputs as they now are, but the old inputs, since the update did not take: the next run
+      // diffs against what was there and tries again.
       if (e instanceof InitFailedError)
-        this.put(old, { ...draft, outputs: this.withSecrets(reg, draft.inputs, e.properties), initErrors: e.reasons });
+        this.put(old, {
+          ...draft,
+          inputs: old.inputs,
+          outputs: this.withSecrets(reg, draft.inputs, e.properties),
+          initErrors: e.reasons,
+        });
       void this.write();
       throw this.failed(meta, `${urn}: updating failed: ${oneLine(e)}`);
     }

@@ -179,6 +179,23 @@ describe('step generator (fake provider)', () => {
     assert.equal(Object.keys(cloudState()).filter((id) => id.startsWith('fake-f-')).length, 1, 'no duplicate');
   });
 
+  it('an update that fails partially keeps the old inputs with the new outputs, as Pulumi records it', async () => {
+    prog.write(header + stage2 + `new Thing('f', { failInit: false, size: 1 });\n`);
+    assert.equal((await prog.run()).ok, true);
+    prog.write(header + stage2 + `new Thing('f', { failInit: true, size: 2 });\n`);
+    reset();
+    const r = await prog.run();
+    assert.equal(r.ok, false);
+    const f = JSON.parse(stateText()).checkpoint.latest.resources.find((x: { urn: string }) => x.urn.endsWith('::f'));
+    assert.deepEqual([f.inputs.size, f.inputs.failInit], [1, false], 'the inputs of the last good update');
+    assert.deepEqual([f.outputs.size, f.initErrors], [2, ['failed to initialise']], 'what the resource now is');
+    // Declared as it was before: the init errors alone make the next run update it.
+    prog.write(header + stage2 + `new Thing('f', { failInit: false, size: 1 });\n`);
+    reset();
+    assert.equal((await prog.run()).ok, true);
+    assert.ok(calls().includes('update f'), calls().join(','));
+  });
+
   it('reports a Check failure as one line naming the property', async () => {
     prog.write(header + stage2 + `new Thing('bad', { bad: true });\n`);
     const r = await prog.run({ preview: true });

@@ -79,6 +79,11 @@ const provider: Provider = {
     const s = load();
     s[id] = { ...news, state: 'ACTIVE' };
     save(s);
+    if (news.failInit) {
+      const e = new Error('the resource failed to initialise') as Error & { properties: Props; reasons: string[] };
+      Object.assign(e, { id, properties: s[id], reasons: ['failed to initialise'] });
+      throw e;
+    }
     return { outs: s[id] };
   },
   async delete(id, urn) {
