@@ -131,6 +131,8 @@ export function buildProgram(): Command {
       // Pulumi's form is name=urn (the name is the provider's variable in the code printed after);
       // a bare URN is taken too, named after its resource.
       const eq = given && !given.startsWith('urn:') ? given.indexOf('=') : -1;
+      if (given && !given.startsWith('urn:') && (eq <= 0 || !given.slice(eq + 1).startsWith('urn:')))
+        throw new UserError(`could not parse --provider '${given}': expected name=urn`);
       const provider = given && {
         variable: eq > 0 ? given.slice(0, eq) : given.split('::').pop()!,
         urn: given.slice(eq + 1),

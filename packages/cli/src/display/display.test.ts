@@ -271,3 +271,37 @@ test('--json prints every engine event as one JSON object a line and nothing els
     events,
   );
 });
+
+test("--json diagnostics carry no colour codes, and an error neither its stack frames nor inspect's <ref *1>", () => {
+  const { out, text } = stream(false);
+  const display = new Display({
+    mode: 'update',
+    preview: true,
+    stack: 'dev',
+    json: true,
+    color: 'always',
+    out,
+    env: {},
+  });
+  const urn = 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev';
+  display.onEvent(
+    event({
+      diagnosticEvent: {
+        urn,
+        severity: 'error',
+        color: 'never',
+        message: `Running program failed with an unhandled exception:\n${ESC}[36m<ref *1>${ESC}[39m Error: bad id\n    at main (/p/index.ts:3:9)\n`,
+      },
+    }),
+  );
+  display.onEvent(
+    event({ diagnosticEvent: { urn, severity: 'info', color: 'never', message: `${ESC}[1mhello${ESC}[0m\n` } }),
+  );
+  assert.ok(!text().includes('\\u001b'), text());
+  const messages = text()
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as EngineEvent).diagnosticEvent!.message);
+  assert.deepEqual(messages, ['Running program failed with an unhandled exception:\nError: bad id\n', 'hello\n']);
+  assert.equal(display.exceptionDetail(), 'bad id');
+});

@@ -112,13 +112,14 @@ export class Display {
 
   readonly onEvent = (event: EngineEvent): void => {
     if (this.options.json) {
-      // Events as the engine sent them, but an error's stack frames (as without --json: never a
-      // stack trace for a user's mistake); its one line on stderr is told as without --json.
+      // Events as the engine sent them, but without colour codes (the events say `color: never`)
+      // and without an error's stack frames (as without --json: never a stack trace for a user's
+      // mistake); its one line on stderr is told as without --json.
       const d = event.diagnosticEvent;
-      if (d?.severity === 'error') {
+      if (d) {
         const sent = d.message.replace(/\n+$/, '');
-        const message = withoutStackTrace(sent, this.debug);
-        this.noteError(message, d.message);
+        const message = d.severity === 'error' ? withoutStackTrace(sent, this.debug) : stripAnsi(sent);
+        if (d.severity === 'error') this.noteError(message, d.message);
         if (message !== sent) event = { ...event, diagnosticEvent: { ...d, message: `${message}\n` } };
       }
       this.out.write(JSON.stringify(event) + '\n');
@@ -391,9 +392,12 @@ function isProgramException(message: string): boolean {
  */
 function withoutStackTrace(message: string, debug: boolean): string {
   if (debug) return message;
-  const lines = message.split('\n');
-  const frame = lines.findIndex((line) => STACK_FRAME.test(stripAnsi(line)));
-  return frame <= 0 ? message : lines.slice(0, frame).join('\n');
+  // Node's inspect marks an error that refers to itself `<ref *1> Error: …`: not part of the reason.
+  const lines = stripAnsi(message)
+    .replace(/<ref \*\d+> /g, '')
+    .split('\n');
+  const frame = lines.findIndex((line) => STACK_FRAME.test(line));
+  return (frame <= 0 ? lines : lines.slice(0, frame)).join('\n');
 }
 
 // eslint-disable-next-line no-control-regex

@@ -1409,9 +1409,10 @@ export class Deployment {
     const urn = this.urn(imp.type, imp.name, this.stackUrn);
     if (this.olds.has(urn)) throw new StepError(`${urn} is already in the stack`);
     if (imp.provider) {
-      const p = this.current.find((r) => r.urn === imp.provider && !r.delete && r.type.startsWith(providerPrefix));
+      const p = this.current.find((r) => r.urn === imp.provider && !r.delete);
       if (!p?.id)
         throw new StepError(`provider ${imp.provider} is not in the stack (ocikit stack --show-urns lists it)`);
+      if (!p.type.startsWith(providerPrefix)) throw new StepError(`${imp.provider} is not a provider`);
       const ref = `${p.urn}::${p.id}`;
       const { plugin } = await this.providerFor(ref, imp.type, '');
       this.registered.add(urn);

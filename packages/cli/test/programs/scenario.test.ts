@@ -203,6 +203,12 @@ test("import --provider name=urn adopts a DR plan of the standby region with the
   assert.equal(missed.code, 1);
   assert.match(missed.stderr, /does not exist \(read with the default provider; .*use --provider name=urn\)\n$/);
   const standbyUrn = [...(await urns()).values()].find((r) => r.urn.endsWith('::pulumi:providers:oci::standby')).urn;
+  // Pulumi's form is name=urn, naming a provider.
+  const unparsed = await p.run(['import', DRPLAN, 'fromStandby', drPlan.id, '--provider', 'standby']);
+  assert.equal(unparsed.stderr, "error: could not parse --provider 'standby': expected name=urn\n");
+  const endpointUrn = [...(await urns()).values()].find((r) => r.type === ENDPOINT).urn;
+  const notProvider = await p.run(['import', DRPLAN, 'fromStandby', drPlan.id, '--provider', `x=${endpointUrn}`]);
+  assert.match(notProvider.stderr, /is not a provider\n$/);
   const imported = ok(
     await p.run(['import', DRPLAN, 'fromStandby', drPlan.id, '--provider', `standby=${standbyUrn}`, '--protect=false']),
   );
