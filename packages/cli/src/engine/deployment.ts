@@ -1689,9 +1689,10 @@ export class Deployment {
     // Pulumi gives every resource a refresh step (deployment_executor.go refresh); the stack,
     // components and providers read nothing and come out unchanged (RefreshStep.Apply), counted
     // and shown as such. Default providers' steps are internal: neither shown nor counted.
+    const read = new Set(targets);
     if (!options.beforeUpdate)
       for (const r of chosen)
-        if (!targets.includes(r) && !isDefaultProvider(r.urn)) {
+        if (!read.has(r) && !isDefaultProvider(r.urn)) {
           const meta = stepMetadata('refresh', r.urn, r.type, r, r);
           this.pre(meta);
           count('same');

@@ -117,14 +117,11 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     try {
       if (!canceled && !o.preview) await d.resolvePending();
       if (canceled) throw new StepError('the update was canceled');
-      if (o.operation === 'destroy') {
-        await d.reportUnresentCreates();
-        await d.destroyAll();
-      } else if (o.operation === 'refresh') {
-        await d.reportUnresentCreates();
-        await d.refresh();
-      } else if (o.imports?.length) {
-        await d.reportUnresentCreates();
+      // Only a program's update can create again what an interrupted run was creating (see finish).
+      if (o.operation !== 'update' || o.imports?.length) await d.reportUnresentCreates();
+      if (o.operation === 'destroy') await d.destroyAll();
+      else if (o.operation === 'refresh') await d.refresh();
+      else if (o.imports?.length) {
         await d.registerComponent(rootRegistration(o.project.name, o.stack));
         for (const imp of o.imports) await d.importResource(imp, '');
       } else {
