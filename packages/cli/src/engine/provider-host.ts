@@ -620,6 +620,12 @@ export class PluginPool {
     const spare = this.spare;
     this.spare = undefined;
     const plugin = await (spare ?? this.next());
+    // The run ended while this plugin was starting (a failure elsewhere, as the program still
+    // registered): nobody will stop it, so it is stopped here rather than left running.
+    if (this.closed) {
+      await plugin.stop();
+      throw new Error('the run ended before its provider plugin had started');
+    }
     this.taken.push(plugin);
     return plugin;
   }

@@ -2,6 +2,8 @@
 // them (Handshake again, configured again) and starts a new process only for one that is gone.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import { PluginHandover } from '../../src/engine';
 import { fakeProviderSuite, steps } from './support/harness';
 
@@ -57,5 +59,29 @@ describe('plugin handover between the runs of one command (fake provider)', () =
     const update = await suite.prog.run({ plugins: handover });
     assert.equal(update.ok, true, update.error);
     assert.deepEqual(steps(update.events), ['create a']);
+  });
+});
+
+describe('the plugin pool (fake provider)', () => {
+  it('a plugin that finishes starting after its run ended is stopped, not left running', async () => {
+    const { PluginPool } = await import('../../src/engine/provider-host');
+    const left: number[] = [];
+    const pool = new PluginPool({
+      command: [resolve(__dirname, 'support', 'fake-provider.ts')],
+      engineAddress: () => '127.0.0.1:1',
+      env: process.env,
+      programDir: process.cwd(),
+      onStderr: () => undefined,
+    });
+    // A provider asked for just as the run fails: the run closes the pool while it starts.
+    const taking = pool.take();
+    await pool.close();
+    await assert.rejects(taking, /the run ended before its provider plugin had started/);
+    assert.deepEqual(pool.taken, [], 'nobody holds it');
+    // The process it started has gone (ps lists fake providers by their file).
+    for (const line of execFileSync('ps', ['-eo', 'pid,ppid,args'], { encoding: 'utf8' }).split('\n'))
+      if (line.includes('support/fake-provider.ts') && Number(line.trim().split(/\s+/)[1]) === process.pid)
+        left.push(Number(line.trim().split(/\s+/)[0]));
+    assert.deepEqual(left, [], 'no fake provider of this process is left running');
   });
 });
