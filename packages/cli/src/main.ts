@@ -74,6 +74,7 @@ export function buildProgram(): Command {
       .option('--diff', 'show each change property by property (what ocikit always shows)')
       .option('--show-sames', 'also show the resources that do not change')
       .option('--suppress-outputs', "do not print the stack's outputs")
+      .option('--show-secrets', 'show secret values in plain text in the plan, the progress and the outputs')
       .option('-m, --message <text>', 'a message for the update (accepted; ocikit keeps no update history)');
     if (update)
       cmd.option(
@@ -150,6 +151,7 @@ export function buildProgram(): Command {
     .option('-u, --show-urns', "show each resource's URN")
     .option('-i, --show-ids', "show each resource's id")
     .option('--show-secrets', 'print secret outputs in plain text')
+    .option('--show-name', "print only the stack's name")
     .action(async (_: unknown, cmd: Command) => {
       const { stackShow } = await import('./commands/stack');
       stackShow(globals(cmd));
@@ -158,7 +160,8 @@ export function buildProgram(): Command {
     .command('output')
     .description("print the stack's outputs (secrets as [secret] unless --show-secrets)")
     .argument('[name]', 'one output')
-    .option('--json', 'print JSON')
+    .option('-j, --json', 'print JSON')
+    .option('--shell', 'print name=value lines for a POSIX shell')
     .option('--show-secrets', 'print secret values in plain text')
     .action(async (name: string | undefined, _: unknown, cmd: Command) => {
       const { stackOutput } = await import('./commands/stack');

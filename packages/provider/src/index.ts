@@ -7,4 +7,4 @@ export const schemaPath = path.join(__dirname, '..', 'schema.json');
 export { ENGINE_LAYOUTS, engineCodec, type EngineMessage } from './engine-codec';
 
 /** ocikit's addition to the protocol: another provider instance in a running plugin (see ./instances). */
-export { START_PROVIDER_PATH, startProviderCodec, type StartProviderResponse } from './instances';
+export { CREATE_KEY_HEADER, START_PROVIDER_PATH, startProviderCodec, type StartProviderResponse } from './instances';

@@ -9,6 +9,13 @@
 /** The method: no request fields; the answer is the new instance's port. */
 export const START_PROVIDER_PATH = '/ocikit.ProviderHost/StartProvider';
 
+/**
+ * ocikit's other addition: gRPC metadata its engine sends with a Create, a key of that create, the
+ * same when it sends it again after an interrupted run (see createRetryToken). The Pulumi CLI
+ * sends none.
+ */
+export const CREATE_KEY_HEADER = 'ocikit-create-key';
+
 export interface StartProviderResponse {
   port: number;
 }

@@ -8,6 +8,7 @@ import type { Clients } from './clients';
 import type { ProviderConfig } from './config';
 import type { EngineLog } from './engine-log';
 import { messageOf, PartialFailure, ProviderError } from './errors';
+import { CREATE_KEY_HEADER } from './instances';
 import type { InputDiff, OpContext, ResourceModule } from './resources/resource';
 import { codec } from './rpc';
 import { CancelledError, WaitTimeoutError } from './wait';
@@ -108,12 +109,6 @@ export function version(): string {
 }
 
 type Handler = (call: { request: unknown; metadata: grpc.Metadata }, cb: (err: unknown, res?: unknown) => void) => void;
-
-/**
- * gRPC metadata ocikit's engine sends with a Create: a key of that create, the same when it sends
- * it again after an interrupted run (see createRetryToken). The Pulumi CLI sends none.
- */
-export const CREATE_KEY_HEADER = 'ocikit-create-key';
 
 /** `urn:pulumi:stack::project::[parent$]type::name` → type and name. */
 export function parseUrn(urn: string): { type: string; name: string } {

@@ -18,6 +18,12 @@ import {
 
 type PathOption = { path?: boolean };
 
+/** Pulumi's prettyKey: the project's own keys without their namespace (`units`, `oci:region`). */
+function prettyKey(file: StackConfigFile, key: string): string {
+  const prefix = `${file.project.name}:`;
+  return key.startsWith(prefix) ? key.slice(prefix.length) : key;
+}
+
 function open(options: GlobalOptions) {
   const { project, stack } = commandContext(options);
   return { stack, file: StackConfigFile.open(project, stack) };
@@ -66,7 +72,7 @@ export function configList(options: GlobalOptions & { showSecrets?: boolean }): 
     return;
   }
   const rows = entries.map(([k, e]) => [
-    k,
+    prettyKey(file, k),
     e.secure && options.showSecrets ? shown(k).value : e.secure && !e.masked ? '[secret]' : e.value,
   ]);
   const width = Math.max(3, ...rows.map(([k]) => k.length));
@@ -97,7 +103,8 @@ export async function configSet(
 
 export function configGet(options: GlobalOptions & PathOption, key: string): void {
   const { stack, file } = open(options);
-  const notFound = () => new UserError(`configuration key '${file.qualify(key)}' not found for stack '${stack}'`);
+  const notFound = () =>
+    new UserError(`configuration key '${prettyKey(file, file.qualify(key))}' not found for stack '${stack}'`);
   let raw: unknown;
   if (options.path) {
     const { key: top, path } = splitConfigPath(key);

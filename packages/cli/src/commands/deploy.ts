@@ -33,6 +33,7 @@ interface DeployOptions extends GlobalOptions {
   importProviderVariable?: string;
   showSames?: boolean;
   suppressOutputs?: boolean;
+  showSecrets?: boolean;
   config?: string[];
 }
 
@@ -161,6 +162,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       providerEnv,
       state,
       signal: controller.signal,
+      showSecrets: options.showSecrets,
     };
     // `up` runs the program twice, for the preview then for the update (as Pulumi does). The
     // update's process starts now too: it loads while the preview runs.
@@ -174,6 +176,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         color: options.color,
         showSames: options.showSames,
         suppressOutputs: options.suppressOutputs,
+        showSecrets: options.showSecrets,
       });
       display.begin();
       const result = await engine.runEngine({

@@ -9,13 +9,23 @@ import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEn
 import { canPrompt, commandContext, openStack, skipConfirmations } from './context';
 import { ask, readStdin } from './prompt';
 
-/** `stack output [name] [--json]`: secrets print as [secret] unless --show-secrets, as in Pulumi. */
-export function stackOutput(options: GlobalOptions & { showSecrets?: boolean }, name?: string): void {
-  const { stack, state: stackState } = openStack(options);
+/**
+ * `stack output [name] [--json|--shell]`: secrets print as [secret] unless --show-secrets, as in
+ * Pulumi; `--shell` prints `name=value` lines a POSIX shell can `eval`.
+ */
+export function stackOutput(options: GlobalOptions & { showSecrets?: boolean; shell?: boolean }, name?: string): void {
+  if (options.json && options.shell) throw new UserError('only one of --json and --shell may be set');
+  const { state: stackState } = openStack(options);
   const outputs = stackState.outputs();
   const shown = reveal(outputs, Boolean(options.showSecrets)) as Record<string, unknown>;
+  if (name !== undefined && !(name in outputs))
+    throw new UserError(`current stack does not have output property '${name}'`);
+  if (options.shell) {
+    for (const n of name !== undefined ? [name] : Object.keys(shown).sort())
+      process.stdout.write(`${n}=${shellQuote(stringifyOutput(shown[n]))}\n`);
+    return;
+  }
   if (name !== undefined) {
-    if (!(name in outputs)) throw new UserError(`current stack '${stack}' does not have output property '${name}'`);
     const value = shown[name];
     process.stdout.write((options.json ? JSON.stringify(value, null, 2) : stringifyOutput(value)) + '\n');
     return;
@@ -25,6 +35,12 @@ export function stackOutput(options: GlobalOptions & { showSecrets?: boolean }, 
     return;
   }
   printOutputs(shown);
+}
+
+/** A word for a POSIX shell, quoted only when it must be (as the shellescape Pulumi uses quotes). */
+function shellQuote(text: string): string {
+  if (text === '') return "''";
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'"'"'`)}'`;
 }
 
 /**
@@ -46,12 +62,17 @@ function printOutputs(shown: Record<string, unknown>): void {
 /**
  * `stack [--show-urns] [--show-ids] [--show-secrets]`, as `pulumi stack`: when the stack was last
  * updated, its resources as a tree under the stack (with their URNs and ids on request: what
- * `state delete` and `--replace` take), then its outputs.
+ * `state delete` and `--replace` take), then its outputs. `--show-name`: the stack's name alone,
+ * as scripts read it from `pulumi stack --show-name`.
  */
 export function stackShow(
-  options: GlobalOptions & { showUrns?: boolean; showIds?: boolean; showSecrets?: boolean },
+  options: GlobalOptions & { showUrns?: boolean; showIds?: boolean; showSecrets?: boolean; showName?: boolean },
 ): void {
   const { project, stack, state: stackState } = openStack(options);
+  if (options.showName) {
+    process.stdout.write(`${stack}\n`);
+    return;
+  }
   const { resources } = stackState.load();
   const root = resources.find((r) => r.type === 'pulumi:pulumi:Stack' && !r.parent);
   const out: string[] = [`Current stack is ${stack}:`];

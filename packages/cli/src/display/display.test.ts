@@ -45,7 +45,7 @@ test('a preview lists each step with its symbol, type and name, and the changed 
         metadata: meta('update', 'b', {
           old: { inputs: { inferenceUnits: 1 } } as never,
           new: { inputs: { inferenceUnits: 2 } } as never,
-          detailedDiff: { inferenceUnits: { kind: 'update', inputDiff: true } },
+          detailedDiff: { inferenceUnits: { diffKind: 'update', inputDiff: true } },
         }),
         planning: true,
       },
@@ -57,7 +57,7 @@ test('a preview lists each step with its symbol, type and name, and the changed 
         metadata: meta('replace', 'c', {
           old: { inputs: { modelId: 'm1' } } as never,
           new: { inputs: { modelId: UNKNOWN } } as never,
-          detailedDiff: { modelId: { kind: 'update-replace', inputDiff: true } },
+          detailedDiff: { modelId: { diffKind: 'update-replace', inputDiff: true } },
         }),
         planning: true,
       },
@@ -112,8 +112,8 @@ test('a changed property shows the old value the provider compared (input, or ou
           } as never,
           new: { inputs: { refreshTrigger: 2, displayName: 'b' } } as never,
           detailedDiff: {
-            refreshTrigger: { kind: 'update', inputDiff: false },
-            displayName: { kind: 'update', inputDiff: true },
+            refreshTrigger: { diffKind: 'update', inputDiff: false },
+            displayName: { diffKind: 'update', inputDiff: true },
           },
         }),
         planning: true,
@@ -124,7 +124,7 @@ test('a changed property shows the old value the provider compared (input, or ou
   const drift = meta('refresh', 'ep', {
     old: { inputs: { inferenceUnits: 1 }, outputs: { inferenceUnits: 1 } } as never,
     new: { inputs: { inferenceUnits: 1 }, outputs: { inferenceUnits: 3 } } as never,
-    detailedDiff: { inferenceUnits: { kind: 'update', inputDiff: false } },
+    detailedDiff: { inferenceUnits: { diffKind: 'update', inputDiff: false } },
   });
   display.onEvent(event({ resourcePreEvent: { metadata: meta('refresh', 'ep'), planning: true } }));
   display.onEvent(event({ resOutputsEvent: { metadata: drift, planning: true } }));
@@ -134,7 +134,24 @@ test('a changed property shows the old value the provider compared (input, or ou
         metadata: meta('update', 'tags', {
           old: { inputs: { freeformTags: { team: 'a', gone: 'x' } } } as never,
           new: { inputs: { freeformTags: { team: 'b', 'cost.center': 'y' } } } as never,
-          detailedDiff: { freeformTags: { kind: 'update', inputDiff: true } },
+          detailedDiff: { freeformTags: { diffKind: 'update', inputDiff: true } },
+        }),
+        planning: true,
+      },
+    }),
+  );
+  // The plugin reports a map's keys as paths (pulumi-oci's bridge does): the same lines.
+  display.onEvent(
+    event({
+      resourcePreEvent: {
+        metadata: meta('update', 'paths', {
+          old: { inputs: { freeformTags: { team: 'a', gone: 'x' } } } as never,
+          new: { inputs: { freeformTags: { team: 'b', 'cost.center': 'y' } } } as never,
+          detailedDiff: {
+            'freeformTags["cost.center"]': { diffKind: 'add', inputDiff: true },
+            'freeformTags.gone': { diffKind: 'delete', inputDiff: true },
+            'freeformTags.team': { diffKind: 'update', inputDiff: true },
+          },
         }),
         planning: true,
       },
@@ -142,6 +159,14 @@ test('a changed property shows the old value the provider compared (input, or ou
   );
   display.end(result);
   const lines = text();
+  const tagLines = [
+    '        ~ freeformTags: {',
+    '            + "cost.center": "y"',
+    '            - gone: "x"',
+    '            ~ team: "a" => "b"',
+    '          }',
+  ].join('\n');
+  assert.ok(lines.includes(`Endpoint paths update\n${tagLines}`), lines);
   // A map shows its changed keys, as Pulumi shows an object's.
   assert.ok(
     lines.includes(

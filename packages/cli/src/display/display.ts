@@ -1,4 +1,4 @@
-import type { EngineEvent, EngineResult, OpType, StepEventMetadata } from '../engine';
+import type { EngineEvent, EngineResult, OpType, PropertyDiff, StepEventMetadata } from '../engine';
 import { isDefaultProvider } from '../engine/default-provider';
 import { formatDuration, formatValue, isSecret, readPath } from './format';
 import type { ColorMode } from './modes';
@@ -20,6 +20,8 @@ export interface DisplayOptions {
   showSames?: boolean;
   /** Pulumi's --suppress-outputs: the stack's outputs are not printed. */
   suppressOutputs?: boolean;
+  /** Pulumi's --show-secrets: the stack's secret outputs in plain text (the engine's events carry the rest). */
+  showSecrets?: boolean;
 }
 
 const SYMBOL: Partial<Record<OpType, string>> = {
@@ -131,7 +133,8 @@ export class Display {
     else if (event.diagnosticEvent) this.diagnostic(event.diagnosticEvent);
     else if (event.summaryEvent) this.summary = event.summaryEvent;
     else if (event.stdoutEvent) this.line(event.stdoutEvent.message.replace(/\n$/, ''));
-    else if (event.cancelEvent) this.line(this.paint(33, 'cancelled'));
+    // A cancel before the summary is the user's; after it, the end of a run that succeeded.
+    else if (event.cancelEvent && !this.summary) this.line(this.paint(33, 'cancelled'));
   };
 
   /** Summary, duration and outputs; returns nothing, prints for humans only. */
@@ -158,7 +161,7 @@ export class Display {
     if (options.outputs !== false && !this.options.suppressOutputs && Object.keys(result.outputs).length > 0) {
       this.line('');
       this.line(this.bold('Outputs:'));
-      printOutputs(result.outputs, (l) => this.line(l));
+      printOutputs(result.outputs, (l) => this.line(l), this.options.showSecrets);
     }
   }
 
@@ -267,13 +270,24 @@ export class Display {
     return ` ${this.paint(colour, symbol)} ${meta.type} ${this.bold(urnName(meta.urn))} ${this.paint(colour, verb)}`;
   }
 
-  private changedKeys(meta: StepEventMetadata): Array<[string, string]> {
-    if (meta.detailedDiff && Object.keys(meta.detailedDiff).length > 0)
-      return Object.entries(meta.detailedDiff).map(([path, d]) => [
-        path,
-        d.kind.startsWith('add') ? '+' : d.kind.startsWith('delete') ? '-' : '~',
-      ]);
-    return (meta.diffs ?? []).map((path) => [path, '~']);
+  /**
+   * The changed top-level properties, with their sign and diff. A provider may report a map's
+   * keys as paths (`freeformTags.env`, as pulumi-oci's bridge does); they show under their
+   * property, as Pulumi draws a nested diff.
+   */
+  private changedKeys(meta: StepEventMetadata): Array<[string, string, PropertyDiff | undefined]> {
+    if (!meta.detailedDiff || Object.keys(meta.detailedDiff).length === 0)
+      return (meta.diffs ?? []).map((path) => [path, '~', undefined]);
+    const byRoot = new Map<string, [string, string, PropertyDiff | undefined]>();
+    for (const [path, d] of Object.entries(meta.detailedDiff)) {
+      const root = /^[^.[]+/.exec(path)?.[0] ?? path;
+      const sign = d.diffKind.startsWith('add') ? '+' : d.diffKind.startsWith('delete') ? '-' : '~';
+      const seen = byRoot.get(root);
+      const replace = d.diffKind.endsWith('replace') || seen?.[2]?.diffKind.endsWith('replace');
+      const entry: PropertyDiff = { diffKind: replace ? 'update-replace' : 'update', inputDiff: d.inputDiff };
+      byRoot.set(root, root === path && !seen ? [root, sign, d] : [root, '~', entry]);
+    }
+    return [...byRoot.values()];
   }
 
   private diffSuffix(meta: StepEventMetadata): string {
@@ -285,13 +299,13 @@ export class Display {
   private diffLines(meta: StepEventMetadata): string[] {
     if (!['update', 'replace', 'create-replacement', 'refresh'].includes(meta.op)) return [];
     const lines: string[] = [];
-    for (const [path, symbol] of this.changedKeys(meta)) {
+    for (const [path, symbol, diff] of this.changedKeys(meta)) {
       // As Pulumi shows a detailed diff: the old input, or the old output where the provider
       // compared that (`inputDiff: false`: a trigger's recorded counter, a refresh's drift).
-      const fromOutputs = meta.detailedDiff?.[path]?.inputDiff === false;
+      const fromOutputs = diff?.inputDiff === false;
       const before = readPath(fromOutputs ? meta.old?.outputs : meta.old?.inputs, path);
       const after = readPath(meta.op === 'refresh' ? meta.new?.outputs : meta.new?.inputs, path);
-      const replaces = meta.detailedDiff?.[path]?.kind.endsWith('replace') ? ' (forces replacement)' : '';
+      const replaces = diff?.diffKind.endsWith('replace') ? ' (forces replacement)' : '';
       const paint = (sign: string, text: string) => this.paint(sign === '+' ? 32 : sign === '-' ? 31 : 33, text);
       const entries = symbol === '~' ? mapChanges(before, after) : undefined;
       if (entries) {
@@ -349,8 +363,12 @@ export class Display {
   }
 }
 
-export function printOutputs(outputs: Record<string, unknown>, write: (line: string) => void): void {
-  for (const [name, value] of Object.entries(outputs)) write(`    ${name}: ${formatValue(value, 4)}`);
+export function printOutputs(
+  outputs: Record<string, unknown>,
+  write: (line: string) => void,
+  showSecrets = false,
+): void {
+  for (const [name, value] of Object.entries(outputs)) write(`    ${name}: ${formatValue(value, 4, showSecrets)}`);
 }
 
 /** The changed keys of two plain maps (`[sign, "key: old => new"]`), or undefined if either is not one. */

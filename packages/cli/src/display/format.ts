@@ -20,8 +20,8 @@ export function reveal(value: unknown, showSecrets = false): unknown {
   return value;
 }
 
-export function formatValue(value: unknown, indent = 4): string {
-  const shown = reveal(value);
+export function formatValue(value: unknown, indent = 4, showSecrets = false): string {
+  const shown = reveal(value, showSecrets);
   if (shown === '[secret]' || shown === 'output<string>') return String(shown);
   if (typeof shown === 'object' && shown !== null)
     return JSON.stringify(shown, null, 4)

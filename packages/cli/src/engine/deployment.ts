@@ -30,7 +30,8 @@ import {
   deepEqual,
   isSecret,
   makeSecret,
-  maskSecrets,
+  parsePath,
+  pathContains,
   stripSecrets,
   unknownValue,
   type Props,
@@ -149,10 +150,14 @@ export interface StepOutcome {
   outputs: Props;
 }
 
+/** How Pulumi's refusals to replace a protected resource end (step_generator.go), for ocikit. */
+const UNPROTECT =
+  'To unprotect the resource, remove the `protect` flag from the resource in your Pulumi program and run `ocikit up`';
+
 /** A user-facing step failure: the message is already one line naming the resource. */
 export class StepError extends Error {}
 
-const diffKinds: PropertyDiff['kind'][] = [
+const diffKinds: PropertyDiff['diffKind'][] = [
   'add',
   'add-replace',
   'delete',
@@ -974,7 +979,7 @@ export class Deployment {
     if (old.protect || reg.protect) {
       throw this.failed(
         stepMetadata('replace', urn, reg.type, old, undefined),
-        `unable to replace resource "${urn}" as it is currently marked for protection; remove the protect option to replace it`,
+        `unable to replace resource "${urn}" as it is currently marked for protection. ${UNPROTECT}`,
       );
     }
     // The replacement is checked again with no olds, so defaults are computed afresh (a targeted
@@ -1076,7 +1081,7 @@ export class Deployment {
       if (res.protect && !res.delete) {
         throw this.failed(
           stepMetadata('replace', urn, type, root, undefined),
-          `unable to replace resource "${res.urn}" as part of replacing "${urn}" as it is currently marked for protection; remove the protect option to replace it`,
+          `unable to replace resource "${res.urn}" as part of replacing "${urn}" as it is currently marked for protection. ${UNPROTECT}`,
         );
       }
       const { plugin } = await this.providerFor(res.provider ?? '', res.type, '');
@@ -1103,9 +1108,13 @@ export class Deployment {
       inputsForDiff[k] = replaced ? unknownValue : v;
     }
     if (!depends || r.type.startsWith(providerPrefix)) return undefined;
+    // With the dependent's own ignoreChanges and replaceOnChanges, as its registration would diff
+    // (calculateDependentReplacements): an ignored property keeps its old value.
+    const ignoreChanges = r.ignoreChanges ?? [];
+    const news = applyIgnoreChanges(r.inputs, inputsForDiff, ignoreChanges);
     const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
-    const diff = await plugin.diff(r.urn, urnName(r.urn), r.type, r.id ?? '', r.outputs, inputsForDiff, r.inputs, []);
-    const keys = replacementKeys(diff, []);
+    const diff = await plugin.diff(r.urn, urnName(r.urn), r.type, r.id ?? '', r.outputs, news, r.inputs, ignoreChanges);
+    const keys = replacementKeys(diff, r.replaceOnChanges ?? []);
     return keys.length ? keys : undefined;
   }
 
@@ -1161,7 +1170,7 @@ export class Deployment {
       outputs = this.withSecrets(reg, draft.inputs, outputs);
       await this.hook('after_create', draft.resourceHooks, { ...hookArgs, id, newOutputs: outputs }, meta);
       if (!replacing) this.count('create');
-      this.outputs({ ...meta, new: { ...meta.new!, outputs: maskSecrets(outputs) as Props } });
+      this.outputs({ ...meta, new: { ...meta.new!, outputs } });
       return { urn, id, outputs };
     }
     const done = await this.beginPending(draft, 'creating');
@@ -1234,7 +1243,7 @@ export class Deployment {
       const outputs = this.withSecrets(reg, draft.inputs, plugin.supportsPreview ? await call() : draft.inputs);
       await this.hook('after_update', draft.resourceHooks, { ...hookArgs, newOutputs: outputs }, meta);
       this.count('update');
-      this.outputs({ ...meta, new: { ...meta.new!, outputs: maskSecrets(outputs) as Props } });
+      this.outputs({ ...meta, new: { ...meta.new!, outputs } });
       return { urn, id: old.id ?? '', outputs };
     }
     const done = await this.beginPending(old, 'updating');
@@ -1304,7 +1313,7 @@ export class Deployment {
     }
     if (!deleteBeforeReplace && this.o.preview) this.toDeleteLater.push({ ...old, delete: true });
     this.count('replace');
-    this.outputs({ ...meta, new: { ...meta.new!, id: outcome.id, outputs: maskSecrets(outcome.outputs) as Props } });
+    this.outputs({ ...meta, new: { ...meta.new!, id: outcome.id, outputs: outcome.outputs } });
     return outcome;
   }
 
@@ -1371,9 +1380,11 @@ export class Deployment {
           diff.changes === 'some' || (diff.changes === 'unknown' && changedKeys(readInputs, check.inputs).length > 0);
         if (replacementKeys(diff, reg.replaceOnChanges).length > 0 || changed) {
           const keys = diff.diffs.length ? diff.diffs : changedKeys(readInputs, check.inputs);
-          const message = `${urn}: inputs to import do not match the existing resource (${keys.join(', ')})`;
-          if (!this.o.preview) throw new StepError(message);
-          this.o.events.diag('warning', message, urn);
+          // Pulumi's words (ImportStep.Apply), with the properties that differ.
+          const message = `${urn}: inputs to import do not match the existing resource`;
+          const differ = ` (${keys.join(', ')})`;
+          if (!this.o.preview) throw new StepError(message + differ);
+          this.o.events.diag('warning', `${message}; importing this resource will fail${differ}`, urn);
         }
         inputs = check.inputs;
       }
@@ -1561,13 +1572,16 @@ export class Deployment {
 
   private async deleteAll(targets: ResourceState[]): Promise<void> {
     if (targets.length === 0) return;
+    // Refused before anything is deleted (Pulumi refuses at each protected resource's delete step,
+    // after deleting the others: a half-deleted stack helps no one). Pulumi's words, with each one.
     const protectedOnes = targets.filter((r) => r.protect && !r.delete && !r.external);
     if (protectedOnes.length) {
-      const urns = protectedOnes.map((r) => r.urn).join(', ');
-      const how = protectedOnes.map((r) => `\`ocikit state unprotect '${r.urn}'\``).join(', ');
-      const message = `unable to delete ${urns}: protected (remove the protect option and run up first, or ${how})`;
-      this.o.events.diag('error', message, protectedOnes[0].urn);
-      throw new StepError(message);
+      const messages = protectedOnes.map(
+        (r) =>
+          `resource "${r.urn}" cannot be deleted because it is protected. To unprotect the resource, either remove the \`protect\` flag from the resource in your Pulumi program and run \`ocikit up\`, or use the command: \`ocikit state unprotect '${r.urn}'\``,
+      );
+      protectedOnes.forEach((r, i) => this.o.events.diag('error', messages[i], r.urn));
+      throw new StepError(messages[0]);
     }
     // A target waits for every other target that refers to it (dependency, parent or provider).
     const waitFor = new Map<ResourceState, ResourceState[]>();
@@ -1739,7 +1753,9 @@ export class Deployment {
           this.outputs(
             stepMetadata('refresh', r.urn, r.type, r, next, {
               diffs: drift,
-              detailedDiff: Object.fromEntries(drift.map((k) => [k, { kind: 'update' as const, inputDiff: false }])),
+              detailedDiff: Object.fromEntries(
+                drift.map((k) => [k, { diffKind: 'update' as const, inputDiff: false }]),
+              ),
             }),
           );
         }),
@@ -1905,22 +1921,20 @@ function failureMessage(urn: string, failures: Array<{ property: string; reason:
   return `${urn}: ${failures.map((f) => (f.property ? `property ${f.property}: ${f.reason}` : f.reason)).join('; ')}`;
 }
 
-/** Keys that force a replacement: the provider's replaces, *_REPLACE detailed diffs, and replaceOnChanges. */
+/**
+ * Keys that force a replacement: the provider's replaces, *_REPLACE detailed diffs, and the changed
+ * keys and detailed-diff paths a replaceOnChanges path contains, compared as property paths
+ * (step_generator.go applyReplaceOnChanges): `tags.env` replaces on a change of `tags.env` only.
+ */
 function replacementKeys(diff: DiffResult, replaceOnChanges: string[]): string[] {
   const keys = new Set(diff.replaces);
   for (const [path, d] of Object.entries(diff.detailedDiff ?? {})) if (d.kind % 2 === 1) keys.add(path);
   if (diff.changes !== 'none' && replaceOnChanges.length) {
-    const changed = [...diff.diffs, ...Object.keys(diff.detailedDiff ?? {})];
-    for (const pattern of replaceOnChanges)
-      for (const c of changed)
-        if (
-          pattern === '*' ||
-          c === pattern ||
-          c.startsWith(`${pattern}.`) ||
-          c.startsWith(`${pattern}[`) ||
-          pattern.startsWith(`${c}.`)
-        )
-          keys.add(c);
+    const patterns = replaceOnChanges.map(parsePath);
+    for (const changed of [...diff.diffs, ...Object.keys(diff.detailedDiff ?? {})]) {
+      const path = parsePath(changed);
+      if (patterns.some((pattern) => pathContains(pattern, path))) keys.add(changed);
+    }
   }
   return [...keys].sort();
 }
@@ -1931,7 +1945,7 @@ function diffExtra(diff: DiffResult | undefined, olds: Props | undefined, news: 
     ? Object.fromEntries(
         Object.entries(diff.detailedDiff).map(([k, v]) => [
           k,
-          { kind: diffKinds[v.kind] ?? 'update', inputDiff: v.inputDiff },
+          { diffKind: diffKinds[v.kind] ?? 'update', inputDiff: v.inputDiff },
         ]),
       )
     : undefined;

@@ -1,5 +1,5 @@
 // Engine events in the shape of Pulumi's apitype.EngineEvent, numbered in emission order.
-import { maskSecrets, type Props } from './values';
+import { maskSecrets, stripSecrets, type Props } from './values';
 import type { EngineEvent, OpType, StepEventMetadata, StepEventStateMetadata } from './types';
 import type { ResourceState } from './state';
 
@@ -7,15 +7,37 @@ export type EventPayload = Omit<EngineEvent, 'sequence' | 'timestamp'>;
 
 export class EventSink {
   private sequence = 0;
-  constructor(private readonly onEvent: (e: EngineEvent) => void) {}
+  /** `showSecrets`: secrets go out as their values (`--show-secrets`), else as `[secret]`. */
+  constructor(
+    private readonly onEvent: (e: EngineEvent) => void,
+    private readonly options: { showSecrets?: boolean } = {},
+  ) {}
 
   emit(payload: EventPayload): void {
-    const event = { sequence: this.sequence++, timestamp: Math.floor(Date.now() / 1000), ...payload } as EngineEvent;
+    const event = {
+      sequence: this.sequence++,
+      timestamp: Math.floor(Date.now() / 1000),
+      ...this.filtered(payload),
+    } as EngineEvent;
     try {
       this.onEvent(event);
     } catch {
       // A display error must not break the deployment.
     }
+  }
+
+  /** A step event's states as they may be shown: secrets masked, or revealed with `showSecrets`. */
+  private filtered(payload: EventPayload): EventPayload {
+    const key = (['resourcePreEvent', 'resOutputsEvent', 'resOpFailedEvent'] as const).find((k) => payload[k]);
+    if (!key) return payload;
+    const step = payload[key]!;
+    const show = this.options.showSecrets ? stripSecrets : maskSecrets;
+    const metadata = {
+      ...step.metadata,
+      old: shownState(step.metadata.old, show),
+      new: shownState(step.metadata.new, show),
+    };
+    return { ...payload, [key]: { ...step, metadata } };
   }
 
   diag(
@@ -31,9 +53,10 @@ export class EventSink {
   }
 }
 
+/** A resource's state for a step event, its values as they are (EventSink.emit filters them). */
 export function stateMetadata(r: ResourceState | undefined): StepEventStateMetadata | undefined {
   if (!r) return undefined;
-  const meta: StepEventStateMetadata = {
+  return {
     type: r.type,
     urn: r.urn,
     custom: r.custom,
@@ -42,22 +65,40 @@ export function stateMetadata(r: ResourceState | undefined): StepEventStateMetad
     parent: r.parent ?? '',
     protect: r.protect,
     retainOnDelete: r.retainOnDelete,
-    inputs: maskSecrets(r.inputs) as Props,
-    outputs: {},
+    inputs: r.inputs,
+    outputs: r.outputs,
     provider: r.provider ?? '',
     initErrors: r.initErrors,
   };
-  // Outputs (16 KB for a DrPlan) are masked only if someone reads them (--json prints them, the
-  // diff view never does): two events per step would otherwise copy every output twice.
+}
+
+/**
+ * A state with its secrets filtered by `show`. Outputs (16 KB for a DrPlan) are filtered only if
+ * someone reads them (--json prints them, the diff view never does): two events per step would
+ * otherwise copy every output twice.
+ */
+function shownState(
+  state: StepEventStateMetadata | undefined,
+  show: (v: unknown) => unknown,
+): StepEventStateMetadata | undefined {
+  if (!state) return undefined;
+  const raw = state.outputs;
+  const shown: StepEventStateMetadata = { ...state, inputs: show(state.inputs) as Props };
   let outputs: Props | undefined;
-  Object.defineProperty(meta, 'outputs', {
+  Object.defineProperty(shown, 'outputs', {
     enumerable: true,
     configurable: true,
-    get: () => (outputs ??= maskSecrets(r.outputs) as Props),
+    get: () => (outputs ??= show(raw) as Props),
     set: (v: Props) => (outputs = v),
   });
-  return meta;
+  return shown;
 }
+
+/**
+ * Steps that stand for a registration of the program (Pulumi's Step.Logical): not the deletes of
+ * removed resources, nor a replacement's create and delete, nor a refresh.
+ */
+const LOGICAL: ReadonlySet<OpType> = new Set<OpType>(['same', 'create', 'update', 'replace', 'read', 'import']);
 
 export function stepMetadata(
   op: OpType,
@@ -74,6 +115,7 @@ export function stepMetadata(
     old: stateMetadata(old),
     new: stateMetadata(next),
     provider: next?.provider ?? old?.provider ?? '',
+    ...(LOGICAL.has(op) ? { logical: true } : {}),
     ...extra,
   };
 }

@@ -10,7 +10,13 @@ import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
-import { engineCodec, START_PROVIDER_PATH, startProviderCodec, type EngineMessage } from '@ocikit/pulumi-resource-oci';
+import {
+  CREATE_KEY_HEADER,
+  engineCodec,
+  START_PROVIDER_PATH,
+  startProviderCodec,
+  type EngineMessage,
+} from '@ocikit/pulumi-resource-oci';
 import { trace } from './trace';
 import { stripSecrets, unwrapSecret, type Props } from './values';
 
@@ -412,7 +418,7 @@ export class ProviderPlugin {
     createKey?: string,
   ): Promise<{ id: string; properties: Props }> {
     const metadata = new grpc.Metadata();
-    if (createKey) metadata.set('ocikit-create-key', createKey);
+    if (createKey) metadata.set(CREATE_KEY_HEADER, createKey);
     const res = await this.call('Create', { urn, name, type, properties: this.out(props), timeout, preview }, metadata);
     return { id: res.id as string, properties: res.properties as Props };
   }

@@ -31,10 +31,13 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   trace.mark('engine start');
   const o = options as InternalEngineOptions;
   let firstError: string | undefined;
-  const events = new EventSink((e: EngineEvent) => {
-    if (e.diagnosticEvent?.severity === 'error' && !firstError) firstError = e.diagnosticEvent.message.trim();
-    o.onEvent(e);
-  });
+  const events = new EventSink(
+    (e: EngineEvent) => {
+      if (e.diagnosticEvent?.severity === 'error' && !firstError) firstError = e.diagnosticEvent.message.trim();
+      o.onEvent(e);
+    },
+    { showSecrets: o.showSecrets },
+  );
   if (!(o.state instanceof FileStackState)) throw new Error('runEngine needs a state from openStackState()');
   const state = o.state;
   const result = (ok: boolean, error: string | undefined, d?: Deployment): EngineResult => ({
@@ -193,6 +196,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       policyPacks: {},
     },
   });
+  // apitype.CancelEvent: "emitted when the user initiates a cancellation … or the update
+  // successfully completes"; the last event of a run that succeeded.
+  if (error === undefined) events.emit({ cancelEvent: {} });
   return result(error === undefined, error, deployment);
 }
 
@@ -214,5 +220,5 @@ function oneLine(message: string): string {
     .map((l) => l.trim())
     .filter(Boolean)
     .join(' ');
-  return line.length > 400 ? `${line.slice(0, 397)}...` : line;
+  return line.length > 600 ? `${line.slice(0, 597)}...` : line;
 }

@@ -48,6 +48,11 @@ export interface EngineOptions {
   state: StackState;
   /** Pulumi engine events. */
   onEvent(event: EngineEvent): void;
+  /**
+   * `--show-secrets`: the events carry secret values in plain text (else `[secret]`), as Pulumi's
+   * engine filters them for its display and `--json`.
+   */
+  showSecrets?: boolean;
   /** Cancel (Ctrl-C): stop waits, record pending operations, exit cleanly. */
   signal?: AbortSignal;
   /** The program's process, started ahead of the run (as ocikit starts; `up`'s update's during its preview). */
@@ -104,7 +109,7 @@ export type OpType =
 
 /** apitype.PropertyDiff */
 export interface PropertyDiff {
-  kind: 'add' | 'add-replace' | 'delete' | 'delete-replace' | 'update' | 'update-replace';
+  diffKind: 'add' | 'add-replace' | 'delete' | 'delete-replace' | 'update' | 'update-replace';
   inputDiff: boolean;
 }
 

@@ -99,6 +99,14 @@ export function parsePath(path: string): Array<string | number> {
   return out;
 }
 
+/**
+ * Pulumi's PropertyPath.Contains: `pattern` is a prefix of `path`, segment by segment, `*` matching
+ * any one segment (so `tags.env` and `tags["env"]` contain `tags.env`, not `tags` nor `tags.team`).
+ */
+export function pathContains(pattern: Array<string | number>, path: Array<string | number>): boolean {
+  return path.length >= pattern.length && pattern.every((segment, i) => segment === '*' || segment === path[i]);
+}
+
 function getPath(v: unknown, path: Array<string | number>): { found: boolean; value?: unknown } {
   let cur: unknown = v;
   for (const seg of path) {

@@ -44,11 +44,15 @@ export function symmetricCrypter(key: Buffer): SymmetricCrypter {
           'utf8',
         );
       } catch {
-        throw new PassphraseError('failed to decrypt a secret: incorrect passphrase');
+        throw new PassphraseError(`failed to decrypt: ${INCORRECT}`);
       }
     },
   };
 }
+
+/** Pulumi's words for a wrong passphrase (its locked passphrase manager's), with the way out. */
+const INCORRECT =
+  'incorrect passphrase, please set PULUMI_CONFIG_PASSPHRASE to the correct passphrase or set PULUMI_CONFIG_PASSPHRASE_FILE to a file containing the passphrase';
 
 /** Crypter for an existing `encryptionsalt`; throws PassphraseError when the passphrase is wrong. */
 export function crypterFromState(passphrase: string, state: string): SymmetricCrypter {
@@ -63,7 +67,7 @@ export function crypterFromState(passphrase: string, state: string): SymmetricCr
   } catch {
     check = '';
   }
-  if (check !== 'pulumi') throw new PassphraseError('incorrect passphrase');
+  if (check !== 'pulumi') throw new PassphraseError(INCORRECT);
   return crypter;
 }
 

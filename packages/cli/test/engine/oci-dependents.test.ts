@@ -33,6 +33,23 @@ export const cloneId = clone.id;
 export const endpointId = ep.id;
 `;
 
+/** An emulator and the program on it, with the sandbox's group, compartment and model as config. */
+async function startProgram(source: string): Promise<{ cloud: Cloud; prog: TestProgram }> {
+  const cloud = await startCloud();
+  const s = cloud.sandbox;
+  const prog = makeProgram(source, {
+    providerEnv: cloud.providerEnv,
+    config: {
+      'enginetest:standbyRegion': s.disasterRecovery.standbyRegion,
+      'enginetest:groupId': s.disasterRecovery.standbyProtectionGroupId,
+      'enginetest:compartmentId': s.compartmentId,
+      'enginetest:modelId': s.aiLanguage.pretrainedModelIds.sentimentAnalysis,
+    },
+    secretKeys: [],
+  });
+  return { cloud, prog };
+}
+
 describe('delete-before-replace dependents with pulumi-resource-oci and the emulator', () => {
   let cloud: Cloud;
   let prog: TestProgram;
@@ -41,18 +58,7 @@ describe('delete-before-replace dependents with pulumi-resource-oci and the emul
   const planState = async (id: string) => (await cloud.dr(standby()).getDrPlan({ drPlanId: id })).drPlan.lifecycleState;
 
   before(async () => {
-    cloud = await startCloud();
-    const s = cloud.sandbox;
-    prog = makeProgram(program('src-a'), {
-      providerEnv: cloud.providerEnv,
-      config: {
-        'enginetest:standbyRegion': s.disasterRecovery.standbyRegion,
-        'enginetest:groupId': s.disasterRecovery.standbyProtectionGroupId,
-        'enginetest:compartmentId': s.compartmentId,
-        'enginetest:modelId': s.aiLanguage.pretrainedModelIds.sentimentAnalysis,
-      },
-      secretKeys: [],
-    });
+    ({ cloud, prog } = await startProgram(program('src-a')));
   });
   after(async () => {
     prog?.remove();
@@ -111,5 +117,95 @@ describe('delete-before-replace dependents with pulumi-resource-oci and the emul
     assert.equal(r.ok, true, r.error);
     assert.ok(steps(r.events).includes('same copy'), steps(r.events).join(','));
     assert.deepEqual((await livePlans()).map((p) => p.id).sort(), before);
+  });
+});
+
+// A dependent's own options count when its source is replaced delete-before-replace, as Pulumi's
+// calculateDependentReplacements diffs it: replaceOnChanges makes it go first, ignoreChanges keeps
+// it. And replaceOnChanges paths are property paths: `freeformTags.env` is that key only.
+const optionsProgram = (sourceName: string, env: string, team: string) => `
+import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@pulumi/oci';
+const cfg = new pulumi.Config();
+const standby = new oci.Provider('standby', { region: cfg.require('standbyRegion') });
+const source = new oci.disasterrecovery.DrPlan('source', {
+  displayName: '${sourceName}',
+  drProtectionGroupId: cfg.require('groupId'),
+  type: 'SWITCHOVER',
+}, { provider: standby, deleteBeforeReplace: true, replaceOnChanges: ['displayName'] });
+const kept = new oci.disasterrecovery.DrPlan('kept', {
+  displayName: 'kept',
+  drProtectionGroupId: cfg.require('groupId'),
+  type: 'SWITCHOVER',
+  sourcePlanId: source.id,
+}, { provider: standby, ignoreChanges: ['sourcePlanId'] });
+const follower = new oci.ailanguage.Endpoint('follower', {
+  compartmentId: cfg.require('compartmentId'),
+  modelId: cfg.require('modelId'),
+  displayName: source.displayName.apply((n) => 'f-' + n),
+}, { replaceOnChanges: ['displayName'] });
+const tagged = new oci.ailanguage.Endpoint('tagged', {
+  compartmentId: cfg.require('compartmentId'),
+  modelId: cfg.require('modelId'),
+  freeformTags: { env: '${env}', team: '${team}' },
+}, { replaceOnChanges: ['freeformTags.env'] });
+export const keptId = kept.id;
+export const followerId = follower.id;
+export const taggedId = tagged.id;
+`;
+
+describe("a dependent's replaceOnChanges and ignoreChanges, and replaceOnChanges paths", () => {
+  let cloud: Cloud;
+  let prog: TestProgram;
+
+  before(async () => {
+    ({ cloud, prog } = await startProgram(optionsProgram('src-a', 'dev', 'a')));
+  });
+  after(async () => {
+    prog?.remove();
+    await cloud?.close();
+  });
+
+  it('deletes a dependent whose replaceOnChanges the change meets before its source; keeps one that ignores it', async () => {
+    let r = await prog.run();
+    assert.equal(r.ok, true, r.error);
+    const first = { ...r.outputs };
+    prog.write(optionsProgram('src-b', 'dev', 'a'));
+    r = await prog.run();
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(
+      steps(r.events).filter((s) => /^(delete-replaced|create-replacement)/.test(s)),
+      [
+        'delete-replaced follower',
+        'delete-replaced source',
+        'create-replacement source',
+        'create-replacement follower',
+      ],
+    );
+    assert.ok(steps(r.events).includes('same kept'), steps(r.events).join(','));
+    assert.equal(r.outputs.keptId, first.keptId);
+    assert.notEqual(r.outputs.followerId, first.followerId);
+    const plan = await cloud
+      .dr(cloud.sandbox.disasterRecovery.standbyRegion)
+      .getDrPlan({ drPlanId: first.keptId as string });
+    assert.equal(plan.drPlan.lifecycleState, 'ACTIVE');
+  });
+
+  it('replaces on a change of the tag replaceOnChanges names, and updates on any other tag', async () => {
+    const { taggedId } = (await prog.run({ preview: true })).outputs;
+    prog.write(optionsProgram('src-b', 'dev', 'b'));
+    let r = await prog.run();
+    assert.equal(r.ok, true, r.error);
+    assert.ok(steps(r.events).includes('update tagged'), steps(r.events).join(','));
+    assert.equal(r.outputs.taggedId, taggedId);
+    prog.write(optionsProgram('src-b', 'prod', 'b'));
+    r = await prog.run();
+    assert.equal(r.ok, true, r.error);
+    assert.ok(steps(r.events).includes('replace tagged'), steps(r.events).join(','));
+    assert.notEqual(r.outputs.taggedId, taggedId);
+    const tags = (
+      await cloud.language(cloud.sandbox.homeRegion).getEndpoint({ endpointId: r.outputs.taggedId as string })
+    ).endpoint.freeformTags;
+    assert.deepEqual(tags, { env: 'prod', team: 'b' });
   });
 });

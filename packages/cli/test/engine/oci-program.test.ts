@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCloud, type Cloud } from './support/cloud';
-import { makeProgram, steps, type TestProgram } from './support/harness';
+import { diagnostics, makeProgram, steps, type TestProgram } from './support/harness';
 import { isDefaultProvider } from '../../src/engine/default-provider';
 
 const program = (o: {
@@ -149,6 +149,34 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
     r = await prog.run();
     assert.equal(r.ok, true, r.error);
     assert.equal((await livePlans())[0].displayName, 'plan-b');
+  });
+
+  it("refuses to import by option a resource whose inputs differ, with Pulumi's words; a preview warns", async () => {
+    const made = await cloud.language(cloud.sandbox.homeRegion).createEndpoint({
+      createEndpointDetails: {
+        compartmentId: cloud.sandbox.compartmentId,
+        modelId: cloud.sandbox.aiLanguage.pretrainedModelIds.sentimentAnalysis,
+        displayName: 'named-otherwise',
+      },
+    });
+    prog.write(program({ planName: 'plan-b', planType: 'FAILOVER', units: 2, importId: made.endpoint.id }));
+    const preview = await prog.run({ preview: true });
+    assert.equal(preview.ok, true, preview.error);
+    assert.deepEqual(
+      diagnostics(preview.events, 'warning').filter((m) => m.includes('import')),
+      [
+        `urn:pulumi:dev::enginetest::oci:AiLanguage/endpoint:Endpoint::imported: inputs to import do not match the existing resource; importing this resource will fail (displayName)`,
+      ],
+    );
+    const r = await prog.run();
+    assert.equal(r.ok, false);
+    assert.match(r.error!, /::imported: inputs to import do not match the existing resource \(displayName\)$/);
+    assert.equal(
+      prog.resources().some((x) => x.urn.endsWith('::imported')),
+      false,
+      'nothing imported',
+    );
+    await cloud.language(cloud.sandbox.homeRegion).deleteEndpoint({ endpointId: made.endpoint.id });
   });
 
   it('imports an existing resource by option; the next run shows no change', async () => {

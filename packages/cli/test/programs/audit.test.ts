@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
 import { cleanEnv, hasTerminal, ocikit, terminalText } from '../support/ocikit';
+import type { StepEventMetadata } from '../../src/engine';
 
 // What a user of the Pulumi CLI sees and what `pulumi stack import` needs, checked on a
 // @pulumi/oci program with a default provider, an explicit one and a secret output.
@@ -45,6 +46,13 @@ test('--expect-no-changes passes on a stack in step and fails, as Pulumi, when a
   ok(await p.run(['preview', '--expect-no-changes']));
   ok(await p.run(['refresh', '--yes', '--expect-no-changes']));
   ok(await p.run(['config', 'set', 'units', '3']));
+  // --json's step events name a property diff's kind `diffKind`, as apitype.PropertyDiff does.
+  const update = ok(await p.run(['preview', '--json']))
+    .stdout.trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { resourcePreEvent?: { metadata: StepEventMetadata } })
+    .find((e) => e.resourcePreEvent?.metadata.op === 'update')!.resourcePreEvent!.metadata;
+  assert.deepEqual(update.detailedDiff, { inferenceUnits: { diffKind: 'update', inputDiff: true } });
   const proposed = await p.run(['preview', '--expect-no-changes']);
   assert.equal(proposed.code, 1);
   assert.match(proposed.stdout, /~ 1 to update/);
@@ -114,6 +122,36 @@ test('stack output prints Pulumi’s OUTPUT/VALUE table; --show-secrets reveals 
   const shown = ok(await p.run(['stack', 'output', '--show-secrets'])).stdout;
   assert.match(shown, new RegExp(`^ {4}token {7}${SECRET}$`, 'm'));
   assert.equal(ok(await p.run(['stack', 'output', 'shape'])).stdout, '{"tags":["a","b"],"units":1}\n');
+  // Pulumi's -j and --shell (name=value lines to eval, quoted only where needed), and its message
+  // for a name the stack does not have.
+  assert.deepEqual(JSON.parse(ok(await p.run(['stack', 'output', '-j'])).stdout), out);
+  assert.equal(
+    ok(await p.run(['stack', 'output', '--shell'])).stdout,
+    `endpointId=${out.endpointId}\nplanId=${out.planId}\nshape='{"tags":["a","b"],"units":1}'\ntoken='[secret]'\n`,
+  );
+  assert.equal(ok(await p.run(['stack', 'output', '--shell', 'planId'])).stdout, `planId=${out.planId}\n`);
+  const missing = await p.run(['stack', 'output', 'nope']);
+  assert.equal(missing.stderr, "error: current stack does not have output property 'nope'\n");
+});
+
+test('--show-secrets on preview and up shows secret values, as Pulumi; without it no output carries them', async () => {
+  const masked = ok(await p.run(['preview']));
+  assert.match(masked.stdout, /^ {4}token: "?\[secret\]"?$/m);
+  assert.doesNotMatch(masked.stdout, new RegExp(SECRET));
+  assert.doesNotMatch(ok(await p.run(['preview', '--json'])).stdout, new RegExp(SECRET));
+  const shown = ok(await p.run(['preview', '--show-secrets']));
+  assert.match(shown.stdout, new RegExp(`^ {4}token: "${SECRET}"$`, 'm'));
+  // The engine's events carry it too (the stack's outputs), as Pulumi's with --show-secrets.
+  const events = ok(await p.run(['preview', '--json', '--show-secrets']))
+    .stdout.trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { resOutputsEvent?: { metadata: { type: string; new?: { outputs: object } } } });
+  const stack = events.find((e) => e.resOutputsEvent?.metadata.type === 'pulumi:pulumi:Stack')!;
+  assert.equal((stack.resOutputsEvent!.metadata.new!.outputs as { token: string }).token, SECRET);
+  const up = ok(await p.run(['up', '--yes', '--show-secrets']));
+  assert.match(up.stdout, new RegExp(`^ {4}token: "${SECRET}"$`, 'm'));
+  // Shown, not stored: the state keeps it encrypted.
+  assert.doesNotMatch(readFileSync(join(p.dir, '.ocikit', 'stacks', 'dev.json'), 'utf8'), new RegExp(SECRET));
 });
 
 test('import by command uses the stack’s default provider, not a second unversioned one', async () => {
@@ -140,7 +178,7 @@ test('stack import takes back an edited export; a backup restores; another stack
   const exported = JSON.parse(ok(await p.run(['stack', 'export'])).stdout);
   const refused = await p.run(['preview']);
   assert.equal(refused.code, 1, 'the protected, undeclared endpoint cannot be deleted');
-  assert.match(refused.stderr, /unable to delete \S+::adopted: protected/);
+  assert.match(refused.stderr, /resource "\S+::adopted" cannot be deleted because it is protected/);
   const edited = structuredClone(exported);
   edited.deployment.resources = edited.deployment.resources.filter(
     (r: { urn: string }) => !r.urn.endsWith('::adopted'),
@@ -260,6 +298,7 @@ test('stack shows the resources as a tree under the stack, with URNs and ids on 
   assert.ok(shown.includes(`ID: ${endpointId}\n`), shown);
   assert.match(shown, /\nCurrent stack outputs \(4\):\n {4}OUTPUT {6}VALUE\n[\s\S]* {4}token {7}\[secret\]\n/);
   assert.doesNotMatch(ok(await p.run(['stack'])).stdout, /URN:|ID:/);
+  assert.equal(ok(await p.run(['stack', '--show-name'])).stdout, 'dev\n', 'the name alone, for scripts');
 });
 
 test('state delete, protect and unprotect edit the state only, refusing what would break it', async () => {

@@ -75,6 +75,16 @@ test('--json prints the engine events, one JSON object a line', async () => {
   assert.ok(kinds.has('summaryEvent'), [...kinds].join());
   for (const e of events) assert.equal(typeof e.sequence, 'number');
   assert.ok(!preview.stdout.includes(SECRET_NAME));
+  // As Pulumi's engine: a run that succeeded ends with a cancelEvent, and the steps of the
+  // program's registrations are logical.
+  assert.deepEqual(
+    Object.keys(events.at(-1)!).filter((k) => k.endsWith('Event')),
+    ['cancelEvent'],
+  );
+  const pre = events.flatMap((e) =>
+    e.resourcePreEvent ? [e.resourcePreEvent as { metadata: { logical?: boolean } }] : [],
+  );
+  assert.ok(pre.length > 0 && pre.every((e) => e.metadata.logical === true));
 });
 
 test('stack ls lists the stack with its resources', async () => {

@@ -163,7 +163,7 @@ test('get reads a resource; import adopts one by option and one by command', asy
   assert.equal((await urns()).get('byCommand').protect, true);
   const refused = await p.run(['up', '--yes']);
   assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /unable to delete \S+::byCommand: protected/);
+  assert.match(refused.stderr, /resource "\S+::byCommand" cannot be deleted because it is protected/);
   assert.equal(await endpointState(commandId), 'ACTIVE');
   // The code it printed, pasted into the program, declares the resource as it is: no change.
   assert.match(imported.stdout, /\nPlease copy the following code into your Pulumi application\./);

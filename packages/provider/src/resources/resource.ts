@@ -185,7 +185,28 @@ export function diffInputs(
     const replace = replaces.has(key);
     out.changed.push(key);
     if (replace) out.replaces.push(key);
-    out.detailed[key] = { kind, replace, inputDiff: !fromOutputs };
+    const a = normalise(key, o, keepTag);
+    const b = normalise(key, n, keepTag);
+    if (kind === 'UPDATE' && isMap(a) && isMap(b)) {
+      // A map changed in place (tags) is diffed key by key, as pulumi-oci's bridge reports it, so
+      // `replaceOnChanges: ['freeformTags.env']` and the display see which keys changed.
+      for (const sub of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+        const was = JSON.stringify(a[sub]);
+        const now = JSON.stringify(b[sub]);
+        if (was === now) continue;
+        const subKind: DiffKind = was === undefined ? 'ADD' : now === undefined ? 'DELETE' : 'UPDATE';
+        out.detailed[`${key}${pathSegment(sub)}`] = { kind: subKind, replace, inputDiff: !fromOutputs };
+      }
+    } else out.detailed[key] = { kind, replace, inputDiff: !fromOutputs };
   }
   return out;
+}
+
+function isMap(v: unknown): v is Props {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A map key as a Pulumi property path segment: `.key`, or `["key"]` when it has `.`, `[`, `]` or quotes. */
+function pathSegment(key: string): string {
+  return /^[^.[\]"\\\s]+$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }

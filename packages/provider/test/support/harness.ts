@@ -14,7 +14,12 @@ import { Empty } from 'google-protobuf/google/protobuf/empty_pb';
 import { Struct } from 'google-protobuf/google/protobuf/struct_pb';
 import { AdminClient, startEmulator, type RunningEmulator } from '@ocikit/emulator';
 import { fastWaiter, ociTestClients } from '@ocikit/emulator/testing';
-import { START_PROVIDER_PATH, startProviderCodec, type StartProviderResponse } from '../../src/instances';
+import {
+  CREATE_KEY_HEADER,
+  START_PROVIDER_PATH,
+  startProviderCodec,
+  type StartProviderResponse,
+} from '../../src/instances';
 
 export { pb, Struct, Empty };
 export const SECRET_SIG = '4dabf18193072939515e22adb298388d';
@@ -222,7 +227,7 @@ export async function create(
       .setProperties(struct(checked))
       .setPreview(!!o.preview)
       .setTimeout(o.timeout ?? 0),
-    o.createKey ? { 'ocikit-create-key': o.createKey } : undefined,
+    o.createKey ? { [CREATE_KEY_HEADER]: o.createKey } : undefined,
   );
   return { id: res.getId(), outputs: js(res.getProperties()), checked };
 }
