@@ -301,6 +301,14 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     diff: unary((req: DiffRequest) => {
       const { m } = mod(req.urn);
       const d = resources().diffInputs(m, req.olds, req.oldInputs, req.news, currentConfig());
+      // A resource OCI left FAILED (its create's work request failed) cannot be updated, only
+      // deleted: it is replaced, as Terraform replaces a tainted resource. The engine would
+      // otherwise "update" it with nothing to change and call it fixed.
+      if (reveal(req.olds?.state) === 'FAILED' && !d.replaces.includes('state')) {
+        d.changed.push('state');
+        d.replaces.push('state');
+        d.detailed.state = { kind: 'UPDATE', replace: true, inputDiff: false };
+      }
       return {
         changes: d.changed.length ? DIFF_SOME : DIFF_NONE,
         diffs: d.changed,

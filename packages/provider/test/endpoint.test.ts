@@ -9,6 +9,7 @@ import {
   del,
   diff,
   ENDPOINT,
+  initFailure,
   read,
   startEnv,
   update,
@@ -100,6 +101,37 @@ describe('Endpoint', () => {
     assert.ok(!('description' in (await read(plugin, ENDPOINT, 'same', s.id)).inputs));
     const checked = await check(plugin, ENDPOINT, 'same', s.inputs, { ...base });
     assert.equal((await diff(plugin, ENDPOINT, 'same', s.id, s.outputs, s.inputs, checked)).changes, 'NONE');
+  });
+
+  it('a tag map changed in place is diffed key by key, as pulumi-oci reports it', async () => {
+    const s = await newEndpoint('tag-keys', { freeformTags: { env: 'dev', team: 'a', gone: 'x' } });
+    const news = await check(plugin, ENDPOINT, 'tag-keys', s.inputs, {
+      ...base,
+      freeformTags: { env: 'dev', team: 'b', 'cost.center': 'y' },
+    });
+    const d = await diff(plugin, ENDPOINT, 'tag-keys', s.id, s.outputs, s.inputs, news);
+    assert.deepEqual(d.diffs, ['freeformTags']);
+    const K = { ADD: 0, DELETE: 2, UPDATE: 4 }; // pulumirpc.PropertyDiff.Kind
+    assert.deepEqual(d.detailed, {
+      'freeformTags["cost.center"]': K.ADD,
+      'freeformTags.gone': K.DELETE,
+      'freeformTags.team': K.UPDATE,
+    });
+  });
+
+  it('an endpoint OCI left FAILED (its create failed) is replaced, not updated with nothing to change', async () => {
+    await env.emulator.admin!.injectFault({ operation: 'CreateEndpoint', kind: 'fail-work-request' });
+    const failed = await create(plugin, ENDPOINT, 'failed', { ...base }).then(
+      () => assert.fail('expected the create to fail'),
+      (e) => initFailure(e),
+    );
+    assert.ok(failed, 'a partial failure: the endpoint is tracked');
+    assert.equal(failed.properties.state, 'FAILED');
+    assert.equal((await get(failed.id)).lifecycleState, 'FAILED');
+    const inputs = await check(plugin, ENDPOINT, 'failed', {}, { ...base });
+    const d = await diff(plugin, ENDPOINT, 'failed', failed.id, failed.properties, inputs, inputs);
+    assert.equal(d.changes, 'SOME');
+    assert.deepEqual(d.replaces, ['state']);
   });
 
   it('updates every field in place, compartment through ChangeEndpointCompartment; never replaces', async () => {

@@ -125,7 +125,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       process.exit(130);
     }
     process.stderr.write(
-      '\ncancelling: finishing the operations in flight and recording the state (Ctrl-C again to quit at once)\n',
+      '\ncancelling: no new step starts, the operations in flight stop waiting and are recorded (Ctrl-C again to quit at once)\n',
     );
     controller.abort();
   };

@@ -189,20 +189,23 @@ export class Display {
   }
 
   private done(meta: StepEventMetadata, planning: boolean): void {
+    // A refresh that found the resource gone shows as its delete, as Pulumi shows it.
+    const gone = meta.op === 'refresh' && !meta.new;
+    const shownAs = gone ? { ...meta, op: 'delete' as const } : meta;
     if (planning || this.options.preview) {
       if (meta.op === 'refresh' && this.shown(meta)) {
-        this.line(this.stepLine(meta, meta.op));
-        for (const detail of this.diffLines(meta)) this.line(detail);
+        this.line(this.stepLine(shownAs, gone ? 'delete' : meta.op));
+        if (!gone) for (const detail of this.diffLines(meta)) this.line(detail);
       }
       return;
     }
     const start = this.started.get(key(meta));
     if (!start) return;
     this.started.delete(key(meta));
-    const [, did] = PRESENT[meta.op] ?? [meta.op, meta.op];
-    this.line(`${this.stepLine(meta, did)} (${formatDuration(Date.now() - start.at)})`);
+    const [, did] = PRESENT[shownAs.op] ?? [meta.op, meta.op];
+    this.line(`${this.stepLine(shownAs, did)} (${formatDuration(Date.now() - start.at)})`);
     // What a refresh read differently from the state (its drift), as Pulumi shows it.
-    if (meta.op === 'refresh') for (const detail of this.diffLines(meta)) this.line(detail);
+    if (meta.op === 'refresh' && !gone) for (const detail of this.diffLines(meta)) this.line(detail);
   }
 
   private failed(meta: StepEventMetadata): void {
@@ -299,7 +302,8 @@ export class Display {
   private diffLines(meta: StepEventMetadata): string[] {
     if (!['update', 'replace', 'create-replacement', 'refresh'].includes(meta.op)) return [];
     const lines: string[] = [];
-    for (const [path, symbol, diff] of this.changedKeys(meta)) {
+    for (const [path, sign, diff] of this.changedKeys(meta)) {
+      let symbol = sign;
       // As Pulumi shows a detailed diff: the old input, or the old output where the provider
       // compared that (`inputDiff: false`: a trigger's recorded counter, a refresh's drift).
       const fromOutputs = diff?.inputDiff === false;
@@ -307,6 +311,8 @@ export class Display {
       const after = readPath(meta.op === 'refresh' ? meta.new?.outputs : meta.new?.inputs, path);
       const replaces = diff?.diffKind.endsWith('replace') ? ' (forces replacement)' : '';
       const paint = (sign: string, text: string) => this.paint(sign === '+' ? 32 : sign === '-' ? 31 : 33, text);
+      // A property the new side does not have (an output, as a FAILED `state`) shows as removed.
+      if (symbol === '~' && after === undefined && before !== undefined) symbol = '-';
       const entries = symbol === '~' ? mapChanges(before, after) : undefined;
       if (entries) {
         // A map (tags) shows its changed keys, as Pulumi shows an object's.

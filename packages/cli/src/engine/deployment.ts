@@ -298,6 +298,27 @@ export class Deployment {
   }
 
   /** Replaces `old` (by identity) with `next` in the state, or appends `next`; removes when `next` is undefined. */
+  /**
+   * An old resource read back before the steps (an interrupted operation resolved, `up --refresh`):
+   * what was read (or nothing, if gone) replaces it everywhere the old object is held, so the steps
+   * start from it. `olds` changes only where it held this object: a replaced copy (`delete: true`)
+   * that is gone must not take its live replacement with it.
+   */
+  private replaceOldState(r: ResourceState, next: ResourceState | undefined): void {
+    this.put(r, next);
+    const swap = (list: ResourceState[]) => {
+      const i = list.indexOf(r);
+      if (i < 0) return;
+      if (next) list[i] = next;
+      else list.splice(i, 1);
+    };
+    swap(this.base);
+    swap(this.toDeleteLater);
+    if (this.olds.get(r.urn) !== r) return;
+    if (next) this.olds.set(r.urn, next);
+    else this.olds.delete(r.urn);
+  }
+
   private put(old: ResourceState | undefined, next: ResourceState | undefined): void {
     const i = old ? this.current.indexOf(old) : -1;
     if (i >= 0) {
@@ -1521,7 +1542,10 @@ export class Deployment {
     );
   }
 
-  /** Interrupted creates this run did not send again (see resolvePending): said, and forgotten. */
+  /**
+   * Interrupted creates a whole update did not send again (see resolvePending): the program no
+   * longer declares them, so nothing will. Said, and forgotten.
+   */
   async reportUnresentCreates(): Promise<void> {
     if (this.interruptedCreates.size === 0) return;
     for (const urn of [...this.interruptedCreates.keys()]) {
@@ -1529,6 +1553,21 @@ export class Deployment {
       this.forgetInterrupted(urn);
     }
     await this.write();
+  }
+
+  /**
+   * Interrupted creates a run could not send again (a refresh, a destroy, an import, a targeted
+   * update): kept on record, pending, for the next `up` that creates them, which sends each again
+   * with its key so that OCI answers with what it made. Forgetting them here would leave what they
+   * made untracked, and that `up` would make it twice.
+   */
+  keepUnresentCreates(): void {
+    for (const urn of this.interruptedCreates.keys())
+      this.o.events.diag(
+        'warning',
+        `${urn}: an earlier run was interrupted while creating it, before its id came back; kept on record: the next \`ocikit up\` that creates it sends that create again, so OCI answers with what it made, if it did`,
+        urn,
+      );
   }
 
   private forgetInterrupted(urn: string): void {
@@ -1539,7 +1578,8 @@ export class Deployment {
 
   /** Old resources the program no longer declares, plus replaced copies, deleted dependents first. */
   async finish(): Promise<void> {
-    await this.reportUnresentCreates();
+    if (this.targets.constrained || this.excludes.constrained) this.keepUnresentCreates();
+    else await this.reportUnresentCreates();
     const unregistered = this.current.filter(
       (r) => !r.delete && this.olds.get(r.urn) === r && !this.registered.has(r.urn) && !this.deletedEarly.has(r),
     );
@@ -1675,23 +1715,9 @@ export class Deployment {
       if (!options.beforeUpdate) this.count(kind);
       else if (kind !== 'same') this.count('refresh');
     };
-    // Before an update, what was read becomes the old state the steps start from (everywhere the
-    // old object is held).
-    const replaceOld = (r: ResourceState, next: ResourceState | undefined) => {
-      this.put(r, next);
-      if (!options.beforeUpdate) return;
-      const swap = (list: ResourceState[]) => {
-        const i = list.indexOf(r);
-        if (i < 0) return;
-        if (next) list[i] = next;
-        else list.splice(i, 1);
-      };
-      swap(this.base);
-      swap(this.toDeleteLater);
-      if (this.olds.get(r.urn) !== r) return;
-      if (next) this.olds.set(r.urn, next);
-      else this.olds.delete(r.urn);
-    };
+    // Before an update, what was read becomes the old state the steps start from.
+    const replaceOld = (r: ResourceState, next: ResourceState | undefined) =>
+      options.beforeUpdate ? this.replaceOldState(r, next) : this.put(r, next);
     // Targets and excludes are checked first (a plain refresh), then select what is read.
     if (!options.beforeUpdate) {
       const missing = [...this.missingTargets(this.targets), ...this.missingTargets(this.excludes)];
@@ -1818,10 +1844,19 @@ export class Deployment {
         this.interruptedCreates.set(r.urn, { key: r.created, inputs: r.inputs, op });
         continue;
       }
-      if ((op.type === 'creating' || op.type === 'importing') && !existing) {
+      if (op.type === 'importing' && !existing) {
+        // An import writes nothing to the cloud: the resource is there, only not in the state.
         this.o.events.diag(
           'warning',
-          `${r.urn}: an earlier run was interrupted while ${op.type} it; its id was never returned, so if it exists in the cloud it must be deleted or imported by hand`,
+          `${r.urn}: an earlier run was interrupted while importing ${r.id ?? 'it'}; it is not in the state: import it again`,
+          r.urn,
+        );
+        continue;
+      }
+      if (op.type === 'creating' && !existing) {
+        this.o.events.diag(
+          'warning',
+          `${r.urn}: an earlier run was interrupted while creating it; its id was never returned, so if it exists in the cloud it must be deleted or imported by hand`,
           r.urn,
         );
         continue;
@@ -1837,18 +1872,10 @@ export class Deployment {
           existing.outputs,
           existing.inputs,
         );
-        if (!read.id) this.put(existing, undefined);
-        else this.put(existing, { ...existing, outputs: read.properties, inputs: read.inputs ?? existing.inputs });
-        if (!read.id) {
-          this.olds.delete(existing.urn);
-          const i = this.toDeleteLater.indexOf(existing);
-          if (i >= 0) this.toDeleteLater.splice(i, 1);
-        } else if (this.olds.get(existing.urn) === existing) {
-          this.olds.set(
-            existing.urn,
-            this.current.find((x) => x.urn === existing.urn && !x.delete)!,
-          );
-        }
+        this.replaceOldState(
+          existing,
+          read.id ? { ...existing, outputs: read.properties, inputs: read.inputs ?? existing.inputs } : undefined,
+        );
         this.o.events.diag(
           'info',
           `${existing.urn}: resolved the interrupted ${op.type} of an earlier run (${read.id ? 'still exists' : 'gone'})`,

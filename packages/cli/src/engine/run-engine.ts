@@ -120,8 +120,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     try {
       if (!canceled && !o.preview) await d.resolvePending();
       if (canceled) throw new StepError('the update was canceled');
-      // Only a program's update can create again what an interrupted run was creating (see finish).
-      if (o.operation !== 'update' || o.imports?.length) await d.reportUnresentCreates();
+      // Only a program's update can create again what an interrupted run was creating (see finish):
+      // the others keep it on record for the next.
+      if (o.operation !== 'update' || o.imports?.length) d.keepUnresentCreates();
       if (o.operation === 'destroy') await d.destroyAll();
       else if (o.operation === 'refresh') await d.refresh();
       else if (o.imports?.length) {

@@ -9,6 +9,7 @@ import {
   readdirSync,
   renameSync,
   rmSync,
+  statSync,
   writeFileSync,
   copyFileSync,
 } from 'node:fs';
@@ -119,7 +120,7 @@ export class FileStackState implements StackState {
       const holder = readLock(this.lockFile);
       // A lock left by a process of this host that no longer runs is stale: take it over.
       if (holder && holder.host === hostname() && !processAlive(holder.pid)) {
-        rmSync(this.lockFile, { force: true });
+        this.removeStaleLock(holder);
         continue;
       }
       const who = holder ? `process ${holder.pid} on ${holder.host} since ${holder.time}` : 'another process';
@@ -128,6 +129,32 @@ export class FileStackState implements StackState {
       );
     }
     throw new StackLockedError(`stack '${this.stack}' is locked; delete ${this.lockFile} if no update is running`);
+  }
+
+  /**
+   * Removes a dead process's lock, under a takeover guard (an exclusive mkdir): two runs that
+   * both found it stale must not each remove it, or the second would remove the lock the first
+   * had just taken and both would run. Only the same stale lock is removed.
+   */
+  private removeStaleLock(stale: { pid: number; time: string }): void {
+    const guard = `${this.lockFile}.takeover`;
+    try {
+      // A guard left by a run that died taking over (a few milliseconds' window) is old.
+      if (Date.now() - statSync(guard).mtimeMs > 10_000) rmSync(guard, { recursive: true, force: true });
+    } catch {
+      // No guard.
+    }
+    try {
+      mkdirSync(guard);
+    } catch {
+      return; // Another run is taking it over: the next attempt sees its lock.
+    }
+    try {
+      const now = readLock(this.lockFile);
+      if (now && now.pid === stale.pid && now.time === stale.time) rmSync(this.lockFile, { force: true });
+    } finally {
+      rmSync(guard, { recursive: true, force: true });
+    }
   }
 
   unlock(): void {
@@ -147,15 +174,24 @@ export class FileStackState implements StackState {
   /** The raw file: apitype.CheckpointV3 `{ version: 3, checkpoint: { stack, latest } }`. */
   private readCheckpoint(): { latest?: Record<string, unknown> } | undefined {
     if (!existsSync(this.file)) return undefined;
-    let raw: { version?: number; checkpoint?: { latest?: Record<string, unknown> } };
+    let raw: { version?: number; checkpoint?: { latest?: Record<string, unknown> } } | null;
+    // Name the file, and the way back: the previous version is kept beside it.
+    const restore = existsSync(this.backupFile)
+      ? `; to restore the previous version: ocikit stack import --file ${this.backupFile}`
+      : '';
     try {
       raw = JSON.parse(readFileSync(this.file, 'utf8')) as typeof raw;
     } catch (e) {
-      // Name the file: a bare JSON.parse message does not say what is broken.
-      throw new StackStateError(`${this.file} is not a Pulumi checkpoint: ${(e as Error).message}`);
+      throw new StackStateError(`${this.file} is not a Pulumi checkpoint: ${(e as Error).message}${restore}`);
     }
-    if (raw.version !== 3 || !raw.checkpoint)
-      throw new StackStateError(`${this.file} is not a version 3 Pulumi checkpoint`);
+    if (
+      typeof raw !== 'object' ||
+      raw === null ||
+      raw.version !== 3 ||
+      typeof raw.checkpoint !== 'object' ||
+      !raw.checkpoint
+    )
+      throw new StackStateError(`${this.file} is not a version 3 Pulumi checkpoint${restore}`);
     return raw.checkpoint;
   }
 

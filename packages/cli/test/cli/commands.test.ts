@@ -104,6 +104,14 @@ test('a broken state file is named in one line; stack ls --json says whether an 
   const broken = await ocikit(['--stack', 'broken', 'stack', 'output'], { cwd });
   assert.equal(broken.code, 1);
   assert.match(oneLineError(broken.stderr), /broken\.json is not a Pulumi checkpoint: /);
+  // A file that is JSON but not a checkpoint (null), with a backup beside it: the way back is named.
+  writeFileSync(join(cwd, '.ocikit', 'stacks', 'broken.json'), 'null');
+  writeFileSync(join(cwd, '.ocikit', 'stacks', 'broken.json.bak'), '{}');
+  const nulled = await ocikit(['--stack', 'broken', 'stack', 'output'], { cwd });
+  assert.match(
+    oneLineError(nulled.stderr),
+    /^error: \S+broken\.json is not a version 3 Pulumi checkpoint; to restore the previous version: ocikit stack import --file \S+broken\.json\.bak$/,
+  );
   writeFileSync(join(cwd, '.ocikit', 'stacks', 'broken.lock'), '{}');
   const listed = JSON.parse((await ocikit(['stack', 'ls', '--json'], { cwd })).stdout);
   assert.deepEqual(listed, [{ name: 'broken', updateInProgress: true, resourceCount: 0, current: false }]);

@@ -78,8 +78,11 @@ describe('interrupted runs', () => {
     assert.equal(JSON.parse(readFileSync(stateFile(), 'utf8')).checkpoint.latest.pending_operations, undefined);
   });
 
-  it('a killed process while updating: the stale lock is taken over, the pending update is read back, the next up converges', async () => {
-    prog.write(program(2));
+  /**
+   * Runs `up` in a process of its own and kills it (SIGKILL) once the state has a pending `type`
+   * (and `ready` says so: e.g. the cloud has what the operation made).
+   */
+  const killWhile = async (type: string, ready: () => Promise<boolean> = async () => true) => {
     const child = spawn(
       process.execPath,
       [
@@ -92,7 +95,8 @@ describe('interrupted runs', () => {
     );
     const exited = new Promise((r) => child.once('exit', r));
     try {
-      await waitFor('pending update', () => pendingOps().some((op) => op.type === 'updating'), exited);
+      await waitFor(`pending ${type}`, () => pendingOps().some((op) => op.type === type), exited);
+      for (let i = 0; i < 1200 && !(await ready()); i++) await new Promise((r) => setTimeout(r, 50));
     } finally {
       try {
         process.kill(-child.pid!, 'SIGKILL');
@@ -101,6 +105,11 @@ describe('interrupted runs', () => {
       }
     }
     await exited;
+  };
+
+  it('a killed process while updating: the stale lock is taken over, the pending update is read back, the next up converges', async () => {
+    prog.write(program(2));
+    await killWhile('updating');
     assert.ok(existsSync(join(prog.dir, '.ocikit/stacks/dev.lock')), 'the killed run left its lock');
     const r = await prog.run();
     assert.equal(r.ok, true, r.error);
@@ -115,4 +124,85 @@ describe('interrupted runs', () => {
     }
     assert.equal(JSON.parse(readFileSync(stateFile(), 'utf8')).checkpoint.latest.pending_operations, undefined);
   });
+
+  // Running refresh (or destroy, import, a targeted up) after an interruption is natural: the
+  // interrupted create stays on record for the next up, which adopts what it made.
+  it('a killed process while creating, then a refresh: the create stays on record, the next up adopts what it made', async () => {
+    prog.write(creating);
+    await killWhile('creating', async () => (await live('int-c')).length > 0);
+    const made = (await live('int-c')).map((e) => e.id);
+    assert.equal(made.length, 1, 'the killed run made it');
+    const refreshed = await prog.run({ operation: 'refresh' });
+    assert.equal(refreshed.ok, true, refreshed.error);
+    assert.ok(
+      diagnostics(refreshed.events, 'warning').some((m) => /::c: .*kept on record/.test(m)),
+      diagnostics(refreshed.events).join('\n'),
+    );
+    assert.deepEqual(
+      pendingOps().map((op) => op.type),
+      ['creating'],
+    );
+    const r = await prog.run();
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(
+      (await live('int-c')).map((e) => e.id),
+      made,
+      'adopted, not made twice',
+    );
+    assert.equal(pendingOps().length, 0);
+  });
+
+  // A create-before-delete replacement killed while it deletes the original: the state holds the
+  // replacement and the original (delete: true) with a pending delete.
+  for (const gone of [true, false])
+    it(`a killed process while deleting a replaced original ${gone ? 'that is then gone' : 'that still exists'}: the replacement is kept, nothing is created twice`, async () => {
+      const language = cloud.language(cloud.sandbox.homeRegion);
+      prog.write(replacing(gone ? 'one' : 'three'));
+      assert.equal((await prog.run()).ok, true);
+      const original = (await live('int-r'))[0].id;
+      prog.write(replacing(gone ? 'two' : 'four'));
+      await killWhile('deleting');
+      const replacement = (await live('int-r')).find((e) => e.id !== original)!.id;
+      if (gone) {
+        // Whether or not the killed run's delete reached OCI, the original is now gone.
+        const state = async () => (await language.getEndpoint({ endpointId: original })).endpoint.lifecycleState;
+        if ((await state()) === 'ACTIVE') await language.deleteEndpoint({ endpointId: original });
+        for (let i = 0; i < 200 && (await state()) !== 'DELETED'; i++) await new Promise((r) => setTimeout(r, 50));
+        assert.equal(await state(), 'DELETED');
+      }
+      const r = await prog.run();
+      assert.equal(r.ok, true, r.error);
+      assert.deepEqual(
+        (await live('int-r')).map((e) => e.id),
+        [replacement],
+        'the replacement only: not created again, the original deleted',
+      );
+      const rs = prog.resources().filter((x) => x.urn.endsWith('::r'));
+      assert.deepEqual(
+        rs.map((x) => [x.id, Boolean(x.delete)]),
+        [[replacement, false]],
+      );
+      const again = await prog.run();
+      assert.equal(again.ok, true, again.error);
+      assert.deepEqual(Object.keys(again.changes), ['same']);
+    });
 });
+
+const creating = `
+import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@pulumi/oci';
+const cfg = new pulumi.Config();
+new oci.ailanguage.Endpoint('c', { compartmentId: cfg.require('compartmentId'), modelId: cfg.require('modelId'), displayName: 'int-c' });
+`;
+
+const replacing = (generation: string) => `
+import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@pulumi/oci';
+const cfg = new pulumi.Config();
+new oci.ailanguage.Endpoint('r', {
+  compartmentId: cfg.require('compartmentId'),
+  modelId: cfg.require('modelId'),
+  displayName: 'int-r',
+  freeformTags: { generation: '${generation}' },
+}, { replaceOnChanges: ['freeformTags'] });
+`;

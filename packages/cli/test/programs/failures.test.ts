@@ -79,6 +79,32 @@ test('a fault injected half-way through up fails it with one line; the next up c
   }
 });
 
+// OCI made the endpoint but its create's work request failed: the endpoint is FAILED, which OCI
+// will not update. The next up replaces it, as Terraform replaces a tainted resource.
+test('a create whose work request fails leaves a FAILED resource on record; the next up replaces it', async () => {
+  const cloud = await startCloud();
+  try {
+    const p = await pair(cloud);
+    await cloud.t.emulator.admin.injectFault({ operation: 'CreateEndpoint', kind: 'fail-work-request', count: 1 });
+    const failed = await p.run(['up', '--yes']);
+    assert.notEqual(failed.code, 0);
+    const [endpoint] = (await inCloud(cloud)).endpoints;
+    const language = cloud.t.language();
+    assert.equal((await language.getEndpoint({ endpointId: endpoint })).endpoint.lifecycleState, 'FAILED');
+    const preview = ok(await p.run(['preview']));
+    assert.match(
+      preview.stdout,
+      /\+- +oci:AiLanguage\/endpoint:Endpoint first replace\n +- state: "FAILED" \(forces replacement\)/,
+    );
+    await converged(cloud, p);
+    const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+    assert.notEqual(endpointId, endpoint);
+    assert.equal((await language.getEndpoint({ endpointId })).endpoint.lifecycleState, 'ACTIVE');
+  } finally {
+    await cloud.close();
+  }
+});
+
 // Killed while the plugin waits for the new plan to become ACTIVE, the run never learns the
 // plan's id; the next up sends the same create again with the key recorded with the pending
 // create, and the plugin's retry token (derived from it) makes OCI replay the first answer: the
@@ -116,7 +142,7 @@ test('Ctrl-C half-way through up finishes what is in flight, records it, unlocks
     const cancelled = await done;
     assert.notEqual(cancelled.code, 0, 'a cancelled up does not succeed');
     const lines = cancelled.stderr.trim().split('\n');
-    assert.match(lines[0], /^cancelling: finishing the operations in flight/);
+    assert.match(lines[0], /^cancelling: no new step starts, the operations in flight stop waiting and are recorded/);
     assert.deepEqual(lines.slice(1), ['error: the update was canceled'], cancelled.stderr);
     // The plugin's progress while the endpoint was being created, under it (stdout is not a terminal).
     assert.match(cancelled.stdout, /^ {4}oci:AiLanguage\/endpoint:Endpoint first: work request in_progress \d+%$/m);

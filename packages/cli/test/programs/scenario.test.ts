@@ -131,6 +131,10 @@ test('refresh records an out-of-band change and a deletion; preview shows the dr
     2,
     refresh.stdout,
   );
+  // The resource found gone shows as deleted, as Pulumi shows it (preview, then the refresh).
+  assert.equal(refresh.stdout.match(new RegExp(`^ - +${ENDPOINT} ignored delete`, 'm'))?.length, 1, refresh.stdout);
+  assert.match(refresh.stdout, new RegExp(`^ - +${ENDPOINT} ignored deleted \\(\\d+s\\)$`, 'm'));
+  assert.doesNotMatch(refresh.stdout, /id: undefined/);
   assert.equal((await language().getEndpoint({ endpointId: state.get('ep').id })).endpoint.displayName, 'changed');
   const refreshed = await urns();
   assert.ok(!refreshed.has('ignored'), 'the deleted resource left the state');
