@@ -301,11 +301,12 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     diff: unary((req: DiffRequest) => {
       const { m } = mod(req.urn);
       const d = resources().diffInputs(m, req.olds, req.oldInputs, req.news, currentConfig());
-      // A resource OCI left FAILED (its create's work request failed) cannot be updated, only
-      // deleted: it is replaced, as Terraform replaces a tainted resource. The engine would
-      // otherwise "update" it with nothing to change and call it fixed.
+      // A resource OCI left FAILED (its create's or an update's work request failed) cannot be
+      // updated, only deleted ("is FAILED; … Delete it and create a new one"): it is replaced, as
+      // Terraform replaces a resource whose create failed. The engine would otherwise "update" it
+      // with nothing to change and call it fixed.
       if (reveal(req.olds?.state) === 'FAILED' && !d.replaces.includes('state')) {
-        d.changed.push('state');
+        if (!d.changed.includes('state')) d.changed.push('state');
         d.replaces.push('state');
         d.detailed.state = { kind: 'UPDATE', replace: true, inputDiff: false };
       }

@@ -117,6 +117,14 @@ describe('Endpoint', () => {
       'freeformTags.gone': K.DELETE,
       'freeformTags.team': K.UPDATE,
     });
+    // Cleared with {}: each key is a delete (so `replaceOnChanges: ['freeformTags.env']` sees it).
+    const cleared = await check(plugin, ENDPOINT, 'tag-keys', s.inputs, { ...base, freeformTags: {} });
+    const c = await diff(plugin, ENDPOINT, 'tag-keys', s.id, s.outputs, s.inputs, cleared);
+    assert.deepEqual(c.detailed, {
+      'freeformTags.env': K.DELETE,
+      'freeformTags.gone': K.DELETE,
+      'freeformTags.team': K.DELETE,
+    });
   });
 
   it('an endpoint OCI left FAILED (its create failed) is replaced, not updated with nothing to change', async () => {

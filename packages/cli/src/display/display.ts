@@ -311,8 +311,10 @@ export class Display {
       const after = readPath(meta.op === 'refresh' ? meta.new?.outputs : meta.new?.inputs, path);
       const replaces = diff?.diffKind.endsWith('replace') ? ' (forces replacement)' : '';
       const paint = (sign: string, text: string) => this.paint(sign === '+' ? 32 : sign === '-' ? 31 : 33, text);
-      // A property the new side does not have (an output, as a FAILED `state`) shows as removed.
+      // A property the new side does not have (an output, as a FAILED `state`) shows as removed,
+      // one the old side did not have as added.
       if (symbol === '~' && after === undefined && before !== undefined) symbol = '-';
+      else if (symbol === '~' && before === undefined && after !== undefined) symbol = '+';
       const entries = symbol === '~' ? mapChanges(before, after) : undefined;
       if (entries) {
         // A map (tags) shows its changed keys, as Pulumi shows an object's.

@@ -297,7 +297,6 @@ export class Deployment {
     return written;
   }
 
-  /** Replaces `old` (by identity) with `next` in the state, or appends `next`; removes when `next` is undefined. */
   /**
    * An old resource read back before the steps (an interrupted operation resolved, `up --refresh`):
    * what was read (or nothing, if gone) replaces it everywhere the old object is held, so the steps
@@ -319,6 +318,7 @@ export class Deployment {
     else this.olds.delete(r.urn);
   }
 
+  /** Replaces `old` (by identity) with `next` in the state, or appends `next`; removes when `next` is undefined. */
   private put(old: ResourceState | undefined, next: ResourceState | undefined): void {
     const i = old ? this.current.indexOf(old) : -1;
     if (i >= 0) {
@@ -982,6 +982,7 @@ export class Deployment {
     if (diff.changes === 'none' && old.initErrors?.length) diff = { ...diff, changes: 'some' };
     const forcedKeys = await this.forcedReplacement(reg, old, ref);
     if (forcedKeys.length) diff = { ...diff, changes: 'some', replaces: [...diff.replaces, ...forcedKeys] };
+    diff = withReplaceOnChanges(diff, reg.replaceOnChanges);
     const replaceKeys = replacementKeys(diff, reg.replaceOnChanges);
     if (diff.changes === 'none' && replaceKeys.length === 0) {
       const next = base({ id: old.id, inputs, outputs: old.outputs, modified: old.modified });
@@ -1129,13 +1130,11 @@ export class Deployment {
       inputsForDiff[k] = replaced ? unknownValue : v;
     }
     if (!depends || r.type.startsWith(providerPrefix)) return undefined;
-    // With the dependent's own ignoreChanges and replaceOnChanges, as its registration would diff
-    // (calculateDependentReplacements): an ignored property keeps its old value.
-    const ignoreChanges = r.ignoreChanges ?? [];
-    const news = applyIgnoreChanges(r.inputs, inputsForDiff, ignoreChanges);
+    // As Pulumi's calculateDependentReplacements: the provider's Diff alone, without the
+    // dependent's ignoreChanges or replaceOnChanges (those apply when it registers).
     const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
-    const diff = await plugin.diff(r.urn, urnName(r.urn), r.type, r.id ?? '', r.outputs, news, r.inputs, ignoreChanges);
-    const keys = replacementKeys(diff, r.replaceOnChanges ?? []);
+    const diff = await plugin.diff(r.urn, urnName(r.urn), r.type, r.id ?? '', r.outputs, inputsForDiff, r.inputs, []);
+    const keys = replacementKeys(diff, []);
     return keys.length ? keys : undefined;
   }
 
@@ -1565,7 +1564,7 @@ export class Deployment {
     for (const urn of this.interruptedCreates.keys())
       this.o.events.diag(
         'warning',
-        `${urn}: an earlier run was interrupted while creating it, before its id came back; kept on record: the next \`ocikit up\` that creates it sends that create again, so OCI answers with what it made, if it did`,
+        `${urn}: an earlier run was interrupted while creating it, before its id came back; kept on record: the next \`ocikit up\` that creates it sends that create again, so OCI answers with what it made, if it did (if no such \`up\` follows, what it made, if anything, must be deleted by hand)`,
         urn,
       );
   }
@@ -1787,8 +1786,47 @@ export class Deployment {
         }),
       ),
     );
+    if (this.dropDanglingReferences()) await this.write();
     const failed = results.find((x) => x.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+
+  /**
+   * After a refresh removed resources it found gone, what the others recorded of them goes too, as
+   * Pulumi's rebuildBaseState does: dependencies and property dependencies on them are dropped,
+   * a `deletedWith` on one is cleared, and a child of one takes its nearest ancestor still there
+   * (else the stack) as parent. Otherwise the state refers to resources it does not hold, which
+   * the integrity check (`stack import`, Pulumi's) refuses. True if anything changed.
+   */
+  private dropDanglingReferences(): boolean {
+    const live = new Set(this.current.map((r) => r.urn));
+    const known = new Map(this.base.map((r) => [r.urn, r]));
+    const stack = this.current.find((x) => x.type === stackType && !x.parent)?.urn;
+    const keep = (urns: string[]) => urns.filter((u) => live.has(u));
+    let changed = false;
+    // New objects, not edits: the state writer keeps each resource's serialized form by identity.
+    for (const r of [...this.current]) {
+      const gone = (u: string | undefined) => u !== undefined && !live.has(u);
+      const propertyGone = Object.values(r.propertyDependencies ?? {}).some((urns) => urns.some(gone));
+      if (!r.dependencies?.some(gone) && !propertyGone && !gone(r.deletedWith) && !gone(r.parent)) continue;
+      const next: ResourceState = { ...r };
+      if (r.dependencies) next.dependencies = keep(r.dependencies);
+      if (r.propertyDependencies)
+        next.propertyDependencies = Object.fromEntries(
+          Object.entries(r.propertyDependencies).map(([k, urns]) => [k, keep(urns)]),
+        );
+      if (gone(r.deletedWith)) delete next.deletedWith;
+      if (gone(r.parent)) {
+        let parent: string | undefined = r.parent;
+        while (parent && !live.has(parent)) parent = known.get(parent)?.parent;
+        parent ??= stack;
+        if (parent) next.parent = parent;
+        else delete next.parent;
+      }
+      this.replaceOldState(r, next);
+      changed = true;
+    }
+    return changed;
   }
 
   /**
@@ -1834,6 +1872,8 @@ export class Deployment {
   async resolvePending(): Promise<void> {
     const ops = [...this.pending];
     if (ops.length === 0) return;
+    // An operation that could not be read back (OCI unreachable) stays on record for the next run.
+    const unresolved: Snapshot['pendingOperations'] = [];
     for (const op of ops) {
       const r = op.resource;
       const existing = this.current.find((x) => x.urn === r.urn && x.id === r.id && !!r.id);
@@ -1882,10 +1922,11 @@ export class Deployment {
           existing.urn,
         );
       } catch (e) {
+        unresolved.push(op);
         this.o.events.diag('warning', `${r.urn}: could not resolve the interrupted ${op.type}: ${oneLine(e)}`, r.urn);
       }
     }
-    this.pending = [...this.interruptedCreates.values()].map((c) => c.op);
+    this.pending = [...unresolved, ...[...this.interruptedCreates.values()].map((c) => c.op)];
     await this.write();
   }
 
@@ -1957,13 +1998,33 @@ function replacementKeys(diff: DiffResult, replaceOnChanges: string[]): string[]
   const keys = new Set(diff.replaces);
   for (const [path, d] of Object.entries(diff.detailedDiff ?? {})) if (d.kind % 2 === 1) keys.add(path);
   if (diff.changes !== 'none' && replaceOnChanges.length) {
-    const patterns = replaceOnChanges.map(parsePath);
-    for (const changed of [...diff.diffs, ...Object.keys(diff.detailedDiff ?? {})]) {
-      const path = parsePath(changed);
-      if (patterns.some((pattern) => pathContains(pattern, path))) keys.add(changed);
-    }
+    const matches = replaceOnChangesMatcher(replaceOnChanges);
+    for (const changed of [...diff.diffs, ...Object.keys(diff.detailedDiff ?? {})])
+      if (matches(changed)) keys.add(changed);
   }
   return [...keys].sort();
+}
+
+/** Whether a changed path is one a replaceOnChanges entry contains (Pulumi's PropertyPath.Contains). */
+function replaceOnChangesMatcher(replaceOnChanges: string[]): (changed: string) => boolean {
+  const patterns = replaceOnChanges.map(parsePath);
+  return (changed) => {
+    const path = parsePath(changed);
+    return patterns.some((pattern) => pathContains(pattern, path));
+  };
+}
+
+/**
+ * The detailed diff with each entry a replaceOnChanges path contains turned into its replace kind
+ * (applyReplaceOnChanges' `ToReplace`), so the events and the display say what forces it.
+ */
+function withReplaceOnChanges(diff: DiffResult, replaceOnChanges: string[]): DiffResult {
+  if (diff.changes === 'none' || !replaceOnChanges.length || !diff.detailedDiff) return diff;
+  const matches = replaceOnChangesMatcher(replaceOnChanges);
+  const detailedDiff = Object.fromEntries(
+    Object.entries(diff.detailedDiff).map(([path, d]) => [path, matches(path) ? { ...d, kind: d.kind | 1 } : d]),
+  );
+  return { ...diff, detailedDiff };
 }
 
 function diffExtra(diff: DiffResult | undefined, olds: Props | undefined, news: Props): Partial<StepEventMetadata> {

@@ -95,10 +95,19 @@ function shownState(
 }
 
 /**
- * Steps that stand for a registration of the program (Pulumi's Step.Logical): not the deletes of
- * removed resources, nor a replacement's create and delete, nor a refresh.
+ * Pulumi's Step.Logical: every step but a replacement's create and delete (create-replacement,
+ * delete-replaced) and a refresh.
  */
-const LOGICAL: ReadonlySet<OpType> = new Set<OpType>(['same', 'create', 'update', 'replace', 'read', 'import']);
+const LOGICAL: ReadonlySet<OpType> = new Set<OpType>([
+  'same',
+  'create',
+  'update',
+  'replace',
+  'read',
+  'import',
+  'delete',
+  'discard',
+]);
 
 export function stepMetadata(
   op: OpType,

@@ -197,9 +197,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       policyPacks: {},
     },
   });
-  // apitype.CancelEvent: "emitted when the user initiates a cancellation … or the update
-  // successfully completes"; the last event of a run that succeeded.
-  if (error === undefined) events.emit({ cancelEvent: {} });
+  // The last event of every run, as Pulumi's engine sends it (a deferred NewCancelEvent in
+  // update.go and destroy.go): consumers of the stream stop at it.
+  events.emit({ cancelEvent: {} });
   return result(error === undefined, error, deployment);
 }
 

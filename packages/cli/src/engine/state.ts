@@ -9,7 +9,6 @@ import {
   readdirSync,
   renameSync,
   rmSync,
-  statSync,
   writeFileSync,
   copyFileSync,
 } from 'node:fs';
@@ -120,8 +119,10 @@ export class FileStackState implements StackState {
       const holder = readLock(this.lockFile);
       // A lock left by a process of this host that no longer runs is stale: take it over.
       if (holder && holder.host === hostname() && !processAlive(holder.pid)) {
-        this.removeStaleLock(holder);
-        continue;
+        if (this.removeStaleLock(holder)) continue;
+        throw new StackLockedError(
+          `stack '${this.stack}' is being taken over from a dead process by another run; if no other run is starting, delete ${this.lockFile}.takeover`,
+        );
       }
       const who = holder ? `process ${holder.pid} on ${holder.host} since ${holder.time}` : 'another process';
       throw new StackLockedError(
@@ -134,20 +135,16 @@ export class FileStackState implements StackState {
   /**
    * Removes a dead process's lock, under a takeover guard (an exclusive mkdir): two runs that
    * both found it stale must not each remove it, or the second would remove the lock the first
-   * had just taken and both would run. Only the same stale lock is removed.
+   * had just taken and both would run. Only the same stale lock is removed. False: another run
+   * holds the guard. (A guard left by a run that died in those few milliseconds is not removed
+   * by age: a check-then-remove would reopen the race; the error names it.)
    */
-  private removeStaleLock(stale: { pid: number; time: string }): void {
+  private removeStaleLock(stale: { pid: number; time: string }): boolean {
     const guard = `${this.lockFile}.takeover`;
-    try {
-      // A guard left by a run that died taking over (a few milliseconds' window) is old.
-      if (Date.now() - statSync(guard).mtimeMs > 10_000) rmSync(guard, { recursive: true, force: true });
-    } catch {
-      // No guard.
-    }
     try {
       mkdirSync(guard);
     } catch {
-      return; // Another run is taking it over: the next attempt sees its lock.
+      return false;
     }
     try {
       const now = readLock(this.lockFile);
@@ -155,6 +152,7 @@ export class FileStackState implements StackState {
     } finally {
       rmSync(guard, { recursive: true, force: true });
     }
+    return true;
   }
 
   unlock(): void {

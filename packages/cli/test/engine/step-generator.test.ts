@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 import { openStackState } from '../../src/engine';
 import { makeProgram, steps, diagnostics, type TestProgram } from './support/harness';
 
+const urnName = (urn: string) => urn.split('::').pop();
+
 const fake = [resolve(__dirname, 'support/fake-provider.ts')];
 
 const header = `import * as pulumi from '@pulumi/pulumi';
@@ -152,12 +154,37 @@ describe('step generator (fake provider)', () => {
       x.urn.split('::').pop(),
     );
     assert.ok(!urns.includes('keep') && !urns.includes('c'));
+    // Pulumi's Step.Logical on the events: a removed resource's delete is logical, a
+    // replacement's create and delete are not; the run's last event is a cancelEvent.
+    const logical = new Map<string, boolean>(
+      r.events.flatMap((e) =>
+        e.resOutputsEvent
+          ? [
+              [
+                `${e.resOutputsEvent.metadata.op} ${urnName(e.resOutputsEvent.metadata.urn)}`,
+                e.resOutputsEvent.metadata.logical === true,
+              ] as const,
+            ]
+          : [],
+      ),
+    );
+    assert.deepEqual(
+      ['delete c', 'replace a', 'create-replacement a', 'delete-replaced a'].map((k) => [k, logical.get(k)]),
+      [
+        ['delete c', true],
+        ['replace a', true],
+        ['create-replacement a', false],
+        ['delete-replaced a', false],
+      ],
+    );
+    assert.ok(r.events.at(-1)!.cancelEvent);
   });
 
   it('refuses to delete a protected resource', async () => {
     prog.write(header + stage2.replace("new Thing('p', { size: 1 }, { protect: true });", ''));
     const r = await prog.run();
     assert.equal(r.ok, false);
+    assert.ok(r.events.at(-1)!.cancelEvent, 'a failed run ends with a cancelEvent too');
     assert.match(r.error!, /protect/);
     assert.ok(Object.keys(cloudState()).some((id) => id.startsWith('fake-p-')));
   });
@@ -227,6 +254,39 @@ describe('step generator (fake provider)', () => {
     r = await prog.run();
     assert.equal(r.ok, true, r.error);
     assert.equal(cloudState()[fid].size, 5);
+  });
+
+  it('a refresh that finds a resource gone drops what the others recorded of it, as Pulumi rebuilds its base state', async () => {
+    prog.write(
+      header +
+        `new Thing('p', { size: 1 }, { protect: true });
+const g = new Thing('g', { size: 1 });
+new Thing('h', { ref: g.id });
+new Thing('i', { size: 1 }, { dependsOn: [g] });
+new Thing('j', { size: 1 }, { deletedWith: g });
+new Thing('k', { size: 1 }, { parent: g });
+`,
+    );
+    let r = await prog.run();
+    assert.equal(r.ok, true, r.error);
+    const s = cloudState();
+    delete s[Object.keys(s).find((id) => id.startsWith('fake-g-'))!];
+    writeFileSync(cloud, JSON.stringify(s));
+    r = await prog.run({ operation: 'refresh' });
+    assert.equal(r.ok, true, r.error);
+    const resources = JSON.parse(stateText()).checkpoint.latest.resources as Array<Record<string, unknown>>;
+    const byName = (n: string) => resources.find((x) => String(x.urn).endsWith(`::${n}`))!;
+    assert.equal(
+      resources.some((x) => String(x.urn).endsWith('::g')),
+      false,
+    );
+    const gUrn = 'urn:pulumi:dev::enginetest::oci:Test/thing:Thing::g';
+    assert.ok(!stateText().includes(`"${gUrn}"`), 'nothing refers to g');
+    assert.deepEqual(byName('h').propertyDependencies, { ref: [] });
+    assert.equal(byName('j').deletedWith, undefined);
+    assert.match(String(byName('k').parent), /::pulumi:pulumi:Stack::/);
+    r = await prog.run();
+    assert.equal(r.ok, true, r.error);
   });
 
   it('reads an existing resource with get (also in preview), never deleting it', async () => {

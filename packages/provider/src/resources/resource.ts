@@ -3,7 +3,7 @@
 import type { Clients } from '../clients';
 import type { ProviderConfig } from '../config';
 import { coerce, packageSchema, typeError, type PropSpec } from '../schema';
-import { containsUnknown, isUnknown, reveal, type Props } from '../wire';
+import { containsSecret, containsUnknown, isUnknown, reveal, type Props } from '../wire';
 
 export interface Failure {
   property: string;
@@ -185,9 +185,13 @@ export function diffInputs(
     const replace = replaces.has(key);
     out.changed.push(key);
     if (replace) out.replaces.push(key);
-    const a = normalise(key, o, keepTag);
-    const b = normalise(key, n, keepTag);
-    if (kind === 'UPDATE' && isMap(a) && isMap(b)) {
+    // A map (tags), also one added, emptied or cleared with {}, is diffed key by key. A secret map
+    // stays one entry: its keys are part of the secret.
+    const asMap = (v: unknown) => (v === undefined ? {} : isMap(v) ? v : undefined);
+    const a = asMap(normalise(key, o, keepTag));
+    const b = asMap(normalise(key, n, keepTag));
+    const secretMap = containsSecret(fromOutputs ? olds[key] : oldInputs[key]) || containsSecret(news[key]);
+    if (props[key].type === 'object' && a && b && !secretMap && !containsUnknown(n)) {
       // A map changed in place (tags) is diffed key by key, as pulumi-oci's bridge reports it, so
       // `replaceOnChanges: ['freeformTags.env']` and the display see which keys changed.
       for (const sub of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
