@@ -1,4 +1,6 @@
 /** Value rendering shared by the plan, the outputs and `stack output`. */
+import { parsePath } from '../engine/values';
+
 export const SECRET_SIG = '4dabf18193072939515e22adb298388d';
 export const SECRET_VALUE = '1b47061264138c4ac30d75fd1eb44270';
 export const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
@@ -33,10 +35,8 @@ export function formatValue(value: unknown, indent = 4, showSecrets = false): st
 
 /** A property path of a detailed diff (`a.b[0]`, `["x.y"]`) read from an object. */
 export function readPath(root: unknown, path: string): unknown {
-  const parts = path.match(/[^.[\]"]+|\[\d+\]|\["[^"]*"\]/g) ?? [];
   let node = root;
-  for (const raw of parts) {
-    const key = raw.startsWith('["') ? raw.slice(2, -2) : raw.startsWith('[') ? Number(raw.slice(1, -1)) : raw;
+  for (const key of parsePath(path)) {
     if (isSecret(node)) return node;
     if (typeof node !== 'object' || node === null) return undefined;
     node = (node as Record<string | number, unknown>)[key];

@@ -1,6 +1,6 @@
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyIgnoreChanges, changedKeys, makeSecret, parseDuration, parsePath } from './values';
+import { applyIgnoreChanges, changedKeys, makeSecret, parseDuration, parsePath, pathContains } from './values';
 
 describe('values', () => {
   it('ignoreChanges keeps the old input at each path, and drops what was not set before', () => {
@@ -11,6 +11,8 @@ describe('values', () => {
       tags: { env: 'prod', team: 'y' },
     });
     assert.deepEqual(parsePath('a.b[0]["c.d"]'), ['a', 'b', 0, 'c.d']);
+    // A bracketed key is a JSON string, as the plugin writes one with quotes in it.
+    assert.deepEqual(parsePath(`tags[${JSON.stringify('a"b.c')}]`), ['tags', 'a"b.c']);
   });
 
   it('compares inputs ignoring secret wrappers', () => {
@@ -23,4 +25,15 @@ describe('values', () => {
     assert.equal(parseDuration('5m'), 300);
     assert.equal(parseDuration(''), undefined);
   });
+});
+
+test("pathContains is Pulumi's PropertyPath.Contains: a prefix, segment by segment, * for any one", () => {
+  const contains = (a: string, b: string) => pathContains(parsePath(a), parsePath(b));
+  assert.equal(contains('freeformTags.env', 'freeformTags["env"]'), true);
+  assert.equal(contains('freeformTags', 'freeformTags.env'), true);
+  assert.equal(contains('freeformTags.env', 'freeformTags'), false);
+  assert.equal(contains('freeformTags.env', 'freeformTags.team'), false);
+  assert.equal(contains('*', 'displayName'), true);
+  assert.equal(contains('a[*].b', 'a[2].b.c'), true);
+  assert.equal(contains('a[0]', 'a[1]'), false);
 });

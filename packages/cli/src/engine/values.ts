@@ -90,12 +90,12 @@ export function changedKeys(olds: Props, news: Props): string[] {
   return [...keys].filter((k) => !deepEqual(stripSecrets(olds[k]), stripSecrets(news[k]))).sort();
 }
 
-/** Reads a property path like `a.b[0].c` or `["a.b"]` into segments. */
+/** Reads a property path like `a.b[0].c` or `["a.b"]` (a JSON string, escapes and all) into segments. */
 export function parsePath(path: string): Array<string | number> {
   const out: Array<string | number> = [];
-  const re = /([^.[\]"]+)|\[(\d+)\]|\["([^"]*)"\]/g;
+  const re = /([^.[\]"]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(path))) out.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : m[3]));
+  while ((m = re.exec(path))) out.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : (JSON.parse(m[3]) as string)));
   return out;
 }
 
