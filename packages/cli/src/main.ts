@@ -254,6 +254,7 @@ export function buildProgram(): Command {
     .command('config')
     .description('list the stack config, or change it in Pulumi.<stack>.yaml')
     .option('--show-secrets', 'print secret values in plain text')
+    .option('-j, --json', 'print JSON')
     .action(async (_: unknown, cmd: Command) => {
       const { configList } = await import('./commands/config');
       configList(globals(cmd));
@@ -264,8 +265,11 @@ export function buildProgram(): Command {
     .argument('<key>', '<name> (this project), <project>:<name> or oci:<name>')
     .argument('[value]')
     .option('--secret', 'encrypt the value with the stack passphrase')
+    .option('--plaintext', 'store the value in plain text (the default), as Pulumi takes it')
     .option('--path', 'the key is a path into an object value: a.b[0].c')
     .action(async (key: string, value: string | undefined, _: unknown, cmd: Command) => {
+      if (cmd.opts().secret && cmd.opts().plaintext)
+        throw new UserError('only one of --secret and --plaintext may be set');
       const { configSet } = await import('./commands/config');
       await configSet(globals(cmd), key, value);
     });
@@ -274,6 +278,7 @@ export function buildProgram(): Command {
     .description('print a config value (secrets decrypted)')
     .argument('<key>')
     .option('--path', 'the key is a path into an object value: a.b[0].c')
+    .option('-j, --json', 'print JSON')
     .action(async (key: string, _: unknown, cmd: Command) => {
       const { configGet } = await import('./commands/config');
       configGet(globals(cmd), key);

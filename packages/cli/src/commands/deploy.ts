@@ -70,7 +70,8 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   const confirm = kind in QUESTION && !skipConfirmations(options) && !options.skipPreview;
   if (confirm && !canPrompt(options))
     throw new UserError(
-      `--yes must be passed in to proceed when running in non-interactive mode (ocikit ${kind} asks for confirmation on a terminal only)`,
+      // Pulumi's words (up.go, refresh.go, destroy.go): either flag lets the command go on.
+      '--yes or --skip-preview must be passed in to proceed when running in non-interactive mode',
     );
   if (kind === 'refresh' || kind === 'destroy') requireExistingStack(context);
   // Only preview and up run the program (refresh, destroy and import work from the state).

@@ -37,11 +37,20 @@ export function stackOutput(options: GlobalOptions & { showSecrets?: boolean; sh
   printOutputs(shown);
 }
 
-/** A word for a POSIX shell, quoted only when it must be (as the shellescape Pulumi uses quotes). */
-function shellQuote(text: string): string {
-  if (text === '') return "''";
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'"'"'`)}'`;
+/**
+ * A word for a POSIX shell as Pulumi's `--shell` writes it (go-shellquote's Join): special
+ * characters backslash-escaped, or the whole word single-quoted when it has whitespace.
+ */
+function shellQuote(word: string): string {
+  if (word === '') return "''";
+  if (/[ \t\n]/.test(word))
+    return word
+      .split("'")
+      .map((part) => (part ? `'${part}'` : ''))
+      .join("\\'");
+  return [...word].map((c, i) => (SHELL_SPECIAL.includes(c) || (i === 0 && '~#'.includes(c)) ? `\\${c}` : c)).join('');
 }
+const SHELL_SPECIAL = '\\\'"`${[|&;<>()*?!';
 
 /**
  * As `pulumi stack output` prints them: an OUTPUT/VALUE table sorted by name, strings as they

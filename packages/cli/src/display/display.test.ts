@@ -71,7 +71,7 @@ test('a preview lists each step with its symbol, type and name, and the changed 
         maybeCorrupt: false,
         durationSeconds: 3,
         resourceChanges: { create: 1, update: 1, replace: 1, delete: 1, same: 1 },
-        policyPacks: {},
+        PolicyPacks: {},
       },
     }),
   );

@@ -1001,7 +1001,7 @@ export class Deployment {
     if (old.protect || reg.protect) {
       throw this.failed(
         stepMetadata('replace', urn, reg.type, old, undefined),
-        `unable to replace resource "${urn}" as it is currently marked for protection. ${UNPROTECT}`,
+        `unable to replace resource "${urn}"\nas it is currently marked for protection. ${UNPROTECT}`,
       );
     }
     // The replacement is checked again with no olds, so defaults are computed afresh (a targeted
@@ -1014,7 +1014,7 @@ export class Deployment {
     // The dependents' deletes and the replacement hold one slot, one after the other, as before.
     return this.mutate(plugin, async () => {
       if (dbr) await this.deleteDependents(old, urn, reg.type);
-      return this.replace(reg, urn, plugin, old, draft, diff, replaceKeys, dbr);
+      return this.replace(reg, urn, plugin, old, draft, diff, eventKeys(diff, reg.replaceOnChanges), dbr);
     });
   }
 
@@ -1103,7 +1103,7 @@ export class Deployment {
       if (res.protect && !res.delete) {
         throw this.failed(
           stepMetadata('replace', urn, type, root, undefined),
-          `unable to replace resource "${res.urn}" as part of replacing "${urn}" as it is currently marked for protection. ${UNPROTECT}`,
+          `unable to replace resource "${res.urn}" as part of replacing "${urn}"\nas it is currently marked for protection. ${UNPROTECT}`,
         );
       }
       const { plugin } = await this.providerFor(res.provider ?? '', res.type, '');
@@ -1400,11 +1400,11 @@ export class Deployment {
           diff.changes === 'some' || (diff.changes === 'unknown' && changedKeys(readInputs, check.inputs).length > 0);
         if (replacementKeys(diff, reg.replaceOnChanges).length > 0 || changed) {
           const keys = diff.diffs.length ? diff.diffs : changedKeys(readInputs, check.inputs);
-          // Pulumi's words (ImportStep.Apply), with the properties that differ.
-          const message = `${urn}: inputs to import do not match the existing resource`;
-          const differ = ` (${keys.join(', ')})`;
-          if (!this.o.preview) throw new StepError(message + differ);
-          this.o.events.diag('warning', `${message}; importing this resource will fail${differ}`, urn);
+          // Pulumi's words (ImportStep.Apply); the warning carries the URN in its own field, the
+          // run's one-line error names it.
+          const message = `inputs to import do not match the existing resource: [${keys.join(' ')}]`;
+          if (!this.o.preview) throw new StepError(`${urn}: ${message}`);
+          this.o.events.diag('warning', `${message}; importing this resource will fail`, urn);
         }
         inputs = check.inputs;
       }
@@ -1612,12 +1612,13 @@ export class Deployment {
   private async deleteAll(targets: ResourceState[]): Promise<void> {
     if (targets.length === 0) return;
     // Refused before anything is deleted (Pulumi refuses at each protected resource's delete step,
-    // after deleting the others: a half-deleted stack helps no one). Pulumi's words, with each one.
+    // after deleting the others: a half-deleted stack helps no one). Pulumi's words, line breaks
+    // included, in each diagnostic; the run's one-line error folds them.
     const protectedOnes = targets.filter((r) => r.protect && !r.delete && !r.external);
     if (protectedOnes.length) {
       const messages = protectedOnes.map(
         (r) =>
-          `resource "${r.urn}" cannot be deleted because it is protected. To unprotect the resource, either remove the \`protect\` flag from the resource in your Pulumi program and run \`ocikit up\`, or use the command: \`ocikit state unprotect '${r.urn}'\``,
+          `resource "${r.urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the \`protect\` flag from the resource in your Pulumi program and run \`ocikit up\`, or use the command:\n\`ocikit state unprotect '${r.urn}'\``,
       );
       protectedOnes.forEach((r, i) => this.o.events.diag('error', messages[i], r.urn));
       throw new StepError(messages[0]);
@@ -2001,6 +2002,20 @@ function replacementKeys(diff: DiffResult, replaceOnChanges: string[]): string[]
     const matches = replaceOnChangesMatcher(replaceOnChanges);
     for (const changed of [...diff.diffs, ...Object.keys(diff.detailedDiff ?? {})])
       if (matches(changed)) keys.add(changed);
+  }
+  return [...keys].sort();
+}
+
+/**
+ * A replace step's `keys` as Pulumi's events carry them (applyReplaceOnChanges' ReplaceKeys): the
+ * provider's replace keys and the changed top-level keys a replaceOnChanges path contains; not
+ * the detailed-diff paths (those say it in their replace kinds).
+ */
+function eventKeys(diff: DiffResult, replaceOnChanges: string[]): string[] {
+  const keys = new Set(diff.replaces);
+  if (replaceOnChanges.length) {
+    const matches = replaceOnChangesMatcher(replaceOnChanges);
+    for (const changed of diff.diffs) if (matches(changed)) keys.add(changed);
   }
   return [...keys].sort();
 }

@@ -191,10 +191,11 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   trace.flush();
   events.emit({
     summaryEvent: {
+      isPreview: o.preview,
       maybeCorrupt: false,
       durationSeconds: Math.round((Date.now() - started) / 1000),
       resourceChanges: deployment?.opCounts ?? {},
-      policyPacks: {},
+      PolicyPacks: {},
     },
   });
   // The last event of every run, as Pulumi's engine sends it (a deferred NewCancelEvent in

@@ -160,10 +160,13 @@ export interface EngineEvent {
   };
   preludeEvent?: { config: Record<string, string> };
   summaryEvent?: {
+    /** Newer apitype versions: whether the run was a preview. */
+    isPreview?: boolean;
     maybeCorrupt: boolean;
     durationSeconds: number;
     resourceChanges: Partial<Record<OpType, number>>;
-    policyPacks: Record<string, string>;
+    /** PascalCase on the wire, as apitype.SummaryEvent's tag is (kept for compatibility there). */
+    PolicyPacks: Record<string, string>;
   };
   resourcePreEvent?: { metadata: StepEventMetadata; planning?: boolean };
   resOutputsEvent?: { metadata: StepEventMetadata; planning?: boolean };

@@ -124,7 +124,7 @@ test('without --yes, up, refresh and destroy refuse when stdin is not a terminal
     assert.equal(result.code, 1);
     assert.match(
       oneLineError(result.stderr),
-      /--yes must be passed in to proceed when running in non-interactive mode/,
+      /^error: --yes or --skip-preview must be passed in to proceed when running in non-interactive mode$/,
     );
   }
   // PULUMI_SKIP_CONFIRMATIONS=true is --yes, as in Pulumi: destroy then goes on (to the unknown stack).
@@ -190,6 +190,14 @@ test('config --json and config get --json print Pulumi’s configValueJSON, a se
     'shop:units': { value: '2', secret: false },
   });
   assert.equal(await run('get', 'units', '--json'), '{\n  "value": "2",\n  "secret": false\n}\n');
+  // Pulumi's -j, and --plaintext (the default, said explicitly), which --secret excludes.
+  assert.equal(await run('get', 'units', '-j'), await run('get', 'units', '--json'));
+  assert.equal(await run('-j'), await run('--json'));
+  await run('set', '--plaintext', 'region', 'eu');
+  assert.equal(await run('get', 'region'), 'eu\n');
+  const both = await ocikit(['config', 'set', '--secret', '--plaintext', 'x', 'y'], { cwd, env });
+  assert.equal(both.stderr, 'error: only one of --secret and --plaintext may be set\n');
+  await run('rm', 'region');
   assert.deepEqual(JSON.parse(await run('get', 'apiKey', '--json')), { value: 's3cr3t', secret: true });
   assert.deepEqual(JSON.parse(await run('get', 'data', '--json')), {
     value: '{"name":"shop"}',

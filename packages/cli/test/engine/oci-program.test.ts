@@ -164,13 +164,11 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
     assert.equal(preview.ok, true, preview.error);
     assert.deepEqual(
       diagnostics(preview.events, 'warning').filter((m) => m.includes('import')),
-      [
-        `urn:pulumi:dev::enginetest::oci:AiLanguage/endpoint:Endpoint::imported: inputs to import do not match the existing resource; importing this resource will fail (displayName)`,
-      ],
+      ['inputs to import do not match the existing resource: [displayName]; importing this resource will fail'],
     );
     const r = await prog.run();
     assert.equal(r.ok, false);
-    assert.match(r.error!, /::imported: inputs to import do not match the existing resource \(displayName\)$/);
+    assert.match(r.error!, /::imported: inputs to import do not match the existing resource: \[displayName\]$/);
     assert.equal(
       prog.resources().some((x) => x.urn.endsWith('::imported')),
       false,

@@ -1,4 +1,5 @@
 import { after, before, test } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -122,14 +123,20 @@ test('stack output prints Pulumi’s OUTPUT/VALUE table; --show-secrets reveals 
   const shown = ok(await p.run(['stack', 'output', '--show-secrets'])).stdout;
   assert.match(shown, new RegExp(`^ {4}token {7}${SECRET}$`, 'm'));
   assert.equal(ok(await p.run(['stack', 'output', 'shape'])).stdout, '{"tags":["a","b"],"units":1}\n');
-  // Pulumi's -j and --shell (name=value lines to eval, quoted only where needed), and its message
+  // Pulumi's -j and --shell (name=value lines to eval, quoted as go-shellquote does), and its message
   // for a name the stack does not have.
   assert.deepEqual(JSON.parse(ok(await p.run(['stack', 'output', '-j'])).stdout), out);
   assert.equal(
     ok(await p.run(['stack', 'output', '--shell'])).stdout,
-    `endpointId=${out.endpointId}\nplanId=${out.planId}\nshape='{"tags":["a","b"],"units":1}'\ntoken='[secret]'\n`,
+    `endpointId=${out.endpointId}\nplanId=${out.planId}\nshape=\\{\\"tags\\":\\[\\"a\\",\\"b\\"],\\"units\\":1}\ntoken=\\[secret]\n`,
   );
   assert.equal(ok(await p.run(['stack', 'output', '--shell', 'planId'])).stdout, `planId=${out.planId}\n`);
+  // What a shell gets back from it is the value.
+  const shell = ok(await p.run(['stack', 'output', '--shell'])).stdout;
+  assert.equal(
+    execFileSync('sh', ['-c', 'eval "$0"; printf %s "$shape"', shell], { encoding: 'utf8' }),
+    '{"tags":["a","b"],"units":1}',
+  );
   const missing = await p.run(['stack', 'output', 'nope']);
   assert.equal(missing.stderr, "error: current stack does not have output property 'nope'\n");
 });

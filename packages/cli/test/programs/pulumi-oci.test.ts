@@ -85,6 +85,9 @@ test('--json prints the engine events, one JSON object a line', async () => {
     e.resourcePreEvent ? [e.resourcePreEvent as { metadata: { logical?: boolean } }] : [],
   );
   assert.ok(pre.length > 0 && pre.every((e) => e.metadata.logical === true));
+  // apitype.SummaryEvent's PolicyPacks is PascalCase on the wire.
+  const summary = events.find((e) => e.summaryEvent)!.summaryEvent as Record<string, unknown>;
+  assert.deepEqual([summary.PolicyPacks, summary.isPreview], [{}, true]);
 });
 
 test('stack ls lists the stack with its resources', async () => {

@@ -168,6 +168,11 @@ test('get reads a resource; import adopts one by option and one by command', asy
   const refused = await p.run(['up', '--yes']);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /resource "\S+::byCommand" cannot be deleted because it is protected/);
+  // The diagnostic has Pulumi's line breaks (the one-line error above folds them).
+  assert.match(
+    refused.stdout,
+    /cannot be deleted\nbecause it is protected\. .*or use the command:\n`ocikit state unprotect '/,
+  );
   assert.equal(await endpointState(commandId), 'ACTIVE');
   // The code it printed, pasted into the program, declares the resource as it is: no change.
   assert.match(imported.stdout, /\nPlease copy the following code into your Pulumi application\./);
