@@ -150,6 +150,9 @@ export interface StepOutcome {
   outputs: Props;
 }
 
+/** OCI lifecycle states of work still running (a killed run's create, update or delete). */
+const SETTLING = new Set(['CREATING', 'UPDATING', 'DELETING']);
+
 /** How Pulumi's refusals to replace a protected resource end (step_generator.go), for ocikit. */
 const UNPROTECT =
   'To unprotect the resource, remove the `protect` flag from the resource in your Pulumi program and run `ocikit up`';
@@ -1904,15 +1907,7 @@ export class Deployment {
       }
       if (!existing || !existing.custom || !existing.id) continue;
       try {
-        const { plugin } = await this.providerFor(existing.provider ?? '', existing.type, '');
-        const read = await plugin.read(
-          existing.urn,
-          existing.urn.split('::').pop() ?? '',
-          existing.type,
-          existing.id,
-          existing.outputs,
-          existing.inputs,
-        );
+        const read = await this.readSettled(existing, op.type);
         this.replaceOldState(
           existing,
           read.id ? { ...existing, outputs: read.properties, inputs: read.inputs ?? existing.inputs } : undefined,
@@ -1929,6 +1924,31 @@ export class Deployment {
     }
     this.pending = [...unresolved, ...[...this.interruptedCreates.values()].map((c) => c.op)];
     await this.write();
+  }
+
+  /**
+   * Reads a resource an interrupted run was changing, once OCI has finished with it: while its
+   * `state` is CREATING, UPDATING or DELETING the work the killed run started is still running,
+   * and what it ends as (ACTIVE, FAILED, gone) is what the state must record, or a FAILED update
+   * would pass for a done one. Waits up to the operation's customTimeouts (20 minutes, pulumi-oci's
+   * default, without).
+   */
+  private async readSettled(
+    r: ResourceState,
+    type: PendingKind,
+  ): Promise<{ id: string; properties: Props; inputs?: Props }> {
+    const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
+    const timeouts = r.customTimeouts ?? {};
+    const seconds =
+      (type === 'deleting' ? timeouts.delete : type === 'creating' ? timeouts.create : timeouts.update) ?? 1200;
+    const deadline = Date.now() + seconds * 1000;
+    for (let attempt = 0; ; attempt++) {
+      const read = await plugin.read(r.urn, urnName(r.urn), r.type, r.id!, r.outputs, r.inputs);
+      const state = stripSecrets(read.properties?.state);
+      if (!read.id || !SETTLING.has(String(state)) || Date.now() > deadline) return read;
+      if (this.canceled) throw new StepError('the update was canceled');
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
+    }
   }
 
   // ----- lifecycle ---------------------------------------------------------------------------

@@ -144,9 +144,15 @@ describe('stack state', () => {
     );
     assert.equal(JSON.parse(readFileSync(join(d, '.ocikit/stacks/dev.lock'), 'utf8')).pid, Number(dead));
     rmSync(guard, { recursive: true });
+    // A dead run's half-written state file goes when the lock is taken; a live one's stays.
+    const deadWrite = join(d, `.ocikit/stacks/dev.json.${dead}.tmp`);
+    const liveWrite = join(d, `.ocikit/stacks/dev.json.${process.ppid}.sync.tmp`);
+    writeFileSync(deadWrite, '{');
+    writeFileSync(liveWrite, '{');
     a.lock();
     assert.equal(JSON.parse(readFileSync(join(d, '.ocikit/stacks/dev.lock'), 'utf8')).pid, process.pid);
     assert.equal(existsSync(guard), false);
+    assert.deepEqual([existsSync(deadWrite), existsSync(liveWrite)], [false, true]);
     a.unlock();
   });
 });

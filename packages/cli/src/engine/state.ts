@@ -112,6 +112,7 @@ export class FileStackState implements StackState {
       try {
         writeFileSync(this.lockFile, JSON.stringify(mine), { flag: 'wx' });
         this.locked = true;
+        this.removeDeadWrites();
         return;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
@@ -153,6 +154,16 @@ export class FileStackState implements StackState {
       rmSync(guard, { recursive: true, force: true });
     }
     return true;
+  }
+
+  /** The half-written state files of runs that were killed mid-write (`<stack>.json.<pid>[.sync].tmp`). */
+  private removeDeadWrites(): void {
+    const prefix = `${this.stack}.json.`;
+    for (const name of readdirSync(this.dir)) {
+      const pid = /^(\d+)(\.sync)?\.tmp$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : '')?.[1];
+      if (pid && Number(pid) !== process.pid && !processAlive(Number(pid)))
+        rmSync(join(this.dir, name), { force: true });
+    }
   }
 
   unlock(): void {

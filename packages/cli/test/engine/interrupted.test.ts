@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startCloud, type Cloud } from './support/cloud';
-import { makeProgram, diagnostics, type TestProgram } from './support/harness';
+import { makeProgram, diagnostics, steps, type TestProgram } from './support/harness';
 
 const program = (units: number) => `
 import * as pulumi from '@pulumi/pulumi';
@@ -152,6 +152,32 @@ describe('interrupted runs', () => {
     assert.equal(pendingOps().length, 0);
   });
 
+  // The killed run's update goes on in OCI and fails there: the next up waits for it to end,
+  // records FAILED (not the UPDATING it first reads), and replaces the endpoint.
+  it('a killed process while updating, the update then failing in OCI: the next up sees it FAILED and replaces it', async () => {
+    prog.write(updating(1));
+    assert.equal((await prog.run()).ok, true);
+    const [before] = await live('int-u');
+    await cloud.emulator.admin!.injectFault({ operation: 'UpdateEndpoint', kind: 'fail-work-request', count: 1 });
+    prog.write(updating(2));
+    const language = cloud.language(cloud.sandbox.homeRegion);
+    await killWhile(
+      'updating',
+      async () => (await language.getEndpoint({ endpointId: before.id })).endpoint.lifecycleState === 'UPDATING',
+    );
+    const r = await prog.run();
+    assert.equal(r.ok, true, r.error);
+    assert.ok(steps(r.events).includes('replace u'), steps(r.events).join(','));
+    const now = await live('int-u');
+    assert.deepEqual(
+      now.map((e) => [e.lifecycleState, e.inferenceUnits]),
+      [['ACTIVE', 2]],
+    );
+    assert.notEqual(now[0].id, before.id);
+    const u = prog.resources().find((x) => x.urn.endsWith('::u')) as { outputs?: { state?: string } } | undefined;
+    assert.equal(u?.outputs?.state, 'ACTIVE');
+  });
+
   // A create-before-delete replacement killed while it deletes the original: the state holds the
   // replacement and the original (delete: true) with a pending delete.
   for (const gone of [true, false])
@@ -193,6 +219,13 @@ import * as pulumi from '@pulumi/pulumi';
 import * as oci from '@pulumi/oci';
 const cfg = new pulumi.Config();
 new oci.ailanguage.Endpoint('c', { compartmentId: cfg.require('compartmentId'), modelId: cfg.require('modelId'), displayName: 'int-c' });
+`;
+
+const updating = (units: number) => `
+import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@pulumi/oci';
+const cfg = new pulumi.Config();
+new oci.ailanguage.Endpoint('u', { compartmentId: cfg.require('compartmentId'), modelId: cfg.require('modelId'), displayName: 'int-u', inferenceUnits: ${units} });
 `;
 
 const replacing = (generation: string) => `
