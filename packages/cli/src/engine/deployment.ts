@@ -321,6 +321,11 @@ export class Deployment {
     else this.olds.delete(r.urn);
   }
 
+  /** The state's entry for a resource deleted to be replaced, which its replacement takes the place of. */
+  private pendingReplacementOf(urn: string): ResourceState | undefined {
+    return this.current.find((r) => r.urn === urn && r.pendingReplacement);
+  }
+
   /** Replaces `old` (by identity) with `next` in the state, or appends `next`; removes when `next` is undefined. */
   private put(old: ResourceState | undefined, next: ResourceState | undefined): void {
     const i = old ? this.current.indexOf(old) : -1;
@@ -889,7 +894,8 @@ export class Deployment {
     const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);
     // An import, a dependent deleted ahead of a delete-before-replace and a formerly external
     // resource are stepped before targeting is considered, as in Pulumi's step generator.
-    const before = (!old && reg.importId) || (old && (this.recreate.has(urn) || old.external));
+    const before =
+      (!old && reg.importId) || (old && (this.recreate.has(urn) || old.external || old.pendingReplacement));
     if (!before) {
       const edges = registrationEdges(reg, ref);
       if (!this.inScope(urn, reg.type, edges)) return this.untargetedStep(reg, urn, old, alias);
@@ -908,7 +914,8 @@ export class Deployment {
   ): Promise<StepOutcome> {
     this.guard();
     if (!old && reg.importId) return this.mutate(plugin, () => this.importStep(reg, urn, plugin, ref, false));
-    const recreating = old ? this.recreate.get(urn) : undefined;
+    // Deleted to be replaced by an earlier run that died before the replacement: created now.
+    const recreating = old ? (this.recreate.get(urn) ?? (old.pendingReplacement ? ['id'] : undefined)) : undefined;
     const base = (extra: Partial<ResourceState>): ResourceState => ({
       urn,
       custom: true,
@@ -1204,13 +1211,13 @@ export class Deployment {
       ).finally(release);
       next = { ...draft, id: res.id, outputs: this.withSecrets(reg, draft.inputs, res.properties) };
       done();
-      this.put(undefined, next);
+      this.put(this.pendingReplacementOf(urn), next);
       await this.write();
     } catch (e) {
       done();
       if (e instanceof InitFailedError && e.id) {
         // Created but not initialised: keep it in the state so the next run updates (or replaces) it.
-        this.put(undefined, {
+        this.put(this.pendingReplacementOf(urn), {
           ...draft,
           id: e.id,
           outputs: this.withSecrets(reg, draft.inputs, e.properties),
@@ -1582,8 +1589,13 @@ export class Deployment {
   async finish(): Promise<void> {
     if (this.targets.constrained || this.excludes.constrained) this.keepUnresentCreates();
     else await this.reportUnresentCreates();
+    // (A resource deleted to be replaced that the program no longer declares is only forgotten.)
     const unregistered = this.current.filter(
-      (r) => !r.delete && this.olds.get(r.urn) === r && !this.registered.has(r.urn) && !this.deletedEarly.has(r),
+      (r) =>
+        !r.delete &&
+        (this.olds.get(r.urn) === r || r.pendingReplacement) &&
+        !this.registered.has(r.urn) &&
+        !this.deletedEarly.has(r),
     );
     const missing = this.missingTargets(this.targets);
     await this.deleteAll(
@@ -1662,8 +1674,15 @@ export class Deployment {
     const meta = stepMetadata(op, r.urn, r.type, r, undefined);
     // deletedWith: the resource goes with its target, deleted in this run, so it is not deleted itself.
     const deletedWith = !!r.deletedWith && this.deletedUrns.has(r.deletedWith);
+    // pendingReplacement: deleted already, by the run that was replacing it.
     const skipProvider =
-      r.external || !r.custom || r.type.startsWith(providerPrefix) || r.retainOnDelete || !r.id || deletedWith;
+      r.external ||
+      !r.custom ||
+      r.type.startsWith(providerPrefix) ||
+      r.retainOnDelete ||
+      !r.id ||
+      deletedWith ||
+      r.pendingReplacement;
     const hookArgs = { urn: r.urn, id: r.id ?? '', name: urnName(r.urn), type: r.type, ...oldProps(r) };
     await (plugin ? (f: () => Promise<void>) => f() : (f: () => Promise<void>) => this.sem.run(f))(async () => {
       if (!plugin) this.guard(); // a delete that waited for a slot: a cancel or failure meanwhile stops it
@@ -1698,7 +1717,10 @@ export class Deployment {
         }
         done();
       }
-      this.put(r, undefined);
+      // Deleted to be replaced (delete-before-replace), it stays in the state marked
+      // pendingReplacement until its replacement exists, as Pulumi keeps it: what refers to it
+      // still finds it if the run dies in between, and the next run knows to create it.
+      this.put(r, op === 'delete-replaced' && !r.delete && r.custom ? { ...r, pendingReplacement: true } : undefined);
       await this.write();
       await this.hook('after_delete', r.resourceHooks, hookArgs, meta);
       if (op === 'delete' && !r.external && !isDefaultProvider(r.urn)) this.count('delete');
@@ -1728,7 +1750,10 @@ export class Deployment {
     }
     const selected = this.refreshSelection(orderResources(this.current));
     const chosen = this.current.filter((r) => !selected || selected.has(r));
-    const targets = chosen.filter((r) => r.custom && r.id && !r.type.startsWith(providerPrefix));
+    // A resource deleted to be replaced is not read: it is known gone, and kept for its replacement.
+    const targets = chosen.filter(
+      (r) => r.custom && r.id && !r.type.startsWith(providerPrefix) && !r.pendingReplacement,
+    );
     // Pulumi gives every resource a refresh step (deployment_executor.go refresh); the stack,
     // components and providers read nothing and come out unchanged (RefreshStep.Apply), counted
     // and shown as such. Default providers' steps are internal: neither shown nor counted.

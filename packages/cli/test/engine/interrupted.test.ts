@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startCloud, type Cloud } from './support/cloud';
+import { checkSnapshot } from '../../src/engine';
 import { makeProgram, diagnostics, steps, type TestProgram } from './support/harness';
 
 const program = (units: number) => `
@@ -178,6 +179,37 @@ describe('interrupted runs', () => {
     assert.equal(u?.outputs?.state, 'ACTIVE');
   });
 
+  // Delete-before-replace killed between the delete and the replacement's create: the original
+  // stays in the state marked pendingReplacement (what refers to it still finds it), and the next
+  // up creates the replacement, adopting what the killed create made.
+  it('a killed process between the delete and the create of a delete-before-replace: the state stays whole, the next up converges', async () => {
+    prog.write(dbr('one'));
+    assert.equal((await prog.run()).ok, true);
+    const [original] = await live('int-dbr');
+    prog.write(dbr('two'));
+    await killWhile('creating');
+    const killed = prog.resources();
+    const src = killed.filter((x) => x.urn.endsWith('::src'));
+    assert.deepEqual(
+      src.map((x) => [x.id, (x as { pendingReplacement?: boolean }).pendingReplacement]),
+      [[original.id, true]],
+    );
+    assert.deepEqual(checkSnapshot(killed as never, 'dev').integrity, [], 'the dependent still finds it');
+    const r = await prog.run();
+    assert.equal(r.ok, true, r.error);
+    const now = await live('int-dbr');
+    assert.equal(now.length, 1, now.map((e) => e.id).join(','));
+    assert.notEqual(now[0].id, original.id);
+    const after = prog.resources().filter((x) => x.urn.endsWith('::src'));
+    assert.deepEqual(
+      after.map((x) => [x.id, (x as { pendingReplacement?: boolean }).pendingReplacement]),
+      [[now[0].id, undefined]],
+    );
+    assert.equal(pendingOps().length, 0);
+    const again = await prog.run();
+    assert.deepEqual(Object.keys(again.changes), ['same']);
+  });
+
   // A create-before-delete replacement killed while it deletes the original: the state holds the
   // replacement and the original (delete: true) with a pending delete.
   for (const gone of [true, false])
@@ -226,6 +258,23 @@ import * as pulumi from '@pulumi/pulumi';
 import * as oci from '@pulumi/oci';
 const cfg = new pulumi.Config();
 new oci.ailanguage.Endpoint('u', { compartmentId: cfg.require('compartmentId'), modelId: cfg.require('modelId'), displayName: 'int-u', inferenceUnits: ${units} });
+`;
+
+const dbr = (generation: string) => `
+import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@pulumi/oci';
+const cfg = new pulumi.Config();
+const src = new oci.ailanguage.Endpoint('src', {
+  compartmentId: cfg.require('compartmentId'),
+  modelId: cfg.require('modelId'),
+  displayName: 'int-dbr',
+  freeformTags: { generation: '${generation}' },
+}, { replaceOnChanges: ['freeformTags'], deleteBeforeReplace: true });
+new oci.ailanguage.Endpoint('dep', {
+  compartmentId: cfg.require('compartmentId'),
+  modelId: cfg.require('modelId'),
+  displayName: src.id.apply((id) => 'dep-' + id.slice(-6)),
+});
 `;
 
 const replacing = (generation: string) => `

@@ -154,6 +154,8 @@ describe('step generator (fake provider)', () => {
       x.urn.split('::').pop(),
     );
     assert.ok(!urns.includes('keep') && !urns.includes('c'));
+    // b was deleted, marked pendingReplacement, then replaced: no mark is left.
+    assert.ok(!stateText().includes('pendingReplacement'));
     // Pulumi's Step.Logical on the events: a removed resource's delete is logical, a
     // replacement's create and delete are not; the run's last event is a cancelEvent.
     const logical = new Map<string, boolean>(
