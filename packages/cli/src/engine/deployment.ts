@@ -1148,13 +1148,13 @@ export class Deployment {
     return keys.length ? keys : undefined;
   }
 
-  private withSecrets(reg: Registration, inputs: Props, outputs: Props): Props {
+  private withSecrets(reg: { additionalSecretOutputs?: string[] }, inputs: Props, outputs: Props): Props {
     const out: Props = { ...outputs };
     // Secretness of top-level inputs carries over to outputs of the same name, and
     // additionalSecretOutputs are always secret (Pulumi's output processing).
     for (const [k, v] of Object.entries(inputs))
       if (isSecret(v) && k in out && !isSecret(out[k])) out[k] = makeSecret(out[k]);
-    for (const k of reg.additionalSecretOutputs) if (k in out && !isSecret(out[k])) out[k] = makeSecret(out[k]);
+    for (const k of reg.additionalSecretOutputs ?? []) if (k in out && !isSecret(out[k])) out[k] = makeSecret(out[k]);
     return out;
   }
 
@@ -1565,16 +1565,16 @@ export class Deployment {
   }
 
   /**
-   * Interrupted creates a run could not send again (a refresh, a destroy, an import, a targeted
-   * update): kept on record, pending, for the next `up` that creates them, which sends each again
-   * with its key so that OCI answers with what it made. Forgetting them here would leave what they
-   * made untracked, and that `up` would make it twice.
+   * Interrupted creates a run did not send again (a refresh, an import, a targeted update): kept on
+   * record, pending, for the next whole `up` or `destroy`, which sends each again with its key so
+   * that OCI answers with what it made (see resolvePending). Forgetting them here would leave what
+   * they made untracked, and that `up` would make it twice.
    */
   keepUnresentCreates(): void {
     for (const urn of this.interruptedCreates.keys())
       this.o.events.diag(
         'warning',
-        `${urn}: an earlier run was interrupted while creating it, before its id came back; kept on record: the next \`ocikit up\` that creates it sends that create again, so OCI answers with what it made, if it did (if no such \`up\` follows, what it made, if anything, must be deleted by hand)`,
+        `${urn}: an earlier run was interrupted while creating it, before its id came back; kept on record: the next whole \`ocikit up\` (or \`ocikit destroy\`) sends that create again, so OCI answers with what it made, if it did, and that run manages it`,
         urn,
       );
   }
@@ -1895,18 +1895,24 @@ export class Deployment {
   /**
    * Resolves pending operations of an interrupted run so this run converges (Pulumi asks the user;
    * we cannot ask, so): a pending update or delete is read back by id (gone → removed from the
-   * state, present → its outputs refreshed); a pending create whose id never came back is kept
-   * until this run creates the resource again (see create); a pending import is reported.
+   * state, present → its outputs refreshed); a pending import is reported. A pending create whose
+   * id never came back is, in a run that may write to the cloud for every resource
+   * (`completeCreates`: a whole update or destroy), finished: sent again as it was, with its key,
+   * so OCI answers with the resource it made (or makes it now), which then takes its steps like
+   * any other (kept, updated to the program's inputs, replaced, or deleted). Elsewhere (a refresh,
+   * a targeted run, an import) it is kept until a run creates it (see create).
    */
-  async resolvePending(): Promise<void> {
+  async resolvePending(opts: { completeCreates: boolean }): Promise<void> {
     const ops = [...this.pending];
     if (ops.length === 0) return;
+    const complete = opts.completeCreates && !this.targets.constrained && !this.excludes.constrained;
     // An operation that could not be read back (OCI unreachable) stays on record for the next run.
     const unresolved: Snapshot['pendingOperations'] = [];
     for (const op of ops) {
       const r = op.resource;
       const existing = this.current.find((x) => x.urn === r.urn && x.id === r.id && !!r.id);
       if (op.type === 'creating' && !existing && r.created) {
+        if (complete && (await this.completeInterruptedCreate(r))) continue;
         // Its create is sent again with the same key if this run creates it with the same inputs
         // (see create): OCI then answers with the resource it made. Said when that happens, or not.
         // Its pending operation stays on record until then: a run that fails first leaves it.
@@ -1949,6 +1955,56 @@ export class Deployment {
     }
     this.pending = [...unresolved, ...[...this.interruptedCreates.values()].map((c) => c.op)];
     await this.write();
+  }
+
+  /**
+   * Finishes a create an interrupted run sent without learning the id: the same create (inputs,
+   * key, so the same OCI retry token) is sent again and OCI answers with the resource the first
+   * one made, or makes it now. It enters the state as the run's old resource of its URN: a
+   * replacement's original (create-before-delete) becomes a copy to delete, a resource deleted
+   * to be replaced gives it its place. False (and said) when the create fails: it stays pending.
+   */
+  private async completeInterruptedCreate(r: ResourceState): Promise<boolean> {
+    const name = urnName(r.urn);
+    let made: ResourceState;
+    try {
+      const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
+      const res = await plugin.create(r.urn, name, r.type, r.inputs, r.customTimeouts?.create, false, r.created);
+      made = { ...r, id: res.id, outputs: this.withSecrets(r, r.inputs, res.properties) };
+    } catch (e) {
+      if (!(e instanceof InitFailedError && e.id)) {
+        this.o.events.diag(
+          'warning',
+          `${r.urn}: an earlier run was interrupted while creating it, before its id came back, and sending that create again failed: ${oneLine(e)}`,
+          r.urn,
+        );
+        return false;
+      }
+      // Made but not initialised: recorded as a create's partial failure is, for its steps to mend.
+      made = { ...r, id: e.id, outputs: this.withSecrets(r, r.inputs, e.properties), initErrors: e.reasons };
+    }
+    const live = this.olds.get(r.urn);
+    if (live?.pendingReplacement) this.replaceOldState(live, made);
+    else {
+      if (live) {
+        // The interrupted create was a create-before-delete replacement: the original is deleted
+        // at the end of this run, as the interrupted run would have.
+        const original: ResourceState = { ...live, delete: true };
+        this.replaceOldState(live, made);
+        this.put(undefined, original);
+        this.toDeleteLater.push(original);
+      } else {
+        this.put(undefined, made);
+        this.olds.set(r.urn, made);
+        this.base.push(made);
+      }
+    }
+    this.o.events.diag(
+      'info',
+      `${r.urn}: an earlier run was interrupted while creating it, before its id came back; that create was sent again as it was and OCI answered with ${made.id}, which this run now manages`,
+      r.urn,
+    );
+    return true;
   }
 
   /**

@@ -85,6 +85,8 @@ export class FileStackState implements StackState {
   readonly dir: string;
   readonly file: string;
   readonly lockFile: string;
+  /** The takeover guard of a stale lock (see removeStaleLock). */
+  private readonly takeoverGuard: string;
   readonly backupFile: string;
   private locked = false;
   /** Pulumi.<stack>.yaml's salt, read once per run (not once per write). */
@@ -101,6 +103,7 @@ export class FileStackState implements StackState {
     this.dir = join(programDir, '.ocikit', 'stacks');
     this.file = join(this.dir, `${stack}.json`);
     this.lockFile = join(this.dir, `${stack}.lock`);
+    this.takeoverGuard = `${this.lockFile}.takeover`;
     this.backupFile = join(this.dir, `${stack}.json.bak`);
   }
 
@@ -122,7 +125,7 @@ export class FileStackState implements StackState {
       if (holder && holder.host === hostname() && !processAlive(holder.pid)) {
         if (this.removeStaleLock(holder)) continue;
         throw new StackLockedError(
-          `stack '${this.stack}' is being taken over from a dead process by another run; if no other run is starting, delete ${this.lockFile}.takeover`,
+          `stack '${this.stack}' is being taken over from a dead process by another run; if no other run is starting, delete ${this.takeoverGuard}`,
         );
       }
       const who = holder ? `process ${holder.pid} on ${holder.host} since ${holder.time}` : 'another process';
@@ -141,7 +144,7 @@ export class FileStackState implements StackState {
    * by age: a check-then-remove would reopen the race; the error names it.)
    */
   private removeStaleLock(stale: { pid: number; time: string }): boolean {
-    const guard = `${this.lockFile}.takeover`;
+    const guard = this.takeoverGuard;
     try {
       mkdirSync(guard);
     } catch {

@@ -210,6 +210,52 @@ describe('interrupted runs', () => {
     assert.deepEqual(Object.keys(again.changes), ['same']);
   });
 
+  // A create-before-delete replacement killed while creating, then a program that no longer asks
+  // for it (reverted): the next up finishes the killed create (its original becomes a copy to
+  // delete), and the finished replacement then takes the reverted program's steps. Nothing is left
+  // untracked, where sending it again only with the same inputs left the replacement behind.
+  it('a killed process while creating a replacement, then the program reverted: the killed create is finished, nothing is left untracked', async () => {
+    prog.write(replacing('seven'));
+    assert.equal((await prog.run()).ok, true);
+    const [original] = await live('int-r');
+    prog.write(replacing('eight'));
+    await killWhile('creating', async () => (await live('int-r')).length === 2);
+    const killed = (await live('int-r')).find((e) => e.id !== original.id)!;
+    prog.write(replacing('seven'));
+    const r = await prog.run();
+    assert.equal(r.ok, true, r.error);
+    assert.ok(
+      diagnostics(r.events).some((m) =>
+        m.includes(`that create was sent again as it was and OCI answered with ${killed.id}`),
+      ),
+      diagnostics(r.events).join('\n'),
+    );
+    assert.ok(!diagnostics(r.events).some((m) => /not tracked/.test(m)), diagnostics(r.events).join('\n'));
+    const now = await live('int-r');
+    assert.equal(now.length, 1, now.map((e) => e.id).join(','));
+    assert.deepEqual(now[0].freeformTags, { generation: 'seven' });
+    assert.deepEqual(
+      prog
+        .resources()
+        .filter((x) => x.urn.endsWith('::r'))
+        .map((x) => [x.id, Boolean(x.delete)]),
+      [[now[0].id, false]],
+    );
+    assert.equal(pendingOps().length, 0);
+  });
+
+  // A destroy after a killed create finishes the create to learn what it made, and deletes it.
+  it('a killed process while creating, then a destroy: what the killed create made is deleted too', async () => {
+    prog.write(creating2);
+    await killWhile('creating', async () => (await live('int-c2')).length > 0);
+    assert.equal((await live('int-c2')).length, 1, 'the killed run made it');
+    const r = await prog.run({ operation: 'destroy' });
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(await live('int-c2'), []);
+    assert.equal(pendingOps().length, 0);
+    assert.deepEqual(prog.resources() ?? [], []);
+  });
+
   // A create-before-delete replacement killed while it deletes the original: the state holds the
   // replacement and the original (delete: true) with a pending delete.
   for (const gone of [true, false])
@@ -252,6 +298,8 @@ import * as oci from '@pulumi/oci';
 const cfg = new pulumi.Config();
 new oci.ailanguage.Endpoint('c', { compartmentId: cfg.require('compartmentId'), modelId: cfg.require('modelId'), displayName: 'int-c' });
 `;
+
+const creating2 = creating.replace(/'c'/, "'c2'").replace('int-c', 'int-c2');
 
 const updating = (units: number) => `
 import * as pulumi from '@pulumi/pulumi';

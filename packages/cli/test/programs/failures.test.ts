@@ -236,28 +236,54 @@ test('--replace, and the same program in another folder, create anew rather than
   }
 });
 
-// An interrupted create is sent again only as it was (same inputs): when the next run does not
-// create it again, or gives it other inputs, the resource that create may have made cannot be
-// found without its id, and the run says so instead of claiming to have adopted it.
-test('an interrupted create that the next run does not send again as it was is reported, not claimed adopted', async () => {
-  const cloud = await startCloud({ transitionDelaySeconds: 4 });
-  try {
-    const p = await pair(cloud);
-    await killedWhilePlanCreating(p);
-    assert.deepEqual(
-      (readCheckpoint(p).pending_operations ?? []).map((o) => o.type),
-      ['creating'],
-    );
-    const index = join(p.dir, 'index.ts');
-    writeFileSync(index, readFileSync(index, 'utf8').replace("displayName: 'pair-second'", "displayName: 'renamed'"));
-    const next = ok(await p.run(['up', '--yes', '--skip-preview']));
-    assert.match(
-      next.stdout,
-      /::second: an earlier run was interrupted while creating it, before its id came back, and the program now gives it other inputs; if that create made it, it is not tracked: delete or import it by hand/,
-    );
-    assert.doesNotMatch(next.stdout, /sent again as it was/);
-    assert.equal(readCheckpoint(p).pending_operations, undefined);
-  } finally {
-    await cloud.close();
-  }
-});
+// The next whole `up` finishes a create an interrupted run sent without learning the id: the same
+// create again (same key, so the same OCI retry token), answered with the plan the first one made.
+// That plan then takes its steps like any other: here the program renamed it, an update in place;
+// dropped from the program, it is deleted. Nothing is left untracked.
+for (const change of ['renamed', 'removed'] as const)
+  test(`an interrupted create is finished by the next up, then ${change === 'renamed' ? "updated to the program's new inputs" : 'deleted, as the program no longer declares it'}`, async () => {
+    const cloud = await startCloud({ transitionDelaySeconds: 4 });
+    try {
+      const p = await pair(cloud);
+      await killedWhilePlanCreating(p);
+      assert.deepEqual(
+        (readCheckpoint(p).pending_operations ?? []).map((o) => o.type),
+        ['creating'],
+      );
+      const index = join(p.dir, 'index.ts');
+      const source = readFileSync(index, 'utf8');
+      writeFileSync(
+        index,
+        change === 'renamed'
+          ? source.replace("displayName: 'pair-second'", "displayName: 'renamed'")
+          : source.replace(/const plan = new [^;]*;/s, '').replace(/export const planId[^;]*;/, ''),
+      );
+      const next = ok(await p.run(['up', '--yes', '--skip-preview']));
+      assert.match(
+        next.stdout,
+        /::second: .*that create was sent again as it was and OCI answered with ocid1\.drplan\./,
+      );
+      assert.doesNotMatch(next.stdout, /not tracked/);
+      assert.match(
+        next.stdout,
+        change === 'renamed'
+          ? /~ +oci:DisasterRecovery\/drPlan:DrPlan second updated/
+          : /- +oci:DisasterRecovery\/drPlan:DrPlan second deleted/,
+      );
+      const state = readCheckpoint(p);
+      assertIntegrity(state);
+      assert.equal(state.pending_operations, undefined);
+      const plans = (
+        await cloud.t.dr(cloud.sandbox.peerRegion).listDrPlans({ drProtectionGroupId: cloud.sandbox.standbyGroupId })
+      ).drPlanCollection.items.filter((d) => !['DELETED', 'DELETING'].includes(d.lifecycleState ?? ''));
+      const recorded = (state.resources ?? []).filter((r) => r.type === 'oci:DisasterRecovery/drPlan:DrPlan');
+      assert.deepEqual(
+        plans.map((d) => [d.id, d.displayName]),
+        recorded.map((r) => [r.id, 'renamed']),
+        'one plan in the cloud, the one the state records, or none',
+      );
+      assert.equal(plans.length, change === 'renamed' ? 1 : 0);
+    } finally {
+      await cloud.close();
+    }
+  });
