@@ -1893,6 +1893,20 @@ export class Deployment {
   // ----- pending operations left by an earlier run --------------------------------------------
 
   /**
+   * A preview does not resolve pending operations (it writes nothing): it says they are there, and
+   * that the run that follows resolves them first, so its steps may differ from the preview's (a
+   * create sent again is adopted, not shown as a create).
+   */
+  notePending(): void {
+    for (const op of this.pending)
+      this.o.events.diag(
+        'warning',
+        `${op.resource.urn}: an earlier run was interrupted while ${op.type} it; the next run that may change it resolves that first (it reads the resource back, or sends the create again), so what it does may differ from this preview`,
+        op.resource.urn,
+      );
+  }
+
+  /**
    * Resolves pending operations of an interrupted run so this run converges (Pulumi asks the user;
    * we cannot ask, so): a pending update or delete is read back by id (gone → removed from the
    * state, present → its outputs refreshed); a pending import is reported. A pending create whose

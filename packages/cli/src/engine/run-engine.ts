@@ -121,7 +121,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       // A whole update or destroy finishes the creates an interrupted run left pending (they may
       // write to the cloud); a refresh or an import only reads it.
       const completeCreates = (o.operation === 'update' && !o.imports?.length) || o.operation === 'destroy';
-      if (!canceled && !o.preview) await d.resolvePending({ completeCreates });
+      if (o.preview) d.notePending();
+      else if (!canceled) await d.resolvePending({ completeCreates });
       if (canceled) throw new StepError('the update was canceled');
       // Only a program's update can create again what an interrupted run was creating (see finish):
       // the others keep it on record for the next.

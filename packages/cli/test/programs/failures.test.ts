@@ -258,6 +258,12 @@ for (const change of ['renamed', 'removed'] as const)
           ? source.replace("displayName: 'pair-second'", "displayName: 'renamed'")
           : source.replace(/const plan = new [^;]*;/s, '').replace(/export const planId[^;]*;/, ''),
       );
+      // A preview resolves nothing (it writes nothing) and says so.
+      const preview = ok(await p.run(['preview']));
+      assert.match(
+        preview.stdout,
+        /::second: an earlier run was interrupted while creating it; the next run that may change it resolves that first/,
+      );
       const next = ok(await p.run(['up', '--yes', '--skip-preview']));
       assert.match(
         next.stdout,
