@@ -1,5 +1,5 @@
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { UserError } from '../errors';
 import { checkSnapshot, listStacks, type Crypter, type ImportedDeployment } from '../engine';
@@ -7,6 +7,7 @@ import type { GlobalOptions } from './options';
 import type { StackConfigFile } from '../project/stack-config';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
 import { canPrompt, commandContext, openStack, skipConfirmations } from './context';
+import { stackConfigPath, type Project } from '../project/project';
 import { ask, readStdin } from './prompt';
 
 /**
@@ -149,9 +150,27 @@ export function stackExport(options: GlobalOptions & { showSecrets?: boolean; fi
   }
 }
 
+/**
+ * The project's stacks: those with state, and those that so far have only a `Pulumi.<stack>.yaml`
+ * (`config set` made them; ocikit has no `stack init`), as the commands that need a stack find them
+ * (requireExistingStack).
+ */
+function projectStacks(project: Project): ReturnType<typeof listStacks> {
+  const stacks = listStacks(project.dir);
+  const dir = dirname(stackConfigPath(project, 'x'));
+  const configOnly = existsSync(dir)
+    ? readdirSync(dir)
+        .map((f) => /^Pulumi\.([A-Za-z0-9_.-]+)\.yaml$/.exec(f)?.[1])
+        .filter((name): name is string => !!name && !stacks.some((s) => s.name === name))
+    : [];
+  return [...stacks, ...configOnly.map((name) => ({ name, updateInProgress: false, resourceCount: 0 }))].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+}
+
 export function stackList(options: GlobalOptions): void {
   const { project, stack } = commandContext(options);
-  const stacks = listStacks(project.dir);
+  const stacks = projectStacks(project);
   if (options.json) {
     process.stdout.write(
       JSON.stringify(

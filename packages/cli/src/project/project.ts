@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { parseProjectConfig, type ProjectConfigType } from './project-config';
-import { isRecord, ProjectError } from './project-error';
+import { isRecord, ProjectError, yamlErrorLine } from './project-error';
 
 export interface Project {
   /** Folder that holds Pulumi.yaml. */
@@ -52,7 +52,7 @@ export function readProject(start: string): Project {
   try {
     doc = parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new ProjectError(`${file}: ${(error as Error).message.split('\n')[0]}`);
+    throw new ProjectError(`${file}: ${yamlErrorLine((error as Error).message)}`);
   }
   if (!isRecord(doc)) throw new ProjectError(`${file}: expected a YAML mapping`);
   if (typeof doc.name !== 'string' || !doc.name) throw new ProjectError(`${file}: project is missing a 'name'`);

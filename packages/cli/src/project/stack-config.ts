@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Document, isMap, isScalar, parseDocument, stringify, type YAMLMap } from 'yaml';
 import { stackConfigPath, type Project } from './project';
-import { isRecord, ProjectError } from './project-error';
+import { isRecord, ProjectError, yamlErrorLine } from './project-error';
 
 /**
  * `Pulumi.<stack>.yaml`: `config:` values keyed `<namespace>:<key>` (a key without a namespace
@@ -27,7 +27,7 @@ export class StackConfigFile {
     const path = stackConfigPath(project, stack);
     if (!existsSync(path)) return new StackConfigFile(path, project, new Document({}));
     const doc = parseDocument(readFileSync(path, 'utf8'));
-    if (doc.errors.length > 0) throw new ProjectError(`${path}: ${doc.errors[0].message.split('\n')[0]}`);
+    if (doc.errors.length > 0) throw new ProjectError(`${path}: ${yamlErrorLine(doc.errors[0].message)}`);
     if (doc.contents === null) doc.contents = doc.createNode({}) as never;
     if (!isMap(doc.contents)) throw new ProjectError(`${path}: expected a YAML mapping`);
     const config = doc.get('config');
@@ -79,17 +79,7 @@ export class StackConfigFile {
   }
 
   set(key: string, value: string, secure: boolean): void {
-    const qualified = this.qualify(key);
-    this.remove(qualified);
-    let config = this.doc.get('config');
-    if (!isMap(config)) {
-      config = this.doc.createNode({});
-      this.doc.set('config', config);
-    }
-    (config as ReturnType<Document['createNode']> & { set(k: unknown, v: unknown): void }).set(
-      qualified,
-      secure ? this.doc.createNode({ secure: value }) : value,
-    );
+    this.setRaw(key, secure ? { secure: value } : value);
   }
 
   /** An object or list value as the file holds it (nested secure values as `{ secure: … }`), else undefined. */
@@ -118,6 +108,9 @@ export class StackConfigFile {
       this.doc.set('config', config);
     }
     const map = config as YAMLMap;
+    // An emptied map is written `config: {}`; keys added to it go in block style again (a map
+    // the user wrote in flow style with keys in it stays so).
+    if (map.items.length === 0) map.flow = false;
     const node = this.doc.createNode(value);
     const pair = map.items.find(
       (p) => this.qualify(isScalar(p.key) ? String(p.key.value) : String(p.key)) === qualified,

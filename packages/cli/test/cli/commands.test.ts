@@ -95,6 +95,9 @@ test('commands that read or remove a stack refuse an unknown one, as Pulumi does
   const empty = await ocikit(['--stack', 'prod', 'stack', 'output'], { cwd });
   assert.equal(empty.code, 0, empty.stderr);
   assert.equal(empty.stdout, 'Current stack outputs (0):\n    No output values currently in this stack\n');
+  // ...and so stack ls lists it, beside the stacks with state.
+  const listed = JSON.parse((await ocikit(['--stack', 'prod', 'stack', 'ls', '--json'], { cwd })).stdout);
+  assert.deepEqual(listed, [{ name: 'prod', updateInProgress: false, resourceCount: 0, current: true }]);
 });
 
 test('a broken state file is named in one line; stack ls --json says whether an update holds the stack', async () => {
@@ -171,6 +174,21 @@ test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets ne
   assert.match(oneLineError(gone.stderr), /configuration key 'units' not found for stack 'dev'/);
   assert.equal((await ocikit(['config', 'set', 'fromStdin'], { cwd, env, input: 'piped value\n' })).code, 0);
   assert.equal((await ocikit(['config', 'get', 'fromStdin'], { cwd, env })).stdout, 'piped value\n');
+
+  // Emptied, the map is written `config: {}`; keys set after that are written in block style again.
+  const other = project('shop');
+  for (const args of [
+    ['set', 'a', '1'],
+    ['rm', 'a'],
+    ['set', 'b', '2'],
+    ['set', 'c', '3'],
+  ])
+    assert.equal((await ocikit(['config', ...args], { cwd: other, env })).code, 0, args.join(' '));
+  assert.equal(readFileSync(join(other, 'Pulumi.dev.yaml'), 'utf8'), 'config:\n  shop:b: "2"\n  shop:c: "3"\n');
+  // A file YAML cannot parse is named in one line, without the dangling colon of the parser's code frame.
+  writeFileSync(join(other, 'Pulumi.dev.yaml'), 'config: [\n');
+  const unparsable = oneLineError((await ocikit(['config', 'get', 'b'], { cwd: other, env })).stderr);
+  assert.match(unparsable, /^error: \S+Pulumi\.dev\.yaml: .* at line \d+, column \d+$/);
 });
 
 test('config --json and config get --json print Pulumi’s configValueJSON, a secret’s value elided unless --show-secrets', async () => {
