@@ -69,6 +69,8 @@ describe('fail-work-request fault', () => {
     assert.match(listed[0].message, /CreateEndpoint/);
     const endpoint = (await language.getEndpoint({ endpointId: failed.endpoint.id })).endpoint;
     assert.equal(endpoint.lifecycleState, 'FAILED');
+    // AI Language's models spell it lifecycleDetails (DR's lifeCycleDetails): the SDK reads this one.
+    assert.equal(endpoint.lifecycleDetails, listed[0].message);
     assert.deepEqual(await t.emulator.admin.listFaults(), []);
 
     const ok = await create('fine');

@@ -6,6 +6,12 @@ import { toOciError, validatorCompiler } from './validation';
 
 /** Largest request body accepted; bigger ones are refused with 413 before they are parsed. */
 export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+/**
+ * Bodies up to this size are read whole even when over BODY_LIMIT_BYTES, so that the 413 reaches
+ * the client: one refused while it is still sending sees its connection reset (the OCI SDK's fetch
+ * then throws `fetch failed`, without the status). Bigger ones are refused unread.
+ */
+const READ_LIMIT_BYTES = 64 * 1024 * 1024;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -50,7 +56,7 @@ function withoutNullMembers(this: unknown, _key: string, value: unknown): unknow
 export function createHttpApp(): FastifyInstance {
   const app = fastify({
     logger: false,
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: READ_LIMIT_BYTES,
     // OCIDs run to ~100 characters; longer path parameters are still an id that does not exist.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     return503OnClosing: true,
@@ -83,19 +89,25 @@ export function createHttpApp(): FastifyInstance {
   // (`checkRawBody`, set by the OCI API's authentication), before anything is parsed.
   // OCI SDKs send `content-type: application/json` on GETs and DELETEs too: an empty body is no body.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
+    if ((raw as Buffer).length > BODY_LIMIT_BYTES) return done(errors.payloadTooLarge(BODY_LIMIT_BYTES), undefined);
     try {
       request.checkRawBody?.(raw as Buffer);
     } catch (error) {
       return done(error as Error, undefined);
     }
     if ((raw as Buffer).length === 0) return done(null, undefined);
+    let body: unknown;
     try {
-      done(null, JSON.parse(raw.toString('utf8'), withoutNullMembers));
+      body = JSON.parse(raw.toString('utf8'), withoutNullMembers);
     } catch {
-      done(errors.cannotParseRequest(), undefined);
+      return done(errors.cannotParseRequest(), undefined);
     }
+    // A body of `null` is a body, not an absent one: refused as any other that is not an object.
+    if (body === undefined) return done(errors.invalidParameter('The request body must be a JSON object.'), undefined);
+    done(null, body);
   });
   app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer' }, (request, body, done) => {
+    if ((body as Buffer).length > BODY_LIMIT_BYTES) return done(errors.payloadTooLarge(BODY_LIMIT_BYTES), undefined);
     try {
       request.checkRawBody?.(body as Buffer);
       done(null, body);

@@ -68,6 +68,10 @@ describe('DR error answers', () => {
     const base = { displayName: 'p', type: 'SWITCHOVER', drProtectionGroupId: pair.standby.id };
     assertOciError(await post('/drPlans', '{"displayName": "p",'), 400, 'CannotParseRequest');
     assertOciError(await post('/drPlans', '"just a string"'), 400, 'InvalidParameter');
+    // `null` is a body that is not an object, not an absent body.
+    const nulled = await post('/drPlans', 'null');
+    assertOciError(nulled, 400, 'InvalidParameter');
+    assert.equal(nulled.body.message, 'The request body must be a JSON object.');
     assertOciError(await post('/drPlans', { ...base, displayName: 42 }), 400, 'InvalidParameter');
     assertOciError(await post('/drPlans', { ...base, type: 'SIDEWAYS' }), 400, 'InvalidParameter');
     assertOciError(await post('/drPlans', { ...base, drProtectionGroupId: 'not-an-ocid' }), 400, 'InvalidParameter');
@@ -148,6 +152,25 @@ describe('DR error answers', () => {
       drProtectionGroupId: pair.standby.id,
     });
     assertOciError(await post('/drPlans', huge), 413, 'PayloadTooLarge');
+  });
+
+  it('lets the official SDK see the 413 of a body over 5 MiB (read whole, not reset mid-upload)', async () => {
+    const error = await t
+      .dr(PEER_REGION)
+      .createDrPlan({
+        createDrPlanDetails: {
+          displayName: 'big',
+          type: 'SWITCHOVER' as never,
+          drProtectionGroupId: pair.standby.id,
+          freeformTags: { big: 'x'.repeat(BODY_LIMIT_BYTES + 1) },
+        },
+      })
+      .then(
+        () => undefined,
+        (e: unknown) => e as { statusCode?: number; serviceCode?: string },
+      );
+    assert.equal(error?.statusCode, 413, String(error));
+    assert.equal(error?.serviceCode, 'PayloadTooLarge');
   });
 
   it('answers 404 NotAuthorizedOrNotFound for unknown ids in the path, whatever the operation', async () => {

@@ -22,6 +22,7 @@ export function createAiLanguageService(deps: ServiceDependencies): EmulatedServ
     table: 'ai_language_work_requests',
     ocidType: 'ailanguageworkrequest',
     transitionDelayMs: settings.transitionDelayMs,
+    detailsField: 'lifecycleDetails',
   });
   const context: AiLanguageDependencies = {
     clock,

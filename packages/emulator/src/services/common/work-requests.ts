@@ -97,7 +97,13 @@ export class WorkRequests {
   constructor(
     store: Store,
     private readonly clock: Clock,
-    private readonly options: { table: string; ocidType: string; transitionDelayMs: number },
+    private readonly options: {
+      table: string;
+      ocidType: string;
+      transitionDelayMs: number;
+      /** The resources' details field: Disaster Recovery spells it lifeCycleDetails, AI Language lifecycleDetails. */
+      detailsField: 'lifeCycleDetails' | 'lifecycleDetails';
+    },
   ) {
     this.repository = new Repository<WorkRequestBody>(
       store,
@@ -187,8 +193,7 @@ export class WorkRequests {
       for (const repository of this.repositoriesByKind.values()) {
         const target = repository.find(identifier);
         if (!target) continue;
-        // Disaster Recovery spells it lifeCycleDetails, AI Language lifecycleDetails.
-        const details = 'lifecycleDetails' in target.body ? 'lifecycleDetails' : 'lifeCycleDetails';
+        const details = this.options.detailsField;
         const before = target.transitions.filter((t) => t.at < started.finishesAt);
         const failed: Transition = {
           at: started.finishesAt,

@@ -21,6 +21,7 @@ export function createDisasterRecoveryService(deps: ServiceDependencies): Emulat
     table: 'dr_work_requests',
     ocidType: 'drworkrequest',
     transitionDelayMs: settings.transitionDelayMs,
+    detailsField: 'lifeCycleDetails',
   });
   workRequests.registerKind(groupRepository);
   workRequests.registerKind(planRepository);
