@@ -1913,20 +1913,25 @@ export class Deployment {
    * id never came back is, in a run that may write to the cloud for every resource
    * (`completeCreates`: a whole update or destroy), finished: sent again as it was, with its key,
    * so OCI answers with the resource it made (or makes it now), which then takes its steps like
-   * any other (kept, updated to the program's inputs, replaced, or deleted). Elsewhere (a refresh,
-   * a targeted run, an import) it is kept until a run creates it (see create).
+   * any other (kept, updated to the program's inputs, replaced, or deleted); a targeted run does
+   * so for the resources it targets. Elsewhere (a refresh, an import, a resource a targeted run
+   * leaves alone) it is kept until a run creates it (see create).
    */
   async resolvePending(opts: { completeCreates: boolean }): Promise<void> {
     const ops = [...this.pending];
     if (ops.length === 0) return;
-    const complete = opts.completeCreates && !this.targets.constrained && !this.excludes.constrained;
+    // A targeted run finishes only the creates of resources it targets (and does not exclude).
+    const complete = (urn: string) =>
+      opts.completeCreates &&
+      (!this.targets.constrained || this.targets.contains(urn)) &&
+      (!this.excludes.constrained || !this.excludes.contains(urn));
     // An operation that could not be read back (OCI unreachable) stays on record for the next run.
     const unresolved: Snapshot['pendingOperations'] = [];
     for (const op of ops) {
       const r = op.resource;
       const existing = this.current.find((x) => x.urn === r.urn && x.id === r.id && !!r.id);
       if (op.type === 'creating' && !existing && r.created) {
-        if (complete && (await this.completeInterruptedCreate(r))) continue;
+        if (complete(r.urn) && (await this.completeInterruptedCreate(r))) continue;
         // Its create is sent again with the same key if this run creates it with the same inputs
         // (see create): OCI then answers with the resource it made. Said when that happens, or not.
         // Its pending operation stays on record until then: a run that fails first leaves it.

@@ -244,6 +244,23 @@ describe('interrupted runs', () => {
     assert.equal(pendingOps().length, 0);
   });
 
+  // A targeted up finishes the killed create of a resource it targets, then gives it the program's
+  // new inputs (here a new display name, an update in place).
+  it('a killed process while creating, then an up targeting it with other inputs: finished, then updated', async () => {
+    prog.write(creating3('int-c3'));
+    await killWhile('creating', async () => (await live('int-c3')).length > 0);
+    const [made] = await live('int-c3');
+    prog.write(creating3('int-c3-renamed'));
+    const r = await prog.run({ targets: ['urn:pulumi:dev::enginetest::oci:AiLanguage/endpoint:Endpoint::c3'] });
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(await live('int-c3'), []);
+    assert.deepEqual(
+      (await live('int-c3-renamed')).map((e) => e.id),
+      [made.id],
+    );
+    assert.equal(pendingOps().length, 0);
+  });
+
   // A destroy after a killed create finishes the create to learn what it made, and deletes it.
   it('a killed process while creating, then a destroy: what the killed create made is deleted too', async () => {
     prog.write(creating2);
@@ -298,6 +315,8 @@ import * as oci from '@pulumi/oci';
 const cfg = new pulumi.Config();
 new oci.ailanguage.Endpoint('c', { compartmentId: cfg.require('compartmentId'), modelId: cfg.require('modelId'), displayName: 'int-c' });
 `;
+
+const creating3 = (name: string) => creating.replace(/'c'/, "'c3'").replace("'int-c'", `'${name}'`);
 
 const creating2 = creating.replace(/'c'/, "'c2'").replace('int-c', 'int-c2');
 
