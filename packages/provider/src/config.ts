@@ -62,6 +62,21 @@ interface Coerced {
   value?: unknown;
   error?: string;
 }
+/**
+ * A refused value as the user wrote it: the Pulumi SDKs send a typed provider argument JSON-encoded
+ * (`'abc'` arrives as `"abc"` with its quotes), which would otherwise be shown quoted twice.
+ */
+function shown(v: unknown): string {
+  if (typeof v === 'string' && /^".*"$/s.test(v)) {
+    try {
+      return JSON.stringify(JSON.parse(v));
+    } catch {
+      // Not JSON after all: shown as it came.
+    }
+  }
+  return JSON.stringify(v);
+}
+
 function coerce(kind: Kind, v: unknown): Coerced {
   if (v === undefined || v === null || v === '') return {};
   switch (kind) {
@@ -72,12 +87,12 @@ function coerce(kind: Kind, v: unknown): Coerced {
       const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
       return typeof n === 'number' && Number.isInteger(n)
         ? { value: n }
-        : { error: `must be a whole number of seconds, got ${JSON.stringify(v)}` };
+        : { error: `must be a whole number of seconds, got ${shown(v)}` };
     }
     case 'boolean':
       if (typeof v === 'boolean') return { value: v };
       if (v === 'true' || v === 'false') return { value: v === 'true' };
-      return { error: `must be true or false, got ${JSON.stringify(v)}` };
+      return { error: `must be true or false, got ${shown(v)}` };
     case 'list': {
       let list = v;
       if (typeof v === 'string') {

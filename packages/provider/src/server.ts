@@ -211,6 +211,13 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
   const reported = (m: ResourceModule, outputs: Props): Props =>
     schemaModule().withZeroValues(outputs, schemaModule().packageSchema().resources[m.token], m.triggers);
 
+  /**
+   * A partial failure's outputs as a success's are (zero values, secrets kept secret): the engine
+   * records them, and a property left out would read as drift at the next refresh.
+   */
+  const reportedPartial = (m: ResourceModule, e: unknown, secrets: Set<string>): unknown =>
+    e instanceof PartialFailure ? new PartialFailure(e.message, e.id, protect(reported(m, e.outputs), secrets)) : e;
+
   /** Outputs with the inputs and unknowns for everything the service computes (preview). */
   const planned = (m: ResourceModule, inputs: Props): Props => {
     const o: Props = { ...inputs };
@@ -332,7 +339,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
         const r = await m.create(ctx, reveal(props) as Props);
         return { id: r.id, properties: protect(reported(m, r.outputs), secrets) };
       } catch (e) {
-        throw secretPartial(e, secrets);
+        throw reportedPartial(m, e, secrets);
       }
     }),
     read: unary(async (req: ReadRequest) => {
@@ -389,7 +396,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
         });
         return { properties: protect(reported(m, outputs), secrets) };
       } catch (e) {
-        throw secretPartial(e, secrets);
+        throw reportedPartial(m, e, secrets);
       }
     }),
     delete: unary(async (req: DeleteRequest) => {
@@ -416,9 +423,4 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       return {};
     }),
   };
-}
-
-function secretPartial(e: unknown, secrets: Set<string>): unknown {
-  if (e instanceof PartialFailure) return new PartialFailure(e.message, e.id, protect(e.outputs, secrets));
-  return e;
 }

@@ -57,7 +57,8 @@ export async function waitFor<T>(o: WaitOptions<T>): Promise<T> {
 }
 
 function formatDuration(ms: number): string {
-  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`;
+  if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
+  return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
 }
 
 function sleep(ms: number, signal: AbortSignal, what: string): Promise<void> {

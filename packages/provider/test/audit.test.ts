@@ -315,6 +315,19 @@ describe('audit: provider configuration', () => {
     }
   });
 
+  it('a refused typed value is shown as written, not JSON-encoded a second time (the SDKs send it encoded)', async () => {
+    const plugin = await startPlugin();
+    try {
+      const c = await checkConfig(plugin, { retryDurationSeconds: '"abc"', disableAutoRetries: '"maybe"' });
+      assert.deepEqual(c.failures.map((f) => f.reason).sort(), [
+        'disableAutoRetries must be true or false, got "maybe"',
+        'retryDurationSeconds must be a whole number of seconds, got "abc"',
+      ]);
+    } finally {
+      await plugin.close();
+    }
+  });
+
   it("takes Terraform's TF_VAR_<key> names as environment defaults, and a negative retryDurationSeconds", async () => {
     const plugin = await startPlugin({
       env: { OCI_REGION: undefined, TF_VAR_region: 'mars-1', TF_VAR_retry_duration_seconds: '-1' },

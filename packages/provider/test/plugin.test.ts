@@ -208,6 +208,16 @@ describe('Check failures', () => {
   it('DrPlan: one failure per kind of bad input, naming the property', async () => {
     const missing = await checkFailures(p, DRPLAN, {});
     assert.deepEqual(missing.map((f) => f.property).sort(), ['displayName', 'drProtectionGroupId', 'type']);
+    // An empty string is unset for Terraform's SDK (so for pulumi-oci); the reason says so.
+    assert.deepEqual(
+      await checkFailures(p, DRPLAN, { displayName: '', drProtectionGroupId: 'g', type: 'SWITCHOVER' }),
+      [
+        {
+          property: 'displayName',
+          reason: "missing required property 'displayName' (an empty string counts as unset)",
+        },
+      ],
+    );
     const wrongType = await checkFailures(p, DRPLAN, {
       displayName: 3,
       drProtectionGroupId: 'g',

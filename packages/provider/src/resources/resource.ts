@@ -85,9 +85,10 @@ export function checkInputs(mod: ResourceModule, news: Props): Failure[] {
   const plain = reveal(news) as Props;
   for (const key of required) {
     const v = plain[key];
-    if (v === undefined || v === null || (typeof v === 'string' && v === '' && !isUnknown(v))) {
-      failures.push({ property: key, reason: `missing required property '${key}'` });
-    }
+    if (v === undefined || v === null) failures.push({ property: key, reason: `missing required property '${key}'` });
+    else if (typeof v === 'string' && v === '' && !isUnknown(v))
+      // Terraform's SDK (so pulumi-oci) takes an empty string for unset: said, since one was given.
+      failures.push({ property: key, reason: `missing required property '${key}' (an empty string counts as unset)` });
   }
   for (const [key, v] of Object.entries(plain)) {
     const spec = props[key];
