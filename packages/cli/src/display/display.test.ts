@@ -157,8 +157,25 @@ test('a changed property shows the old value the provider compared (input, or ou
       },
     }),
   );
+  // Keys the provider does not name (ignoreDefinedTags, Oracle's own tags) are not drawn as changes.
+  display.onEvent(
+    event({
+      resourcePreEvent: {
+        metadata: meta('update', 'ignored', {
+          old: { inputs: { definedTags: { 'Operations.CostCenter': '1', 'Oracle-Tags.CreatedBy': 'me' } } } as never,
+          new: { inputs: { definedTags: { 'Ops.Env': 'x' } } } as never,
+          detailedDiff: { 'definedTags["Ops.Env"]': { diffKind: 'add', inputDiff: true } },
+        }),
+        planning: true,
+      },
+    }),
+  );
   display.end(result);
   const lines = text();
+  assert.ok(
+    lines.includes('Endpoint ignored update\n        ~ definedTags: {\n            + "Ops.Env": "x"\n          }\n'),
+    lines,
+  );
   const tagLines = [
     '        ~ freeformTags: {',
     '            + "cost.center": "y"',

@@ -1,6 +1,7 @@
 import type { EngineEvent, EngineResult, OpType, PropertyDiff, StepEventMetadata } from '../engine';
 import { isDefaultProvider } from '../engine/default-provider';
 import { formatDuration, formatValue, isSecret, readPath } from './format';
+import { parsePath } from '../engine/values';
 import type { ColorMode } from './modes';
 
 export type DisplayMode = 'update' | 'refresh' | 'destroy' | 'import';
@@ -278,17 +279,23 @@ export class Display {
    * keys as paths (`freeformTags.env`, as pulumi-oci's bridge does); they show under their
    * property, as Pulumi draws a nested diff.
    */
-  private changedKeys(meta: StepEventMetadata): Array<[string, string, PropertyDiff | undefined]> {
+  private changedKeys(
+    meta: StepEventMetadata,
+  ): Array<[string, string, PropertyDiff | undefined, Set<string | number> | undefined]> {
     if (!meta.detailedDiff || Object.keys(meta.detailedDiff).length === 0)
-      return (meta.diffs ?? []).map((path) => [path, '~', undefined]);
-    const byRoot = new Map<string, [string, string, PropertyDiff | undefined]>();
+      return (meta.diffs ?? []).map((path) => [path, '~', undefined, undefined]);
+    const byRoot = new Map<string, [string, string, PropertyDiff | undefined, Set<string | number> | undefined]>();
     for (const [path, d] of Object.entries(meta.detailedDiff)) {
       const root = /^[^.[]+/.exec(path)?.[0] ?? path;
       const sign = d.diffKind.startsWith('add') ? '+' : d.diffKind.startsWith('delete') ? '-' : '~';
       const seen = byRoot.get(root);
       const replace = d.diffKind.endsWith('replace') || seen?.[2]?.diffKind.endsWith('replace');
       const entry: PropertyDiff = { diffKind: replace ? 'update-replace' : 'update', inputDiff: d.inputDiff };
-      byRoot.set(root, root === path && !seen ? [root, sign, d] : [root, '~', entry]);
+      // The keys the provider named under the property (`definedTags["Ops.Env"]`): only those
+      // changed, whatever else differs between the inputs (keys a provider ignores, as
+      // pulumi-oci's ignoreDefinedTags, or keeps from the cloud).
+      const keys = root === path ? undefined : new Set([...(seen?.[3] ?? []), parsePath(path)[1]]);
+      byRoot.set(root, root === path && !seen ? [root, sign, d, undefined] : [root, '~', entry, keys ?? seen?.[3]]);
     }
     return [...byRoot.values()];
   }
@@ -302,7 +309,7 @@ export class Display {
   private diffLines(meta: StepEventMetadata): string[] {
     if (!['update', 'replace', 'create-replacement', 'refresh'].includes(meta.op)) return [];
     const lines: string[] = [];
-    for (const [path, sign, diff] of this.changedKeys(meta)) {
+    for (const [path, sign, diff, keys] of this.changedKeys(meta)) {
       let symbol = sign;
       // As Pulumi shows a detailed diff: the old input, or the old output where the provider
       // compared that (`inputDiff: false`: a trigger's recorded counter, a refresh's drift).
@@ -315,7 +322,7 @@ export class Display {
       // one the old side did not have as added.
       if (symbol === '~' && after === undefined && before !== undefined) symbol = '-';
       else if (symbol === '~' && before === undefined && after !== undefined) symbol = '+';
-      const entries = symbol === '~' ? mapChanges(before, after) : undefined;
+      const entries = symbol === '~' ? mapChanges(before, after, keys) : undefined;
       if (entries) {
         // A map (tags) shows its changed keys, as Pulumi shows an object's.
         lines.push(`        ${paint('~', `~ ${path}: {`)}${replaces}`);
@@ -380,12 +387,13 @@ export function printOutputs(
 }
 
 /** The changed keys of two plain maps (`[sign, "key: old => new"]`), or undefined if either is not one. */
-function mapChanges(before: unknown, after: unknown): Array<[string, string]> | undefined {
+function mapChanges(before: unknown, after: unknown, only?: Set<string | number>): Array<[string, string]> | undefined {
   const isMap = (v: unknown): v is Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v) && !isSecret(v);
   if (!isMap(before) || !isMap(after)) return undefined;
   const out: Array<[string, string]> = [];
   for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+    if (only && !only.has(key)) continue;
     const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
     if (!(key in after)) out.push(['-', `${name}: ${formatValue(before[key], 14)}`]);
     else if (!(key in before)) out.push(['+', `${name}: ${formatValue(after[key], 14)}`]);

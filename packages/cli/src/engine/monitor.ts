@@ -32,15 +32,39 @@ const features = new Set([
 
 type Handler = grpc.UntypedHandleCall;
 
+/**
+ * The answer to a registration of a run that has failed or was canceled, the engine having
+ * reported why: Pulumi's resource monitor answers UNAVAILABLE with these words, and the program's
+ * SDK then stops its RPCs instead of reporting the error a second time.
+ */
+class MonitorShutDown extends Error {
+  constructor() {
+    super("resource monitor shut down while waiting on step's done channel");
+  }
+}
+
 function unary<Req, Res>(fn: (req: Req) => Promise<Res> | Res): Handler {
   return ((call: grpc.ServerUnaryCall<Req, Res>, cb: grpc.sendUnaryData<Res>) => {
     Promise.resolve()
       .then(() => fn(call.request))
       .then(
         (res) => cb(null, res),
-        (e: unknown) => cb({ code: grpc.status.UNKNOWN, details: e instanceof Error ? e.message : String(e) }, null),
+        (e: unknown) =>
+          cb(
+            {
+              code: e instanceof MonitorShutDown ? grpc.status.UNAVAILABLE : grpc.status.UNKNOWN,
+              details: e instanceof Error ? e.message : String(e),
+            },
+            null,
+          ),
       );
   }) as unknown as Handler;
+}
+
+/** What a failed registration answers: UNAVAILABLE once the run has failed or was canceled (see MonitorShutDown). */
+function registrationError(d: Deployment, e: unknown): unknown {
+  const reported = d.registrationFailed(e);
+  return d.failure || d.canceled ? new MonitorShutDown() : reported;
 }
 
 function unimplemented(name: string): Handler {
@@ -188,7 +212,7 @@ export async function startMonitor(
           req = await transforms.apply(req);
         } catch (e) {
           const urn = d.urn(req.type as string, req.name as string, req.parent as string);
-          throw d.registrationFailed(new Error(`${urn}: ${e instanceof Error ? e.message : String(e)}`));
+          throw registrationError(d, new Error(`${urn}: ${e instanceof Error ? e.message : String(e)}`));
         }
       }
       const reg = registration(req);
@@ -203,7 +227,7 @@ export async function startMonitor(
             ? await d.registerCustom(reg)
             : await d.registerComponent(reg);
       } catch (e) {
-        throw d.registrationFailed(e);
+        throw registrationError(d, e);
       }
       transforms.registered(outcome.urn, req);
       trace.mark('last RegisterResource answered', true);
@@ -214,7 +238,7 @@ export async function startMonitor(
       try {
         await d.registerOutputs(req.urn as string, req.outputs as Props);
       } catch (e) {
-        throw d.registrationFailed(e);
+        throw registrationError(d, e);
       }
       return {};
     }),
@@ -239,7 +263,7 @@ export async function startMonitor(
           importId: '',
         });
       } catch (e) {
-        throw d.registrationFailed(e);
+        throw registrationError(d, e);
       }
       return { urn: outcome.urn, properties: outgoing(outcome.outputs, req.acceptSecrets) };
     }),
