@@ -3,9 +3,10 @@
 import type { DisasterRecoveryClient } from 'oci-disasterrecovery';
 import type { AIServiceLanguageClient } from 'oci-ailanguage';
 import type { ProviderConfig, Credentials } from './config';
+import { packageVersion } from './package-version';
 import { KeyObjectRequestSigner } from './signer';
 
-export const USER_AGENT = 'ocikit-pulumi-resource-oci/0.1.0';
+export const USER_AGENT = `ocikit-pulumi-resource-oci/${packageVersion()}`;
 
 export interface Clients {
   region: string;

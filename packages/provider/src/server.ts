@@ -1,14 +1,13 @@
 // pulumirpc.ResourceProvider on the @pulumi/pulumi/proto stubs (not provider.main, which drops
 // configuration, preview, detailed diffs and crashes on import). RPCs not listed here answer
 // UNIMPLEMENTED (grpc-js does that for methods without a handler).
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type * as grpc from '@grpc/grpc-js';
 import type { Clients } from './clients';
 import type { ProviderConfig } from './config';
 import type { EngineLog } from './engine-log';
 import { messageOf, PartialFailure, ProviderError } from './errors';
 import { CREATE_KEY_HEADER } from './instances';
+import { packageVersion } from './package-version';
 import type { InputDiff, OpContext, ResourceModule } from './resources/resource';
 import { codec } from './rpc';
 import { CancelledError, WaitTimeoutError } from './wait';
@@ -101,12 +100,6 @@ interface DeleteRequest {
 const DIFF_NONE = 1;
 const DIFF_SOME = 2;
 const KIND = { ADD: 0, ADD_REPLACE: 1, DELETE: 2, DELETE_REPLACE: 3, UPDATE: 4, UPDATE_REPLACE: 5 };
-
-/** The package version (GetPluginInfo). */
-export function version(): string {
-  return (JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string })
-    .version;
-}
 
 type Handler = (call: { request: unknown; metadata: grpc.Metadata }, cb: (err: unknown, res?: unknown) => void) => void;
 
@@ -251,7 +244,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       if (req.engineAddress) log.retarget(req.engineAddress);
       return { acceptSecrets: true, acceptResources: true, acceptOutputs: false };
     }),
-    getPluginInfo: unary(() => ({ version: version() })),
+    getPluginInfo: unary(() => ({ version: packageVersion() })),
     getSchema: unary((req: { version: number }) => {
       if (req.version > 1) throw new ProviderError(`schema version ${req.version} is not supported`);
       return { schema: (require('./schema') as typeof import('./schema')).schemaText() };

@@ -42,6 +42,20 @@ describe('plugin contract', () => {
     }
   });
 
+  // One version everywhere the Pulumi CLI and the SDK look for it: the package version the
+  // specification names (2.31.0, §9). A Pulumi program's @ocikit/oci asks for this plugin version.
+  it("the plugin, its schema and the SDK carry one package version, the specification's", () => {
+    const read = (file: string) => JSON.parse(fs.readFileSync(`${__dirname}/../../${file}`, 'utf8'));
+    const versions = [
+      read('provider/package.json').version,
+      read('provider/schema.json').version,
+      read('sdk/package.json').version,
+      read('sdk/package.json').pulumi.version,
+      read('sdk/pulumi-plugin.json').version,
+    ];
+    assert.deepEqual(versions, Array(versions.length).fill('2.31.0'));
+  });
+
   it('ends by itself when the process that started it goes away (no orphaned plugins)', async () => {
     const { spawnSync } = await import('node:child_process');
     const script = `const c = require('child_process').spawn(process.execPath, [${JSON.stringify(BIN)}, '127.0.0.1:1'], { stdio: ['ignore', 'pipe', 'ignore'] });
