@@ -12,7 +12,7 @@ export interface CommandContext {
   stack: string;
 }
 
-const STACK_NAME = /^[A-Za-z0-9_.-]+$/;
+export const STACK_NAME = /^[A-Za-z0-9_.-]+$/;
 
 export function commandContext(options: GlobalOptions): CommandContext {
   const project = readProject(resolve(options.cwd ?? process.cwd()));

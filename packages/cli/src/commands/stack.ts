@@ -1,13 +1,13 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { UserError } from '../errors';
 import { checkSnapshot, listStacks, type Crypter, type ImportedDeployment } from '../engine';
 import type { GlobalOptions } from './options';
 import type { StackConfigFile } from '../project/stack-config';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
-import { canPrompt, commandContext, openStack, skipConfirmations } from './context';
-import { stackConfigPath, type Project } from '../project/project';
+import { canPrompt, commandContext, openStack, skipConfirmations, STACK_NAME } from './context';
+import { stackConfigFolder, type Project } from '../project/project';
 import { ask, readStdin } from './prompt';
 
 /**
@@ -157,11 +157,11 @@ export function stackExport(options: GlobalOptions & { showSecrets?: boolean; fi
  */
 function projectStacks(project: Project): ReturnType<typeof listStacks> {
   const stacks = listStacks(project.dir);
-  const dir = dirname(stackConfigPath(project, 'x'));
+  const dir = stackConfigFolder(project);
   const configOnly = existsSync(dir)
     ? readdirSync(dir)
-        .map((f) => /^Pulumi\.([A-Za-z0-9_.-]+)\.yaml$/.exec(f)?.[1])
-        .filter((name): name is string => !!name && !stacks.some((s) => s.name === name))
+        .map((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1])
+        .filter((name): name is string => !!name && STACK_NAME.test(name) && !stacks.some((s) => s.name === name))
     : [];
   return [...stacks, ...configOnly.map((name) => ({ name, updateInProgress: false, resourceCount: 0 }))].sort((a, b) =>
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,

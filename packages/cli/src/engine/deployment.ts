@@ -1408,7 +1408,10 @@ export class Deployment {
         );
         const changed =
           diff.changes === 'some' || (diff.changes === 'unknown' && changedKeys(readInputs, check.inputs).length > 0);
-        if (replacementKeys(diff, reg.replaceOnChanges).length > 0 || changed) {
+        if (
+          replacementKeys(withReplaceOnChanges(diff, reg.replaceOnChanges), reg.replaceOnChanges).length > 0 ||
+          changed
+        ) {
           const keys = diff.diffs.length ? diff.diffs : changedKeys(readInputs, check.inputs);
           // Pulumi's words (ImportStep.Apply); the warning carries the URN in its own field, the
           // run's one-line error names it.
@@ -2004,19 +2007,17 @@ export class Deployment {
     }
     const live = this.olds.get(r.urn);
     if (live?.pendingReplacement) this.replaceOldState(live, made);
-    else {
-      if (live) {
-        // The interrupted create was a create-before-delete replacement: the original is deleted
-        // at the end of this run, as the interrupted run would have.
-        const original: ResourceState = { ...live, delete: true };
-        this.replaceOldState(live, made);
-        this.put(undefined, original);
-        this.toDeleteLater.push(original);
-      } else {
-        this.put(undefined, made);
-        this.olds.set(r.urn, made);
-        this.base.push(made);
-      }
+    else if (live) {
+      // The interrupted create was a create-before-delete replacement: the original is deleted
+      // at the end of this run, as the interrupted run would have.
+      const original: ResourceState = { ...live, delete: true };
+      this.replaceOldState(live, made);
+      this.put(undefined, original);
+      this.toDeleteLater.push(original);
+    } else {
+      this.put(undefined, made);
+      this.olds.set(r.urn, made);
+      this.base.push(made);
     }
     this.o.events.diag(
       'info',
@@ -2111,18 +2112,15 @@ function failureMessage(urn: string, failures: Array<{ property: string; reason:
 }
 
 /**
- * Keys that force a replacement: the provider's replaces, *_REPLACE detailed diffs, and the changed
- * keys and detailed-diff paths a replaceOnChanges path contains, compared as property paths
- * (step_generator.go applyReplaceOnChanges): `tags.env` replaces on a change of `tags.env` only.
+ * Keys that force a replacement: the step's event keys (the provider's replaces and the changed
+ * top-level keys a replaceOnChanges path contains) and the *_REPLACE detailed diffs, among them
+ * the paths withReplaceOnChanges marked, which callers with replaceOnChanges apply first. Paths
+ * compare as property paths (step_generator.go applyReplaceOnChanges): `tags.env` replaces on a
+ * change of `tags.env` only.
  */
 function replacementKeys(diff: DiffResult, replaceOnChanges: string[]): string[] {
-  const keys = new Set(diff.replaces);
+  const keys = new Set(eventKeys(diff, diff.changes === 'none' ? [] : replaceOnChanges));
   for (const [path, d] of Object.entries(diff.detailedDiff ?? {})) if (d.kind % 2 === 1) keys.add(path);
-  if (diff.changes !== 'none' && replaceOnChanges.length) {
-    const matches = replaceOnChangesMatcher(replaceOnChanges);
-    for (const changed of [...diff.diffs, ...Object.keys(diff.detailedDiff ?? {})])
-      if (matches(changed)) keys.add(changed);
-  }
   return [...keys].sort();
 }
 

@@ -16,9 +16,14 @@ export interface Project {
   stackConfigDir?: string;
 }
 
+/** The folder of the `Pulumi.<stack>.yaml` files: beside Pulumi.yaml, or the project's `stackConfigDir`. */
+export function stackConfigFolder(project: Project): string {
+  return project.stackConfigDir ?? project.dir;
+}
+
 /** `Pulumi.<stack>.yaml`: beside Pulumi.yaml, or in the project's `stackConfigDir`. */
 export function stackConfigPath(project: Project, stack: string): string {
-  return join(project.stackConfigDir ?? project.dir, `Pulumi.${stack}.yaml`);
+  return join(stackConfigFolder(project), `Pulumi.${stack}.yaml`);
 }
 
 /**

@@ -12,6 +12,7 @@ export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
  * then throws `fetch failed`, without the status). Bigger ones are refused unread.
  */
 const READ_LIMIT_BYTES = 64 * 1024 * 1024;
+const tooLarge = (body: Buffer) => body.length > BODY_LIMIT_BYTES;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -89,7 +90,7 @@ export function createHttpApp(): FastifyInstance {
   // (`checkRawBody`, set by the OCI API's authentication), before anything is parsed.
   // OCI SDKs send `content-type: application/json` on GETs and DELETEs too: an empty body is no body.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
-    if ((raw as Buffer).length > BODY_LIMIT_BYTES) return done(errors.payloadTooLarge(BODY_LIMIT_BYTES), undefined);
+    if (tooLarge(raw as Buffer)) return done(errors.payloadTooLarge(BODY_LIMIT_BYTES), undefined);
     try {
       request.checkRawBody?.(raw as Buffer);
     } catch (error) {
@@ -107,7 +108,7 @@ export function createHttpApp(): FastifyInstance {
     done(null, body);
   });
   app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer' }, (request, body, done) => {
-    if ((body as Buffer).length > BODY_LIMIT_BYTES) return done(errors.payloadTooLarge(BODY_LIMIT_BYTES), undefined);
+    if (tooLarge(body as Buffer)) return done(errors.payloadTooLarge(BODY_LIMIT_BYTES), undefined);
     try {
       request.checkRawBody?.(body as Buffer);
       done(null, body);
