@@ -624,7 +624,7 @@ export class Deployment {
         : changedKeys(old.inputs, checked.inputs).length > 0;
       // DiffConfig asking for a replacement replaces the provider: a new id, so every resource
       // using it sees its provider change and is replaced too (step_generator.go providerChanged).
-      op = diff && changed && replacementKeys(diff, []).length ? 'replace' : changed ? 'update' : 'same';
+      op = diff && changed && replacementKeys(diff).length ? 'replace' : changed ? 'update' : 'same';
     }
     const id = (op !== 'replace' ? old?.id : undefined) ?? (this.o.preview ? unknownValue : randomUUID());
     const next: ResourceState = {
@@ -992,8 +992,9 @@ export class Deployment {
     if (diff.changes === 'none' && old.initErrors?.length) diff = { ...diff, changes: 'some' };
     const forcedKeys = await this.forcedReplacement(reg, old, ref);
     if (forcedKeys.length) diff = { ...diff, changes: 'some', replaces: [...diff.replaces, ...forcedKeys] };
-    diff = withReplaceOnChanges(diff, reg.replaceOnChanges);
-    const replaceKeys = replacementKeys(diff, reg.replaceOnChanges);
+    const applied = applyReplaceOnChanges(diff, reg.replaceOnChanges);
+    diff = applied.diff;
+    const { replaceKeys } = applied;
     if (diff.changes === 'none' && replaceKeys.length === 0) {
       const next = base({ id: old.id, inputs, outputs: old.outputs, modified: old.modified });
       const meta = stepMetadata('same', urn, reg.type, old, next);
@@ -1024,7 +1025,7 @@ export class Deployment {
     // The dependents' deletes and the replacement hold one slot, one after the other, as before.
     return this.mutate(plugin, async () => {
       if (dbr) await this.deleteDependents(old, urn, reg.type);
-      return this.replace(reg, urn, plugin, old, draft, diff, eventKeys(diff, reg.replaceOnChanges), dbr);
+      return this.replace(reg, urn, plugin, old, draft, diff, applied.eventKeys, dbr);
     });
   }
 
@@ -1070,7 +1071,7 @@ export class Deployment {
           withoutVersion(oldRes.inputs),
           withoutVersion(newRes.inputs),
         );
-        return !!diff && diff.changes !== 'none' && replacementKeys(diff, []).length > 0;
+        return !!diff && diff.changes !== 'none' && replacementKeys(diff).length > 0;
       })();
       this.providerDiffs.set(key, p);
     }
@@ -1144,7 +1145,7 @@ export class Deployment {
     // dependent's ignoreChanges or replaceOnChanges (those apply when it registers).
     const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
     const diff = await plugin.diff(r.urn, urnName(r.urn), r.type, r.id ?? '', r.outputs, inputsForDiff, r.inputs, []);
-    const keys = replacementKeys(diff, []);
+    const keys = replacementKeys(diff);
     return keys.length ? keys : undefined;
   }
 
@@ -1156,6 +1157,17 @@ export class Deployment {
       if (isSecret(v) && k in out && !isSecret(out[k])) out[k] = makeSecret(out[k]);
     for (const k of reg.additionalSecretOutputs ?? []) if (k in out && !isSecret(out[k])) out[k] = makeSecret(out[k]);
     return out;
+  }
+
+  /** The state of a resource a create made: its id and outputs, secrets kept secret. */
+  private created(draft: ResourceState, id: string, properties: Props): ResourceState {
+    return { ...draft, id, outputs: this.withSecrets(draft, draft.inputs, properties) };
+  }
+
+  /** A create's partial failure (made, not initialised) as Pulumi records it: with its init errors. */
+  private createdButFailed(draft: ResourceState, e: unknown): ResourceState | undefined {
+    if (!(e instanceof InitFailedError && e.id)) return undefined;
+    return { ...this.created(draft, e.id, e.properties), initErrors: e.reasons };
   }
 
   private async create(
@@ -1209,21 +1221,15 @@ export class Deployment {
       const res = await this.withErrorHooks(draft.resourceHooks, { ...hookArgs, failedOperation: 'create' }, () =>
         plugin.create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, false, draft.created),
       ).finally(release);
-      next = { ...draft, id: res.id, outputs: this.withSecrets(reg, draft.inputs, res.properties) };
+      next = this.created(draft, res.id, res.properties);
       done();
       this.put(this.pendingReplacementOf(urn), next);
       await this.write();
     } catch (e) {
       done();
-      if (e instanceof InitFailedError && e.id) {
-        // Created but not initialised: keep it in the state so the next run updates (or replaces) it.
-        this.put(this.pendingReplacementOf(urn), {
-          ...draft,
-          id: e.id,
-          outputs: this.withSecrets(reg, draft.inputs, e.properties),
-          initErrors: e.reasons,
-        });
-      }
+      // Created but not initialised: kept in the state so the next run updates (or replaces) it.
+      const made = this.createdButFailed(draft, e);
+      if (made) this.put(this.pendingReplacementOf(urn), made);
       void this.write();
       throw this.failed(meta, `${urn}: creating failed: ${oneLine(e)}`);
     }
@@ -1408,10 +1414,7 @@ export class Deployment {
         );
         const changed =
           diff.changes === 'some' || (diff.changes === 'unknown' && changedKeys(readInputs, check.inputs).length > 0);
-        if (
-          replacementKeys(withReplaceOnChanges(diff, reg.replaceOnChanges), reg.replaceOnChanges).length > 0 ||
-          changed
-        ) {
+        if (applyReplaceOnChanges(diff, reg.replaceOnChanges).replaceKeys.length > 0 || changed) {
           const keys = diff.diffs.length ? diff.diffs : changedKeys(readInputs, check.inputs);
           // Pulumi's words (ImportStep.Apply); the warning carries the URN in its own field, the
           // run's one-line error names it.
@@ -1988,13 +1991,15 @@ export class Deployment {
    */
   private async completeInterruptedCreate(r: ResourceState): Promise<boolean> {
     const name = urnName(r.urn);
-    let made: ResourceState;
+    let made: ResourceState | undefined;
     try {
       const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
       const res = await plugin.create(r.urn, name, r.type, r.inputs, r.customTimeouts?.create, false, r.created);
-      made = { ...r, id: res.id, outputs: this.withSecrets(r, r.inputs, res.properties) };
+      made = this.created(r, res.id, res.properties);
     } catch (e) {
-      if (!(e instanceof InitFailedError && e.id)) {
+      // Made but not initialised: recorded as a create's partial failure is, for its steps to mend.
+      made = this.createdButFailed(r, e);
+      if (!made) {
         this.o.events.diag(
           'warning',
           `${r.urn}: an earlier run was interrupted while creating it, before its id came back, and sending that create again failed: ${oneLine(e)}`,
@@ -2002,8 +2007,6 @@ export class Deployment {
         );
         return false;
       }
-      // Made but not initialised: recorded as a create's partial failure is, for its steps to mend.
-      made = { ...r, id: e.id, outputs: this.withSecrets(r, r.inputs, e.properties), initErrors: e.reasons };
     }
     const live = this.olds.get(r.urn);
     if (live?.pendingReplacement) this.replaceOldState(live, made);
@@ -2112,52 +2115,44 @@ function failureMessage(urn: string, failures: Array<{ property: string; reason:
 }
 
 /**
- * Keys that force a replacement: the step's event keys (the provider's replaces and the changed
- * top-level keys a replaceOnChanges path contains) and the *_REPLACE detailed diffs, among them
- * the paths withReplaceOnChanges marked, which callers with replaceOnChanges apply first. Paths
- * compare as property paths (step_generator.go applyReplaceOnChanges): `tags.env` replaces on a
- * change of `tags.env` only.
+ * Keys that force a replacement: the provider's replaces and the *_REPLACE detailed diffs (for a
+ * diff with no replaceOnChanges, or one applyReplaceOnChanges already marked).
  */
-function replacementKeys(diff: DiffResult, replaceOnChanges: string[]): string[] {
-  const keys = new Set(eventKeys(diff, diff.changes === 'none' ? [] : replaceOnChanges));
+function replacementKeys(diff: DiffResult): string[] {
+  const keys = new Set(diff.replaces);
   for (const [path, d] of Object.entries(diff.detailedDiff ?? {})) if (d.kind % 2 === 1) keys.add(path);
   return [...keys].sort();
 }
 
 /**
- * A replace step's `keys` as Pulumi's events carry them (applyReplaceOnChanges' ReplaceKeys): the
- * provider's replace keys and the changed top-level keys a replaceOnChanges path contains; not
- * the detailed-diff paths (those say it in their replace kinds).
+ * A registration's replaceOnChanges applied to its diff, as step_generator.go's
+ * applyReplaceOnChanges, with one matcher (paths compare as property paths, Pulumi's
+ * PropertyPath.Contains: `tags.env` replaces on a change of `tags.env` only):
+ * - `diff`: each detailed entry a path contains turned into its replace kind (`ToReplace`), so
+ *   the events and the display say what forces it;
+ * - `eventKeys`: a replace step's `keys` as Pulumi's events carry them (`ReplaceKeys`): the
+ *   provider's replaces and the changed top-level keys a path contains, not the detailed paths
+ *   (those say it in their replace kinds);
+ * - `replaceKeys`: everything that forces a replacement: the event keys and the replace kinds.
  */
-function eventKeys(diff: DiffResult, replaceOnChanges: string[]): string[] {
+function applyReplaceOnChanges(
+  diff: DiffResult,
+  replaceOnChanges: string[],
+): { diff: DiffResult; eventKeys: string[]; replaceKeys: string[] } {
   const keys = new Set(diff.replaces);
-  if (replaceOnChanges.length) {
-    const matches = replaceOnChangesMatcher(replaceOnChanges);
+  if (replaceOnChanges.length && diff.changes !== 'none') {
+    const patterns = replaceOnChanges.map(parsePath);
+    const matches = (changed: string) => patterns.some((pattern) => pathContains(pattern, parsePath(changed)));
     for (const changed of diff.diffs) if (matches(changed)) keys.add(changed);
+    if (diff.detailedDiff) {
+      const detailedDiff = Object.fromEntries(
+        Object.entries(diff.detailedDiff).map(([path, d]) => [path, matches(path) ? { ...d, kind: d.kind | 1 } : d]),
+      );
+      diff = { ...diff, detailedDiff };
+    }
   }
-  return [...keys].sort();
-}
-
-/** Whether a changed path is one a replaceOnChanges entry contains (Pulumi's PropertyPath.Contains). */
-function replaceOnChangesMatcher(replaceOnChanges: string[]): (changed: string) => boolean {
-  const patterns = replaceOnChanges.map(parsePath);
-  return (changed) => {
-    const path = parsePath(changed);
-    return patterns.some((pattern) => pathContains(pattern, path));
-  };
-}
-
-/**
- * The detailed diff with each entry a replaceOnChanges path contains turned into its replace kind
- * (applyReplaceOnChanges' `ToReplace`), so the events and the display say what forces it.
- */
-function withReplaceOnChanges(diff: DiffResult, replaceOnChanges: string[]): DiffResult {
-  if (diff.changes === 'none' || !replaceOnChanges.length || !diff.detailedDiff) return diff;
-  const matches = replaceOnChangesMatcher(replaceOnChanges);
-  const detailedDiff = Object.fromEntries(
-    Object.entries(diff.detailedDiff).map(([path, d]) => [path, matches(path) ? { ...d, kind: d.kind | 1 } : d]),
-  );
-  return { ...diff, detailedDiff };
+  const eventKeys = [...keys].sort();
+  return { diff, eventKeys, replaceKeys: [...new Set([...eventKeys, ...replacementKeys(diff)])].sort() };
 }
 
 function diffExtra(diff: DiffResult | undefined, olds: Props | undefined, news: Props): Partial<StepEventMetadata> {
