@@ -1633,15 +1633,22 @@ export class Deployment {
   private async deleteAll(targets: ResourceState[]): Promise<void> {
     if (targets.length === 0) return;
     // Refused before anything is deleted (Pulumi refuses at each protected resource's delete step,
-    // after deleting the others: a half-deleted stack helps no one). Pulumi's words, line breaks
-    // included, in each diagnostic; the run's one-line error folds them.
+    // after deleting the others: a half-deleted stack helps no one). As Pulumi's, each refused step
+    // is announced (the plan shows its `-` line; the summary does not count it) and fails with
+    // DeleteStep.Apply's words, line breaks included, which a preview reports as "Preview failed:
+    // …" (diag.GetPreviewFailedError). The run's one-line error folds them.
     const protectedOnes = targets.filter((r) => r.protect && !r.delete && !r.external);
     if (protectedOnes.length) {
-      const messages = protectedOnes.map(
-        (r) =>
-          `resource "${r.urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the \`protect\` flag from the resource in your Pulumi program and run \`ocikit up\`, or use the command:\n\`ocikit state unprotect '${r.urn}'\``,
-      );
-      protectedOnes.forEach((r, i) => this.o.events.diag('error', messages[i], r.urn));
+      const messages = protectedOnes.map((r) => {
+        const meta = stepMetadata('delete', r.urn, r.type, r, undefined);
+        const refusal = `resource "${r.urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the \`protect\` flag from the resource in your Pulumi program and run \`ocikit up\`, or use the command:\n\`ocikit state unprotect '${r.urn}'\``;
+        this.pre(meta);
+        if (!this.o.preview) return this.failed(meta, refusal).message;
+        const message = `Preview failed: ${refusal}`;
+        this.recordFailure(message);
+        this.o.events.diag('error', message, r.urn);
+        return message;
+      });
       throw new StepError(messages[0]);
     }
     // A target waits for every other target that refers to it (dependency, parent or provider).

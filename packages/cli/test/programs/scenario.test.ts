@@ -167,7 +167,13 @@ test('get reads a resource; import adopts one by option and one by command', asy
   assert.equal((await urns()).get('byCommand').protect, true);
   const refused = await p.run(['up', '--yes']);
   assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /resource "\S+::byCommand" cannot be deleted because it is protected/);
+  // Refused by up's preview as Pulumi's preview refuses it: the delete step shown, its error
+  // reported as "Preview failed: …".
+  assert.match(
+    refused.stderr,
+    /^error: Preview failed: resource "\S+::byCommand" cannot be deleted because it is protected/m,
+  );
+  assert.match(refused.stdout, /^ - +oci:AiLanguage\/endpoint:Endpoint byCommand delete$/m);
   // The diagnostic has Pulumi's line breaks (the one-line error above folds them).
   assert.match(
     refused.stdout,
