@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { FileStackState, listStacks, openStackState, type ResourceState } from './state';
 import { StackLockedError } from './types';
 import { makeSecret, secretSig, sigKey } from './values';
+import { readProject } from '../project/project';
+import { StackConfigFile } from '../project/stack-config';
+import { stackCrypter } from '../secrets/stack-crypter';
 
 const crypter = {
   encrypt: (p: string) => `v1:bm9uY2U=:${Buffer.from(p).toString('base64')}`,
@@ -154,5 +157,56 @@ describe('stack state', () => {
     assert.equal(existsSync(guard), false);
     assert.deepEqual([existsSync(deadWrite), existsSync(liveWrite)], [false, true]);
     a.unlock();
+  });
+  // Pulumi reads a deployment with the secrets provider it names (DeserializeDeploymentV3): a
+  // state written before Pulumi.<stack>.yaml was made again, with a new salt, still reads.
+  it("reads secrets with the salt the state names, and writes them again with the stack file's", () => {
+    const d = dir();
+    writeFileSync(join(d, 'Pulumi.yaml'), 'name: p\nruntime: nodejs\n');
+    const env = { PULUMI_CONFIG_PASSPHRASE: 'same passphrase' };
+    const open = () => {
+      const file = StackConfigFile.open(readProject(d), 'dev');
+      return { file, state: new FileStackState(d, 'dev', stackCrypter(file, env), file.path) };
+    };
+    const stack = {
+      urn: 'urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev',
+      custom: false,
+      type: 'pulumi:pulumi:Stack',
+      inputs: {},
+      outputs: { token: makeSecret('s3cr3t') },
+    };
+    const first = open();
+    first.state.save({ resources: [stack], pendingOperations: [] });
+    const saltA = first.file.encryptionSalt!;
+    assert.ok(saltA);
+
+    rmSync(join(d, 'Pulumi.dev.yaml'));
+    const second = open();
+    second.file.encryptionSalt = undefined;
+    second.state.save(second.state.load()); // no salt in the file yet: the write makes one
+    const saltB = StackConfigFile.open(readProject(d), 'dev').encryptionSalt!;
+    assert.ok(saltB && saltB !== saltA);
+    const text = readFileSync(join(d, '.ocikit/stacks/dev.json'), 'utf8');
+    assert.equal(JSON.parse(text).checkpoint.latest.secrets_providers.state.salt, saltB);
+    assert.ok(!text.includes('s3cr3t'));
+
+    // Now the reverse: the state names salt B, the file another salt C.
+    rmSync(join(d, 'Pulumi.dev.yaml'));
+    const third = open();
+    third.state.save({ resources: [], pendingOperations: [] }); // nothing secret: no salt yet
+    writeFileSync(join(d, '.ocikit/stacks/dev.json'), text);
+    third.file.encryptionSalt = undefined;
+    assert.deepEqual(third.state.load().resources[0].outputs, stack.outputs);
+    assert.deepEqual(third.state.outputs(), stack.outputs);
+    const shown = third.state.exportDeployment({ showSecrets: true }) as {
+      deployment: { resources: Array<{ outputs: { token: { plaintext: string } } }> };
+    };
+    assert.equal(shown.deployment.resources[0].outputs.token.plaintext, '"s3cr3t"');
+    const wrong = new FileStackState(
+      d,
+      'dev',
+      stackCrypter(StackConfigFile.open(readProject(d), 'dev'), { PULUMI_CONFIG_PASSPHRASE: 'other' }),
+    );
+    assert.throws(() => wrong.load(), /incorrect passphrase/);
   });
 });

@@ -211,12 +211,26 @@ export class FileStackState implements StackState {
   load(): Snapshot {
     const latest = this.readCheckpoint()?.latest;
     if (!latest) return { resources: [], pendingOperations: [] };
-    const resources = ((latest.resources as ResourceState[] | undefined) ?? []).map((r) => this.decodeResource(r));
+    const crypter = this.readerOf(latest);
+    const resources = ((latest.resources as ResourceState[] | undefined) ?? []).map((r) =>
+      this.decodeResource(r, crypter),
+    );
     const pendingOperations = ((latest.pending_operations as PendingOperation[] | undefined) ?? []).map((op) => ({
       type: op.type,
-      resource: this.decodeResource(op.resource),
+      resource: this.decodeResource(op.resource, crypter),
     }));
     return { resources, pendingOperations };
+  }
+
+  /**
+   * The crypter that reads a checkpoint's secrets: the one of the salt its secrets_providers names
+   * (Pulumi reads a deployment with the provider it names: DeserializeDeploymentV3), which is not
+   * Pulumi.<stack>.yaml's when that file was made again since. Writes use the file's salt.
+   */
+  private readerOf(deployment: Record<string, unknown>): Crypter | undefined {
+    const provider = deployment.secrets_providers as { type?: string; state?: { salt?: unknown } } | undefined;
+    const salt = provider?.type === 'passphrase' ? provider.state?.salt : undefined;
+    return typeof salt === 'string' && this.crypter?.forSalt ? this.crypter.forSalt(salt) : this.crypter;
   }
 
   /** Copies the current file aside once per run, before the run changes it. */
@@ -378,17 +392,17 @@ export class FileStackState implements StackState {
    * which `stack import` (ocikit's and Pulumi's) reads back and encrypts again.
    */
   exportDeployment(options: { showSecrets?: boolean } = {}): unknown {
-    const exported = this.exportedDeployment();
-    return options.showSecrets ? this.revealed(exported) : exported;
+    const exported = this.exportedDeployment() as { deployment: Record<string, unknown> };
+    return options.showSecrets ? this.revealed(exported, this.readerOf(exported.deployment)) : exported;
   }
 
-  private revealed(v: unknown): unknown {
+  private revealed(v: unknown, crypter: Crypter | undefined): unknown {
     if (isObject(v) && v[sigKey] === secretSig && typeof v.ciphertext === 'string') {
-      if (!this.crypter) throw new Error('the stack state holds secrets but no secrets passphrase is set');
-      return { [sigKey]: secretSig, plaintext: this.crypter.decrypt(v.ciphertext) };
+      if (!crypter) throw new Error('the stack state holds secrets but no secrets passphrase is set');
+      return { [sigKey]: secretSig, plaintext: crypter.decrypt(v.ciphertext) };
     }
-    if (Array.isArray(v)) return v.map((x) => this.revealed(x));
-    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.revealed(x)]));
+    if (Array.isArray(v)) return v.map((x) => this.revealed(x, crypter));
+    if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.revealed(x, crypter)]));
     return v;
   }
 

@@ -10,6 +10,11 @@ export interface Crypter {
   /** Returns Pulumi's "v1:<nonce>:<ciphertext>" form. */
   encrypt(plaintext: string): string;
   decrypt(ciphertext: string): string;
+  /**
+   * The crypter of another passphrase salt (same passphrase), for ciphertexts a state names that
+   * salt for: Pulumi reads a deployment with the secrets provider it names.
+   */
+  forSalt?(salt: string): Crypter;
 }
 
 export interface EngineOptions {

@@ -7,6 +7,7 @@ import {
   passphraseFromEnv,
   type SymmetricCrypter,
 } from './passphrase';
+import type { Crypter } from '../engine/types';
 
 /**
  * The stack's passphrase crypter, made on first use: deriving the key costs about a second
@@ -14,8 +15,9 @@ import {
  * an `encryptionsalt` gets one on its first secret, written to Pulumi.<stack>.yaml as
  * `pulumi stack init` would have done.
  */
-export function stackCrypter(file: StackConfigFile, env: NodeJS.ProcessEnv = process.env): SymmetricCrypter {
+export function stackCrypter(file: StackConfigFile, env: NodeJS.ProcessEnv = process.env): SymmetricCrypter & Crypter {
   let crypter: SymmetricCrypter | undefined;
+  const others = new Map<string, SymmetricCrypter>();
   const passphrase = (): string => {
     const phrase = passphraseFromEnv(env);
     if (phrase === undefined) throw new PassphraseError(MISSING_PASSPHRASE);
@@ -25,7 +27,7 @@ export function stackCrypter(file: StackConfigFile, env: NodeJS.ProcessEnv = pro
     if (!crypter && file.encryptionSalt) crypter = crypterFromState(passphrase(), file.encryptionSalt);
     return crypter;
   };
-  return {
+  const self: SymmetricCrypter & Crypter = {
     encrypt(plaintext) {
       if (!existing()) {
         const created = newEncryptionState(passphrase());
@@ -40,5 +42,19 @@ export function stackCrypter(file: StackConfigFile, env: NodeJS.ProcessEnv = pro
       if (!found) throw new PassphraseError(`${file.path} has secure values but no encryptionsalt`);
       return found.decrypt(ciphertext);
     },
+    // A state written under another salt (Pulumi.<stack>.yaml made again since, or a stack
+    // imported): its key is derived on its first secret, as this file's is.
+    forSalt(salt) {
+      if (salt === file.encryptionSalt) return self;
+      return {
+        encrypt: (plaintext) => self.encrypt(plaintext),
+        decrypt(ciphertext) {
+          let other = others.get(salt);
+          if (!other) others.set(salt, (other = crypterFromState(passphrase(), salt)));
+          return other.decrypt(ciphertext);
+        },
+      };
+    },
   };
+  return self;
 }
