@@ -28,6 +28,7 @@ import {
   changedKeys,
   containsUnknowns,
   deepEqual,
+  goPropertyValue,
   isSecret,
   makeSecret,
   parsePath,
@@ -369,6 +370,22 @@ export class Deployment {
     return new StepError(message);
   }
 
+  /**
+   * A registration its provider's Check refused, reported as Pulumi's step generator reports it:
+   * an error per failure, and no step (the resource is invalid: the plan shows no row for it).
+   */
+  private checkFailed(
+    urn: string,
+    type: string,
+    inputs: Props,
+    failures: Array<{ property: string; reason: string }>,
+  ): StepError {
+    const messages = checkFailureMessages(type, urn, inputs, failures);
+    this.recordFailure(messages[0]);
+    for (const m of messages) this.o.events.diag('error', m, urn);
+    return new StepError(messages[0]);
+  }
+
   private recordFailure(message: string): void {
     if (!this.failure) {
       this.failure = new StepError(message);
@@ -613,8 +630,7 @@ export class Deployment {
     // the provider with is one of its inputs, as it is for a default provider.
     const inputs = reg.version ? { ...reg.inputs, version: reg.version } : reg.inputs;
     const checked = await plugin.checkConfig(urn, reg.name, reg.type, old?.inputs ?? {}, inputs);
-    if (checked.failures.length)
-      throw this.failed(stepMetadata('create', urn, reg.type, old, undefined), failureMessage(urn, checked.failures));
+    if (checked.failures.length) throw this.checkFailed(urn, reg.type, inputs, checked.failures);
     let op: OpType = 'create';
     let diff: DiffResult | undefined;
     if (old) {
@@ -950,7 +966,7 @@ export class Deployment {
     const check = await plugin.check(urn, reg.name, reg.type, fresh ? {} : old!.inputs, news).catch((e: unknown) => {
       throw this.failed(checkMeta(), `${urn}: checking failed: ${oneLine(e)}`);
     });
-    if (check.failures.length) throw this.failed(checkMeta(), failureMessage(urn, check.failures));
+    if (check.failures.length) throw this.checkFailed(urn, reg.type, news, check.failures);
     const inputs = check.inputs;
     if (!old)
       return this.mutate(plugin, (release) =>
@@ -1018,8 +1034,7 @@ export class Deployment {
     // The replacement is checked again with no olds, so defaults are computed afresh (a targeted
     // one already was).
     const recheck = targeted ? check : await plugin.check(urn, reg.name, reg.type, undefined, news);
-    if (recheck.failures.length)
-      throw this.failed(stepMetadata('replace', urn, reg.type, old, undefined), failureMessage(urn, recheck.failures));
+    if (recheck.failures.length) throw this.checkFailed(urn, reg.type, news, recheck.failures);
     const dbr = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
     const draft = base({ inputs: recheck.inputs });
     // The dependents' deletes and the replacement hold one slot, one after the other, as before.
@@ -1397,11 +1412,13 @@ export class Deployment {
       let inputs = readInputs;
       if (cli) {
         const check = await plugin.check(urn, reg.name, reg.type, readInputs, readInputs);
-        for (const f of check.failures) this.o.events.diag('warning', `property ${f.property}: ${f.reason}`, urn);
+        // `pulumi import` warns of them and imports (ImportStep: issueCheckFailures(Warningf, …)).
+        for (const m of checkFailureMessages(reg.type, urn, readInputs, check.failures))
+          this.o.events.diag('warning', m, urn);
       } else {
         const news = applyIgnoreChanges(readInputs, reg.inputs, reg.ignoreChanges);
         const check = await plugin.check(urn, reg.name, reg.type, readInputs, news);
-        if (check.failures.length) throw new StepError(failureMessage(urn, check.failures));
+        if (check.failures.length) throw this.checkFailed(urn, reg.type, news, check.failures);
         const diff = await plugin.diff(
           urn,
           reg.name,
@@ -2117,8 +2134,22 @@ function oneLine(e: unknown): string {
   return m.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-function failureMessage(urn: string, failures: Array<{ property: string; reason: string }>): string {
-  return `${urn}: ${failures.map((f) => (f.property ? `property ${f.property}: ${f.reason}` : f.reason)).join('; ')}`;
+/**
+ * A Check's failures in Pulumi's words (issueCheckFailures: diag.GetResourcePropertyInvalidValueError
+ * and GetResourceInvalidError), the value as it printed it: the top-level input of that name.
+ */
+function checkFailureMessages(
+  type: string,
+  urn: string,
+  inputs: Props,
+  failures: Array<{ property: string; reason: string }>,
+): string[] {
+  const name = urnName(urn);
+  return failures.map((f) =>
+    f.property
+      ? `${type} resource '${name}'s property '${f.property}' value ${goPropertyValue(inputs[f.property])} has a problem: ${f.reason}`
+      : `${type} resource '${name}' has a problem: ${f.reason}`,
+  );
 }
 
 /**

@@ -1,6 +1,15 @@
 import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyIgnoreChanges, changedKeys, makeSecret, parseDuration, parsePath, pathContains } from './values';
+import {
+  applyIgnoreChanges,
+  changedKeys,
+  goPropertyValue,
+  makeSecret,
+  parseDuration,
+  parsePath,
+  pathContains,
+  unknownValue,
+} from './values';
 
 describe('values', () => {
   it('ignoreChanges keeps the old input at each path, and drops what was not set before', () => {
@@ -36,4 +45,20 @@ test("pathContains is Pulumi's PropertyPath.Contains: a prefix, segment by segme
   assert.equal(contains('*', 'displayName'), true);
   assert.equal(contains('a[*].b', 'a[2].b.c'), true);
   assert.equal(contains('a[0]', 'a[1]'), false);
+});
+
+test('goPropertyValue prints values as Pulumi messages print a PropertyValue', () => {
+  assert.equal(goPropertyValue('BOGUS'), '{BOGUS}');
+  assert.equal(goPropertyValue(undefined), '{<nil>}');
+  assert.equal(goPropertyValue(true), '{true}');
+  assert.equal(goPropertyValue(2), '{2}');
+  assert.equal(goPropertyValue(0.5), '{0.5}');
+  assert.equal(goPropertyValue(123456), '{123456}');
+  assert.equal(goPropertyValue(1e6), '{1e+06}');
+  assert.equal(goPropertyValue(1234567), '{1.234567e+06}');
+  assert.equal(goPropertyValue(0.00001), '{1e-05}');
+  assert.equal(goPropertyValue(['a', 1]), '{[{a} {1}]}');
+  assert.equal(goPropertyValue({ b: 1, a: 'x' }), '{map[a:{x} b:{1}]}');
+  assert.equal(goPropertyValue(makeSecret('hunter2')), '{[secret]}');
+  assert.equal(goPropertyValue(unknownValue), 'output<string>{}');
 });

@@ -163,3 +163,37 @@ export function parseDuration(s: string | undefined): number | undefined {
   }
   return matched ? total : undefined;
 }
+
+/**
+ * A property value as Pulumi's messages print one (`%v` of a resource.PropertyValue, whose
+ * String() is `{<value>}`): `{BOGUS}`, `{<nil>}` for a missing one, `{[{a} {b}]}` for a list,
+ * `{map[k:{v}]}` for an object (keys sorted, as Go prints maps), `output<string>{}` for an unknown.
+ * A secret prints as `{[secret]}`: Pulumi would print the plaintext into the diagnostic.
+ */
+export function goPropertyValue(v: unknown): string {
+  if (isUnknown(v)) return 'output<string>{}';
+  return `{${goValue(v)}}`;
+}
+
+function goValue(v: unknown): string {
+  if (v === undefined || v === null) return '<nil>';
+  if (isSecret(v)) return '[secret]';
+  if (typeof v === 'number') return goFloat(v);
+  if (Array.isArray(v)) return `[${v.map(goPropertyValue).join(' ')}]`;
+  if (isObject(v))
+    return `map[${Object.keys(v)
+      .sort()
+      .map((k) => `${k}:${goPropertyValue(v[k])}`)
+      .join(' ')}]`;
+  return String(v);
+}
+
+/** `%v` of a float64: the shortest digits, in exponent form below 1e-4 or from 1e6 on (strconv's 'g'). */
+function goFloat(n: number): string {
+  if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf';
+  if (n === 0) return Object.is(n, -0) ? '-0' : '0';
+  const [mantissa, e] = n.toExponential().split('e');
+  const exp = Number(e);
+  if (exp >= -4 && exp < 6) return String(n);
+  return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+}

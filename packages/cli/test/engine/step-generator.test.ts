@@ -225,12 +225,18 @@ describe('step generator (fake provider)', () => {
     assert.ok(calls().includes('update f'), calls().join(','));
   });
 
-  it('reports a Check failure as one line naming the property', async () => {
+  it("reports a Check failure in Pulumi's words, naming the property, its value and the reason, with no step", async () => {
     prog.write(header + stage2 + `new Thing('bad', { bad: true });\n`);
     const r = await prog.run({ preview: true });
     assert.equal(r.ok, false);
-    assert.match(r.error!, /bad.*bad is not allowed/);
-    assert.ok(!r.error!.includes('\n'));
+    // step_generator.go issueCheckFailures: diag.GetResourcePropertyInvalidValueError.
+    const message =
+      "oci:Test/thing:Thing resource 'bad's property 'bad' value {true} has a problem: bad is not allowed";
+    assert.equal(r.error, message);
+    assert.deepEqual(diagnostics(r.events, 'error'), [message]);
+    // The resource is invalid: no step for it, not even a failed one.
+    assert.ok(!r.events.some((e) => e.resourcePreEvent?.metadata.urn.endsWith('::bad')));
+    assert.ok(!r.events.some((e) => e.resOpFailedEvent));
   });
 
   it('refreshes drift into the state without writing to the cloud, and the next up repairs it', async () => {
