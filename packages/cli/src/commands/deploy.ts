@@ -8,6 +8,7 @@ import { checkEntryPoint, type Project } from '../project/project';
 import { StackConfigFile } from '../project/stack-config';
 import { canPrompt, commandContext, requireExistingStack, skipConfirmations } from './context';
 import { ask } from './prompt';
+import { plannedSteps } from './planned-steps';
 import { importCode } from '../display/import-code';
 // Not through '../engine': the first program starts before the engine (gRPC, state) is loaded.
 import { PrestartedProgram } from '../engine/program';
@@ -168,6 +169,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     // `up` runs the program twice, for the preview then for the update (as Pulumi does). The
     // update's process starts now too: it loads while the preview runs.
     if (previewFirst && kind === 'up') prestart();
+    const planned = plannedSteps();
     const run = async (mode: DisplayMode, preview: boolean) => {
       const display = new Display({
         mode,
@@ -183,7 +185,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       const result = await engine.runEngine({
         ...base,
         preview,
-        onEvent: display.onEvent,
+        onEvent: preview ? (e) => (planned.note(e), display.onEvent(e)) : display.onEvent,
         prestarted: programs.shift(),
         plugins,
         keepPlugins: preview && kind !== 'preview',
@@ -205,8 +207,10 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       if (kind === 'preview') return;
       if (controller.signal.aborted) return;
       if (confirm) {
+        if (!options.json) process.stdout.write(planned.notices(OPERATION[kind]));
         const answer = (await ask(`\n${QUESTION[kind]} (yes/no) `)).toLowerCase();
-        if (answer !== 'yes' && answer !== 'y') throw new UserError('confirmation declined, not proceeding');
+        if (answer !== 'yes' && answer !== 'y')
+          throw new UserError(`confirmation declined, not proceeding with the ${OPERATION[kind]}`);
       }
       if (!options.json) process.stdout.write('\n');
     }

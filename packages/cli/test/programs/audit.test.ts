@@ -281,7 +281,7 @@ test(
     assert.match(plan, /^ ~ +oci:AiLanguage\/endpoint:Endpoint classifier update\n +~ inferenceUnits: 1 => 2$/m);
     assert.match(
       plan,
-      /\nDo you want to perform this update\? \(yes\/no\) no\nerror: confirmation declined, not proceeding\n$/,
+      /\nDo you want to perform this update\? \(yes\/no\) no\nerror: confirmation declined, not proceeding with the update\n$/,
     );
     assert.equal(await units(), 1, 'declined: the endpoint is unchanged');
 
