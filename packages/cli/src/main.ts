@@ -98,8 +98,13 @@ export function buildProgram(): Command {
         `do not ${verb} this resource (repeatable; wildcards as --target)`,
         collect,
       )
-      .option('--exclude-dependents', 'also leave out the resources that depend on an --exclude')
-      .action(deploy(kind));
+      .option('--exclude-dependents', 'also leave out the resources that depend on an --exclude');
+    if (kind === 'destroy')
+      cmd.option(
+        '--exclude-protected',
+        'do not destroy the protected resources (nor what they depend on); destroy all the others',
+      );
+    cmd.action(deploy(kind));
   };
   deployCommand('preview', 'show the changes an update would make');
   deployCommand('up', 'create or update the resources of the program');

@@ -29,6 +29,8 @@ interface DeployOptions extends GlobalOptions {
   targetDependents?: boolean;
   exclude?: string[];
   excludeDependents?: boolean;
+  /** `destroy --exclude-protected`. */
+  excludeProtected?: boolean;
   imports?: EngineOptions['imports'];
   /** `import --provider name=urn`: the provider's variable in the code printed after. */
   importProviderVariable?: string;
@@ -134,6 +136,21 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
+    let targets = [...(options.target ?? []), ...(options.targetReplace ?? [])];
+    if (options.excludeProtected) {
+      // destroy.go: every resource but the protected ones and what they depend on is a target;
+      // with nothing else left, it says so and succeeds.
+      if (targets.length) throw new UserError('You cannot specify --target and --exclude-protected');
+      const { unprotected, protectedCount } = engine.separateProtected(state.load().resources);
+      if (protectedCount > 0 && unprotected.length === 0) {
+        if (!options.json)
+          process.stdout.write(
+            `There were no unprotected resources to destroy. There are still ${protectedCount} protected resources associated with this stack.\n`,
+          );
+        return;
+      }
+      if (protectedCount > 0) targets = unprotected;
+    }
     const values = { ...config.values };
     let providerEnv: Record<string, string> | undefined;
     const using = configuredCloud(values);
@@ -155,7 +172,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       imports: options.imports,
       // --target-replace <urn> is --target <urn> --replace <urn>.
       replace: [...(options.replace ?? []), ...(options.targetReplace ?? [])],
-      targets: [...(options.target ?? []), ...(options.targetReplace ?? [])],
+      targets,
       targetDependents: options.targetDependents,
       excludes: options.exclude,
       excludeDependents: options.excludeDependents,

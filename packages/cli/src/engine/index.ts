@@ -5,5 +5,6 @@ export { runEngine } from './run-engine';
 export { isDefaultProvider } from './default-provider';
 export { openStackState, listStacks, type ImportedDeployment, type ResourceState, type Snapshot } from './state';
 export { checkSnapshot } from './snapshot-check';
+export { separateProtected } from './targets';
 export { trace } from './trace';
 export { PluginHandover } from './provider-host';

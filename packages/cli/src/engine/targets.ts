@@ -125,6 +125,19 @@ export function keptWithExcludes(resources: ResourceState[], excludes: UrnTarget
   return keep;
 }
 
+/**
+ * `destroy --exclude-protected` (destroy.go separateProtected): the protected resources and,
+ * transitively, what they depend on (parent, provider, dependencies) stay; the others are the
+ * targets. `protectedCount` counts what stays, as Pulumi's message does.
+ */
+export function separateProtected(resources: ResourceState[]): { unprotected: string[]; protectedCount: number } {
+  const live = resources.filter((r) => !r.delete);
+  const protectedUrns = live.filter((r) => r.protect).map((r) => r.urn);
+  // An empty UrnTargets contains everything: with nothing protected, everything is a target.
+  const kept = protectedUrns.length ? keptWithExcludes(live, new UrnTargets(protectedUrns), false) : new Set();
+  return { unprotected: live.filter((r) => !kept.has(r.urn)).map((r) => r.urn), protectedCount: kept.size };
+}
+
 /** Pulumi's checkTargets diagnostics: a literal target that names no resource of the stack. */
 export function missingTargetMessages(targets: UrnTargets, known: (urn: string) => boolean): string[] {
   if (!targets.constrained) return [];

@@ -157,4 +157,27 @@ describe('resource targeting through ocikit', () => {
     assert.equal(both.code, 1);
     assert.match(both.stderr, /if any flags in the group \[target exclude\] are set none of the others can be/);
   });
+  it('destroy --exclude-protected destroys all but the protected resources and what they depend on', async () => {
+    ok(await p.run(['up', '--yes']));
+    ids = { first: idOf(FIRST)!, second: idOf(SECOND)!, plan: idOf(PLAN)! };
+    ok(await p.run(['state', 'protect', FIRST, '--yes']));
+    ok(await p.run(['destroy', '--yes', '--exclude-protected']));
+    assert.equal(await endpointName(ids.second), undefined);
+    const plan = await cloud.t.dr(cloud.sandbox.peerRegion).getDrPlan({ drPlanId: ids.plan });
+    assert.match(plan.drPlan.lifecycleState ?? '', /DELET/, 'the plan depends on the protected one: it goes');
+    assert.equal(await endpointName(ids.first), 'first-2');
+    const left = readCheckpoint(p).resources!.map((r) => r.urn.split('::').pop());
+    assert.deepEqual(left.sort(), ['default_2_31_0', 'first', 'targets-dev'].sort());
+    assertIntegrity(readCheckpoint(p));
+
+    // destroy.go's words when only protected resources are left; nothing runs.
+    const none = ok(await p.run(['destroy', '--yes', '--exclude-protected']));
+    assert.equal(
+      none.stdout.trim().split('\n').pop(),
+      'There were no unprotected resources to destroy. There are still 3 protected resources associated with this stack.',
+    );
+    const both = await p.run(['destroy', '--yes', '--exclude-protected', '--target', FIRST]);
+    assert.equal(both.code, 1);
+    assert.match(both.stderr, /You cannot specify --target and --exclude-protected/);
+  });
 });
