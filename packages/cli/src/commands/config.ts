@@ -15,6 +15,7 @@ import {
   setAt,
   splitConfigPath,
 } from '../project/config-path';
+import { configJson, sortedKeys } from '../project/config-json';
 
 type PathOption = { path?: boolean };
 
@@ -50,7 +51,7 @@ export function configList(options: GlobalOptions & { showSecrets?: boolean }): 
     .map(([k, e]): [string, typeof e & { masked?: boolean }] => {
       const object = file.object(k);
       return object !== undefined && containsSecure(object)
-        ? [k, { value: JSON.stringify(mapSecure(object, () => '[secret]')), secure: true, masked: true }]
+        ? [k, { value: configJson(mapSecure(object, () => '[secret]')), secure: true, masked: true }]
         : [k, e];
     })
     .concat([...defaults].map(([k, v]) => [k, { value: configText(v), secure: false }]))
@@ -65,7 +66,10 @@ export function configList(options: GlobalOptions & { showSecrets?: boolean }): 
         if (e.secure) return [k, options.showSecrets ? { ...shown(k), secret: true } : { secret: true }];
         const given = defaults.get(k);
         const object = file.object(k) ?? (typeof given === 'object' && given !== null ? given : undefined);
-        return [k, { value: e.value, ...(object !== undefined ? { objectValue: object } : {}), secret: false }];
+        return [
+          k,
+          { value: e.value, ...(object !== undefined ? { objectValue: sortedKeys(object) } : {}), secret: false },
+        ];
       }),
     );
     process.stdout.write(JSON.stringify(json, null, 2) + '\n');
@@ -128,8 +132,8 @@ function reveal(file: StackConfigFile, raw: unknown): { value: string; objectVal
   const plain = isSecure(raw) ? crypter!.decrypt(raw.secure) : mapSecure(raw, (c) => crypter!.decrypt(c));
   if (typeof plain === 'string') return { value: plain };
   return {
-    value: JSON.stringify(plain),
-    ...(typeof plain === 'object' && plain !== null ? { objectValue: plain } : {}),
+    value: configJson(plain),
+    ...(typeof plain === 'object' && plain !== null ? { objectValue: sortedKeys(plain) } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { containsSecure, mapSecure } from './config-path';
 import type { Project } from './project';
 import { applyProjectConfig } from './project-config';
 import { StackConfigFile } from './stack-config';
+import { configJson } from './config-json';
 
 export interface StackConfig {
   file: StackConfigFile;
@@ -29,7 +30,7 @@ export function loadStackConfig(project: Project, stack: string, env: NodeJS.Pro
     if (object !== undefined && containsSecure(object)) {
       // An object holding a secure value (`config set --path --secret`) is passed decrypted, and the
       // whole key is secret, as Pulumi does.
-      values[key] = JSON.stringify(mapSecure(object, (c) => crypter.decrypt(c)));
+      values[key] = configJson(mapSecure(object, (c) => crypter.decrypt(c)));
       secretKeys.push(key);
       continue;
     }

@@ -4,6 +4,7 @@
 // win; a project key with neither a stack value nor a default stops the run, and typed keys are
 // checked, with Pulumi's own messages.
 import { isRecord, ProjectError } from './project-error';
+import { configJson } from './config-json';
 
 interface ItemsType {
   type: string;
@@ -122,7 +123,7 @@ function matchesType(type: string, items: ItemsType | undefined, value: unknown)
 
 /** A default or value as the program reads it: primitives as text, arrays and objects as JSON. */
 export const configText = (value: unknown) =>
-  typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  typeof value === 'object' && value !== null ? configJson(value) : String(value);
 
 /** `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'` (Pulumi's formatMissingKeys). */
 function formatKeys(keys: string[]): string {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { Document, isMap, isScalar, parseDocument, stringify, type YAMLMap } from 'yaml';
 import { stackConfigPath, type Project } from './project';
 import { isRecord, ProjectError, yamlErrorLine } from './project-error';
+import { configJson } from './config-json';
 
 /**
  * `Pulumi.<stack>.yaml`: `config:` values keyed `<namespace>:<key>` (a key without a namespace
@@ -69,7 +70,7 @@ export class StackConfigFile {
       if (isRecord(raw) && Object.keys(raw).length === 1 && typeof raw.secure === 'string')
         out.set(key, { value: raw.secure, secure: true });
       else if (raw === null || raw === undefined) out.set(key, { value: '', secure: false });
-      else out.set(key, { value: typeof raw === 'string' ? raw : JSON.stringify(raw), secure: false });
+      else out.set(key, { value: typeof raw === 'string' ? raw : configJson(raw), secure: false });
     }
     return out;
   }

@@ -308,14 +308,10 @@ test('config --path sets, gets and removes nested values, typed and secret, as P
   assert.equal(await ok(['get', '--path', 'data.token']), 't0k3n\n');
   assert.equal(await ok(['get', '--path', 'data.nums[0]']), '1\n');
   assert.equal(await ok(['get', '--path', 'shop:data.name']), 'web\n');
-  assert.deepEqual(JSON.parse(await ok(['get', 'data'])), {
-    active: true,
-    nums: [1, '0123'],
-    name: 'web',
-    token: 't0k3n',
-  });
+  // As Pulumi prints an object (Go's map marshalled to JSON): keys sorted, not in the file's order.
+  assert.equal(await ok(['get', 'data']), '{"active":true,"name":"web","nums":[1,"0123"],"token":"t0k3n"}\n');
   const listed = await ok([]);
-  assert.match(listed, /^data +\{.*"token":"\[secret\]"/m);
+  assert.match(listed, /^data +\{"active":true,"name":"web","nums":\[1,"0123"\],"token":"\[secret\]"\}/m);
   assert.doesNotMatch(listed, /t0k3n|v1:/);
 
   await ok(['rm', '--path', 'data.nums[0]']);
