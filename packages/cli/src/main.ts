@@ -58,8 +58,8 @@ export function buildProgram(): Command {
   const targetReplaceHelp = 'replace this resource and update no other (short for --target <urn> --replace <urn>)';
   // The four deploy commands take Pulumi's flags (pkg/cmd/pulumi/operations): --yes and
   // --skip-preview but on preview (as in Pulumi, the others preview first and ask; --yes approves
-  // the preview), --replace, --target-replace and --refresh on preview and up, and the targeting
-  // flags on all (-x for --exclude only on refresh and destroy, as Pulumi).
+  // the preview), --replace, --target-replace, --refresh and --show-reads on preview and up, and
+  // the targeting flags on all (-x for --exclude only on refresh and destroy, as Pulumi).
   const deployCommand = (kind: 'preview' | 'up' | 'refresh' | 'destroy', description: string) => {
     const update = kind === 'preview' || kind === 'up';
     const verb = update ? 'update' : kind;
@@ -73,6 +73,10 @@ export function buildProgram(): Command {
     cmd
       .option('--diff', 'show each change property by property (what ocikit always shows)')
       .option('--show-sames', 'also show the resources that do not change')
+      .option(
+        '--show-replacement-steps',
+        "show a replacement's create and delete (++, --) as steps of their own, not only its +- replace",
+      )
       .option('--suppress-outputs', "do not print the stack's outputs")
       .option('--show-secrets', 'show secret values in plain text in the plan, the progress and the outputs')
       .option('-m, --message <text>', 'a message for the update (accepted; ocikit keeps no update history)');
@@ -84,6 +88,8 @@ export function buildProgram(): Command {
       );
     if (update)
       cmd
+        // Pulumi's flag only changes its progress view; its diff view, ocikit's, shows reads anyway.
+        .option('--show-reads', 'show the resources the program reads (accepted: ocikit always shows them)')
         .option(replace, replaceHelp, collect)
         .option(targetReplace, targetReplaceHelp, collect)
         .option(refresh, refreshHelp);

@@ -35,6 +35,7 @@ interface DeployOptions extends GlobalOptions {
   /** `import --provider name=urn`: the provider's variable in the code printed after. */
   importProviderVariable?: string;
   showSames?: boolean;
+  showReplacementSteps?: boolean;
   suppressOutputs?: boolean;
   showSecrets?: boolean;
   config?: string[];
@@ -195,6 +196,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         json: Boolean(options.json),
         color: options.color,
         showSames: options.showSames,
+        showReplacementSteps: options.showReplacementSteps,
         suppressOutputs: options.suppressOutputs,
         showSecrets: options.showSecrets,
       });

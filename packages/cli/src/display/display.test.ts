@@ -23,6 +23,8 @@ const meta = (
   urn: `urn:pulumi:dev::proj::${TYPE}::${name}`,
   type: TYPE,
   provider: '',
+  // As the engine marks them (Pulumi's Step.Logical): all but a replacement's create and delete.
+  ...(op === 'create-replacement' || op === 'delete-replaced' ? {} : { logical: true }),
   ...extra,
 });
 let sequence = 0;
@@ -346,4 +348,81 @@ test("--json diagnostics carry no colour codes, and an error neither its stack f
     .map((line) => (JSON.parse(line) as EngineEvent).diagnosticEvent!.message);
   assert.deepEqual(messages, ['Running program failed with an unhandled exception:\nError: bad id\n', 'hello\n']);
   assert.equal(display.exceptionDetail(), 'bad id');
+});
+
+// Pulumi's shouldShow (display.go): in the diff view a replacement is one logical `+-` row; its
+// create and delete (`++`, `--`, not logical) show only with --show-replacement-steps.
+test('a replacement is one +- row, in the plan and in the update; --show-replacement-steps adds its ++ and -- rows', () => {
+  const replaced = {
+    old: { inputs: { modelId: 'm1' } } as never,
+    new: { inputs: { modelId: 'm2' } } as never,
+    detailedDiff: { modelId: { diffKind: 'update-replace' as const, inputDiff: true } },
+  };
+  const run = (preview: boolean, showReplacementSteps?: boolean) => {
+    const { out, text } = stream(false);
+    const display = new Display({
+      mode: 'update',
+      preview,
+      stack: 'dev',
+      json: false,
+      out,
+      env: {},
+      showReplacementSteps,
+    });
+    display.begin();
+    // In the engine's order: the replace, its create, then (at the end) the old one's delete.
+    for (const op of ['replace', 'create-replacement', 'delete-replaced'] as const) {
+      const metadata = meta(op, 'c', op === 'delete-replaced' ? { old: replaced.old } : replaced);
+      display.onEvent(event({ resourcePreEvent: { metadata, planning: preview || undefined } }));
+      if (op !== 'replace') display.onEvent(event({ resOutputsEvent: { metadata, planning: preview || undefined } }));
+    }
+    display.onEvent(event({ resOutputsEvent: { metadata: meta('replace', 'c', replaced) } }));
+    display.end({ ok: true, changes: { replace: 1 }, outputs: {}, durationMs: 0 });
+    return text();
+  };
+  // The ++ and -- rows, whichever verb they carry.
+  const hidden = /\+\+|-- |create-replacement|delete-replaced|created replacement|original/;
+  const plan = run(true);
+  assert.match(
+    plan,
+    new RegExp(` \\+- {2}${TYPE} c replace\\n {8}~ modelId: "m1" => "m2" \\(forces replacement\\)\\n`),
+  );
+  assert.doesNotMatch(plan, hidden);
+  assert.match(plan, /\+- 1 to replace/);
+  const update = run(false);
+  assert.match(update, new RegExp(` \\+- {2}${TYPE} c replacing \\[diff: ~modelId\\]\\n`));
+  assert.match(update, new RegExp(` \\+- {2}${TYPE} c replaced \\(\\d+s\\)\\n`));
+  assert.doesNotMatch(update, hidden);
+  const steps = run(true, true);
+  assert.match(steps, new RegExp(` \\+- {2}${TYPE} c replace\\n[^]* \\+\\+ {2}${TYPE} c create-replacement\\n`));
+  assert.match(steps, new RegExp(` -- {2}${TYPE} c delete-replaced\\n`));
+  assert.match(
+    run(false, true),
+    new RegExp(` \\+\\+ {2}${TYPE} c created replacement \\(\\d+s\\)\\n[^]* -- {2}${TYPE} c deleting original\\n`),
+  );
+});
+
+// shouldShow: a same step is shown when its protect changes; the diff view's step header marks it
+// (printStepHeader: 🔒, 🔓 when unprotected) and prints no property diff.
+test('a step whose only change is protect has its row with the lock; an unchanged one has none', () => {
+  const { out, text } = stream(false);
+  const display = new Display({ mode: 'update', preview: true, stack: 'dev', json: false, out, env: {} });
+  display.begin();
+  const state = (protect?: boolean) => ({ inputs: { modelId: 'm1' }, protect }) as never;
+  const same = (name: string, old?: boolean, next?: boolean) =>
+    display.onEvent(
+      event({
+        resourcePreEvent: { metadata: meta('same', name, { old: state(old), new: state(next) }), planning: true },
+      }),
+    );
+  same('locked', undefined, true);
+  same('unlocked', true, false);
+  same('kept', true, true);
+  same('plain');
+  display.end({ ok: true, changes: { same: 4 }, outputs: {}, durationMs: 0 });
+  const lines = text();
+  assert.match(lines, new RegExp(`^ {5}${TYPE} locked 🔒$`, 'm'));
+  assert.match(lines, new RegExp(`^ {5}${TYPE} unlocked 🔓$`, 'm'));
+  assert.doesNotMatch(lines, / kept| plain|modelId/);
+  assert.match(lines, /Resources:\n {4}4 unchanged\n/);
 });

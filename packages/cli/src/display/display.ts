@@ -19,6 +19,8 @@ export interface DisplayOptions {
   color?: ColorMode;
   /** Pulumi's --show-sames: unchanged resources get a line too. */
   showSames?: boolean;
+  /** Pulumi's --show-replacement-steps: a replacement's create and delete (`++`, `--`) get lines of their own. */
+  showReplacementSteps?: boolean;
   /** Pulumi's --suppress-outputs: the stack's outputs are not printed. */
   suppressOutputs?: boolean;
   /** Pulumi's --show-secrets: the stack's secret outputs in plain text (the engine's events carry the rest). */
@@ -61,6 +63,11 @@ const PRESENT: Partial<Record<OpType, [string, string]>> = {
   refresh: ['refreshing', 'refreshed'],
   discard: ['discarding', 'discarded'],
 };
+/**
+ * Pulumi's deploy.IsReplacementStep, of the ops ocikit has: its display hides the non-logical ones
+ * (a replacement's create and delete) unless --show-replacement-steps.
+ */
+const REPLACEMENT_STEPS: ReadonlySet<OpType> = new Set<OpType>(['replace', 'create-replacement', 'delete-replaced']);
 const SUMMARY: Array<[OpType, string, string, string]> = [
   ['create', '+', 'to create', 'created'],
   ['update', '~', 'to update', 'updated'],
@@ -166,17 +173,25 @@ export class Display {
     }
   }
 
-  /** Whether a step has a line: default providers are internal to Pulumi and not shown; explicit ones are. */
+  /**
+   * Whether a step has a line, as Pulumi's shouldShow (pkg/backend/display/display.go) decides it
+   * for the diff view: a same step only when its protect changes or with --show-sames, a
+   * replacement's non-logical create and delete only with --show-replacement-steps (the logical
+   * `+-` replace stands for them). Default providers are internal to Pulumi and not shown;
+   * explicit ones are.
+   */
   private shown(meta: StepEventMetadata): boolean {
     if (isDefaultProvider(meta.urn)) return false;
-    if (meta.op === 'same') return Boolean(this.options.showSames);
+    if (meta.op === 'same') return protectChanges(meta) || Boolean(this.options.showSames);
+    if (!meta.logical && REPLACEMENT_STEPS.has(meta.op)) return Boolean(this.options.showReplacementSteps);
     return meta.type !== 'pulumi:pulumi:Stack' || meta.op === 'delete' || meta.op === 'create';
   }
 
   private pre(meta: StepEventMetadata, planning: boolean): void {
     if (!this.shown(meta)) return;
-    // (--show-sames) an unchanged resource: its line, with nothing to do.
-    if (meta.op === 'same') return this.line(this.stepLine(meta, '').trimEnd());
+    // An unchanged resource (--show-sames): its line, with nothing to do. One whose protect changes
+    // carries the lock Pulumi's step header shows (printStepHeader: 🔒, or 🔓 when unprotected).
+    if (meta.op === 'same') return this.line(this.stepLine(meta, '').trimEnd() + lockMark(meta));
     if (planning || this.options.preview) {
       // A refresh's drift is known once the resource is read: its line comes with it (done).
       if (meta.op === 'refresh') return;
@@ -434,6 +449,10 @@ function withoutStackTrace(message: string, debug: boolean): string {
   return (frame <= 0 ? lines : lines.slice(0, frame)).join('\n');
 }
 
+/** A step whose only change is `protect`: a same step Pulumi shows (display.go shouldShow). */
+const protectChanges = (meta: StepEventMetadata) => Boolean(meta.old?.protect) !== Boolean(meta.new?.protect);
+/** printStepHeader's mark (pkg/backend/display), on a protect change only: 🔓 unprotects, 🔒 protects. */
+const lockMark = (meta: StepEventMetadata) => (!protectChanges(meta) ? '' : meta.new?.protect ? ' 🔒' : ' 🔓');
 // eslint-disable-next-line no-control-regex
 const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 const key = (meta: StepEventMetadata) => `${meta.op} ${meta.urn}`;

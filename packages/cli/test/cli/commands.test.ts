@@ -35,6 +35,13 @@ test('every command of the contract is there, with its flags', async () => {
   assert.match((await ocikit(['preview', '--help'])).stdout, /--expect-no-changes[\s\S]*--replace <urn>/);
   assert.match((await ocikit(['refresh', '--help'])).stdout, /--yes/);
   assert.match((await ocikit(['destroy', '--help'])).stdout, /--yes/);
+  // Pulumi's display flags where its commands have them: --show-replacement-steps on all four,
+  // --show-reads on preview and up only (pkg/cmd/pulumi/operations).
+  for (const command of ['preview', 'up', 'refresh', 'destroy']) {
+    const { stdout } = await ocikit([command, '--help']);
+    assert.match(stdout, /--show-replacement-steps/, command);
+    (command === 'preview' || command === 'up' ? assert.match : assert.doesNotMatch)(stdout, /--show-reads/, command);
+  }
   assert.match((await ocikit(['stack', 'output', '--help'])).stdout, /\[name\]/);
   assert.match((await ocikit(['config', 'set', '--help'])).stdout, /<key> \[value\][\s\S]*--secret/);
 });

@@ -96,12 +96,14 @@ test('stack ls lists the stack with its resources', async () => {
 });
 
 // Command lines written for the Pulumi CLI use its display and bookkeeping flags.
-test("Pulumi's --diff, --show-sames, --suppress-outputs, --color, -m and -c flags", async () => {
+test("Pulumi's --diff, --show-sames, --show-replacement-steps, --show-reads, --suppress-outputs, --color, -m and -c flags", async () => {
   const r = ok(
     await p.run([
       'preview',
       '--diff',
       '--show-sames',
+      '--show-replacement-steps',
+      '--show-reads',
       '--suppress-outputs',
       '--color',
       'always',
