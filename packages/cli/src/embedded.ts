@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { RunningEmulator, SandboxIds } from '@ocikit/emulator';
@@ -63,7 +63,14 @@ export async function startEmbeddedCloud(programDir: string): Promise<EmbeddedCl
   mkdirSync(dataDir, { recursive: true });
   // Loaded here so commands that never start an emulator do not pay for fastify and SQLite.
   const { startEmulator } = await import('@ocikit/emulator');
-  const emulator = await startEmulator({ dataDir, seed: 'sandbox', apiKeyFile: embeddedApiKeyFile() });
+  const owner = join(dataDir, 'owner.json');
+  const emulator = await startEmulator({ dataDir, seed: 'sandbox', apiKeyFile: embeddedApiKeyFile() }).catch(
+    (error: Error) => {
+      throw /in use by another emulator/.test(error.message) ? inUse(dataDir, owner) : error;
+    },
+  );
+  // Who holds the data directory, for the message another command gets (see inUse).
+  writeFileSync(owner, JSON.stringify({ pid: process.pid, command: ownCommand() }), { mode: 0o600 });
   const profile = readConfigProfile(emulator.configFile, 'DEFAULT');
   const providerEnv: Record<string, string> = {
     OCIKIT_ENDPOINT: emulator.url,
@@ -82,8 +89,34 @@ export async function startEmbeddedCloud(programDir: string): Promise<EmbeddedCl
       ...(profile.tenancy ? { 'oci:tenancyOcid': profile.tenancy } : {}),
     },
     message: `Using the embedded OCI emulator at ${emulator.url} (sandbox in ${dataDir}; set oci:endpoint or OCI credentials to use another cloud)`,
-    close: () => emulator.close(),
+    close: () => {
+      rmSync(owner, { force: true });
+      return emulator.close();
+    },
   };
+}
+
+/**
+ * One emulator serves a data directory (its clock, retry tokens and settlement assume one
+ * writer), so a second command on the same program's embedded cloud cannot start one while the
+ * first runs: it is told which command holds it and what to do instead.
+ */
+function inUse(dataDir: string, ownerFile: string): Error {
+  let holder = 'another ocikit command';
+  try {
+    const { pid, command } = JSON.parse(readFileSync(ownerFile, 'utf8')) as { pid?: number; command?: string };
+    if (pid) holder = `another ocikit command (pid ${pid}${command ? `: ${command}` : ''})`;
+  } catch {
+    // (no owner file: an emulator started otherwise, such as `ocikit-emulator --data`)
+  }
+  return new Error(
+    `its data in ${dataDir} is in use by ${holder}; one emulator serves a program's embedded cloud at a time: run this command after it ends`,
+  );
+}
+
+/** `ocikit up` and the like: what the owner file names. */
+function ownCommand(): string {
+  return ['ocikit', ...process.argv.slice(2)].join(' ');
 }
 
 /**
