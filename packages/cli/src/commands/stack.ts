@@ -235,6 +235,8 @@ export async function stackImport(options: GlobalOptions & { file?: string; forc
   process.stdout.write('Import complete.\n');
 }
 
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
+
 type Deployment = ImportedDeployment & { secrets_providers?: { type?: string; state?: { salt?: unknown } } };
 
 /** apitype.UntypedDeployment `{ version: 3, deployment }`, or a CheckpointV3 file `{ version: 3, checkpoint: { latest } }`. */
@@ -252,11 +254,17 @@ function parseDeployment(text: string): Deployment {
     );
   if (raw.version !== 3)
     throw new UserError(
-      `the deployment is version ${String(raw.version)}; ocikit reads version 3, what Pulumi exports today`,
+      `the deployment is version ${String(raw.version)}; ocikit reads version 3 (Pulumi writes version 4 only for a stack that uses a feature of its own, such as output dependencies)`,
     );
   const d = deployment as Deployment;
   if (d.resources !== undefined && !Array.isArray(d.resources))
     throw new UserError('could not read the deployment: its resources are not a list');
+  // Pulumi reads the manifest's time into a Go time.Time (RFC 3339): anything else fails its import.
+  const time = (d as { manifest?: { time?: unknown } }).manifest?.time;
+  if (time !== undefined && (typeof time !== 'string' || !RFC3339.test(time) || Number.isNaN(Date.parse(time))))
+    throw new UserError(
+      `could not read the deployment: its manifest's time ${JSON.stringify(time)} is not an RFC 3339 time`,
+    );
   return d;
 }
 

@@ -366,7 +366,14 @@ test('stack import and stack rm: their mistakes are one line; a stack with only 
   assert.match(oneLineError((await importing('{ nope')).stderr), /^error: could not read the deployment: /);
   assert.equal(
     oneLineError((await importing('{"version":2,"deployment":{}}')).stderr),
-    'error: the deployment is version 2; ocikit reads version 3, what Pulumi exports today',
+    'error: the deployment is version 2; ocikit reads version 3 (Pulumi writes version 4 only for a stack that uses a feature of its own, such as output dependencies)',
+  );
+  // Pulumi reads the manifest's time as a Go time.Time: a deployment it would refuse is refused.
+  assert.equal(
+    oneLineError(
+      (await importing('{"version":3,"deployment":{"manifest":{"time":"x","magic":"","version":""}}}')).stderr,
+    ),
+    'error: could not read the deployment: its manifest\'s time "x" is not an RFC 3339 time',
   );
   assert.match(
     oneLineError((await ocikit(['stack', 'import', '--file', join(cwd, 'missing.json')], { cwd, env })).stderr),
