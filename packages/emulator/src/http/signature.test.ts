@@ -55,3 +55,22 @@ describe('VerifiedSignatures (repeated requests skip the RSA verify)', () => {
     rejects(() => verifySignature(request, now, () => undefined, cache), /no API key/);
   });
 });
+
+describe('the date a signature covers', () => {
+  // OCI reads date / x-date as RFC 7231's HTTP-date; an ISO 8601 time is not one.
+  it('accepts the three HTTP-date forms and refuses other date formats', () => {
+    const { publicKey, privateKey } = pair();
+    const now = Date.parse('2026-11-05T16:25:00Z');
+    const lookup = () => publicKey;
+    for (const date of [
+      'Thu, 05 Nov 2026 16:25:00 GMT',
+      'Thu, 5 Nov 2026 16:25:00 GMT',
+      'Thursday, 05-Nov-26 16:25:00 GMT',
+      'Thu Nov  5 16:25:00 2026',
+      'Thu, 05 Nov 2026 16:25:00 +0000',
+    ])
+      assert.deepEqual(verifySignature(signedGet(privateKey, date), now, lookup).principal, principal, date);
+    for (const date of ['2026-11-05T16:25:00.000Z', '2026-11-05 16:25:00', 'Thu, 05 Nov 2026 17:25:00 +0100'])
+      rejects(() => verifySignature(signedGet(privateKey, date), now, lookup), /is not an HTTP date \(RFC 7231/);
+  });
+});

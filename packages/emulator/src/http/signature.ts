@@ -175,8 +175,11 @@ export function verifySignature(
 
   const dateHeader = signed.has('x-date') ? 'x-date' : 'date';
   const date = headerValue(request, dateHeader);
-  const at = date === undefined ? NaN : Date.parse(date);
-  if (date !== undefined && Number.isNaN(at)) throw fail(`the ${dateHeader} header ${quote(date)} is not a date.`);
+  const at = date === undefined ? NaN : httpDate(date);
+  if (date !== undefined && Number.isNaN(at))
+    throw fail(
+      `the ${dateHeader} header ${quote(date)} is not an HTTP date (RFC 7231, such as ${new Date(now).toUTCString()}).`,
+    );
   if (!Number.isNaN(at) && Math.abs(now - at) > MAX_CLOCK_SKEW_MS)
     throw fail(
       `the ${dateHeader} header (${date}) is more than 5 minutes from the emulator's clock (${new Date(now).toUTCString()}).`,
@@ -209,4 +212,27 @@ export function checkBodyDigest(signedDigest: string | undefined, body: Buffer |
   const actual = body && body.length > 0 ? createHash('sha256').update(body).digest('base64') : EMPTY_BODY_SHA256;
   if (actual !== signedDigest)
     throw fail('x-content-sha256 does not match the body (was the body changed in transit?).');
+}
+
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d\\d:\\d\\d:\\d\\d';
+/**
+ * IMF-fixdate (what every OCI SDK sends; one-digit days too, as Java's RFC_1123 formatter writes
+ * them, and a numeric zero offset, as RFC 5322 dates carry it) and RFC 850.
+ */
+const GMT_DATE = new RegExp(
+  `^(?:${DAY}, \\d{1,2} ${MONTH} \\d{4} ${TIME} (?:GMT|UTC?|[+-]0000)|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d\\d-${MONTH}-\\d\\d ${TIME} GMT)$`,
+);
+/** asctime's format, which has no zone: it is GMT (RFC 7231 section 7.1.1.1). */
+const ASCTIME = new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`);
+
+/**
+ * The instant of a `date` / `x-date` header, which OCI reads as RFC 7231's HTTP-date (the three
+ * forms a recipient accepts); NaN for anything else, such as an ISO 8601 time.
+ */
+function httpDate(text: string): number {
+  if (GMT_DATE.test(text)) return Date.parse(text);
+  if (ASCTIME.test(text)) return Date.parse(`${text} GMT`);
+  return NaN;
 }
