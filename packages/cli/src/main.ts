@@ -33,7 +33,7 @@ export function buildProgram(): Command {
     .option('-C, --cwd <dir>', "the program's folder (holds Pulumi.yaml)")
     .option('-s, --stack <name>', 'the stack to operate on', 'dev')
     .option('-p, --parallel <n>', 'how many resource operations run at once (default: as Pulumi)', positiveInt)
-    .option('--json', 'print machine-readable output: engine events, one JSON object a line')
+    .option('-j, --json', 'print machine-readable output: engine events, one JSON object a line')
     .option('--non-interactive', 'never prompt; also implied when stdin is not a terminal')
     .addOption(
       new Option('--color <mode>', 'colorize output, as Pulumi: auto is on a terminal unless NO_COLOR')

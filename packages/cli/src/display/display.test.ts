@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EngineEvent, StepEventMetadata } from '../engine';
+import { jsonEvent } from './json-event';
 import { Display } from './display';
 import { SECRET_SIG, SECRET_VALUE, UNKNOWN } from './format';
 
@@ -297,7 +298,7 @@ test('colour on a terminal only, and never with NO_COLOR', () => {
   assert.doesNotMatch(run(false, {}), new RegExp(`${ESC}\\[`));
 });
 
-test('--json prints every engine event as one JSON object a line and nothing else', () => {
+test("--json prints every engine event as one JSON object a line and nothing else, in apitype's shape", () => {
   const { out, text } = stream(true);
   const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: true, out, env: {} });
   display.begin();
@@ -312,7 +313,7 @@ test('--json prints every engine event as one JSON object a line and nothing els
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l)),
-    events,
+    events.map((e, i) => ({ ...jsonEvent(e), sequence: i })),
   );
 });
 

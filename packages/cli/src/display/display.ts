@@ -1,4 +1,5 @@
 import type { EngineEvent, EngineResult, OpType, PropertyDiff, StepEventMetadata } from '../engine';
+import { jsonEvent } from './json-event';
 import { isDefaultProvider } from '../engine/default-provider';
 import { formatDuration, formatValue, isSecret, readPath } from './format';
 import { parsePath } from '../engine/values';
@@ -92,6 +93,8 @@ export class Display {
   private readonly started = new Map<string, { meta: StepEventMetadata; at: number; progress?: string }>();
   private summary?: NonNullable<EngineEvent['summaryEvent']>;
   private status = '';
+  /** How many events --json printed: their sequence numbers. */
+  private printed = 0;
   private timer?: NodeJS.Timeout;
   /** The first error reported, without its stack frames, and whether it was the program's exception. */
   private firstError?: { message: string; exception: boolean };
@@ -132,7 +135,9 @@ export class Display {
         if (d.severity === 'error') this.noteError(message, d.message);
         if (message !== sent) event = { ...event, diagnosticEvent: { ...d, message: `${message}\n` } };
       }
-      this.out.write(JSON.stringify(event) + '\n');
+      const shown = jsonEvent(event);
+      // Numbered as printed, as Pulumi's JSON display numbers the events it shows.
+      if (shown) this.out.write(JSON.stringify({ ...shown, sequence: this.printed++ }) + '\n');
       return;
     }
     if (event.resourcePreEvent) this.pre(event.resourcePreEvent.metadata, Boolean(event.resourcePreEvent.planning));

@@ -1193,6 +1193,7 @@ export class Deployment {
     replacing: ResourceState | undefined,
     diff?: DiffResult,
     release: () => void = () => undefined,
+    replaceKeys: string[] = [],
   ): Promise<StepOutcome> {
     const op: OpType = replacing ? 'create-replacement' : 'create';
     // Each create is one of its own, a replacement too, keyed by when it is sent (its `created`):
@@ -1212,7 +1213,17 @@ export class Deployment {
         urn,
       );
     const draft: ResourceState = { ...given, created: resent ?? new Date().toISOString() };
-    const meta = stepMetadata(op, urn, reg.type, replacing, draft, diffExtra(diff, replacing?.inputs, draft.inputs));
+    // A replacement's create carries the replace step's keys and diff, as Pulumi's
+    // NewCreateReplacementStep does.
+    const extra = diffExtra(diff, replacing?.inputs, draft.inputs);
+    const meta = stepMetadata(
+      op,
+      urn,
+      reg.type,
+      replacing,
+      draft,
+      replaceKeys.length ? { ...extra, keys: replaceKeys } : extra,
+    );
     this.pre(meta);
     const hookArgs = { urn, id: '', name: reg.name, type: reg.type, newInputs: draft.inputs };
     await this.hook('before_create', draft.resourceHooks, hookArgs, meta);
@@ -1354,7 +1365,7 @@ export class Deployment {
           : plugin;
       await this.deleteOne(old, 'delete-replaced', oldPlugin);
     }
-    const outcome = await this.create(reg, urn, plugin, draft, old, diff);
+    const outcome = await this.create(reg, urn, plugin, draft, old, diff, undefined, replaceKeys);
     if (!deleteBeforeReplace && !this.o.preview) {
       // Create-before-delete: the old copy stays in the state marked for deletion until the end.
       const marked = { ...old, delete: true };

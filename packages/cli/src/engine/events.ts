@@ -47,8 +47,17 @@ export class EventSink {
     ephemeral?: boolean,
   ): void {
     const text = message.endsWith('\n') ? message : `${message}\n`;
+    // Pulumi's sink (diag.Stringify) prefixes every severity but info with its name.
+    const prefix = severity === 'info' || severity === 'info#err' ? undefined : `${severity}: `;
     this.emit({
-      diagnosticEvent: { urn, message: text, color: 'never', severity, ...(ephemeral ? { ephemeral } : {}) },
+      diagnosticEvent: {
+        urn,
+        ...(prefix ? { prefix } : {}),
+        message: text,
+        color: 'never',
+        severity,
+        ...(ephemeral ? { ephemeral } : {}),
+      },
     });
   }
 }

@@ -197,7 +197,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     summaryEvent: {
       isPreview: o.preview,
       maybeCorrupt: false,
-      durationSeconds: Math.round((Date.now() - started) / 1000),
+      // Rounded up, as Pulumi's ConvertEngineEvent does (a run under a second says 1).
+      durationSeconds: Math.ceil((Date.now() - started) / 1000),
       resourceChanges: deployment?.opCounts ?? {},
       PolicyPacks: {},
     },

@@ -73,7 +73,21 @@ test('--json prints the engine events, one JSON object a line', async () => {
   const kinds = new Set(events.flatMap((e) => Object.keys(e).filter((k) => k.endsWith('Event'))));
   assert.ok(kinds.has('resourcePreEvent'), [...kinds].join());
   assert.ok(kinds.has('summaryEvent'), [...kinds].join());
-  for (const e of events) assert.equal(typeof e.sequence, 'number');
+  // Numbered as printed; a default provider's steps are internal and not printed (display.go).
+  assert.deepEqual(
+    events.map((e) => e.sequence),
+    events.map((_, i) => i),
+  );
+  const steps = events.flatMap((e) => {
+    const step = (e.resourcePreEvent ?? e.resOutputsEvent) as { metadata: Record<string, unknown> } | undefined;
+    return step ? [step.metadata] : [];
+  });
+  assert.ok(!steps.some((m) => String(m.urn).includes('::pulumi:providers:oci::default')));
+  // apitype.StepEventMetadata: old and new always (null when none), empty lists left out.
+  for (const m of steps) {
+    assert.ok('old' in m && 'new' in m, JSON.stringify(m).slice(0, 200));
+    assert.ok(!Array.isArray(m.diffs) || m.diffs.length > 0);
+  }
   assert.ok(!preview.stdout.includes(SECRET_NAME));
   // As Pulumi's engine: a run that succeeded ends with a cancelEvent, and the steps of the
   // program's registrations are logical.
