@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { models } from 'oci-disasterrecovery';
-import type { SandboxIds } from '../src';
+import { AdjustableClock, type SandboxIds } from '../src';
 import { ociError, startTestEmulator, type TestEmulator } from './support/emulator';
 
 describe('requests as the OCI SDKs send them', () => {
@@ -69,5 +69,135 @@ describe('requests as the OCI SDKs send them', () => {
     // In its own service and region the token still replays the first answer.
     const again = await dr.createDrPlan({ opcRetryToken: token, createDrPlanDetails: details });
     assert.equal(again.drPlan.id, plan.drPlan.id);
+  });
+});
+
+describe('retry tokens of deleted resources', () => {
+  it('a replayed create or action whose resource is DELETING, DELETED or gone answers 409 InvalidatedRetryToken', async () => {
+    const clock = new AdjustableClock();
+    const t = await startTestEmulator({
+      clock,
+      seed: 'sandbox',
+      transitionDelaySeconds: 10,
+      trainingDurationSeconds: 10,
+      deletedRetentionSeconds: 60,
+    });
+    try {
+      const { compartmentId, disasterRecovery, aiLanguage } = t.emulator.sandbox!;
+      const dr = t.dr();
+      const standby = t.dr(disasterRecovery.standbyRegion);
+      const ai = t.language();
+      // A token belongs to a service in a region: each request below has its own.
+      const token = (name: string) => `deleted-later-${name}`;
+      // Every create that takes a retry token, and how to delete what it made.
+      const creates: Array<{ name: string; create: () => Promise<string>; remove: (id: string) => Promise<unknown> }> =
+        [
+          {
+            name: 'CreateDrProtectionGroup',
+            create: async () =>
+              (
+                await dr.createDrProtectionGroup({
+                  opcRetryToken: token('CreateDrProtectionGroup'),
+                  createDrProtectionGroupDetails: {
+                    compartmentId,
+                    displayName: 'token-group',
+                    logLocation: { namespace: 'ns', bucket: 'logs' },
+                  },
+                })
+              ).drProtectionGroup.id,
+            remove: (drProtectionGroupId) => dr.deleteDrProtectionGroup({ drProtectionGroupId }),
+          },
+          {
+            name: 'CreateDrPlan',
+            create: async () =>
+              (
+                await standby.createDrPlan({
+                  opcRetryToken: token('CreateDrPlan'),
+                  createDrPlanDetails: {
+                    displayName: 'token-plan',
+                    type: models.DrPlanType.Switchover,
+                    drProtectionGroupId: disasterRecovery.standbyProtectionGroupId,
+                  },
+                })
+              ).drPlan.id,
+            remove: (drPlanId) => standby.deleteDrPlan({ drPlanId }),
+          },
+          {
+            name: 'CreateProject',
+            create: async () =>
+              (
+                await ai.createProject({
+                  opcRetryToken: token('CreateProject'),
+                  createProjectDetails: { compartmentId },
+                })
+              ).project.id,
+            remove: (projectId) => ai.deleteProject({ projectId }),
+          },
+          {
+            name: 'CreateModel',
+            create: async () =>
+              (
+                await ai.createModel({
+                  opcRetryToken: token('CreateModel'),
+                  createModelDetails: {
+                    compartmentId,
+                    projectId: aiLanguage.projectId,
+                    modelDetails: { modelType: 'PRE_TRAINED_SENTIMENT_ANALYSIS' } as never,
+                  },
+                })
+              ).model.id,
+            remove: (modelId) => ai.deleteModel({ modelId }),
+          },
+          {
+            name: 'CreateEndpoint',
+            create: async () =>
+              (
+                await ai.createEndpoint({
+                  opcRetryToken: token('CreateEndpoint'),
+                  createEndpointDetails: { compartmentId, modelId: aiLanguage.pretrainedModelIds.sentimentAnalysis },
+                })
+              ).endpoint.id,
+            remove: (endpointId) => ai.deleteEndpoint({ endpointId }),
+          },
+        ];
+      const ids: string[] = [];
+      for (const { name, create } of creates) {
+        const id = await create();
+        assert.equal(await create(), id, `${name}: the same token and request replay the first answer`);
+        ids.push(id);
+      }
+      // An action's token follows the same rule for the resource its path names.
+      const projectId = ids[2];
+      const move = () =>
+        ai.changeProjectCompartment({
+          projectId,
+          opcRetryToken: token('ChangeProjectCompartment'),
+          changeProjectCompartmentDetails: { compartmentId: t.identity.tenancyId },
+        });
+      clock.advance(10_000); // everything ACTIVE
+      await move();
+      await move();
+
+      const refused = async (stage: string) => {
+        for (const [index, { name, create }] of creates.entries()) {
+          const error = await ociError(create);
+          assert.deepEqual([error.statusCode, error.serviceCode], [409, 'InvalidatedRetryToken'], `${name} ${stage}`);
+          assert.match(error.message, new RegExp(`'${token(name)}'.*${ids[index]}.*deleted`), error.message);
+        }
+        const error = await ociError(move);
+        assert.deepEqual([error.statusCode, error.serviceCode], [409, 'InvalidatedRetryToken'], `action ${stage}`);
+      };
+      // Endpoints before their model, plans before their group, the project once its model is deleting.
+      for (const index of [4, 3, 1, 0, 2]) await creates[index].remove(ids[index]);
+      await refused('DELETING');
+      clock.advance(10_000);
+      assert.equal((await ai.getProject({ projectId })).project.lifecycleState, 'DELETED');
+      await refused('DELETED');
+      clock.advance(60_000);
+      assert.equal((await ociError(() => ai.getProject({ projectId }))).statusCode, 404);
+      await refused('gone');
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -17,6 +17,15 @@ export function isNotFound(e: unknown): boolean {
   return isOciError(e) && e.statusCode === 404;
 }
 
+/**
+ * OCI's 409 InvalidatedRetryToken (also inside a `call` failure): the token was used for another
+ * request, or the resource created with it has since been deleted.
+ */
+export function isInvalidatedRetryToken(e: unknown): boolean {
+  const cause = causeOf(e);
+  return isOciError(cause) && cause.statusCode === 409 && cause.serviceCode === 'InvalidatedRetryToken';
+}
+
 /** `DrPlan "plan": CreateDrPlan failed: OCI 409 Conflict: <message> (opc-request-id: X)`. */
 export function describeError(subject: string, operation: string, e: unknown): string {
   if (isOciError(e)) {

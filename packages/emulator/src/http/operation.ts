@@ -110,6 +110,11 @@ export interface ServiceRoutes {
   /** API version path, e.g. `/20220125`. */
   basePath: string;
   operations: OperationDefinition[];
+  /**
+   * Whether a resource of the service is DELETING, DELETED or no longer there: a retry token of
+   * a request on it no longer replays (http/retry-tokens.ts).
+   */
+  isGone: (resourceId: string) => boolean;
 }
 
 export interface HttpDependencies {
@@ -161,7 +166,7 @@ export function registerOperations(app: FastifyInstance, routes: ServiceRoutes, 
         handler: async (request, reply) => {
           const fault = deps.faults.take(operation.name, resourceKind);
           if (fault) await beforeOperation(fault, reply);
-          const call = () => execute(operation, request, deps);
+          const call = () => execute(operation, routes, request, deps);
           const response = fault?.kind === 'fail-work-request' ? withWorkRequestFailure(fault.failure!, call) : call();
           return fault?.kind === 'drop-response' ? dropResponse(request, reply) : send(reply, response);
         },
@@ -170,7 +175,19 @@ export function registerOperations(app: FastifyInstance, routes: ServiceRoutes, 
   }
 }
 
-function execute(operation: OperationDefinition, request: FastifyRequest, deps: HttpDependencies): RecordedResponse {
+/** The resource a request concerns: the one its path names (an action), else the one it created. */
+function resourceOf(operation: OperationDefinition, params: Record<string, string>, response: RecordedResponse) {
+  const param = /:(\w+)/.exec(operation.path)?.[1];
+  const id = param ? params[param] : (response.body as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+function execute(
+  operation: OperationDefinition,
+  routes: ServiceRoutes,
+  request: FastifyRequest,
+  deps: HttpDependencies,
+): RecordedResponse {
   const ctx: RequestContext = {
     requestId: request.requestId,
     region: regionOf(request, deps.homeRegion),
@@ -198,12 +215,13 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
 
   const run = (): RecordedResponse => {
     if (token && fingerprint) {
-      const recorded = deps.retryTokens.replay(ctx.principal.tenancyId, tokenScope, token, fingerprint);
+      const recorded = deps.retryTokens.replay(ctx.principal.tenancyId, tokenScope, token, fingerprint, routes.isGone);
       if (recorded) return { ...recorded, headers: { ...recorded.headers, 'opc-request-id': ctx.requestId } };
     }
+    const params = request.params as Record<string, string>;
     const result = operation.handler!({
       ctx,
-      params: request.params as Record<string, string>,
+      params,
       query: (request.query ?? {}) as Record<string, unknown>,
       body: request.body,
       ifMatch: header('if-match'),
@@ -216,7 +234,14 @@ function execute(operation: OperationDefinition, request: FastifyRequest, deps: 
       body: result.body,
     };
     if (token && fingerprint)
-      deps.retryTokens.record(ctx.principal.tenancyId, tokenScope, token, fingerprint, response);
+      deps.retryTokens.record(
+        ctx.principal.tenancyId,
+        tokenScope,
+        token,
+        fingerprint,
+        response,
+        resourceOf(operation, params, response),
+      );
     return response;
   };
   // A read changes nothing a client asked for (settling due transitions is atomic on its own),

@@ -14,6 +14,11 @@ export interface RecordedResponse {
 interface RetryTokenBody {
   fingerprint: string;
   response: RecordedResponse;
+  /**
+   * The resource the request concerned: the one a create made, or the one an action's path names
+   * (absent in tokens recorded before it was kept: they replay as before).
+   */
+  resourceId?: string;
 }
 
 /** OCI keeps retry tokens for 24 hours. */
@@ -24,6 +29,13 @@ const TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
  * (in the same transaction as its effects, so a crash cannot separate them); a retry with the
  * same token and the same request replays that response; the same token on a different
  * request is 409 InvalidatedRetryToken, which no SDK retries.
+ *
+ * So is a token whose resource has since been deleted (DELETING, DELETED or gone), as OCI
+ * documents for "an entity created with the same token": replaying a create would hand out the
+ * id of a resource that no longer exists, as CREATING. Decision: an action's token (refresh,
+ * associate, change-compartment, …) follows the same rule for the resource its path names,
+ * rather than answering 202 for work on a resource that is going away; a new request there
+ * answers 409 Conflict (services/common/lifecycle-policy.ts).
  */
 export class RetryTokens {
   private readonly repository: Repository<RetryTokenBody>;
@@ -49,8 +61,17 @@ export class RetryTokens {
     return `${tenancyId}:${scope}:${token}`;
   }
 
-  /** The recorded response to replay, or undefined when the token is new. */
-  replay(tenancyId: string, scope: string, token: string, fingerprint: string): RecordedResponse | undefined {
+  /**
+   * The recorded response to replay, or undefined when the token is new. `isGone` says whether
+   * a resource of the service is DELETING, DELETED or no longer there.
+   */
+  replay(
+    tenancyId: string,
+    scope: string,
+    token: string,
+    fingerprint: string,
+    isGone: (resourceId: string) => boolean,
+  ): RecordedResponse | undefined {
     const entity = this.repository.find(this.key(tenancyId, scope, token));
     if (!entity) return undefined;
     if (entity.body.fingerprint !== fingerprint) {
@@ -58,16 +79,29 @@ export class RetryTokens {
         `The opc-retry-token '${token}' was already used for a different request; use a new token for a new request.`,
       );
     }
+    const { resourceId } = entity.body;
+    if (resourceId !== undefined && isGone(resourceId)) {
+      throw errors.invalidatedRetryToken(
+        `The opc-retry-token '${token}' was used for a request on ${resourceId}, which has since been deleted; use a new token for a new request.`,
+      );
+    }
     return entity.body.response;
   }
 
-  record(tenancyId: string, scope: string, token: string, fingerprint: string, response: RecordedResponse): void {
+  record(
+    tenancyId: string,
+    scope: string,
+    token: string,
+    fingerprint: string,
+    response: RecordedResponse,
+    resourceId: string | undefined,
+  ): void {
     // Expired tokens are dropped as new ones arrive (an indexed lookup), so the table holds one day of them.
     this.repository.settleDue();
     this.repository.save({
       id: this.key(tenancyId, scope, token),
       region: 'global',
-      body: { fingerprint, response },
+      body: { fingerprint, response, ...(resourceId === undefined ? {} : { resourceId }) },
       transitions: [{ at: this.clock.now() + TOKEN_LIFETIME_MS, remove: true }],
     });
   }

@@ -1,6 +1,6 @@
 // Shared steps of the resource modules: the work-request wait and lifecycle waits, both on the one waiter.
 import { createHash, randomUUID } from 'node:crypto';
-import { call, describeError, isNotFound, ProviderError } from '../errors';
+import { call, describeError, isInvalidatedRetryToken, isNotFound, ProviderError } from '../errors';
 import { waitFor, type Poll } from '../wait';
 import type { OpContext } from './resource';
 import type { Props } from '../wire';
@@ -40,8 +40,10 @@ const GONE = new Set(['DELETING', 'DELETED']);
 
 /**
  * Sends a create with its retry token (see createRetryToken) and waits for the resource to
- * settle; when the token replayed a create whose resource is gone since, creates again with a
- * fresh token.
+ * settle; when the token's create made a resource that is gone since, creates again with a fresh
+ * token. OCI answers such a token 409 InvalidatedRetryToken ("an entity created with the same
+ * token has since been deleted"); a replay whose resource is gone by the time it settles is the
+ * same case.
  */
 export async function createIdempotently<T extends { lifecycleState?: string }>(
   ctx: OpContext,
@@ -52,14 +54,18 @@ export async function createIdempotently<T extends { lifecycleState?: string }>(
     onCreated: (id: string) => void;
   },
 ): Promise<T | undefined> {
-  let sent = await o.send(ctx.createKey ? createRetryToken(ctx.urn, inputs, ctx.createKey) : retryToken());
-  o.onCreated(sent.id);
-  let settled = await o.settle(sent.id, sent.workRequestId);
-  if (!settled || GONE.has(settled.lifecycleState ?? '')) {
-    sent = await o.send(retryToken());
+  const createWith = async (opcRetryToken: string) => {
+    const sent = await o.send(opcRetryToken);
     o.onCreated(sent.id);
-    settled = await o.settle(sent.id, sent.workRequestId);
+    return o.settle(sent.id, sent.workRequestId);
+  };
+  let settled: T | undefined;
+  try {
+    settled = await createWith(ctx.createKey ? createRetryToken(ctx.urn, inputs, ctx.createKey) : retryToken());
+  } catch (e) {
+    if (!ctx.createKey || !isInvalidatedRetryToken(e)) throw e;
   }
+  if (!settled || GONE.has(settled.lifecycleState ?? '')) settled = await createWith(retryToken());
   return settled;
 }
 

@@ -1,5 +1,6 @@
 import { Repository } from '../../core/repository';
 import type { EmulatedService, ServiceDependencies } from '../service';
+import { goneAmong } from '../common/lifecycle-policy';
 import { WorkRequests } from '../common/work-requests';
 import type { AiLanguageDependencies } from './dependencies';
 import { endpointKind, Endpoints, type EndpointBody } from './endpoints';
@@ -45,6 +46,7 @@ export function createAiLanguageService(deps: ServiceDependencies): EmulatedServ
       endpoints,
       workRequests: new LanguageWorkRequests(workRequests),
       inference: new InferenceActions(context, endpoints),
+      isGone: goneAmong([context.projects, context.models, context.endpoints]),
     }),
     seedSandbox: (sandbox) => seedAiLanguageSandbox(context, sandbox),
   };

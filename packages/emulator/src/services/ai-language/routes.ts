@@ -28,6 +28,7 @@ export interface AiLanguageServices {
   endpoints: Endpoints;
   workRequests: LanguageWorkRequests;
   inference: InferenceActions;
+  isGone: ServiceRoutes['isGone'];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -446,5 +447,5 @@ export function aiLanguageRoutes(s: AiLanguageServices): ServiceRoutes {
 
     ...NOT_IMPLEMENTED,
   ];
-  return { basePath: BASE_PATH, operations };
+  return { basePath: BASE_PATH, operations, isGone: s.isGone };
 }

@@ -1,4 +1,5 @@
 import { errors, type OciServiceError } from '../../core/errors';
+import type { Repository } from '../../core/repository';
 
 /**
  * The one lifecycle policy of every resource of both services: what a request answers when the
@@ -46,3 +47,17 @@ export function assertUsable(
 
 /** Whether a delete of a resource in `state` is an idempotent no-op (it is already DELETING or DELETED). */
 export const deleteIsNoOp = (state: string): boolean => isGone(state);
+
+/**
+ * A service's `isGone` (ServiceRoutes): whether the resource `id`, looked up in the service's
+ * repositories (one per kind), is DELETING, DELETED or no longer there.
+ */
+export function goneAmong(repositories: ReadonlyArray<Repository<{ lifecycleState: string }>>) {
+  return (id: string): boolean => {
+    for (const repository of repositories) {
+      const entity = repository.find(id);
+      if (entity) return isGone(entity.body.lifecycleState);
+    }
+    return true;
+  };
+}

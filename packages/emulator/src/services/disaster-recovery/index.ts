@@ -1,4 +1,5 @@
 import { Repository } from '../../core/repository';
+import { goneAmong } from '../common/lifecycle-policy';
 import { WorkRequests } from '../common/work-requests';
 import type { EmulatedService, ServiceDependencies } from '../service';
 import { DrPlans, planKind, type DrPlanBody } from './plans';
@@ -29,7 +30,13 @@ export function createDisasterRecoveryService(deps: ServiceDependencies): Emulat
   const plans = new DrPlans({ plans: planRepository, groups: groupRepository, workRequests, clock, settings });
   const groups = new DrProtectionGroups({ groups: groupRepository, plans, workRequests, clock, settings });
   return {
-    routes: disasterRecoveryRoutes({ groups, plans, workRequests, homeRegion: settings.homeRegion }),
+    routes: disasterRecoveryRoutes({
+      groups,
+      plans,
+      workRequests,
+      homeRegion: settings.homeRegion,
+      isGone: goneAmong([groupRepository, planRepository]),
+    }),
     seedSandbox: (context) => seedDisasterRecoverySandbox(groups, context),
   };
 }

@@ -195,6 +195,7 @@ export interface DisasterRecoveryRouteDependencies {
   plans: DrPlans;
   workRequests: WorkRequests;
   homeRegion: string;
+  isGone: ServiceRoutes['isGone'];
 }
 
 /**
@@ -418,5 +419,5 @@ export function disasterRecoveryRoutes(deps: DisasterRecoveryRouteDependencies):
     }),
   ];
 
-  return { basePath: BASE_PATH, operations };
+  return { basePath: BASE_PATH, operations, isGone: deps.isGone };
 }
