@@ -103,7 +103,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     deletedRetentionMs: seconds(options.deletedRetentionSeconds, 3600, 'deletedRetentionSeconds'),
   };
   const dataDir = options.inMemory ? mkdtempSync(join(tmpdir(), 'ocikit-')) : resolve(options.dataDir ?? '.ocikit');
-  mkdirSync(dataDir, { recursive: true });
+  // The data directory holds the database, the API key and the admin token: the owner's alone when made here.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const store = new SqliteStore(options.inMemory ? ':memory:' : join(dataDir, 'emulator.db'));
   const clock = options.clock ?? new AdjustableClock();
   const credentials = loadOrCreateCredentials(store, options.apiKeyFile);

@@ -1,7 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -123,6 +123,43 @@ describe('persistence', () => {
       await other.close();
     }
   });
+
+  // The database holds the API private key (meta 'credentials') and every tenancy's data.
+  it(
+    'keeps the data directory it makes and every file in it readable by their owner only',
+    { skip: process.platform === 'win32' },
+    async () => {
+      const dataDir = join(tempDir(), 'made', 'here');
+      const modes = () => readdirSync(dataDir).map((f) => [f, (statSync(join(dataDir, f)).mode & 0o777).toString(8)]);
+      const first = await spawnEmulator(dataDir);
+      const killed = new Promise((resolve) => first.child.once('exit', resolve));
+      try {
+        assert.equal((statSync(dataDir).mode & 0o777).toString(8), '700');
+        assert.deepEqual(modes().sort(), [
+          ['admin-token', '600'],
+          ['config', '600'],
+          ['emulator.db', '600'],
+          ['emulator.db-wal', '600'],
+          ['oci_api_key.pem', '600'],
+        ]);
+      } finally {
+        // Killed, so that its -wal stays behind.
+        first.child.kill('SIGKILL');
+        await killed;
+      }
+      // Files an older emulator left readable by all are tightened.
+      for (const file of ['emulator.db', 'emulator.db-wal']) chmodSync(join(dataDir, file), 0o644);
+      const second = await spawnEmulator(dataDir);
+      try {
+        assert.deepEqual(
+          modes().filter(([, mode]) => mode !== '600'),
+          [],
+        );
+      } finally {
+        second.child.kill('SIGTERM');
+      }
+    },
+  );
 
   it('loses no acknowledged write when killed with SIGKILL during concurrent creates', async () => {
     const dataDir = tempDir();

@@ -1,6 +1,6 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Entity } from './entity';
@@ -158,6 +158,34 @@ function describeStore(driver: SqliteDriverName) {
       assert.deepEqual(JSON.parse(second.summaryPage(kind, { limit: 10 }).json), [{ id: 'a', name: 'x' }]);
       second.close();
     });
+
+    // The database holds the API private key and every tenancy's data.
+    it(
+      'keeps the database, its -wal and -shm readable by their owner only',
+      { skip: process.platform === 'win32' },
+      () => {
+        const files = (prefix: string) =>
+          readdirSync(dir)
+            .filter((f) => f.startsWith(prefix))
+            .map((f) => [f, (statSync(join(dir, f)).mode & 0o777).toString(8)]);
+        const store = open(join(dir, 'private.db'));
+        store.setMeta('written', 'yes');
+        assert.deepEqual(files('private.db'), [
+          ['private.db', '600'],
+          ['private.db-wal', '600'],
+        ]);
+        store.close();
+        // One an older emulator left readable by all, with a -wal and -shm a killed one left beside it.
+        writeFileSync(join(dir, 'older.db-wal'), '');
+        writeFileSync(join(dir, 'older.db-shm'), '');
+        writeFileSync(join(dir, 'older.db'), '');
+        for (const [file] of files('older.db')) chmodSync(join(dir, file), 0o644);
+        const older = open(join(dir, 'older.db'));
+        const modes = files('older.db');
+        assert.ok(modes.length >= 2 && modes.every(([, mode]) => mode === '600'), JSON.stringify(modes));
+        older.close();
+      },
+    );
 
     it('lets only one emulator open a data directory at a time', () => {
       const file = join(dir, 'locked.db');

@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, openSync, statSync } from 'node:fs';
 import type { Entity } from './entity';
 import {
   isBusyError,
@@ -28,6 +29,25 @@ const quote = (name: string): string => {
 };
 
 /**
+ * Makes a database file readable by its owner only (0600): it holds the API private key and
+ * every tenancy's data. The file is created with that mode before SQLite opens it, and SQLite
+ * gives the `-wal` and `-shm` files it creates the database file's mode; files already there
+ * (an older emulator's, or a `-wal` a killed one left) are tightened when this user owns them.
+ */
+function restrictToOwner(filename: string): void {
+  closeSync(openSync(filename, 'a', 0o600));
+  for (const file of [filename, `${filename}-wal`, `${filename}-shm`]) {
+    let owner: number;
+    try {
+      owner = statSync(file).uid;
+    } catch {
+      continue; // not there
+    }
+    if (owner === process.getuid?.()) chmodSync(file, 0o600);
+  }
+}
+
+/**
  * SQLite through `node:sqlite` or better-sqlite3 (see sqlite-driver.ts): one table per kind (`id`, `region`, `settle_at`, the kind's
  * indexed columns, and the entity as a JSON `doc`). WAL journal: a write acknowledged to a
  * client is in the WAL file before the response is sent, so it survives the process being
@@ -42,6 +62,7 @@ export class SqliteStore implements Store {
 
   /** `driver` forces a SQLite driver; by default the running Node's (see sqlite-driver.ts). */
   constructor(filename: string, options: { driver?: SqliteDriverName } = {}) {
+    if (filename !== ':memory:') restrictToOwner(filename);
     this.db = openSqlite(filename, options.driver);
     try {
       // No long busy wait: the only other connection there can be is another emulator (see below).
