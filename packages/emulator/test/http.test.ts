@@ -149,6 +149,45 @@ describe('request bodies', () => {
       await t.close();
     }
   });
+
+  it('must be JSON: a body of any other content type is 400 CannotParseRequest, after the signature', async () => {
+    const t = await startTestEmulator();
+    try {
+      const url = `${t.url}/20220125/drProtectionGroups`;
+      const body = JSON.stringify({
+        compartmentId: t.identity.tenancyId,
+        displayName: 'typed',
+        logLocation: { namespace: 'ns', bucket: 'logs' },
+      });
+      const post = (contentType: string, signedBody?: string) =>
+        signedFetch(t.identity, url, { method: 'POST', headers: { 'content-type': contentType }, body, signedBody });
+      for (const contentType of [
+        'text/plain',
+        'text/plain; charset=utf-8',
+        'application/octet-stream',
+        'application/x-www-form-urlencoded',
+      ]) {
+        const response = await post(contentType);
+        assert.deepEqual(
+          [response.status, await response.json()],
+          [
+            400,
+            { code: 'CannotParseRequest', message: 'The request body must be JSON (Content-Type: application/json).' },
+          ],
+          `content-type '${contentType}'`,
+        );
+      }
+      // A body that is not the one signed is refused for that first, whatever its type.
+      const tampered = await post('text/plain', body.replace('typed', 'tyPed'));
+      assert.equal(tampered.status, 401);
+      assert.match(((await tampered.json()) as { message: string }).message, /x-content-sha256 does not match/);
+      const json = await post('application/json; charset=utf-8');
+      assert.equal(json.status, 200, await json.clone().text());
+      assert.equal(((await json.json()) as { displayName: string }).displayName, 'typed');
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe('list paging', () => {

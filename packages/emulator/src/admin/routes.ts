@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { adminTokenCheck } from '../http/authentication';
+import { bodyParser } from '../http/pipeline';
 import { identityAdminApi, type IdentityRouteDependencies } from './identities';
 import { errors } from '../core/errors';
 import type { AdjustableClock } from '../core/clock';
@@ -73,10 +74,16 @@ export const adminApi: FastifyPluginAsync<AdminDependencies> = async (app, deps)
     return reply.code(204).send();
   });
 
+  // Objects are text sent as it is: the one place a body is not JSON.
+  app.addContentTypeParser(
+    ['text/plain', 'application/octet-stream'],
+    { parseAs: 'buffer' },
+    bodyParser((raw) => raw),
+  );
   app.put('/_ocikit/objects/:namespace/:bucket/*', async (request, reply) => {
     const { namespace, bucket, '*': name } = request.params as { namespace: string; bucket: string; '*': string };
     const body = request.body;
-    const content = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
+    const content = Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
     if (!name || content === undefined)
       throw errors.invalidParameter('Send the object as a text/plain or application/octet-stream body.');
     deps.objects.put(namespace, bucket, name, content);

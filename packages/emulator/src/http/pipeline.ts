@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { errors, isOciServiceError, OciServiceError } from '../core/errors';
 import { newRequestId } from '../core/ids';
 import { toOciError, validatorCompiler } from './validation';
@@ -12,7 +12,6 @@ export const BODY_LIMIT_BYTES = 5 * 1024 * 1024;
  * then throws `fetch failed`, without the status). Bigger ones are refused unread.
  */
 const READ_LIMIT_BYTES = 64 * 1024 * 1024;
-const tooLarge = (body: Buffer) => body.length > BODY_LIMIT_BYTES;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,7 +29,7 @@ export function toServiceError(error: FastifyError | Error): OciServiceError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return errors.payloadTooLarge(BODY_LIMIT_BYTES);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return errors.cannotParseRequest('The request body must be JSON (Content-Type: application/json).');
+      return notJson();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return errors.cannotParseRequest('The Content-Length header does not match the body.');
   }
@@ -47,6 +46,46 @@ export function toServiceError(error: FastifyError | Error): OciServiceError {
  */
 function withoutNullMembers(this: unknown, _key: string, value: unknown): unknown {
   return value === null && !Array.isArray(this) ? undefined : value;
+}
+
+/** What a body sent with any other type than JSON (or an invalid one) answers. */
+const notJson = () => errors.cannotParseRequest('The request body must be JSON (Content-Type: application/json).');
+
+/**
+ * A content-type parser over the body's bytes: a body over BODY_LIMIT_BYTES is refused (413), a
+ * signed x-content-sha256 is compared with exactly the bytes that arrived (`checkRawBody`, set by
+ * the OCI API's authentication, so a tampered body is 401 before anything else), then `parse`
+ * turns the bytes into the request's body or throws the OCI error that refuses them.
+ */
+export function bodyParser(parse: (raw: Buffer) => unknown) {
+  return (request: FastifyRequest, raw: Buffer, done: (error: Error | null, body?: unknown) => void) => {
+    let body: unknown;
+    try {
+      if (raw.length > BODY_LIMIT_BYTES) throw errors.payloadTooLarge(BODY_LIMIT_BYTES);
+      request.checkRawBody?.(raw);
+      body = parse(raw);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    done(null, body);
+  };
+}
+
+/**
+ * JSON bodies. OCI SDKs send `content-type: application/json` on GETs and DELETEs too: an empty
+ * body is no body.
+ */
+function parseJson(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'), withoutNullMembers);
+  } catch {
+    throw errors.cannotParseRequest();
+  }
+  // A body of `null` is a body, not an absent one: refused as any other that is not an object.
+  if (body === undefined) throw errors.invalidParameter('The request body must be a JSON object.');
+  return body;
 }
 
 /**
@@ -86,36 +125,18 @@ export function createHttpApp(): FastifyInstance {
     },
   });
   app.setValidatorCompiler(validatorCompiler);
-  // Bodies are read as bytes so a signed x-content-sha256 is compared with exactly what arrived
-  // (`checkRawBody`, set by the OCI API's authentication), before anything is parsed.
-  // OCI SDKs send `content-type: application/json` on GETs and DELETEs too: an empty body is no body.
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
-    if (tooLarge(raw as Buffer)) return done(errors.payloadTooLarge(BODY_LIMIT_BYTES), undefined);
-    try {
-      request.checkRawBody?.(raw as Buffer);
-    } catch (error) {
-      return done(error as Error, undefined);
-    }
-    if ((raw as Buffer).length === 0) return done(null, undefined);
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString('utf8'), withoutNullMembers);
-    } catch {
-      return done(errors.cannotParseRequest(), undefined);
-    }
-    // A body of `null` is a body, not an absent one: refused as any other that is not an object.
-    if (body === undefined) return done(errors.invalidParameter('The request body must be a JSON object.'), undefined);
-    done(null, body);
-  });
-  app.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer' }, (request, body, done) => {
-    if (tooLarge(body as Buffer)) return done(errors.payloadTooLarge(BODY_LIMIT_BYTES), undefined);
-    try {
-      request.checkRawBody?.(body as Buffer);
-      done(null, body);
-    } catch (error) {
-      done(error as Error, undefined);
-    }
-  });
+  // Only JSON bodies are parsed. A body of any other type (text/plain, octet-stream, a form, none
+  // named) is refused alike rather than dropped, after its size and signed digest are checked;
+  // the admin API's object upload adds its own text parser.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, bodyParser(parseJson));
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer' },
+    bodyParser((raw) => {
+      if (raw.length > 0) throw notJson();
+    }),
+  );
   app.decorateRequest('requestId', '');
   app.decorateRequest('checkRawBody', undefined);
   // Callback-style hooks: on the hot path they cost less than async ones.
