@@ -136,23 +136,26 @@ export function buildProgram(): Command {
       '--provider <name=urn>',
       "import with this provider of the stack (e.g. one in the DR plan's region), as `pulumi import --provider`",
     )
+    .option('--parent <name=urn>', 'import it as a child of this resource of the stack, as `pulumi import --parent`')
     .action(async (type: string, name: string, id: string, _: unknown, cmd: Command) => {
       const { runDeploy } = await import('./commands/deploy');
       const protect = cmd.opts().protect as boolean;
-      const given = cmd.opts().provider as string | undefined;
-      // Pulumi's form is name=urn (the name is the provider's variable in the code printed after);
-      // a bare URN is taken too, named after its resource.
-      const eq = given && !given.startsWith('urn:') ? given.indexOf('=') : -1;
-      if (given && !given.startsWith('urn:') && (eq <= 0 || !given.slice(eq + 1).startsWith('urn:')))
-        throw new UserError(`could not parse --provider '${given}': expected name=urn`);
-      const provider = given && {
-        variable: eq > 0 ? given.slice(0, eq) : given.split('::').pop()!,
-        urn: given.slice(eq + 1),
-      };
+      const provider = nameAndUrn('--provider', cmd.opts().provider as string | undefined);
+      const parent = nameAndUrn('--parent', cmd.opts().parent as string | undefined);
       await runDeploy('import', {
         ...globals(cmd),
-        imports: [{ type, name, id, protect, ...(provider ? { provider: provider.urn } : {}) }],
-        importProviderVariable: provider ? provider.variable : undefined,
+        imports: [
+          {
+            type,
+            name,
+            id,
+            protect,
+            ...(provider ? { provider: provider.urn } : {}),
+            ...(parent ? { parent: parent.urn } : {}),
+          },
+        ],
+        importProviderVariable: provider?.variable,
+        importParentVariable: parent?.variable,
       });
     });
 
@@ -354,3 +357,16 @@ export function fail(error: unknown): void {
 }
 
 if (require.main === module) void main();
+
+/**
+ * `--provider` and `--parent` of `import`, in Pulumi's form name=urn (the name is the variable in
+ * the code printed after); a bare URN is taken too, named after its resource.
+ */
+function nameAndUrn(flag: string, given: string | undefined): { variable: string; urn: string } | undefined {
+  if (!given) return undefined;
+  if (given.startsWith('urn:')) return { variable: given.split('::').pop()!, urn: given };
+  const eq = given.indexOf('=');
+  if (eq <= 0 || !given.slice(eq + 1).startsWith('urn:'))
+    throw new UserError(`could not parse ${flag} '${given}': expected name=urn`);
+  return { variable: given.slice(0, eq), urn: given.slice(eq + 1) };
+}

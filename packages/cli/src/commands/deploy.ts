@@ -34,6 +34,8 @@ interface DeployOptions extends GlobalOptions {
   imports?: EngineOptions['imports'];
   /** `import --provider name=urn`: the provider's variable in the code printed after. */
   importProviderVariable?: string;
+  /** `import --parent name=urn`: the parent's variable in the code printed after. */
+  importParentVariable?: string;
   showSames?: boolean;
   showReplacementSteps?: boolean;
   suppressOutputs?: boolean;
@@ -235,7 +237,10 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     }
     await run(mode, false);
     if (kind === 'import' && !options.json)
-      printImportCode(project.dir, state.load().resources, options.imports ?? [], options.importProviderVariable);
+      printImportCode(project.dir, state.load().resources, options.imports ?? [], {
+        provider: options.importProviderVariable,
+        parent: options.importParentVariable,
+      });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -270,7 +275,7 @@ function printImportCode(
   programDir: string,
   resources: Array<{ urn: string; type: string; inputs: Record<string, unknown>; delete?: boolean }>,
   imports: NonNullable<EngineOptions['imports']>,
-  providerVariable?: string,
+  variables: { provider?: string; parent?: string },
 ): void {
   let pkg = '@pulumi/oci';
   try {
@@ -281,7 +286,9 @@ function printImportCode(
     // No package.json: the code names @pulumi/oci, the package such programs use.
   }
   for (const imp of imports) {
-    const found = resources.find((r) => !r.delete && r.urn.endsWith(`::${imp.type}::${imp.name}`));
+    // Under a parent, the URN's type is qualified by the parent's (`…::Parent$Type::name`).
+    const suffix = `${imp.type}::${imp.name}`;
+    const found = resources.find((r) => !r.delete && (r.urn.endsWith(`::${suffix}`) || r.urn.endsWith(`$${suffix}`)));
     if (found)
       process.stdout.write(
         `\n${importCode({
@@ -290,7 +297,7 @@ function printImportCode(
           name: imp.name,
           inputs: found.inputs,
           protect: imp.protect !== false,
-          provider: providerVariable,
+          ...variables,
         })}`,
       );
   }

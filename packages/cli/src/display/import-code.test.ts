@@ -22,3 +22,16 @@ test('the printed code names the resource and its provider as TypeScript variabl
   });
   assert.match(plain, /const e = new oci\.ailanguage\.Endpoint\("e", \{\n\}\);\n$/);
 });
+
+test("the resource options come in the order Pulumi's code generator writes them: parent, provider, protect", () => {
+  const code = importCode({
+    pkg: '@pulumi/oci',
+    type: 'oci:AiLanguage/endpoint:Endpoint',
+    name: 'child',
+    inputs: {},
+    protect: true,
+    provider: 'standby',
+    parent: 'my-group',
+  });
+  assert.match(code, /\}, \{\n {4}parent: my_group,\n {4}provider: standby,\n {4}protect: true,\n\}\);\n$/);
+});

@@ -14,8 +14,10 @@ export function importCode(options: {
   protect: boolean;
   /** The variable of the provider the import used (`--provider name=urn`), as Pulumi's code names it. */
   provider?: string;
+  /** The variable of the parent (`--parent name=urn`). */
+  parent?: string;
 }): string {
-  const { pkg, type, name, inputs, protect, provider } = options;
+  const { pkg, type, name, inputs, protect, provider, parent } = options;
   // `oci:AiLanguage/endpoint:Endpoint` → oci.ailanguage.Endpoint, as the SDKs name their modules.
   const [namespace, module, className] = type.split(':');
   const ctor = `${namespace}.${module.split('/')[0].toLowerCase()}.${className}`;
@@ -36,7 +38,7 @@ export function importCode(options: {
     'import * as pulumi from "@pulumi/pulumi";',
     `import * as ${namespace} from "${pkg}";`,
     '',
-    `const ${variable} = new ${ctor}(${JSON.stringify(name)}, ${literal(args, '')}${resourceOptions(protect, provider && identifier(provider))});`,
+    `const ${variable} = new ${ctor}(${JSON.stringify(name)}, ${literal(args, '')}${resourceOptions(protect, provider && identifier(provider), parent && identifier(parent))});`,
     '',
   ].join('\n');
 }
@@ -46,8 +48,13 @@ function identifier(name: string): string {
   return name.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^([0-9])/, '_$1');
 }
 
-function resourceOptions(protect: boolean, provider: string | undefined): string {
-  const lines = [...(provider ? [`    provider: ${provider},`] : []), ...(protect ? ['    protect: true,'] : [])];
+/** The options in the order Pulumi's Node.js code generator writes them: parent, provider, protect. */
+function resourceOptions(protect: boolean, provider: string | undefined, parent: string | undefined): string {
+  const lines = [
+    ...(parent ? [`    parent: ${parent},`] : []),
+    ...(provider ? [`    provider: ${provider},`] : []),
+    ...(protect ? ['    protect: true,'] : []),
+  ];
   return lines.length ? `, {\n${lines.join('\n')}\n}` : '';
 }
 

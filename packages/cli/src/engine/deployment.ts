@@ -1478,10 +1478,14 @@ export class Deployment {
    * with a provider of the stack (`--provider name=urn`, e.g. one in the DR plan's region).
    */
   async importResource(
-    imp: { type: string; name: string; id: string; protect?: boolean; provider?: string },
+    imp: { type: string; name: string; id: string; protect?: boolean; provider?: string; parent?: string },
     version: string,
   ): Promise<StepOutcome> {
-    const urn = this.urn(imp.type, imp.name, this.stackUrn);
+    // `--parent`: a resource of the stack, whose type and name then qualify the URN (as Pulumi's).
+    if (imp.parent && !this.current.some((r) => r.urn === imp.parent && !r.delete))
+      throw new StepError(`parent ${imp.parent} is not in the stack (ocikit stack --show-urns lists it)`);
+    const parent = imp.parent ?? this.stackUrn;
+    const urn = this.urn(imp.type, imp.name, parent);
     if (this.olds.has(urn)) throw new StepError(`${urn} is already in the stack`);
     if (imp.provider) {
       const p = this.current.find((r) => r.urn === imp.provider && !r.delete);
@@ -1491,7 +1495,7 @@ export class Deployment {
       const ref = `${p.urn}::${p.id}`;
       const { plugin } = await this.providerFor(ref, imp.type, '');
       this.registered.add(urn);
-      return this.importStep({ ...importRegistration(imp, this.stackUrn, ''), provider: ref }, urn, plugin, ref, true);
+      return this.importStep({ ...importRegistration(imp, parent, ''), provider: ref }, urn, plugin, ref, true);
     }
     // The stack's default provider of the package (the program's, e.g. default_4_20_0 from
     // @pulumi/oci) rather than a second, unversioned one that the next `up` would delete.
@@ -1500,7 +1504,7 @@ export class Deployment {
     if (!version && typeof existing?.inputs.version === 'string') version = existing.inputs.version;
     const { plugin, ref } = await this.providerFor('', imp.type, version);
     this.registered.add(urn);
-    return this.importStep(importRegistration(imp, this.stackUrn, version), urn, plugin, ref, true);
+    return this.importStep(importRegistration(imp, parent, version), urn, plugin, ref, true);
   }
 
   /** `Resource.get`: Read(id, state); an external resource, never deleted, only dropped from state. */
@@ -2257,16 +2261,16 @@ export function engineRegistration(
   };
 }
 
-/** What `ocikit import` registers: the resource under the stack, nothing but its id to import. */
+/** What `ocikit import` registers: the resource under its parent, nothing but its id to import. */
 function importRegistration(
   imp: { type: string; name: string; id: string; protect?: boolean },
-  stackUrn: string,
+  parent: string,
   version: string,
 ): Registration {
   return engineRegistration({
     type: imp.type,
     name: imp.name,
-    parent: stackUrn,
+    parent,
     inputs: {},
     version,
     importId: imp.id,

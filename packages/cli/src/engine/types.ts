@@ -31,7 +31,7 @@ export interface EngineOptions {
   secretKeys: string[];
   /** `ocikit import <type> <name> <id>` (protected unless `--protect=false`, as `pulumi import`). */
   /** `ocikit import`: each with its provider's URN (`--provider name=urn`), else the default provider. */
-  imports?: Array<{ type: string; name: string; id: string; protect?: boolean; provider?: string }>;
+  imports?: Array<{ type: string; name: string; id: string; protect?: boolean; provider?: string; parent?: string }>;
   /** Default: Pulumi's default. */
   parallel?: number;
   /** `up --refresh`: read every resource from the cloud before the program's steps. */

@@ -180,4 +180,33 @@ describe('resource targeting through ocikit', () => {
     assert.equal(both.code, 1);
     assert.match(both.stderr, /You cannot specify --target and --exclude-protected/);
   });
+  it('import --parent adopts a resource as a child of one of the stack, as pulumi import --parent', async () => {
+    const { endpoint } = await cloud.t.language().createEndpoint({
+      createEndpointDetails: {
+        compartmentId: cloud.sandbox.compartmentId,
+        modelId: cloud.sandbox.textModelId,
+        displayName: 'adopted-child',
+        inferenceUnits: 1,
+      },
+    });
+    for (let i = 0; i < 100 && (await endpointName(endpoint.id)) === undefined; i++) await cloud.t.advance(1);
+    const imported = ok(
+      await p.run(['import', ENDPOINT, 'child', endpoint.id, '--parent', `first=${FIRST}`, '--protect=false']),
+    );
+    const child = readCheckpoint(p).resources!.find((r) => r.urn.endsWith('::child'))!;
+    // The parent's type qualifies the child's URN, as Pulumi's NewURN does.
+    assert.equal(child.urn, `urn:pulumi:dev::targets::${ENDPOINT}$${ENDPOINT}::child`);
+    assert.equal(child.parent, FIRST);
+    assert.match(imported.stdout, /\}, \{\n {4}parent: first,\n\}\);\n$/);
+    const refused = await p.run([
+      'import',
+      ENDPOINT,
+      'other',
+      endpoint.id,
+      '--parent',
+      'nope=urn:pulumi:dev::targets::x::y',
+    ]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /parent urn:pulumi:dev::targets::x::y is not in the stack/);
+  });
 });
