@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { RunningEmulator, SandboxIds } from '@ocikit/emulator';
+import { processAlive } from './process-alive';
 
 /** Stack config keys that point `oci` at a real cloud (or an emulator of the user's choosing). */
 const CLOUD_CONFIG_KEYS = [
@@ -60,7 +61,9 @@ export interface EmbeddedCloud {
  */
 export async function startEmbeddedCloud(programDir: string): Promise<EmbeddedCloud> {
   const dataDir = join(programDir, '.ocikit', 'emulator');
-  mkdirSync(dataDir, { recursive: true });
+  // The emulator's database holds its tenancy's data: the folder is the user's alone, as the
+  // emulator makes its own (an existing one keeps its mode).
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Loaded here so commands that never start an emulator do not pay for fastify and SQLite.
   const { startEmulator } = await import('@ocikit/emulator');
   const owner = join(dataDir, 'owner.json');
@@ -69,9 +72,17 @@ export async function startEmbeddedCloud(programDir: string): Promise<EmbeddedCl
       throw /in use by another emulator/.test(error.message) ? inUse(dataDir, owner) : error;
     },
   );
-  // Who holds the data directory, for the message another command gets (see inUse).
-  writeFileSync(owner, JSON.stringify({ pid: process.pid, command: ownCommand() }), { mode: 0o600 });
-  const profile = readConfigProfile(emulator.configFile, 'DEFAULT');
+  let profile: Record<string, string | undefined>;
+  try {
+    // Who holds the data directory, for the message another command gets (see inUse).
+    writeFileSync(owner, JSON.stringify({ pid: process.pid, command: ownCommand() }), { mode: 0o600 });
+    profile = readConfigProfile(emulator.configFile, 'DEFAULT');
+  } catch (error) {
+    // Not left running (holding the database and its port) by a command that cannot use it.
+    rmSync(owner, { force: true });
+    await emulator.close();
+    throw error;
+  }
   const providerEnv: Record<string, string> = {
     OCIKIT_ENDPOINT: emulator.url,
     OCI_REGION: emulator.region,
@@ -105,7 +116,8 @@ function inUse(dataDir: string, ownerFile: string): Error {
   let holder = 'another ocikit command';
   try {
     const { pid, command } = JSON.parse(readFileSync(ownerFile, 'utf8')) as { pid?: number; command?: string };
-    if (pid) holder = `another ocikit command (pid ${pid}${command ? `: ${command}` : ''})`;
+    // A file left by a command that died names nobody: the folder is held otherwise.
+    if (pid && processAlive(pid)) holder = `another ocikit command (pid ${pid}${command ? `: ${command}` : ''})`;
   } catch {
     // (no owner file: an emulator started otherwise, such as `ocikit-emulator --data`)
   }

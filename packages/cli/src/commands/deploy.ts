@@ -144,7 +144,10 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       // destroy.go: every resource but the protected ones and what they depend on is a target;
       // with nothing else left, it says so and succeeds.
       if (targets.length) throw new UserError('You cannot specify --target and --exclude-protected');
-      const { unprotected, protectedCount } = engine.separateProtected(state.load().resources);
+      const { unprotected, protectedCount } = engine.separateProtected(state.load().resources, {
+        patterns: options.exclude,
+        dependents: options.excludeDependents,
+      });
       if (protectedCount > 0 && unprotected.length === 0) {
         if (!options.json)
           process.stdout.write(

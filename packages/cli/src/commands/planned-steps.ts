@@ -1,4 +1,5 @@
 import type { Operation } from '../engine';
+import { isDefaultProvider } from '../engine/default-provider';
 import type { EngineEvent } from '../engine/types';
 
 /**
@@ -12,7 +13,8 @@ export function plannedSteps() {
   return {
     note(e: EngineEvent): void {
       const m = e.resourcePreEvent?.metadata;
-      if (!m) return;
+      // Internal steps (a default provider's) are not counted, as PreviewThenPrompt skips them.
+      if (!m || isDefaultProvider(m.urn)) return;
       if (m.type !== 'pulumi:pulumi:Stack') resources++;
       if ((m.op === 'delete' || m.op === 'replace') && m.old?.retainOnDelete)
         retained.push(`    - ${m.type} ${m.urn.slice(m.urn.lastIndexOf('::') + 2)}\n`);

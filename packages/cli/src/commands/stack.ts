@@ -235,7 +235,7 @@ export async function stackImport(options: GlobalOptions & { file?: string; forc
   process.stdout.write('Import complete.\n');
 }
 
-const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i;
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
 type Deployment = ImportedDeployment & { secrets_providers?: { type?: string; state?: { salt?: unknown } } };
 
@@ -261,7 +261,11 @@ function parseDeployment(text: string): Deployment {
     throw new UserError('could not read the deployment: its resources are not a list');
   // Pulumi reads the manifest's time into a Go time.Time (RFC 3339): anything else fails its import.
   const time = (d as { manifest?: { time?: unknown } }).manifest?.time;
-  if (time !== undefined && (typeof time !== 'string' || !RFC3339.test(time) || Number.isNaN(Date.parse(time))))
+  if (
+    time !== undefined &&
+    time !== null &&
+    (typeof time !== 'string' || !RFC3339.test(time) || Number.isNaN(Date.parse(time)))
+  )
     throw new UserError(
       `could not read the deployment: its manifest's time ${JSON.stringify(time)} is not an RFC 3339 time`,
     );

@@ -39,6 +39,7 @@ test("--json prints step events in apitype's shape: old/new always, empty fields
   const drifted = refresh({ diffs: ['a'], detailedDiff: { a: { diffKind: 'update', inputDiff: false } } });
   assert.equal(drifted.op, 'update');
   assert.deepEqual(Object.keys(drifted), ['op', 'urn', 'type', 'old', 'new', 'diffs', 'detailedDiff', 'provider']);
+  assert.equal(refresh({}).detailedDiff, null, 'no detailed diff: null, as apitype prints it');
   assert.deepEqual(Object.keys(drifted.old!), [
     'type',
     'urn',

@@ -19,8 +19,8 @@ export function jsonEvent(event: EngineEvent): EngineEvent | undefined {
 }
 
 /**
- * StepEventMetadata's JSON: `old` and `new` always (null when there is none), `keys`, `diffs`,
- * `detailedDiff` and `logical` only when set (omitempty). A refresh's result carries what it found
+ * StepEventMetadata's JSON: `old`, `new` and `detailedDiff` always (null when there is none),
+ * `keys`, `diffs` and `logical` only when set (omitempty). A refresh's result carries what it found
  * (RefreshStep.ResultOp, update.go OnResourceStepPost): same, update (drift) or delete (gone).
  */
 function jsonMetadata(m: StepEventMetadata, result: boolean): StepEventMetadata {
@@ -33,13 +33,14 @@ function jsonMetadata(m: StepEventMetadata, result: boolean): StepEventMetadata 
     new: jsonState(m.new),
     ...(m.keys?.length ? { keys: m.keys } : {}),
     ...(m.diffs?.length ? { diffs: m.diffs } : {}),
-    ...(m.detailedDiff && Object.keys(m.detailedDiff).length ? { detailedDiff: m.detailedDiff } : {}),
+    // Not omitempty: null (no detailed diff) and {} (no changed property) say different things.
+    detailedDiff: m.detailedDiff ?? null,
     ...(m.logical ? { logical: true } : {}),
     provider: m.provider,
   } as StepEventMetadata;
 }
 
-/** StepEventStateMetadata's JSON: its flags (custom, delete, protect) and initErrors only when set. */
+/** StepEventStateMetadata's JSON: its flags (custom, delete, protect, retainOnDelete) and initErrors only when set. */
 function jsonState(s: StepEventStateMetadata | undefined): StepEventStateMetadata | null {
   if (!s) return null;
   return {
@@ -50,6 +51,7 @@ function jsonState(s: StepEventStateMetadata | undefined): StepEventStateMetadat
     id: s.id,
     parent: s.parent,
     ...(s.protect ? { protect: true } : {}),
+    ...(s.retainOnDelete ? { retainOnDelete: true } : {}),
     inputs: s.inputs,
     outputs: s.outputs,
     provider: s.provider,

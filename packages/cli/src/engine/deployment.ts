@@ -1429,7 +1429,11 @@ export class Deployment {
       } else {
         const news = applyIgnoreChanges(readInputs, reg.inputs, reg.ignoreChanges);
         const check = await plugin.check(urn, reg.name, reg.type, readInputs, news);
-        if (check.failures.length) throw this.checkFailed(urn, reg.type, news, check.failures);
+        // ImportStep.Apply: the failures reported, then the step fails with Pulumi's words.
+        if (check.failures.length) {
+          this.checkFailed(urn, reg.type, news, check.failures);
+          throw new StepError(`${urn}: one or more inputs failed to validate`);
+        }
         const diff = await plugin.diff(
           urn,
           reg.name,

@@ -21,6 +21,7 @@ import type { HookBinding } from './hooks';
 import { trace } from './trace';
 import { isObject, isSecret, secretSig, sigKey, type Props } from './values';
 import { StackLockedError, type Crypter, type StackState } from './types';
+import { processAlive } from '../process-alive';
 
 /** apitype.ResourceV3, with property values in wire form (secrets as plain secret objects). */
 export interface ResourceState {
@@ -526,15 +527,6 @@ function readLock(file: string): { pid: number; host: string; time: string } | u
     return JSON.parse(readFileSync(file, 'utf8')) as { pid: number; host: string; time: string };
   } catch {
     return undefined;
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

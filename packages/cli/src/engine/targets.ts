@@ -128,14 +128,26 @@ export function keptWithExcludes(resources: ResourceState[], excludes: UrnTarget
 /**
  * `destroy --exclude-protected` (destroy.go separateProtected): the protected resources and,
  * transitively, what they depend on (parent, provider, dependencies) stay; the others are the
- * targets. `protectedCount` counts what stays, as Pulumi's message does.
+ * targets, but for what `--exclude` keeps (the targets would otherwise override it).
+ * `protectedCount` counts what protection keeps, as Pulumi's message does.
  */
-export function separateProtected(resources: ResourceState[]): { unprotected: string[]; protectedCount: number } {
+export function separateProtected(
+  resources: ResourceState[],
+  exclude: { patterns?: string[]; dependents?: boolean } = {},
+): { unprotected: string[]; protectedCount: number } {
   const live = resources.filter((r) => !r.delete);
-  const protectedUrns = live.filter((r) => r.protect).map((r) => r.urn);
-  // An empty UrnTargets contains everything: with nothing protected, everything is a target.
-  const kept = protectedUrns.length ? keptWithExcludes(live, new UrnTargets(protectedUrns), false) : new Set();
-  return { unprotected: live.filter((r) => !kept.has(r.urn)).map((r) => r.urn), protectedCount: kept.size };
+  // An empty UrnTargets contains everything: keep nothing for an empty list.
+  const keptBy = (patterns: string[] | undefined, dependents: boolean) =>
+    patterns?.length ? keptWithExcludes(live, new UrnTargets(patterns), dependents) : new Set<string>();
+  const kept = keptBy(
+    live.filter((r) => r.protect).map((r) => r.urn),
+    false,
+  );
+  const excluded = keptBy(exclude.patterns, Boolean(exclude.dependents));
+  return {
+    unprotected: live.filter((r) => !kept.has(r.urn) && !excluded.has(r.urn)).map((r) => r.urn),
+    protectedCount: kept.size,
+  };
 }
 
 /** Pulumi's checkTargets diagnostics: a literal target that names no resource of the stack. */

@@ -1,20 +1,30 @@
 /**
  * Config objects as Pulumi writes them as text: Go's map[string]object marshalled to JSON, so
- * every object's keys sorted (what `config get`, `config --json` and the program's PULUMI_CONFIG
- * carry), whatever order the YAML file holds them in.
+ * every object's keys sorted by their UTF-8 bytes (what `config get`, `config` and the program's
+ * PULUMI_CONFIG carry), whatever order the YAML file holds them in. Written by hand: a JS object
+ * would put integer-like keys first ("2" before "10"), where Go puts "10" first.
  */
 export function configJson(value: unknown): string {
-  return JSON.stringify(sortedKeys(value));
+  if (Array.isArray(value)) return `[${value.map(configJson).join(',')}]`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  const record = value as Record<string, unknown>;
+  return `{${goOrder(Object.keys(record))
+    .map((k) => `${JSON.stringify(k)}:${configJson(record[k])}`)
+    .join(',')}}`;
 }
 
-/** A copy of the value with each object's keys in sorted order (as Go's encoding/json emits maps). */
+/**
+ * A copy of the value with each object's keys in Go's order, for `config --json`'s
+ * `objectValue` (as far as a JS object can hold that order: integer-like keys still come first).
+ */
 export function sortedKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedKeys);
   if (typeof value !== 'object' || value === null) return value;
   const record = value as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(record)
-      .sort()
-      .map((k) => [k, sortedKeys(record[k])]),
-  );
+  return Object.fromEntries(goOrder(Object.keys(record)).map((k) => [k, sortedKeys(record[k])]));
+}
+
+/** Keys in the order Go's encoding/json writes a map's: by their UTF-8 bytes. */
+function goOrder(keys: string[]): string[] {
+  return keys.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 }

@@ -15,6 +15,7 @@ const program = (o: {
   units?: number;
   extraEndpoint?: boolean;
   importId?: string;
+  importUnits?: number;
 }) => `
 import * as pulumi from '@pulumi/pulumi';
 import * as oci from '@pulumi/oci';
@@ -34,7 +35,7 @@ const ep = new oci.ailanguage.Endpoint('ep', {
   displayName: cfg.requireSecret('endpointName'),
 }, { dependsOn: [plan] });
 ${o.extraEndpoint ? `new oci.ailanguage.Endpoint('ep2', { compartmentId: cfg.require('compartmentId'), modelId: cfg.require('modelId'), displayName: 'second' });` : ''}
-${o.importId ? `new oci.ailanguage.Endpoint('imported', { compartmentId: cfg.require('compartmentId'), modelId: cfg.require('modelId'), displayName: 'made-outside' }, { import: '${o.importId}' });` : ''}
+${o.importId ? `new oci.ailanguage.Endpoint('imported', { compartmentId: cfg.require('compartmentId'), modelId: cfg.require('modelId'), displayName: 'made-outside'${o.importUnits === undefined ? '' : `, inferenceUnits: ${o.importUnits}`} }, { import: '${o.importId}' });` : ''}
 const again = oci.disasterrecovery.DrPlan.get('again', plan.id, undefined, { provider: standby });
 export const planId = plan.id;
 export const planState = plan.state;
@@ -169,6 +170,36 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
     const r = await prog.run();
     assert.equal(r.ok, false);
     assert.match(r.error!, /::imported: inputs to import do not match the existing resource: \[displayName\]$/);
+    assert.equal(
+      prog.resources().some((x) => x.urn.endsWith('::imported')),
+      false,
+      'nothing imported',
+    );
+    await cloud.language(cloud.sandbox.homeRegion).deleteEndpoint({ endpointId: made.endpoint.id });
+  });
+
+  it("an import by option whose inputs its Check refuses fails once, in Pulumi's words (ImportStep)", async () => {
+    const made = await cloud.language(cloud.sandbox.homeRegion).createEndpoint({
+      createEndpointDetails: {
+        compartmentId: cloud.sandbox.compartmentId,
+        modelId: cloud.sandbox.aiLanguage.pretrainedModelIds.sentimentAnalysis,
+        displayName: 'made-outside',
+      },
+    });
+    prog.write(
+      program({ planName: 'plan-b', planType: 'FAILOVER', units: 2, importId: made.endpoint.id, importUnits: 0 }),
+    );
+    const r = await prog.run();
+    assert.equal(r.ok, false);
+    const problem =
+      "oci:AiLanguage/endpoint:Endpoint resource 'imported's property 'inferenceUnits' value {0} has a problem: inferenceUnits must be between 1 and 10, got 0";
+    assert.equal(r.error, problem);
+    const errors = diagnostics(r.events, 'error');
+    assert.equal(errors.filter((m) => m === problem).length, 1, errors.join('\n'));
+    assert.ok(
+      errors.some((m) => m.endsWith('::imported: one or more inputs failed to validate')),
+      errors.join('\n'),
+    );
     assert.equal(
       prog.resources().some((x) => x.urn.endsWith('::imported')),
       false,

@@ -64,6 +64,7 @@ export async function createIdempotently<T extends { lifecycleState?: string }>(
     settled = await createWith(ctx.createKey ? createRetryToken(ctx.urn, inputs, ctx.createKey) : retryToken());
   } catch (e) {
     if (!ctx.createKey || !isInvalidatedRetryToken(e)) throw e;
+    ctx.progress('the retry token of the first create was refused (409 InvalidatedRetryToken): creating anew');
   }
   if (!settled || GONE.has(settled.lifecycleState ?? '')) settled = await createWith(retryToken());
   return settled;
