@@ -60,6 +60,16 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
         .listEndpoints({ compartmentId: cloud.sandbox.compartmentId, displayName })
     ).endpointCollection.items.filter((e) => !['DELETED', 'DELETING'].includes(e.lifecycleState));
 
+  /** An endpoint made with the OCI SDK, outside the program (for the import tests). */
+  const endpointMadeOutside = (displayName: string) =>
+    cloud.language(cloud.sandbox.homeRegion).createEndpoint({
+      createEndpointDetails: {
+        compartmentId: cloud.sandbox.compartmentId,
+        modelId: cloud.sandbox.aiLanguage.pretrainedModelIds.sentimentAnalysis,
+        displayName,
+      },
+    });
+
   before(async () => {
     cloud = await startCloud();
     const s = cloud.sandbox;
@@ -153,13 +163,7 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
   });
 
   it("refuses to import by option a resource whose inputs differ, with Pulumi's words; a preview warns", async () => {
-    const made = await cloud.language(cloud.sandbox.homeRegion).createEndpoint({
-      createEndpointDetails: {
-        compartmentId: cloud.sandbox.compartmentId,
-        modelId: cloud.sandbox.aiLanguage.pretrainedModelIds.sentimentAnalysis,
-        displayName: 'named-otherwise',
-      },
-    });
+    const made = await endpointMadeOutside('named-otherwise');
     prog.write(program({ planName: 'plan-b', planType: 'FAILOVER', units: 2, importId: made.endpoint.id }));
     const preview = await prog.run({ preview: true });
     assert.equal(preview.ok, true, preview.error);
@@ -179,13 +183,7 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
   });
 
   it("an import by option whose inputs its Check refuses fails once, in Pulumi's words (ImportStep)", async () => {
-    const made = await cloud.language(cloud.sandbox.homeRegion).createEndpoint({
-      createEndpointDetails: {
-        compartmentId: cloud.sandbox.compartmentId,
-        modelId: cloud.sandbox.aiLanguage.pretrainedModelIds.sentimentAnalysis,
-        displayName: 'made-outside',
-      },
-    });
+    const made = await endpointMadeOutside('made-outside');
     prog.write(
       program({ planName: 'plan-b', planType: 'FAILOVER', units: 2, importId: made.endpoint.id, importUnits: 0 }),
     );
