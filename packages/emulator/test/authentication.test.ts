@@ -77,6 +77,23 @@ describe('request signatures (verified by default)', () => {
     assert.ok(Array.isArray((await listGroups(other)).drProtectionGroupCollection.items));
   });
 
+  // oci-common signs a query as Node's legacy url.parse writes it and sends it as WHATWG's URL
+  // does: for non-ASCII and |^`{}\ they differ, and the official SDK's request must still pass.
+  it('accepts the official SDK listing with a filter of non-ASCII and |^`{}\\ characters', async () => {
+    const language = t.language();
+    for (const displayName of ['projet é', 'a|b^c`d{e}f\\g']) {
+      const { project } = await language.createProject({
+        createProjectDetails: { compartmentId: t.identity.tenancyId, displayName },
+      });
+      const listed = await language.listProjects({ compartmentId: t.identity.tenancyId, displayName });
+      assert.deepEqual(
+        listed.projectCollection.items.map((p) => p.id),
+        [project.id],
+        displayName,
+      );
+    }
+  });
+
   it('refuses a signature made with another key (401 NotAuthenticated)', async () => {
     const error = await ociError(() => listGroups({ ...t.identity, privateKeyPem: otherPrivateKey() }));
     assert.equal(error.statusCode, 401);

@@ -197,6 +197,21 @@ export function verifySignature(
     } catch {
       valid = false;
     }
+    // oci-common signs the target as Node's legacy url.parse writes it and sends it as fetch's URL
+    // does; for a query with non-ASCII or |^`{}\ characters the two differ (see legacyTarget).
+    const legacy = !valid && signed.has('(request-target)') ? legacyTarget(request.url) : undefined;
+    if (legacy) {
+      try {
+        valid = verify(
+          'RSA-SHA256',
+          Buffer.from(signingString({ ...request, url: legacy }, parsed.headers), 'utf8'),
+          key,
+          parsed.signature,
+        );
+      } catch {
+        valid = false;
+      }
+    }
     if (!valid) throw fail(`the signature does not match the request and the key of keyId ${quote(parsed.keyId)}.`);
     if (triple) verified.add(triple, key);
   }
@@ -204,6 +219,29 @@ export function verifySignature(
     principal,
     bodyDigest: signed.has('x-content-sha256') ? headerValue(request, 'x-content-sha256') : undefined,
   };
+}
+
+/**
+ * The request target as oci-common 2.139.1 signed it, when it differs from what arrived: its signer
+ * takes the path of Node's legacy `url.parse(uri)`, which leaves non-ASCII characters raw and
+ * percent-encodes \t \n \v \f \r space " ' < > \ ^ ` { | }, while the request goes out through
+ * WHATWG's URL, which percent-encodes non-ASCII (UTF-8) and leaves |^`{}\ raw in a query. So the
+ * official TypeScript SDK can list with such a filter (`displayName: 'é'`): the signature is checked
+ * against the target as received, then against this form. Undefined when they are the same.
+ */
+function legacyTarget(target: string): string | undefined {
+  const decoded = target.replace(/(?:%[89a-fA-F][0-9a-fA-F])+/g, (bytes) => {
+    try {
+      return decodeURIComponent(bytes);
+    } catch {
+      return bytes;
+    }
+  });
+  const legacy = decoded.replace(
+    /[\t\n\v\f\r "'<>\\^`{|}]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+  return legacy === target ? undefined : legacy;
 }
 
 /** Compares the signed x-content-sha256 with the body's bytes as received. */
