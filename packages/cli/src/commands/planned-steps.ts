@@ -1,5 +1,6 @@
 import type { Operation } from '../engine';
 import { isDefaultProvider } from '../engine/default-provider';
+import { urnName } from '../engine/urn';
 import type { EngineEvent } from '../engine/types';
 
 /**
@@ -17,7 +18,7 @@ export function plannedSteps() {
       if (!m || isDefaultProvider(m.urn)) return;
       if (m.type !== 'pulumi:pulumi:Stack') resources++;
       if ((m.op === 'delete' || m.op === 'replace') && m.old?.retainOnDelete)
-        retained.push(`    - ${m.type} ${m.urn.slice(m.urn.lastIndexOf('::') + 2)}\n`);
+        retained.push(`    - ${m.type} ${urnName(m.urn)}\n`);
     },
     notices(operation: Operation): string {
       let text = '';

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { UserError } from '../errors';
-import { checkSnapshot, listStacks, type Crypter, type ImportedDeployment } from '../engine';
+import { checkSnapshot, listStacks, passphraseSalt, type Crypter, type ImportedDeployment } from '../engine';
 import type { GlobalOptions } from './options';
 import type { StackConfigFile } from '../project/stack-config';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
@@ -280,7 +280,7 @@ function parseDeployment(text: string): Deployment {
 function sourceCrypter(deployment: Deployment, file: StackConfigFile): Crypter | undefined {
   if (!holdsCiphertext(deployment)) return undefined;
   const provider = deployment.secrets_providers;
-  const salt = provider?.type === 'passphrase' ? provider.state?.salt : undefined;
+  const salt = passphraseSalt(deployment);
   if (typeof salt !== 'string')
     throw new UserError(
       `the deployment's secrets are encrypted by ${provider?.type ? `the '${provider.type}' secrets provider` : 'an unnamed secrets provider'}, which ocikit cannot read: export them with \`pulumi stack export --show-secrets\``,

@@ -3,6 +3,7 @@ import { jsonEvent } from './json-event';
 import { isDefaultProvider } from '../engine/default-provider';
 import { formatDuration, formatValue, isSecret, readPath } from './format';
 import { parsePath } from '../engine/values';
+import { urnName } from '../engine/urn';
 import type { ColorMode } from './modes';
 
 export type DisplayMode = 'update' | 'refresh' | 'destroy' | 'import';
@@ -461,5 +462,4 @@ const lockMark = (meta: StepEventMetadata) => (!protectChanges(meta) ? '' : meta
 // eslint-disable-next-line no-control-regex
 const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 const key = (meta: StepEventMetadata) => `${meta.op} ${meta.urn}`;
-const urnName = (urn: string) => urn.split('::').slice(3).join('::') || urn;
 const urnType = (urn: string) => (urn.split('::')[2] ?? '').split('$').pop() ?? '';

@@ -47,6 +47,7 @@ import {
   withDependents,
   type TargetOptions,
 } from './targets';
+import { urnName } from './urn';
 
 export const stackType = 'pulumi:pulumi:Stack';
 const providerPrefix = 'pulumi:providers:';
@@ -2137,10 +2138,6 @@ function oldProps(old: ResourceState | undefined): Pick<HookArgs, 'oldInputs' | 
 
 function urnQualifiedType(urn: string): string {
   return urn.split('::')[2] ?? '';
-}
-
-function urnName(urn: string): string {
-  return urn.split('::').slice(3).join('::');
 }
 
 function splitRef(ref: string): [string, string] {

@@ -3,7 +3,14 @@
 export * from './types';
 export { runEngine } from './run-engine';
 export { isDefaultProvider } from './default-provider';
-export { openStackState, listStacks, type ImportedDeployment, type ResourceState, type Snapshot } from './state';
+export {
+  openStackState,
+  listStacks,
+  passphraseSalt,
+  type ImportedDeployment,
+  type ResourceState,
+  type Snapshot,
+} from './state';
 export { checkSnapshot } from './snapshot-check';
 export { separateProtected } from './targets';
 export { trace } from './trace';

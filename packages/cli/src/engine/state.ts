@@ -229,8 +229,7 @@ export class FileStackState implements StackState {
    * Pulumi.<stack>.yaml's when that file was made again since. Writes use the file's salt.
    */
   private readerOf(deployment: Record<string, unknown>): Crypter | undefined {
-    const provider = deployment.secrets_providers as { type?: string; state?: { salt?: unknown } } | undefined;
-    const salt = provider?.type === 'passphrase' ? provider.state?.salt : undefined;
+    const salt = passphraseSalt(deployment);
     return typeof salt === 'string' && this.crypter?.forSalt ? this.crypter.forSalt(salt) : this.crypter;
   }
 
@@ -528,6 +527,12 @@ function readLock(file: string): { pid: number; host: string; time: string } | u
   } catch {
     return undefined;
   }
+}
+
+/** The passphrase salt a deployment's `secrets_providers` names, when it names the passphrase provider. */
+export function passphraseSalt(deployment: { secrets_providers?: unknown }): unknown {
+  const provider = deployment.secrets_providers as { type?: string; state?: { salt?: unknown } } | undefined;
+  return provider?.type === 'passphrase' ? provider.state?.salt : undefined;
 }
 
 export function openStackState(options: {

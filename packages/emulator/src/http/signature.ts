@@ -191,26 +191,19 @@ export function verifySignature(
   if (!key) throw fail(`no API key with keyId ${quote(parsed.keyId)} is known to this emulator.`);
   const triple = verified && `${parsed.keyId}\n${headerValue(request, 'authorization')}\n${text}`;
   if (!(triple && verified.has(triple, key))) {
-    let valid: boolean;
-    try {
-      valid = verify('RSA-SHA256', Buffer.from(text, 'utf8'), key, parsed.signature);
-    } catch {
-      valid = false;
-    }
-    // oci-common signs the target as Node's legacy url.parse writes it and sends it as fetch's URL
-    // does; for a query with non-ASCII or |^`{}\ characters the two differ (see legacyTarget).
-    const legacy = !valid && signed.has('(request-target)') ? legacyTarget(request.url) : undefined;
-    if (legacy) {
+    const verifies = (signingText: string): boolean => {
       try {
-        valid = verify(
-          'RSA-SHA256',
-          Buffer.from(signingString({ ...request, url: legacy }, parsed.headers), 'utf8'),
-          key,
-          parsed.signature,
-        );
+        return verify('RSA-SHA256', Buffer.from(signingText, 'utf8'), key, parsed.signature);
       } catch {
-        valid = false;
+        return false;
       }
+    };
+    let valid = verifies(text);
+    if (!valid && signed.has('(request-target)')) {
+      // oci-common signs the target as Node's legacy url.parse writes it and sends it as fetch's
+      // URL does; for a query with non-ASCII or |^`{}\ characters the two differ (see legacyTarget).
+      const legacy = legacyTarget(request.url);
+      valid = legacy !== undefined && verifies(signingString({ ...request, url: legacy }, parsed.headers));
     }
     if (!valid) throw fail(`the signature does not match the request and the key of keyId ${quote(parsed.keyId)}.`);
     if (triple) verified.add(triple, key);
