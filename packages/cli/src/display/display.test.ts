@@ -317,6 +317,22 @@ test("--json prints every engine event as one JSON object a line and nothing els
   );
 });
 
+test('--json: a preview reports a failed step as its error alone; an update also as a resOpFailedEvent', () => {
+  for (const preview of [true, false]) {
+    const { out, text } = stream(true);
+    const display = new Display({ mode: 'update', preview, stack: 'dev', json: true, out, env: {} });
+    display.begin();
+    display.onEvent(event({ resourcePreEvent: { metadata: meta('create', 'b') } }));
+    display.onEvent(event({ resOpFailedEvent: { metadata: meta('create', 'b'), status: 2, steps: 0 } }));
+    display.end(result);
+    const printed = text()
+      .trimEnd()
+      .split('\n')
+      .map((l) => Object.keys(JSON.parse(l)).find((k) => k.endsWith('Event')));
+    assert.deepEqual(printed, preview ? ['resourcePreEvent'] : ['resourcePreEvent', 'resOpFailedEvent']);
+  }
+});
+
 test("--json diagnostics carry no colour codes, and an error neither its stack frames nor inspect's <ref *1>", () => {
   const { out, text } = stream(false);
   const display = new Display({

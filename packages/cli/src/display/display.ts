@@ -136,6 +136,8 @@ export class Display {
         if (d.severity === 'error') this.noteError(message, d.message);
         if (message !== sent) event = { ...event, diagnosticEvent: { ...d, message: `${message}\n` } };
       }
+      // A preview reports a failed step as an error alone (previewActions.OnResourceStepPost).
+      if (event.resOpFailedEvent && this.options.preview) return;
       const shown = jsonEvent(event);
       // Numbered as printed, as Pulumi's JSON display numbers the events it shows.
       if (shown) this.out.write(JSON.stringify({ ...shown, sequence: this.printed++ }) + '\n');

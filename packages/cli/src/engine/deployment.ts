@@ -17,6 +17,7 @@ import {
 import {
   InitFailedError,
   PluginPool,
+  resourceStatusAfter,
   type PluginHandover,
   type ProviderPlugin,
   type DiffResult,
@@ -364,10 +365,15 @@ export class Deployment {
   /** Called once, on the first step failure (the runner then stops the program, as Pulumi cancels it). */
   onFailure: () => void = () => undefined;
 
-  private failed(metadata: StepEventMetadata, message: string): StepError {
+  /**
+   * A step that failed, as Pulumi's OnResourceStepPost reports it: an error under the resource and
+   * a resOpFailedEvent with the resource's status after the failure and the steps done so far.
+   */
+  private failed(metadata: StepEventMetadata, message: string, cause?: unknown): StepError {
     this.recordFailure(message);
     this.o.events.diag('error', message, metadata.urn);
-    this.o.events.emit({ resOpFailedEvent: { metadata, status: 1, steps: 1 } });
+    const steps = Object.values(this.changes).reduce((sum, n) => sum + (n ?? 0), 0);
+    this.o.events.emit({ resOpFailedEvent: { metadata, status: resourceStatusAfter(cause), steps } });
     return new StepError(message);
   }
 
@@ -865,7 +871,9 @@ export class Deployment {
     this.put(old, next);
     void this.write();
     this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : 'create');
-    this.outputs(meta);
+    // An update reports a component's outputs once, when it registers them (update.go
+    // OnResourceStepPost reports outputs at the step only for custom resources); a preview at both.
+    if (this.o.preview) this.outputs(meta);
     return { urn, id: '', outputs: {} };
   }
 
@@ -965,7 +973,7 @@ export class Deployment {
     const news = fresh ? reg.inputs : applyIgnoreChanges(old!.inputs, reg.inputs, reg.ignoreChanges);
     const checkMeta = () => stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined);
     const check = await plugin.check(urn, reg.name, reg.type, fresh ? {} : old!.inputs, news).catch((e: unknown) => {
-      throw this.failed(checkMeta(), `${urn}: checking failed: ${oneLine(e)}`);
+      throw this.failed(checkMeta(), `${urn}: checking failed: ${oneLine(e)}`, e);
     });
     if (check.failures.length) throw this.checkFailed(urn, reg.type, news, check.failures);
     const inputs = check.inputs;
@@ -1258,7 +1266,7 @@ export class Deployment {
       const made = this.createdButFailed(draft, e);
       if (made) this.put(this.pendingReplacementOf(urn), made);
       void this.write();
-      throw this.failed(meta, `${urn}: creating failed: ${oneLine(e)}`);
+      throw this.failed(meta, `${urn}: creating failed: ${oneLine(e)}`, e);
     }
     // The create is recorded before its after hooks run: a failing one fails the step, not the create.
     await this.hook('after_create', next.resourceHooks, { ...hookArgs, id: next.id!, newOutputs: next.outputs }, meta);
@@ -1334,7 +1342,7 @@ export class Deployment {
           initErrors: e.reasons,
         });
       void this.write();
-      throw this.failed(meta, `${urn}: updating failed: ${oneLine(e)}`);
+      throw this.failed(meta, `${urn}: updating failed: ${oneLine(e)}`, e);
     }
     await this.hook('after_update', next.resourceHooks, { ...hookArgs, newOutputs: next.outputs }, meta);
     this.count('update');
@@ -1474,7 +1482,7 @@ export class Deployment {
     } catch (e) {
       done();
       void this.write();
-      throw this.failed(meta, e instanceof StepError ? e.message : `${urn}: importing failed: ${oneLine(e)}`);
+      throw this.failed(meta, e instanceof StepError ? e.message : `${urn}: importing failed: ${oneLine(e)}`, e);
     }
   }
 
@@ -1555,7 +1563,7 @@ export class Deployment {
       try {
         read = await plugin.read(urn, reg.name, reg.type, reg.id, reg.inputs, reg.inputs);
       } catch (e) {
-        throw this.failed(meta, `${urn}: reading failed: ${oneLine(e)}`);
+        throw this.failed(meta, `${urn}: reading failed: ${oneLine(e)}`, e);
       }
       if (!read.id) throw this.failed(meta, `${urn}: resource '${reg.id}' does not exist`);
       const next: ResourceState = {
@@ -1763,7 +1771,7 @@ export class Deployment {
         } catch (e) {
           done();
           void this.write();
-          throw this.failed(meta, `${r.urn}: deleting failed: ${oneLine(e)}`);
+          throw this.failed(meta, `${r.urn}: deleting failed: ${oneLine(e)}`, e);
         }
         done();
       }
@@ -1828,7 +1836,7 @@ export class Deployment {
           try {
             read = await plugin.read(r.urn, name, r.type, r.id!, r.outputs, r.inputs);
           } catch (e) {
-            throw this.failed(meta, `${r.urn}: refreshing failed: ${oneLine(e)}`);
+            throw this.failed(meta, `${r.urn}: refreshing failed: ${oneLine(e)}`, e);
           }
           if (!read.id) {
             replaceOld(r, undefined);

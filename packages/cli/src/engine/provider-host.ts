@@ -56,6 +56,18 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * The resource's status after a failed provider call (resource.Status, in resOpFailedEvent):
+ * partly failed (1) when it was made but not initialised, unknown (2) when the plugin answered
+ * Internal, DataLoss or Unknown (plugin/provider_plugin.go resourceStateAndError: the call may have
+ * done anything), otherwise OK (0), the provider having refused cleanly.
+ */
+export function resourceStatusAfter(cause: unknown): 0 | 1 | 2 {
+  if (cause instanceof InitFailedError) return 1;
+  const code = cause instanceof ProviderError ? cause.code : undefined;
+  return code === grpc.status.INTERNAL || code === grpc.status.DATA_LOSS || code === grpc.status.UNKNOWN ? 2 : 0;
+}
+
 /** Where the `pulumi-resource-oci` plugin's executable lives: the bin of `@ocikit/pulumi-resource-oci`. */
 export function resolvePluginCommand(): string[] {
   let pkgFile: string;

@@ -282,6 +282,8 @@ new Thing('flaky', { failTimes: 2 }, { hooks: { onError: [retry] } });`);
     assert.match(r.error!, /::stubborn: creating failed: transient failure 1 of stubborn$/);
     assert.deepEqual(trail(), ['create stubborn failed']);
     assert.equal(named('stubborn'), undefined);
+    // The plugin answered gRPC Unknown: the resource's status is unknown (2), as Pulumi reads it.
+    assert.equal(r.events.find((e) => e.resOpFailedEvent)?.resOpFailedEvent?.status, 2);
 
     // A hook that throws fails the step with its own error, in one line.
     r = await run(

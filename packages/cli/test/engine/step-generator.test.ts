@@ -89,6 +89,11 @@ describe('step generator (fake provider)', () => {
     ]);
     // + the stack; not the default provider, an internal step Pulumi does not count (isInternalStep)
     assert.equal(r.changes.create, 9);
+    // A component's outputs are reported once, when it registers them (the stack's at the end).
+    const outputsOf = (name: string) => r.events.filter((e) => e.resOutputsEvent?.metadata.urn.endsWith(`::${name}`));
+    assert.equal(outputsOf('grp').length, 1);
+    assert.equal(outputsOf('enginetest-dev').length, 1);
+    assert.ok(outputsOf('enginetest-dev')[0].resOutputsEvent!.metadata.new!.outputs!.cSize !== undefined);
     assert.equal(r.outputs.count, 0);
     assert.equal(r.outputs.cSize, 1);
     const pw = r.outputs.pw as Record<string, unknown>;
@@ -200,6 +205,21 @@ describe('step generator (fake provider)', () => {
     const f = JSON.parse(stateText()).checkpoint.latest.resources.find((x: { urn: string }) => x.urn.endsWith('::f'));
     assert.ok(f.id.startsWith('fake-f-'));
     assert.deepEqual(f.initErrors, ['failed to initialise']);
+    // resOpFailedEvent as update.go reports it: partly failed (1), and the steps done before it (a
+    // custom resource's when its outputs came, a component's at its registration).
+    const at = r.events.findIndex((e) => e.resOpFailedEvent);
+    const done = new Set(
+      r.events
+        .slice(0, at)
+        .map(
+          (e) =>
+            e.resOutputsEvent?.metadata ??
+            (e.resourcePreEvent?.metadata.new?.custom ? undefined : e.resourcePreEvent?.metadata),
+        )
+        .map((m) => m?.urn)
+        .filter((urn) => urn && !urn.includes('::pulumi:providers:')),
+    );
+    assert.deepEqual([r.events[at].resOpFailedEvent!.status, r.events[at].resOpFailedEvent!.steps], [1, done.size]);
     prog.write(header + stage2 + `new Thing('f', { failInit: false });\n`);
     reset();
     r = await prog.run();
