@@ -3,6 +3,7 @@ import type { GlobalOptions } from './options';
 import { configText, projectValues } from '../project/project-config';
 import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
+import { looksLikeSecret } from '../project/looks-like-secret';
 import { canPrompt, commandContext } from './context';
 import { ask, readStdin } from './prompt';
 import {
@@ -85,12 +86,18 @@ export function configList(options: GlobalOptions & { showSecrets?: boolean }): 
 }
 
 export async function configSet(
-  options: GlobalOptions & { secret?: boolean } & PathOption,
+  options: GlobalOptions & { secret?: boolean; plaintext?: boolean } & PathOption,
   key: string,
   value: string | undefined,
 ): Promise<void> {
   const { file } = open(options);
   if (value === undefined) value = canPrompt(options) ? await ask(`${key}: `) : await readStdin();
+  const named = file.qualify(options.path ? splitConfigPath(key).key : key);
+  if (!options.secret && !options.plaintext && looksLikeSecret(named.slice(named.indexOf(':') + 1), value))
+    throw new UserError(
+      `config value for '${named}' looks like a secret; ` +
+        'rerun with --secret to encrypt it, or --plaintext if you meant to store in plaintext',
+    );
   if (options.path) {
     // --path: the value goes at the path inside the key's object (created as needed); --secret
     // encrypts just that value; otherwise "true"/"false" and integers are stored typed (Pulumi).

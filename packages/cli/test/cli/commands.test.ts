@@ -198,6 +198,27 @@ test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets ne
   assert.match(unparsable, /^error: \S+Pulumi\.dev\.yaml: .* at line \d+, column \d+$/);
 });
 
+test('config set refuses a plaintext value that looks like a credential under a password/secret/token key, as Pulumi does', async () => {
+  const cwd = project('shop');
+  const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });
+  const random = 'xK9mQ2vL7nP4aB8cZ';
+  const refused = await ocikit(['config', 'set', 'dbPassword', random], { cwd, env });
+  assert.notEqual(refused.code, 0);
+  assert.equal(
+    oneLineError(refused.stderr),
+    "error: config value for 'shop:dbPassword' looks like a secret; rerun with --secret to encrypt it, or --plaintext if you meant to store in plaintext",
+  );
+  assert.ok(!existsSync(join(cwd, 'Pulumi.dev.yaml')), 'nothing written');
+  // A word is no credential; a key that does not say so is not checked; --plaintext and --secret say what was meant.
+  assert.equal((await ocikit(['config', 'set', 'dbPassword', 'changeme'], { cwd, env })).code, 0);
+  assert.equal((await ocikit(['config', 'set', 'shelfLabel', random], { cwd, env })).code, 0);
+  assert.equal((await ocikit(['config', 'set', '--plaintext', 'apiToken', random], { cwd, env })).code, 0);
+  assert.equal((await ocikit(['config', 'set', '--secret', 'oci:authToken', random], { cwd, env })).code, 0);
+  const file = readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8');
+  assert.match(file, /shop:apiToken: xK9mQ2vL7nP4aB8cZ/);
+  assert.match(file, /oci:authToken:\n {4}secure: /);
+});
+
 test('config --json and config get --json print Pulumi’s configValueJSON, a secret’s value elided unless --show-secrets', async () => {
   const cwd = project('shop');
   const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });
