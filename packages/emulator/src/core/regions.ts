@@ -1,7 +1,8 @@
 /**
  * OCI regions the emulator knows: the region identifier used in `/r/<region>/` paths and in
  * configs, and the short key that OCIDs carry (`ocid1.drplan.oc1.iad.…`). Taken from OCI's
- * published region list (commercial realm `oc1`).
+ * published region list (commercial realm `oc1`): every oc1 region oci-common 2.139.1 knows
+ * (test/regions.test.ts checks that).
  */
 const REGION_KEYS: Record<string, string> = {
   'us-ashburn-1': 'iad',
@@ -37,6 +38,19 @@ const REGION_KEYS: Record<string, string> = {
   'il-jerusalem-1': 'mtz',
   'af-johannesburg-1': 'jnb',
   'mx-queretaro-1': 'qro',
+  'mx-monterrey-1': 'mty',
+  'me-abudhabi-1': 'auh',
+  'me-riyadh-1': 'ruh',
+  'us-saltlake-2': 'aga',
+  'sa-bogota-1': 'bog',
+  'sa-valparaiso-1': 'vap',
+  'ap-singapore-2': 'xsp',
+  'ap-delhi-1': 'onm',
+  'ap-batam-1': 'hsg',
+  'ap-kulai-2': 'jbp',
+  'eu-madrid-3': 'orf',
+  'eu-turin-1': 'nrq',
+  'af-casablanca-1': 'lej',
 };
 
 export function isKnownRegion(region: string): boolean {
