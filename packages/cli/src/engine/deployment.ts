@@ -366,12 +366,15 @@ export class Deployment {
   onFailure: () => void = () => undefined;
 
   /**
-   * A step that failed, as Pulumi's OnResourceStepPost reports it: an error under the resource and
-   * a resOpFailedEvent with the resource's status after the failure and the steps done so far.
+   * A step that failed, as Pulumi's OnResourceStepPost reports it: an error under the resource (a
+   * provider's own words when it failed: GetResourceOperationFailedError is "%v" of its error) and a
+   * resOpFailedEvent with the resource's status after the failure and the steps done so far. The
+   * run's one-line reason (`message`) also names the resource and the operation.
    */
   private failed(metadata: StepEventMetadata, message: string, cause?: unknown): StepError {
     this.recordFailure(message);
-    this.o.events.diag('error', message, metadata.urn);
+    const said = cause === undefined ? message : cause instanceof Error ? cause.message : String(cause);
+    this.o.events.diag('error', said, metadata.urn);
     const steps = Object.values(this.changes).reduce((sum, n) => sum + (n ?? 0), 0);
     this.o.events.emit({ resOpFailedEvent: { metadata, status: resourceStatusAfter(cause), steps } });
     return new StepError(message);
