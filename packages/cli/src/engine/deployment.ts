@@ -1377,7 +1377,24 @@ export class Deployment {
           : plugin;
       await this.deleteOne(old, 'delete-replaced', oldPlugin);
     }
-    const outcome = await this.create(reg, urn, plugin, draft, old, diff, undefined, replaceKeys);
+    let outcome: StepOutcome;
+    try {
+      outcome = await this.create(reg, urn, plugin, draft, old, diff, undefined, replaceKeys);
+    } catch (e) {
+      // A partial failure (made, not initialised: cancelled, timed out, FAILED) is recorded
+      // beside the original, which Pulumi's CreateStep.Apply marks for deletion all the same: one
+      // live copy per URN, and the next run deletes the original (else it stayed in the state,
+      // unmarked, never deleted, and `stack import` refused the state as a duplicate).
+      if (
+        !deleteBeforeReplace &&
+        !this.o.preview &&
+        this.current.some((r) => r.urn === urn && r !== old && !r.delete)
+      ) {
+        this.put(old, { ...old, delete: true });
+        void this.write();
+      }
+      throw e;
+    }
     if (!deleteBeforeReplace && !this.o.preview) {
       // Create-before-delete: the old copy stays in the state marked for deletion until the end.
       const marked = { ...old, delete: true };
