@@ -148,6 +148,11 @@ export class PrestartedProgram {
   constructor(private readonly options: ProgramProcessOptions) {
     this.child = spawnProgram(options, [], true);
     this.child.once('error', () => undefined);
+    // The gate is written and the process may die before it reads it (a Ctrl-C as the run starts
+    // stops the program at once): the socket then fails with ECONNRESET, which must not end ocikit
+    // as an unhandled 'error' event (a stack trace, and the stack's lock left behind).
+    for (const stream of [this.child.stdout, this.child.stderr, this.child.stdio[3]])
+      (stream as Socket | null)?.on('error', () => undefined);
     // Not waited for: a discarded one must not keep ocikit alive.
     this.child.unref();
     for (const stream of [this.child.stdout, this.child.stderr, this.child.stdio[3]]) (stream as Socket).unref?.();
