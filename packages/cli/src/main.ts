@@ -105,6 +105,12 @@ export function buildProgram(): Command {
         collect,
       )
       .option('--exclude-dependents', 'also leave out the resources that depend on an --exclude');
+    // refresh.go's flags for the creates an interrupted run left pending (there is no
+    // interactive choice here: as Pulumi off a terminal, refresh skips them unless told).
+    if (kind === 'refresh')
+      cmd
+        .option('--clear-pending-creates', 'clear all pending creates, dropping them from the state')
+        .option('--skip-pending-creates', 'skip the pending creates (what refresh does anyway)');
     if (kind === 'destroy')
       cmd.option(
         '--exclude-protected',

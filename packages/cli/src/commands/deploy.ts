@@ -12,6 +12,7 @@ import { plannedSteps } from './planned-steps';
 import { importCode } from '../display/import-code';
 // Not through '../engine': the first program starts before the engine (gRPC, state) is loaded.
 import { PrestartedProgram } from '../engine/program';
+import type { FileStackState } from '../engine/state';
 import { trace } from '../engine/trace';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +30,9 @@ interface DeployOptions extends GlobalOptions {
   targetDependents?: boolean;
   exclude?: string[];
   excludeDependents?: boolean;
+  /** `refresh --clear-pending-creates`, `--skip-pending-creates` (Pulumi's refresh.go). */
+  clearPendingCreates?: boolean;
+  skipPendingCreates?: boolean;
   /** `destroy --exclude-protected`. */
   excludeProtected?: boolean;
   imports?: EngineOptions['imports'];
@@ -79,6 +83,8 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       // Pulumi's words (up.go, refresh.go, destroy.go): either flag lets the command go on.
       '--yes or --skip-preview must be passed in to proceed when running in non-interactive mode',
     );
+  if (options.clearPendingCreates && options.skipPendingCreates)
+    throw new UserError('cannot set both --skip-pending-creates and --clear-pending-creates');
   if (kind === 'refresh' || kind === 'destroy') requireExistingStack(context);
   // Only preview and up run the program (refresh, destroy and import work from the state).
   if (kind === 'preview' || kind === 'up') checkEntryPoint(project);
@@ -120,6 +126,13 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       state.lock();
     } catch (e) {
       discardPrograms();
+      throw e;
+    }
+  if (kind === 'refresh' && options.clearPendingCreates)
+    try {
+      clearPendingCreates(state);
+    } catch (e) {
+      state.unlock();
       throw e;
     }
   let cloud: EmbeddedCloud | undefined;
@@ -304,4 +317,17 @@ function printImportCode(
         })}`,
       );
   }
+}
+
+/**
+ * `refresh --clear-pending-creates`, as Pulumi's (refresh.go, filterMapPendingCreates): every
+ * pending create is dropped from the state before the refresh, which then neither reports nor
+ * keeps it (whatever such a create made in the cloud is no longer tracked). Pending updates and
+ * deletes stay: the refresh reads them back. The previous state is kept as the backup.
+ */
+function clearPendingCreates(state: FileStackState): void {
+  const snapshot = state.load();
+  const kept = snapshot.pendingOperations.filter((op) => op.type !== 'creating');
+  if (kept.length === snapshot.pendingOperations.length) return;
+  state.replace({ ...snapshot, pendingOperations: kept });
 }

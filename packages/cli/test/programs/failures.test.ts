@@ -131,6 +131,32 @@ test('an ocikit killed half-way leaves no orphan and no duplicate after the next
   }
 });
 
+// Pulumi's `refresh --clear-pending-creates` (refresh.go, filterMapPendingCreates): the pending
+// create is dropped from the state before the refresh, which then neither warns of it nor keeps it;
+// --skip-pending-creates (the default off a terminal) keeps it, and the two flags together are refused.
+test('refresh --clear-pending-creates drops a pending create from the state, as Pulumi does', async () => {
+  const cloud = await startCloud({ transitionDelaySeconds: 4 });
+  try {
+    const p = await pair(cloud);
+    await killedWhilePlanCreating(p);
+    const pendingOf = () => (readCheckpoint(p).pending_operations ?? []).map((o) => o.type);
+    assert.deepEqual(pendingOf(), ['creating']);
+    const both = await p.run(['refresh', '--yes', '--clear-pending-creates', '--skip-pending-creates']);
+    assert.notEqual(both.code, 0);
+    assert.equal(both.stderr, 'error: cannot set both --skip-pending-creates and --clear-pending-creates\n');
+    const skipped = ok(await p.run(['refresh', '--yes', '--skip-pending-creates']));
+    assert.match(skipped.stdout, /interrupted while creating it/);
+    assert.deepEqual(pendingOf(), ['creating']);
+    const cleared = ok(await p.run(['refresh', '--yes', '--clear-pending-creates']));
+    assert.doesNotMatch(cleared.stdout, /interrupted while creating it/);
+    const after = readCheckpoint(p);
+    assertIntegrity(after);
+    assert.equal(after.pending_operations, undefined);
+  } finally {
+    await cloud.close();
+  }
+});
+
 // Ctrl-C as a user presses it: the first SIGINT lets the operations in flight finish and be
 // recorded, releases the lock and fails the run with one line; the next up converges.
 test('Ctrl-C half-way through up finishes what is in flight, records it, unlocks; the next up converges', async () => {
