@@ -141,7 +141,10 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   const controller = new AbortController();
   const onSignal = () => {
     if (controller.signal.aborted) {
+      // Pulumi's second Ctrl-C terminates, and its backend still unlocks the stack on the way out.
+      process.stderr.write('\nterminating: the state is saved as it is, pending operations included\n');
       state.flushSync();
+      state.unlock();
       process.exit(130);
     }
     process.stderr.write(

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   assertIntegrity,
@@ -152,6 +152,28 @@ test('refresh --clear-pending-creates drops a pending create from the state, as 
     const after = readCheckpoint(p);
     assertIntegrity(after);
     assert.equal(after.pending_operations, undefined);
+  } finally {
+    await cloud.close();
+  }
+});
+
+// A second Ctrl-C quits at once (Pulumi's "^C received; terminating"): the state is written as it
+// is, and the stack is unlocked on the way out, as Pulumi's backend unlocks it; the next up converges.
+test('a second Ctrl-C quits at once, leaves no lock, and the next up converges', async () => {
+  const cloud = await startCloud({ transitionDelaySeconds: 4 });
+  try {
+    const p = await pair(cloud);
+    const { child, done } = await upUntilPlanCreating(p);
+    // Both before the first one's cancel is done (it ends the plan's wait at once).
+    child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    const quit = await done;
+    assert.equal(quit.code, 130, quit.stdout + quit.stderr);
+    assert.match(quit.stderr, /terminating: the state is saved as it is/);
+    assert.ok(!existsSync(join(p.dir, '.ocikit', 'stacks', 'dev.lock')), 'the lock is released');
+    assertIntegrity(readCheckpoint(p));
+    await converged(cloud, p);
   } finally {
     await cloud.close();
   }
