@@ -1218,7 +1218,8 @@ export class Deployment {
     // The same create only with the same inputs (the retry token covers them).
     const resent = interrupted && deepEqual(interrupted.inputs, given.inputs) ? interrupted.key : undefined;
     if (interrupted && !resent) this.untrackedCreate(urn, 'the program now gives it other inputs');
-    if (resent)
+    if (resent && retryTokenExpired(resent)) this.untrackedCreate(urn, expiredToken(resent));
+    else if (resent)
       this.o.events.diag(
         'info',
         `${urn}: an earlier run was interrupted while creating it, before its id came back; this create is sent again as it was, so OCI answers with the resource it made, if it did`,
@@ -2094,11 +2095,14 @@ export class Deployment {
       this.olds.set(r.urn, made);
       this.base.push(made);
     }
-    this.o.events.diag(
-      'info',
-      `${r.urn}: an earlier run was interrupted while creating it, before its id came back; that create was sent again as it was and OCI answered with ${made.id}, which this run now manages`,
-      r.urn,
-    );
+    if (r.created && retryTokenExpired(r.created))
+      this.untrackedCreate(r.urn, `${expiredToken(r.created)}; this run manages ${made.id}`);
+    else
+      this.o.events.diag(
+        'info',
+        `${r.urn}: an earlier run was interrupted while creating it, before its id came back; that create was sent again as it was and OCI answered with ${made.id}, which this run now manages`,
+        r.urn,
+      );
     return true;
   }
 
@@ -2305,4 +2309,19 @@ function importRegistration(
     importId: imp.id,
     protect: imp.protect,
   });
+}
+
+/**
+ * OCI keeps a retry token for 24 hours (`opc-retry-token`): a create an interrupted run sent longer
+ * ago than that and sends again is a new create, which OCI does not match with what the first made.
+ */
+const RETRY_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+function retryTokenExpired(key: string): boolean {
+  const sent = Date.parse(key);
+  return Number.isFinite(sent) && Date.now() - sent > RETRY_TOKEN_LIFETIME_MS;
+}
+
+function expiredToken(key: string): string {
+  return `that create was sent at ${key}, more than 24 hours ago, so OCI no longer knows its retry token and sending it again made a new resource`;
 }

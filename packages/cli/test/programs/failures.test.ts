@@ -179,6 +179,30 @@ test('a second Ctrl-C quits at once, leaves no lock, and the next up converges',
   }
 });
 
+// OCI keeps a retry token for 24 hours: a create an interrupted run sent longer ago than that is,
+// sent again, a new create. The next up says so (what the first create made is not tracked)
+// instead of saying that OCI answered with what the first create made.
+test('a pending create older than the 24-hour retry token is not claimed as adopted', async () => {
+  const cloud = await startCloud({ transitionDelaySeconds: 4 });
+  try {
+    const p = await pair(cloud);
+    await killedWhilePlanCreating(p);
+    // As if the run had been killed two days ago (the key of the create is its `created` time).
+    const file = join(p.dir, '.ocikit', 'stacks', 'dev.json');
+    const checkpoint = JSON.parse(readFileSync(file, 'utf8'));
+    const [op] = checkpoint.checkpoint.latest.pending_operations;
+    op.resource.created = new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString();
+    writeFileSync(file, JSON.stringify(checkpoint));
+    const up = ok(await p.run(['up', '--yes', '--skip-preview']));
+    assert.match(up.stdout, /more than 24 hours ago, so OCI no longer knows its retry token/);
+    assert.match(up.stdout, /if that create made it, it is not tracked: delete or import it by hand/);
+    assert.doesNotMatch(up.stdout, /OCI answered with/);
+    assertIntegrity(readCheckpoint(p));
+  } finally {
+    await cloud.close();
+  }
+});
+
 // Ctrl-C as a user presses it: the first SIGINT lets the operations in flight finish and be
 // recorded, releases the lock and fails the run with one line; the next up converges.
 test('Ctrl-C half-way through up finishes what is in flight, records it, unlocks; the next up converges', async () => {
