@@ -180,7 +180,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       trace.mark('state flushed');
     }
   } catch (e) {
-    error = canceled ? 'the update was canceled' : e instanceof Error ? e.message : String(e);
+    // Pulumi's words for a cancelled run (up.go, refresh.go, destroy.go: context.Canceled).
+    const cancelled = `${o.operation === 'refresh' || o.operation === 'destroy' ? o.operation : 'update'} cancelled`;
+    error = canceled ? cancelled : e instanceof Error ? e.message : String(e);
     if (!(e instanceof StepError) && !firstError) events.diag('error', error);
   } finally {
     // A program started ahead for this run, if the run ended before it started the program.

@@ -93,7 +93,7 @@ test('Ctrl-C during destroy starts no new delete: the rest stays in the state an
     });
     const cancelled = await done;
     assert.notEqual(cancelled.code, 0, cancelled.stdout);
-    assert.match(cancelled.stderr, /error: the update was canceled\n$/);
+    assert.match(cancelled.stderr, /error: destroy cancelled\n$/);
     const started = cancelled.stdout.match(/Endpoint \w+ deleting/g) ?? [];
     assert.equal(started.length, 1, `only the delete in flight ran:\n${cancelled.stdout}`);
     const left = (readCheckpoint(p).resources ?? []).filter((r) => r.type === 'oci:AiLanguage/endpoint:Endpoint');
@@ -189,7 +189,7 @@ test("Ctrl-C at a terminal (SIGINT to ocikit's process group): what was created 
     });
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     assert.ok(sent && code !== 0, `cancelled (exit ${code}):\n${stdout}\n${stderr}`);
-    assert.match(stderr, /error: the update was canceled\n$/);
+    assert.match(stderr, /error: update cancelled\n$/);
     const state = readCheckpoint(p);
     const recorded = new Set((state.resources ?? []).map((r) => r.id));
     const live = (

@@ -215,7 +215,7 @@ test('Ctrl-C half-way through up finishes what is in flight, records it, unlocks
     assert.notEqual(cancelled.code, 0, 'a cancelled up does not succeed');
     const lines = cancelled.stderr.trim().split('\n');
     assert.match(lines[0], /^cancelling: no new step starts, the operations in flight stop waiting and are recorded/);
-    assert.deepEqual(lines.slice(1), ['error: the update was canceled'], cancelled.stderr);
+    assert.deepEqual(lines.slice(1), ['error: update cancelled'], cancelled.stderr);
     // The plugin's progress while the endpoint was being created, under it (stdout is not a terminal).
     assert.match(cancelled.stdout, /^ {4}oci:AiLanguage\/endpoint:Endpoint first: work request in_progress \d+%$/m);
     // The plan's create was in flight: it finished and is recorded, not left pending.
