@@ -1,13 +1,15 @@
 // Starts the Pulumi program as Pulumi's Node.js language host does (pulumi-language-nodejs):
 // `node [nodeargs] <the program's own @pulumi/pulumi/cmd/run> --monitor … --engine … --project …
-// --stack … --pwd … [--dry-run] --parallel N --organization … <main>` with PULUMI_CONFIG,
+// --root-directory … --stack … --pwd … [--dry-run] --parallel N --organization … <entry point>` with PULUMI_CONFIG,
 // PULUMI_CONFIG_SECRET_KEYS and the TypeScript switches in the environment.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export interface ProgramOptions {
+  /** The project's folder (Pulumi.yaml's); the program runs in its `main`'s (programLocation). */
   programDir: string;
   project: { name: string; main?: string; runtimeOptions?: Record<string, unknown> };
   stack: string;
@@ -49,6 +51,26 @@ export function resolveRunModule(programDir: string): string {
   }
 }
 
+/**
+ * Where the program runs and what it runs, as Pulumi's engine works them out from Pulumi.yaml's
+ * `main` (pkg/engine/project.go, getPwdMain): no `main`, the project's folder and `.`; a folder, that
+ * folder and `.`; a file, its folder and its name. The language host passes the folder as cmd/run's
+ * `--pwd` (the program's working directory, where a relative path in the program and the default
+ * `tsconfig.json` are read) and the project's folder as `--root-directory`
+ * (`pulumi.runtime.getRootDirectory()`).
+ */
+export function programLocation(projectDir: string, main: string | undefined): { pwd: string; entry: string } {
+  if (main === undefined || main === '') return { pwd: projectDir, entry: '.' };
+  const target = resolve(projectDir, main);
+  try {
+    if (statSync(target).isDirectory()) return { pwd: target, entry: '.' };
+    return { pwd: dirname(target), entry: basename(target) };
+  } catch {
+    // Not there (checkEntryPoint reports it before a run): cmd/run's own message, as before.
+    return { pwd: projectDir, entry: main };
+  }
+}
+
 /** Config as the language host passes it: keys `<ns>:<key>`, values strings. */
 function configEnv(config: Record<string, string>, secretKeys: string[]): NodeJS.ProcessEnv {
   return {
@@ -62,7 +84,9 @@ export type ProgramProcessOptions = Pick<ProgramOptions, 'programDir' | 'project
 
 /** The node arguments up to cmd/run, and the environment: what a run's process starts with. */
 function programProcess(o: ProgramProcessOptions): { args: string[]; env: NodeJS.ProcessEnv } {
-  const runModule = resolveRunModule(o.programDir);
+  // Found from the program's folder, as the language host's locateModule finds it (a `main` folder
+  // with its own package.json and node_modules has its own @pulumi/pulumi).
+  const runModule = resolveRunModule(programLocation(o.programDir, o.project.main).pwd);
   const opts = o.project.runtimeOptions ?? {};
   // Pulumi.yaml runtime options: typescript (default true), tsconfig, nodeargs.
   const typescript = opts.typescript === undefined ? true : opts.typescript === true || opts.typescript === 'true';
@@ -74,12 +98,15 @@ function programProcess(o: ProgramProcessOptions): { args: string[]; env: NodeJS
   delete env.NODE_TEST_CONTEXT;
   if (typescript) env.PULUMI_NODEJS_TYPESCRIPT = 'true';
   else delete env.PULUMI_NODEJS_TYPESCRIPT;
-  if (typeof opts.tsconfig === 'string') env.PULUMI_NODEJS_TSCONFIG_PATH = join(o.programDir, opts.tsconfig);
+  // As the language host passes it: read by cmd/run after its chdir to the program's folder.
+  if (typeof opts.tsconfig === 'string')
+    env.PULUMI_NODEJS_TSCONFIG_PATH = resolve(programLocation(o.programDir, o.project.main).pwd, opts.tsconfig);
   return { args: [...nodeargs, '--require', INSPECT_GUARD, '--require', PROGRAM_START, runModule], env };
 }
 
 /** cmd/run's arguments, as the language host passes them. */
 function runArguments(o: ProgramOptions): string[] {
+  const { pwd, entry } = programLocation(o.programDir, o.project.main);
   return [
     '--monitor',
     o.monitorAddress,
@@ -89,14 +116,16 @@ function runArguments(o: ProgramOptions): string[] {
     organization,
     '--project',
     o.project.name,
+    '--root-directory',
+    o.programDir,
     '--stack',
     o.stack,
     '--pwd',
-    o.programDir,
+    pwd,
     ...(o.dryRun ? ['--dry-run'] : []),
     '--parallel',
     String(o.parallel),
-    o.project.main ?? '.',
+    entry,
   ];
 }
 
@@ -105,8 +134,10 @@ function spawnProgram(o: ProgramProcessOptions, extraArgs: string[], gated: bool
   if (gated) env[GATE_ENV] = '3';
   // Its own process group, as Pulumi starts its language host: a terminal's Ctrl-C reaches ocikit
   // only, which stops the program itself once the operations in flight are recorded.
+  // Started in the program's folder, as Pulumi starts its language host there (the node arguments'
+  // relative paths, `--require ./setup.js`, are read from it).
   return spawn(process.execPath, [...args, ...extraArgs], {
-    cwd: o.programDir,
+    cwd: programLocation(o.programDir, o.project.main).pwd,
     env,
     stdio: gated ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -1,0 +1,45 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { scratchDir } from '../../../emulator/test/support/scratch';
+import { ok, program, startCloud, type Cloud } from '../support/programs';
+
+// Existing Pulumi projects of other shapes than the quickstart's, run as the Pulumi CLI runs them.
+let cloud: Cloud;
+
+before(async () => {
+  cloud = await startCloud();
+});
+after(() => cloud?.close());
+
+const PROGRAM =
+  "import * as pulumi from '@pulumi/pulumi';\nimport * as fs from 'fs';\n" +
+  'export const cwd = process.cwd();\n' +
+  'export const root = pulumi.runtime.getRootDirectory();\n' +
+  "export const data = fs.readFileSync('data.txt', 'utf8').trim();\n";
+
+// Pulumi's engine runs a program whose `main` is a folder (or a file) in that folder (the file's),
+// pkg/engine/project.go getPwdMain, and the language host passes it as cmd/run's --pwd, with the
+// project's folder as --root-directory; it finds @pulumi/pulumi from there (locateModule), so a
+// `main` folder may hold the program's own package.json and node_modules.
+for (const main of ['infra', 'infra/', 'infra/index.ts']) {
+  test(`main: ${main} runs in its folder, with the project's folder as root directory`, async () => {
+    const source = scratchDir('main-folder');
+    mkdirSync(join(source, 'infra'));
+    writeFileSync(join(source, 'Pulumi.yaml'), `name: layouts\nruntime: nodejs\nmain: ${main}\n`);
+    writeFileSync(join(source, 'infra', 'package.json'), '{ "name": "layouts", "private": true }\n');
+    writeFileSync(join(source, 'infra', 'index.ts'), PROGRAM);
+    writeFileSync(join(source, 'infra', 'data.txt'), 'read from the program folder\n');
+    const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+    // The program's dependencies are installed beside its own package.json, not beside Pulumi.yaml.
+    renameSync(join(p.dir, 'node_modules'), join(p.dir, 'infra', 'node_modules'));
+    rmSync(join(p.dir, 'node_modules'), { force: true });
+    p.setConfig(cloud.ociConfig);
+    ok(await p.run(['up', '--yes']), 'up');
+    const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
+    assert.equal(out.cwd, join(p.dir, 'infra'));
+    assert.equal(out.root, p.dir);
+    assert.equal(out.data, 'read from the program folder');
+  });
+}
