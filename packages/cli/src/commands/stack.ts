@@ -158,9 +158,10 @@ export function stackExport(options: GlobalOptions & { showSecrets?: boolean; fi
 function projectStacks(project: Project): ReturnType<typeof listStacks> {
   const stacks = listStacks(project.dir);
   const dir = stackConfigFolder(project);
+  const ext = project.fileExt ?? '.yaml';
   const configOnly = existsSync(dir)
     ? readdirSync(dir)
-        .map((f) => /^Pulumi\.(.+)\.yaml$/.exec(f)?.[1])
+        .map((f) => (f.startsWith('Pulumi.') && f.endsWith(ext) ? f.slice('Pulumi.'.length, -ext.length) : undefined))
         .filter((name): name is string => !!name && STACK_NAME.test(name) && !stacks.some((s) => s.name === name))
     : [];
   return [...stacks, ...configOnly.map((name) => ({ name, updateInProgress: false, resourceCount: 0 }))].sort((a, b) =>

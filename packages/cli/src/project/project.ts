@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { parseProjectConfig, type ProjectConfigType } from './project-config';
 import { isRecord, ProjectError, yamlErrorLine } from './project-error';
@@ -14,6 +14,11 @@ export interface Project {
   config?: Record<string, ProjectConfigType>;
   /** Where the stack files are (`stackConfigDir`), when not beside Pulumi.yaml. */
   stackConfigDir?: string;
+  /**
+   * The project file's extension, which the stack files take (`.yml` for a `Pulumi.yml` project,
+   * as Pulumi's ProjectStackPath names them); `.yaml` when not given.
+   */
+  fileExt?: string;
 }
 
 /** The folder of the `Pulumi.<stack>.yaml` files: beside Pulumi.yaml, or the project's `stackConfigDir`. */
@@ -21,9 +26,12 @@ export function stackConfigFolder(project: Project): string {
   return project.stackConfigDir ?? project.dir;
 }
 
-/** `Pulumi.<stack>.yaml`: beside Pulumi.yaml, or in the project's `stackConfigDir`. */
+/**
+ * `Pulumi.<stack>.yaml` (`.yml` beside a `Pulumi.yml`, as Pulumi's ProjectStackPath takes the
+ * project file's extension): beside Pulumi.yaml, or in the project's `stackConfigDir`.
+ */
 export function stackConfigPath(project: Project, stack: string): string {
-  return join(stackConfigFolder(project), `Pulumi.${stack}.yaml`);
+  return join(stackConfigFolder(project), `Pulumi.${stack}${project.fileExt ?? '.yaml'}`);
 }
 
 /**
@@ -77,6 +85,7 @@ export function readProject(start: string): Project {
     runtimeOptions: options,
     ...(config ? { config } : {}),
     ...(stackConfigDir ? { stackConfigDir } : {}),
+    fileExt: extname(file),
   };
 }
 

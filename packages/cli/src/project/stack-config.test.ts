@@ -16,7 +16,7 @@ function program(yaml: string, stack?: string): string {
 
 test('reads name, runtime as a string or with options, and main, as Pulumi does', () => {
   const dir = program('name: a\nruntime: nodejs\n');
-  assert.deepEqual(readProject(dir), { dir, name: 'a', main: undefined, runtimeOptions: undefined });
+  assert.deepEqual(readProject(dir), { dir, name: 'a', main: undefined, runtimeOptions: undefined, fileExt: '.yaml' });
   const p = readProject(program('name: b\nmain: src/\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n'));
   assert.equal(p.name, 'b');
   assert.equal(p.main, 'src/');
@@ -27,6 +27,15 @@ test('reads name, runtime as a string or with options, and main, as Pulumi does'
   assert.deepEqual(readProject(program('name: d\nruntime: nodejs\nconfig:\n  units: 2\n')).config, {
     units: { default: 2 },
   });
+});
+
+test('a Pulumi.yml project has Pulumi.<stack>.yml stack files, as Pulumi names them (ProjectStackPath)', () => {
+  const dir = scratchDir('project');
+  writeFileSync(join(dir, 'Pulumi.yml'), 'name: y\nruntime: nodejs\n');
+  writeFileSync(join(dir, 'Pulumi.dev.yml'), 'config:\n  y:units: "3"\n');
+  const file = StackConfigFile.open(readProject(dir), 'dev');
+  assert.equal(file.path, join(dir, 'Pulumi.dev.yml'));
+  assert.equal(file.get('units')?.value, '3');
 });
 
 test('stackConfigDir (or the older `config: <folder>`) moves the stack files; the folder is made on the first set', () => {

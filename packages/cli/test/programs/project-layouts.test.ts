@@ -1,7 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
 import { scratchDir } from '../../../emulator/test/support/scratch';
 import { ok, program, startCloud, type Cloud } from '../support/programs';
 
@@ -43,3 +44,34 @@ for (const main of ['infra', 'infra/', 'infra/index.ts']) {
     assert.equal(out.data, 'read from the program folder');
   });
 }
+
+// A `Pulumi.yml` project keeps its stacks' config in `Pulumi.<stack>.yml`: Pulumi's ProjectStackPath
+// (sdk/go/common/workspace/paths.go) names the stack file with the project file's extension.
+test('a Pulumi.yml project reads and writes Pulumi.<stack>.yml', async () => {
+  const source = scratchDir('yml-project');
+  writeFileSync(join(source, 'Pulumi.yml'), 'name: layouts\nruntime: nodejs\n');
+  writeFileSync(join(source, 'package.json'), '{ "name": "layouts", "private": true }\n');
+  writeFileSync(
+    join(source, 'index.ts'),
+    "import * as pulumi from '@pulumi/pulumi';\nexport const greeting = new pulumi.Config().require('greeting');\n",
+  );
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  writeFileSync(
+    join(p.dir, 'Pulumi.prod.yml'),
+    stringify({ config: { ...cloud.ociConfig, 'layouts:greeting': 'hi' } }),
+  );
+  ok(await p.run(['--stack', 'prod', 'up', '--yes']), 'up');
+  const out = JSON.parse(ok(await p.run(['--stack', 'prod', 'stack', 'output', '--json'])).stdout);
+  assert.equal(out.greeting, 'hi');
+  ok(await p.run(['--stack', 'prod', 'config', 'set', 'greeting', 'hello']));
+  assert.equal(parse(readFileSync(join(p.dir, 'Pulumi.prod.yml'), 'utf8')).config['layouts:greeting'], 'hello');
+  // A new stack's file takes the project file's extension too, and stack ls lists it.
+  ok(await p.run(['--stack', 'test', 'config', 'set', 'greeting', 'hey']));
+  assert.ok(existsSync(join(p.dir, 'Pulumi.test.yml')));
+  assert.ok(!existsSync(join(p.dir, 'Pulumi.test.yaml')));
+  const stacks = JSON.parse(ok(await p.run(['stack', 'ls', '--json'])).stdout) as Array<{ name: string }>;
+  assert.deepEqual(
+    stacks.map((s) => s.name),
+    ['prod', 'test'],
+  );
+});
