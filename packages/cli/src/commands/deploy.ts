@@ -5,6 +5,7 @@ import type { EngineOptions, Operation } from '../engine';
 import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
 import { checkEntryPoint, type Project } from '../project/project';
+import { checkRuntimeOptions } from '../project/runtime-options';
 import { StackConfigFile } from '../project/stack-config';
 import { canPrompt, commandContext, requireExistingStack, skipConfirmations } from './context';
 import { ask } from './prompt';
@@ -87,7 +88,11 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     throw new UserError('cannot set both --skip-pending-creates and --clear-pending-creates');
   if (kind === 'refresh' || kind === 'destroy') requireExistingStack(context);
   // Only preview and up run the program (refresh, destroy and import work from the state).
-  if (kind === 'preview' || kind === 'up') checkEntryPoint(project);
+  if (kind === 'preview' || kind === 'up') {
+    checkEntryPoint(project);
+    // The language host's refusals of Pulumi.yaml's runtime options, before the program starts.
+    checkRuntimeOptions(project.runtimeOptions);
+  }
   if (options.config?.length) setConfigValues(project, stack, options.config);
   const config = loadStackConfig(project, stack);
   // The programs the runs will use, started ahead (gated: no user code runs before its run).

@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { splitNodeArgs } from '../project/runtime-options';
 
 export interface ProgramOptions {
   /** The project's folder (Pulumi.yaml's); the program runs in its `main`'s (programLocation). */
@@ -90,7 +91,9 @@ function programProcess(o: ProgramProcessOptions): { args: string[]; env: NodeJS
   const opts = o.project.runtimeOptions ?? {};
   // Pulumi.yaml runtime options: typescript (default true), tsconfig, nodeargs.
   const typescript = opts.typescript === undefined ? true : opts.typescript === true || opts.typescript === 'true';
-  const nodeargs = typeof opts.nodeargs === 'string' ? opts.nodeargs.split(/\s+/).filter(Boolean) : [];
+  // Split as the language host splits them (shlex: quotes and backslashes; checkRuntimeOptions
+  // has refused what does not split).
+  const nodeargs = typeof opts.nodeargs === 'string' ? splitNodeArgs(opts.nodeargs) : [];
   const env: NodeJS.ProcessEnv = { ...process.env, ...configEnv(o.config, o.secretKeys) };
   // The user's NODE_OPTIONS reach the program, as Pulumi's language host passes the environment on
   // (Pulumi's advice for a program out of memory is NODE_OPTIONS=--max-old-space-size=…). A test

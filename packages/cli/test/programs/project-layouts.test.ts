@@ -75,3 +75,28 @@ test('a Pulumi.yml project reads and writes Pulumi.<stack>.yml', async () => {
     ['prod', 'test'],
   );
 });
+
+// The language host splits `nodeargs` with shlex (quotes kept together) and refuses options of the
+// wrong type (parseOptions), before the program runs.
+test('runtime nodeargs are split as Pulumi splits them; a wrong option is refused in one line', async () => {
+  const source = scratchDir('nodeargs');
+  writeFileSync(
+    join(source, 'Pulumi.yaml'),
+    'name: layouts\nruntime:\n  name: nodejs\n  options:\n    nodeargs: "--require \'./pre load.js\'"\n',
+  );
+  writeFileSync(join(source, 'package.json'), '{ "name": "layouts", "private": true }\n');
+  writeFileSync(join(source, 'pre load.js'), "globalThis.preloaded = 'yes';\n");
+  writeFileSync(join(source, 'index.ts'), 'export const preloaded = (globalThis as any).preloaded;\n');
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig(cloud.ociConfig);
+  ok(await p.run(['up', '--yes']), 'up');
+  const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
+  assert.equal(out.preloaded, 'yes');
+  writeFileSync(
+    join(p.dir, 'Pulumi.yaml'),
+    'name: layouts\nruntime:\n  name: nodejs\n  options:\n    typescript: "false"\n',
+  );
+  const refused = await p.run(['preview']);
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stderr, 'error: typescript option must be a boolean\n');
+});
