@@ -182,9 +182,10 @@ export class PrestartedProgram {
   constructor(private readonly options: ProgramProcessOptions) {
     this.child = spawnProgram(options, [], true);
     this.child.once('error', () => undefined);
-    // The gate is written and the process may die before it reads it (a Ctrl-C as the run starts
-    // stops the program at once): the socket then fails with ECONNRESET, which must not end ocikit
-    // as an unhandled 'error' event (a stack trace, and the stack's lock left behind).
+    // The process may die before it reads the gate (a `nodeargs` preload or loader that fails, a
+    // Ctrl-C as the run starts): writing the run's arguments then fails with EPIPE or ECONNRESET,
+    // which, unheard, ended ocikit with its own stack trace and left the stack's lock behind. The
+    // run reports the process's exit and what it printed instead.
     for (const stream of [this.child.stdout, this.child.stderr, this.child.stdio[3]])
       (stream as Socket | null)?.on('error', () => undefined);
     // Not waited for: a discarded one must not keep ocikit alive.

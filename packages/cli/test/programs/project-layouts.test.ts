@@ -100,3 +100,26 @@ test('runtime nodeargs are split as Pulumi splits them; a wrong option is refuse
   assert.equal(refused.code, 1);
   assert.equal(refused.stderr, 'error: typescript option must be a boolean\n');
 });
+
+// A program's process that ends before its run (here a preload of `nodeargs` that is not there)
+// is a failed run, not an ocikit crash: the run's arguments written to the process that had just
+// ended failed with EPIPE, unheard, and ocikit died with its own stack trace.
+test('a program process that ends at its start fails the run in one line, without a crash', async () => {
+  const source = scratchDir('nodeargs-missing');
+  writeFileSync(
+    join(source, 'Pulumi.yaml'),
+    'name: layouts\nruntime:\n  name: nodejs\n  options:\n    nodeargs: "--require ./missing.js"\n',
+  );
+  writeFileSync(join(source, 'package.json'), '{ "name": "layouts", "private": true }\n');
+  writeFileSync(join(source, 'index.ts'), 'export const a = 1;\n');
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig(cloud.ociConfig);
+  for (const args of [['preview'], ['up', '--yes'], ['up', '--skip-preview']]) {
+    const run = await p.run(args);
+    assert.equal(run.code, 1, args.join(' '));
+    assert.doesNotMatch(run.stderr, /EPIPE|ECONNRESET|PrestartedProgram/, args.join(' '));
+    // Node's own message, as the program printed it (Pulumi shows it too), then ocikit's one line.
+    assert.match(run.stdout, /Cannot find module '\.\/missing\.js'/, args.join(' '));
+    assert.equal(run.stderr, 'error: the program exited with code 1\n', args.join(' '));
+  }
+});
