@@ -104,7 +104,11 @@ function programProcess(o: ProgramProcessOptions): { args: string[]; env: NodeJS
   // As the language host passes it: read by cmd/run after its chdir to the program's folder.
   if (typeof opts.tsconfig === 'string')
     env.PULUMI_NODEJS_TSCONFIG_PATH = resolve(programLocation(o.programDir, o.project.main).pwd, opts.tsconfig);
-  return { args: [...nodeargs, '--require', INSPECT_GUARD, '--require', PROGRAM_START, runModule], env };
+  // The preloads in the `--require=<file>` form: cmd/run switches a `"type": "module"` TypeScript
+  // program to ts-node's ESM hooks only when node's arguments hold no `--loader`, `--import` or
+  // `--require` (run.ts, hasLoaders, which compares whole arguments), so a user's own loader in
+  // `nodeargs` still turns it off, as with Pulumi, and ocikit's do not.
+  return { args: [...nodeargs, `--require=${INSPECT_GUARD}`, `--require=${PROGRAM_START}`, runModule], env };
 }
 
 /** cmd/run's arguments, as the language host passes them. */

@@ -123,3 +123,26 @@ test('a program process that ends at its start fails the run in one line, withou
     assert.equal(run.stderr, 'error: the program exited with code 1\n', args.join(' '));
   }
 });
+
+// An ES module TypeScript program ("type": "module") runs as with Pulumi, whose cmd/run switches
+// ts-node to its ESM hooks by itself when node was started without a loader (`--loader`,
+// `--import` or `--require` among its arguments): ocikit's own preloads must not count as one.
+test('an ES module TypeScript program runs without nodeargs, as Pulumi runs it', async () => {
+  const source = scratchDir('esm-ts');
+  writeFileSync(join(source, 'Pulumi.yaml'), 'name: layouts\nruntime: nodejs\n');
+  writeFileSync(join(source, 'package.json'), '{ "name": "layouts", "private": true, "type": "module" }\n');
+  writeFileSync(
+    join(source, 'tsconfig.json'),
+    '{ "compilerOptions": { "module": "NodeNext", "moduleResolution": "NodeNext", "target": "ES2022", "strict": true } }\n',
+  );
+  writeFileSync(join(source, 'lib.ts'), 'export const fromLib: number = 42;\n');
+  writeFileSync(
+    join(source, 'index.ts'),
+    "import { fromLib } from './lib.js';\nawait Promise.resolve();\nexport const answer = fromLib;\nexport const esm = typeof require === 'undefined';\n",
+  );
+  const p = program(source, cloud.env);
+  p.setConfig(cloud.ociConfig);
+  ok(await p.run(['up', '--yes']), 'up');
+  const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
+  assert.deepEqual(out, { answer: 42, esm: true });
+});
