@@ -51,8 +51,9 @@ export function buildProgram(): Command {
   const expectNoChangesHelp = 'fail (exit 1) if any change is proposed or made, as Pulumi does';
   const replace = '--replace <urn>';
   const replaceHelp = 'replace this resource even if nothing changed (repeatable; wildcards * and ** as Pulumi)';
-  const refresh = '-r, --refresh';
-  const refreshHelp = 'read every resource from the cloud first, so the plan starts from what is there';
+  const refresh = '-r, --refresh [bool]';
+  const refreshHelp =
+    "read every resource from the cloud first, so the plan starts from what is there (--refresh=false: not, even with Pulumi.yaml's options.refresh: always)";
   const collect = (value: string, previous: string[] = []) => [...previous, value];
   const targetReplace = '--target-replace <urn>';
   const targetReplaceHelp = 'replace this resource and update no other (short for --target <urn> --replace <urn>)';
@@ -92,7 +93,7 @@ export function buildProgram(): Command {
         .option('--show-reads', 'show the resources the program reads (accepted: ocikit always shows them)')
         .option(replace, replaceHelp, collect)
         .option(targetReplace, targetReplaceHelp, collect)
-        .option(refresh, refreshHelp);
+        .option(refresh, refreshHelp, booleanFlag);
     cmd
       .option('-t, --target <urn>', `${verb} only this resource (repeatable; wildcards * and ** as Pulumi)`, collect)
       .option(

@@ -203,7 +203,9 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       targetDependents: options.targetDependents,
       excludes: options.exclude,
       excludeDependents: options.excludeDependents,
-      refresh: options.refresh,
+      // --refresh[=bool] wins; without it, Pulumi.yaml's `options: {refresh: always}` (getRefreshOption)
+      // for preview and up.
+      refresh: options.refresh ?? (kind === 'preview' || kind === 'up' ? project.refreshAlways : undefined),
       parallel: options.parallel,
       providerEnv,
       state,

@@ -19,6 +19,8 @@ export interface Project {
    * as Pulumi's ProjectStackPath names them); `.yaml` when not given.
    */
   fileExt?: string;
+  /** Pulumi.yaml's `options: {refresh: always}`: preview and up refresh first unless `--refresh=false`. */
+  refreshAlways?: boolean;
 }
 
 /** The folder of the `Pulumi.<stack>.yaml` files: beside Pulumi.yaml, or the project's `stackConfigDir`. */
@@ -86,6 +88,7 @@ export function readProject(start: string): Project {
     ...(config ? { config } : {}),
     ...(stackConfigDir ? { stackConfigDir } : {}),
     fileExt: extname(file),
+    ...(isRecord(doc.options) && doc.options.refresh === 'always' ? { refreshAlways: true } : {}),
   };
 }
 

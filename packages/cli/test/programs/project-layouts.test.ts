@@ -146,3 +146,34 @@ test('an ES module TypeScript program runs without nodeargs, as Pulumi runs it',
   const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
   assert.deepEqual(out, { answer: 42, esm: true });
 });
+
+// Pulumi.yaml's `options: {refresh: always}` makes preview and up refresh first, unless
+// `--refresh=false` (pkg/cmd/pulumi: getRefreshOption).
+test("Pulumi.yaml's options.refresh: always refreshes before preview and up; --refresh=false does not", async () => {
+  const source = scratchDir('refresh-always');
+  writeFileSync(join(source, 'Pulumi.yaml'), 'name: layouts\nruntime: nodejs\noptions:\n  refresh: always\n');
+  writeFileSync(join(source, 'package.json'), '{ "name": "layouts", "private": true }\n');
+  writeFileSync(
+    join(source, 'index.ts'),
+    "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@pulumi/oci';\n" +
+      'const config = new pulumi.Config();\n' +
+      "export const endpointId = new oci.ailanguage.Endpoint('classifier', {\n" +
+      "  compartmentId: config.require('compartmentId'), modelId: config.require('modelId'), inferenceUnits: 1,\n" +
+      '}).id;\n',
+  );
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig({ ...cloud.ociConfig, compartmentId: cloud.sandbox.compartmentId, modelId: cloud.sandbox.textModelId });
+  ok(await p.run(['up', '--yes']), 'up');
+  const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { endpointId: string };
+  const language = cloud.t.language();
+  await language.updateEndpoint({ endpointId, updateEndpointDetails: { inferenceUnits: 2 } });
+  await cloud.t.advance(5);
+  ok(
+    await p.run(['preview', '--refresh=false', '--expect-no-changes']),
+    'no refresh: the state says 1, as the program',
+  );
+  const plan = ok(await p.run(['preview'])).stdout;
+  assert.match(plan, /^ ~ +oci:AiLanguage\/endpoint:Endpoint classifier update\n +~ inferenceUnits: 2 => 1$/m);
+  ok(await p.run(['up', '--yes']), 'up');
+  assert.equal((await language.getEndpoint({ endpointId })).endpoint.inferenceUnits, 1, 'undone');
+});
