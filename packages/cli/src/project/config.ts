@@ -3,6 +3,7 @@ import { stackCrypter } from '../secrets/stack-crypter';
 import { containsSecure, mapSecure } from './config-path';
 import type { Project } from './project';
 import { applyProjectConfig } from './project-config';
+import { ProjectError } from './project-error';
 import { StackConfigFile } from './stack-config';
 import { configJson } from './config-json';
 
@@ -20,6 +21,13 @@ export interface StackConfig {
  */
 export function loadStackConfig(project: Project, stack: string, env: NodeJS.ProcessEnv = process.env): StackConfig {
   const file = StackConfigFile.open(project, stack);
+  // Values from Pulumi ESC environments need Pulumi Cloud: as Pulumi's DIY backend (openStackEnv),
+  // refuse the run rather than run the program without them.
+  if (file.environment !== undefined)
+    throw new ProjectError(
+      `${file.path} imports ESC environments (environment: ${JSON.stringify(file.environment)}), which need Pulumi Cloud: ` +
+        'backend ocikit does not support environments (move their values into config:)',
+    );
   const crypter = stackCrypter(file, env);
   const values: Record<string, string> = {};
   const secretKeys: string[] = [];

@@ -123,3 +123,25 @@ test('an object holding a secure value reaches the program decrypted, and the wh
   assert.deepEqual(JSON.parse(loaded.values['shop:plain']), { a: 1 });
   assert.ok(!readFileSync(join(dir, 'Pulumi.dev.yaml'), 'utf8').includes('hunter2'));
 });
+
+// Pulumi's DIY backend refuses a stack whose file imports ESC environments (openStackEnv: "backend
+// … does not support environments"); ocikit did run the program without their values.
+test('a stack file that imports ESC environments is refused for a run, in one line', async () => {
+  const { loadStackConfig } = await import('./config');
+  for (const environment of [
+    'environment:\n  - my-org/aws-dev\n',
+    'environment:\n  imports:\n    - my-org/aws-dev\n',
+  ]) {
+    const dir = program('name: esc\nruntime: nodejs\n', `${environment}config:\n  esc:units: "2"\n`);
+    assert.throws(
+      () => loadStackConfig(readProject(dir), 'dev', {}),
+      (e: Error) =>
+        e instanceof ProjectError &&
+        /Pulumi\.dev\.yaml imports ESC environments \(environment: .*my-org\/aws-dev.*\).*does not support environments/.test(
+          e.message,
+        ),
+    );
+  }
+  const plain = program('name: esc\nruntime: nodejs\n', 'environment: null\nconfig:\n  esc:units: "2"\n');
+  assert.equal(loadStackConfig(readProject(plain), 'dev', {}).values['esc:units'], '2');
+});

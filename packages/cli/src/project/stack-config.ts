@@ -61,6 +61,15 @@ export class StackConfigFile {
     }
   }
 
+  /**
+   * The ESC environments the file imports (`environment:`, a list or `{imports: […]}`), as Pulumi's
+   * ProjectStack.EnvironmentBytes sees them: undefined when the key is absent or null.
+   */
+  get environment(): unknown {
+    const environment = this.doc.toJS()?.environment as unknown;
+    return environment === null ? undefined : environment;
+  }
+
   entries(): Map<string, ConfigEntry> {
     const out = new Map<string, ConfigEntry>();
     const config = this.doc.toJS()?.config as unknown;
