@@ -61,6 +61,12 @@ export class StackConfigFile {
     }
   }
 
+  /** `secretsprovider:`, the secrets provider the file's secure values were made with, when it names one. */
+  get secretsProvider(): string | undefined {
+    const provider = this.doc.get('secretsprovider');
+    return typeof provider === 'string' && provider ? provider : undefined;
+  }
+
   /**
    * The ESC environments the file imports (`environment:`, a list or `{imports: […]}`), as Pulumi's
    * ProjectStack.EnvironmentBytes sees them: undefined when the key is absent or null.

@@ -23,7 +23,17 @@ export function stackCrypter(file: StackConfigFile, env: NodeJS.ProcessEnv = pro
     if (phrase === undefined) throw new PassphraseError(MISSING_PASSPHRASE);
     return phrase;
   };
+  // Secure values made by another secrets provider (a KMS key, Vault; Pulumi Cloud's when the file
+  // names none and has no salt) cannot be read with a passphrase, and a passphrase salt added
+  // beside them would make values that provider cannot read.
+  const provider = file.secretsProvider;
+  const otherProvider = () =>
+    new PassphraseError(
+      `${file.path} uses the secrets provider '${provider}', and ocikit has only the passphrase provider: ` +
+        'move the stack to it with `pulumi stack change-secrets-provider passphrase`',
+    );
   const existing = (): SymmetricCrypter | undefined => {
+    if (provider !== undefined && provider !== 'passphrase') throw otherProvider();
     if (!crypter && file.encryptionSalt) crypter = crypterFromState(passphrase(), file.encryptionSalt);
     return crypter;
   };
@@ -39,7 +49,12 @@ export function stackCrypter(file: StackConfigFile, env: NodeJS.ProcessEnv = pro
     },
     decrypt(ciphertext) {
       const found = existing();
-      if (!found) throw new PassphraseError(`${file.path} has secure values but no encryptionsalt`);
+      if (!found)
+        throw new PassphraseError(
+          `${file.path} has secure values but no encryptionsalt: they were made by another secrets provider ` +
+            "(Pulumi Cloud's, by default); set them again with `ocikit config set --secret`, or move the stack to " +
+            'the passphrase provider with `pulumi stack change-secrets-provider passphrase`',
+        );
       return found.decrypt(ciphertext);
     },
     // A state written under another salt (Pulumi.<stack>.yaml made again since, or a stack
