@@ -162,9 +162,13 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         if (canceled) throw new StepError('the update was canceled');
         if (d.failure) throw d.failure;
         if (exit.code !== 0) {
-          // 32: the program already reported its error through Engine.Log.
+          // 32: the program already reported its error through Engine.Log. Otherwise the Node.js
+          // language host's words (execRuntime).
           throw new StepError(
-            firstError ?? `the program exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}`,
+            firstError ??
+              (exit.signal
+                ? `Program exited unexpectedly: signal: ${exit.signal}`
+                : `Program exited with non-zero exit code: ${exit.code}`),
           );
         }
         await finish();
