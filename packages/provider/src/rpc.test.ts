@@ -23,6 +23,7 @@ const STUBS: Record<string, Stub> = {
   HandshakeResponse: providerPb.ProviderHandshakeResponse,
   Empty: require('google-protobuf/google/protobuf/empty_pb').Empty,
   PluginInfo: require('@pulumi/pulumi/proto/plugin_pb').PluginInfo,
+  PluginAttach: require('@pulumi/pulumi/proto/plugin_pb').PluginAttach,
   Status: require('@pulumi/pulumi/proto/status_pb').Status,
   LogRequest: require('@pulumi/pulumi/proto/engine_pb').LogRequest,
 };

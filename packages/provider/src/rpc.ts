@@ -25,6 +25,8 @@ export const LAYOUTS = {
     [3, 'acceptOutputs', 'bool'],
   ],
   Empty: EMPTY,
+  /** pulumirpc.PluginAttach: what an engine sends a plugin it attached to (PULUMI_DEBUG_PROVIDERS). */
+  PluginAttach: [[1, 'address', 'string']],
   PluginInfo: [[1, 'version', 'string']],
   GetSchemaRequest: [[1, 'version', 'int']],
   GetSchemaResponse: [[1, 'schema', 'string']],
@@ -159,6 +161,7 @@ type MessageName = keyof typeof LAYOUTS;
 /** The RPCs this provider serves: handler key → [method, request, response]. Others answer UNIMPLEMENTED. */
 export const METHODS: Record<string, [string, MessageName, MessageName]> = {
   handshake: ['Handshake', 'HandshakeRequest', 'HandshakeResponse'],
+  attach: ['Attach', 'PluginAttach', 'Empty'],
   getPluginInfo: ['GetPluginInfo', 'Empty', 'PluginInfo'],
   getSchema: ['GetSchema', 'GetSchemaRequest', 'GetSchemaResponse'],
   checkConfig: ['CheckConfig', 'CheckRequest', 'CheckResponse'],

@@ -244,6 +244,13 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       if (req.engineAddress) log.retarget(req.engineAddress);
       return { acceptSecrets: true, acceptResources: true, acceptOutputs: false };
     }),
+    // An engine attached to an already running plugin (PULUMI_DEBUG_PROVIDERS=oci:<port>) calls
+    // Attach right after Handshake and fails the run if it is not implemented (pulumi/pulumi
+    // provider_plugin.go, NewProvider: `if plug.Bin == "" { p.Attach(...) }`); it names the engine.
+    attach: unary((req: { address?: string }) => {
+      if (req.address) log.retarget(req.address);
+      return {};
+    }),
     getPluginInfo: unary(() => ({ version: packageVersion() })),
     getSchema: unary((req: { version: number }) => {
       if (req.version > 1) throw new ProviderError(`schema version ${req.version} is not supported`);

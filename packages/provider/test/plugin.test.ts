@@ -24,6 +24,7 @@ import {
   urn,
 } from './support/harness';
 import type * as engine from '@pulumi/pulumi/proto/engine_pb';
+import { PluginAttach } from '@pulumi/pulumi/proto/plugin_pb';
 
 describe('plugin contract', () => {
   it('prints only the port, serves on 127.0.0.1, and ends within a second on SIGTERM and SIGINT', async () => {
@@ -353,6 +354,36 @@ describe('engine log', () => {
       await p.close();
       first.close();
       second.close();
+      await env.close();
+    }
+  });
+
+  it('answers Attach, as an engine attached through PULUMI_DEBUG_PROVIDERS calls it, and logs to that engine', async () => {
+    // pulumi/pulumi provider_plugin.go NewProvider: for PULUMI_DEBUG_PROVIDERS=oci:<port> the engine
+    // dials the running plugin, shakes hands, then calls Attach and fails the run on any error.
+    const env = await startEnv({ transitionDelaySeconds: 1 });
+    const [started, attached] = [await recordingEngine(), await recordingEngine()];
+    const p = await startPlugin({ engine: started.address });
+    try {
+      await p.call('handshake', new pb.ProviderHandshakeRequest().setEngineAddress(attached.address));
+      await p.call('attach', new PluginAttach().setAddress(attached.address));
+      await configure(p, env, env.sandbox.disasterRecovery.standbyRegion);
+      const dr = env.sandbox.disasterRecovery;
+      const c = await create(p, DRPLAN, 'attached', {
+        displayName: 'attached',
+        drProtectionGroupId: dr.standbyProtectionGroupId,
+        type: 'SWITCHOVER',
+      });
+      assert.ok(
+        attached.messages.some((m) => m.urn === urn(DRPLAN, 'attached')),
+        JSON.stringify(attached.messages),
+      );
+      assert.deepEqual(started.messages, []);
+      await del(p, DRPLAN, 'attached', c.id, c.outputs);
+    } finally {
+      await p.close();
+      started.close();
+      attached.close();
       await env.close();
     }
   });
