@@ -118,7 +118,10 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
   let config: ProviderConfig | undefined;
   let configured = false;
   let clients: Clients | undefined;
-  const cancel = new AbortController();
+  // Cancel stops the run it was sent in. Configure starts the next one afresh: a plugin the engine
+  // attached to (PULUMI_DEBUG_PROVIDERS) outlives a cancelled run, and a signal aborted for good
+  // would end every later wait at once, after OCI had already been asked to create or change.
+  let cancel = new AbortController();
   const currentConfig = (): ProviderConfig => (config ??= cfg().resolveConfig({}).config);
 
   const getClients = (): Clients => {
@@ -281,6 +284,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       }
       config = r.config;
       configured = true;
+      if (cancel.signal.aborted) cancel = new AbortController();
       clients?.close();
       clients = undefined;
       // After answering, while the engine goes on with the program: load the OCI SDK, build the

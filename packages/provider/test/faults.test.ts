@@ -2,6 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  configure,
   configuredPlugin,
   create,
   del,
@@ -268,6 +269,32 @@ describe('waiting: timeouts and Cancel', () => {
         const plan = (await env.dr(dr.standbyRegion).getDrPlan({ drPlanId: init.id })).drPlan;
         assert.equal(plan.lifecycleState, 'CREATING', 'returned before the 30 s transition ended');
       }
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe('Cancel ends with the run it was sent in', () => {
+  let env: Env;
+  before(async () => {
+    env = await startEnv();
+  });
+  after(() => env?.close());
+
+  it("a plugin configured again after a Cancel (an attached engine's next run) waits again", async () => {
+    // With PULUMI_DEBUG_PROVIDERS the plugin outlives the engine run that cancelled it (Ctrl-C):
+    // the next run shakes hands, attaches and configures it again, then creates.
+    const p = await configuredPlugin(env, env.sandbox.homeRegion);
+    try {
+      await p.call('cancel', new Empty());
+      await configure(p, env, env.sandbox.homeRegion);
+      const c = await create(p, ENDPOINT, 'after-cancel', {
+        compartmentId: env.sandbox.compartmentId,
+        modelId: env.sandbox.aiLanguage.customModelIds.textClassification,
+      });
+      assert.equal(c.outputs.state, 'ACTIVE');
+      await del(p, ENDPOINT, 'after-cancel', c.id, c.outputs);
     } finally {
       await p.close();
     }
