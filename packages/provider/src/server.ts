@@ -245,7 +245,10 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
   return {
     handshake: unary((req: { engineAddress?: string }) => {
       if (req.engineAddress) log.retarget(req.engineAddress);
-      return { acceptSecrets: true, acceptResources: true, acceptOutputs: false };
+      // acceptResources false: the engine then sends a resource reference as its id (pulumi/pulumi
+      // rpc.go MarshalPropertyValue, KeepResources false), as it does to pulumi-oci, whose bridge
+      // does not accept them either; Check would otherwise refuse the reference as not a string.
+      return { acceptSecrets: true, acceptResources: false, acceptOutputs: false };
     }),
     // An engine attached to an already running plugin (PULUMI_DEBUG_PROVIDERS=oci:<port>) calls
     // Attach right after Handshake and fails the run if it is not implemented (pulumi/pulumi
@@ -298,7 +301,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
           // Reported by the first operation that needs it.
         }
       });
-      return { acceptSecrets: true, acceptResources: true, supportsPreview: true, acceptOutputs: false };
+      return { acceptSecrets: true, acceptResources: false, supportsPreview: true, acceptOutputs: false };
     }),
     check: unary((req: CheckRequest) => {
       const { m } = mod(req.urn);

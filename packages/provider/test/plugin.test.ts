@@ -15,6 +15,7 @@ import {
   js,
   ENDPOINT,
   pb,
+  providerArgs,
   startEnv,
   startInstance,
   startPlugin,
@@ -154,7 +155,7 @@ describe('configuration', () => {
       const res = await p.call<pb.ConfigureResponse>('configure', req);
       assert.deepEqual(
         [res.getAcceptsecrets(), res.getAcceptresources(), res.getSupportspreview()],
-        [true, true, true],
+        [true, false, true],
       );
       const c = await create(p, ENDPOINT, 'vars', {
         compartmentId: env.sandbox.compartmentId,
@@ -195,6 +196,28 @@ describe('configuration', () => {
       const got = await env.dr(dr.standbyRegion).getDrPlan({ drPlanId: c.id });
       assert.equal(got.drPlan.displayName, 'envplan');
       await del(p, DRPLAN, 'envplan', c.id, c.outputs);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('Handshake and Configure decline resource references, so the engine sends their ids (as to pulumi-oci)', async () => {
+    // A Resource passed as an input reaches the engine as a reference; pulumi/pulumi rpc.go
+    // MarshalPropertyValue hands a provider that does not accept them the id instead, which is
+    // what Check expects of modelId or drProtectionGroupId (a reference fails "must be a string").
+    const p = await startPlugin();
+    try {
+      const hs = await p.call<pb.ProviderHandshakeResponse>('handshake', new pb.ProviderHandshakeRequest());
+      assert.equal(hs.getAcceptResources(), false);
+      const res = await p.call<pb.ConfigureResponse>(
+        'configure',
+        new pb.ConfigureRequest()
+          .setArgs(struct(providerArgs(env, env.sandbox.homeRegion)))
+          .setAcceptsecrets(true)
+          .setAcceptresources(true),
+      );
+      assert.equal(res.getAcceptresources(), false);
+      assert.equal(res.getAcceptsecrets(), true);
     } finally {
       await p.close();
     }
