@@ -308,7 +308,10 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       // Service defaults on a create only: with olds (an update, an import) an input the program
       // leaves out keeps OCI's value, as pulumi-oci's Optional+Computed inputs do (see Diff).
       const creating = Object.keys(req.olds ?? {}).length === 0;
-      const news = resources().coerceInputs(m, req.news);
+      // A null input is an unset one, as for pulumi-oci (its bridge reads Check's news with
+      // SkipNulls): left out of the inputs, and a create's default applies.
+      const set = Object.fromEntries(Object.entries(req.news).filter(([, v]) => v !== null));
+      const news = resources().coerceInputs(m, set);
       const inputs = resources().withoutEmptyOptionals(m, creating ? m.defaults(news) : news);
       return { inputs, failures: resources().checkInputs(m, news) };
     }),

@@ -71,6 +71,11 @@ describe('Endpoint', () => {
     assert.equal((await diff(plugin, ENDPOINT, 'empty', s.id, s.outputs, before, { ...s.inputs })).changes, 'NONE');
   });
 
+  it('a null input is unset, as in pulumi-oci: left out of the inputs, and the default applies', async () => {
+    const checked = await check(plugin, ENDPOINT, 'nulls', {}, { ...base, inferenceUnits: null, description: null });
+    assert.deepEqual(checked, { ...base, inferenceUnits: 1 });
+  });
+
   it("inferenceUnits and tags left out of the program keep OCI's values (pulumi-oci: Optional+Computed); {} clears tags", async () => {
     const s = await newEndpoint('kept', { inferenceUnits: 3, freeformTags: { team: 'x' }, displayName: 'kept' });
     // The program no longer sets them: no default on an update's Check, no diff, nothing sent.
