@@ -354,62 +354,49 @@ async function recordingEngine(): Promise<{
 }
 
 describe('engine log', () => {
-  it("logs to the engine Handshake names, not the one the plugin was started with (an engine's next run)", async () => {
+  /**
+   * A plugin started for one engine and pointed at another by `point` (as an engine's next run, or
+   * an attached engine, does): a plan's progress reaches the other engine only.
+   */
+  async function progressGoesWhereSent(name: string, point: (p: Plugin, address: string) => Promise<void>) {
     const env = await startEnv({ transitionDelaySeconds: 1 });
-    const [first, second] = [await recordingEngine(), await recordingEngine()];
-    const p = await startPlugin({ engine: first.address });
-    try {
-      await p.call('handshake', new pb.ProviderHandshakeRequest().setEngineAddress(second.address));
-      await configure(p, env, env.sandbox.disasterRecovery.standbyRegion);
-      const dr = env.sandbox.disasterRecovery;
-      const c = await create(p, DRPLAN, 'handed-over', {
-        displayName: 'handed-over',
-        drProtectionGroupId: dr.standbyProtectionGroupId,
-        type: 'SWITCHOVER',
-      });
-      assert.ok(
-        second.messages.some((m) => m.urn === urn(DRPLAN, 'handed-over')),
-        JSON.stringify(second.messages),
-      );
-      assert.deepEqual(first.messages, []);
-      await del(p, DRPLAN, 'handed-over', c.id, c.outputs);
-    } finally {
-      await p.close();
-      first.close();
-      second.close();
-      await env.close();
-    }
-  });
-
-  it('answers Attach, as an engine attached through PULUMI_DEBUG_PROVIDERS calls it, and logs to that engine', async () => {
-    // pulumi/pulumi provider_plugin.go NewProvider: for PULUMI_DEBUG_PROVIDERS=oci:<port> the engine
-    // dials the running plugin, shakes hands, then calls Attach and fails the run on any error.
-    const env = await startEnv({ transitionDelaySeconds: 1 });
-    const [started, attached] = [await recordingEngine(), await recordingEngine()];
+    const [started, pointed] = [await recordingEngine(), await recordingEngine()];
     const p = await startPlugin({ engine: started.address });
     try {
-      await p.call('handshake', new pb.ProviderHandshakeRequest().setEngineAddress(attached.address));
-      await p.call('attach', new PluginAttach().setAddress(attached.address));
+      await point(p, pointed.address);
       await configure(p, env, env.sandbox.disasterRecovery.standbyRegion);
       const dr = env.sandbox.disasterRecovery;
-      const c = await create(p, DRPLAN, 'attached', {
-        displayName: 'attached',
+      const c = await create(p, DRPLAN, name, {
+        displayName: name,
         drProtectionGroupId: dr.standbyProtectionGroupId,
         type: 'SWITCHOVER',
       });
       assert.ok(
-        attached.messages.some((m) => m.urn === urn(DRPLAN, 'attached')),
-        JSON.stringify(attached.messages),
+        pointed.messages.some((m) => m.urn === urn(DRPLAN, name)),
+        JSON.stringify(pointed.messages),
       );
       assert.deepEqual(started.messages, []);
-      await del(p, DRPLAN, 'attached', c.id, c.outputs);
+      await del(p, DRPLAN, name, c.id, c.outputs);
     } finally {
       await p.close();
       started.close();
-      attached.close();
+      pointed.close();
       await env.close();
     }
-  });
+  }
+
+  it("logs to the engine Handshake names, not the one the plugin was started with (an engine's next run)", () =>
+    progressGoesWhereSent('handed-over', async (p, address) => {
+      await p.call('handshake', new pb.ProviderHandshakeRequest().setEngineAddress(address));
+    }));
+
+  // pulumi/pulumi provider_plugin.go NewProvider: for PULUMI_DEBUG_PROVIDERS=oci:<port> the engine
+  // dials the running plugin, shakes hands, then calls Attach and fails the run on any error.
+  it('answers Attach, as an engine attached through PULUMI_DEBUG_PROVIDERS calls it, and logs to that engine', () =>
+    progressGoesWhereSent('attached', async (p, address) => {
+      await p.call('handshake', new pb.ProviderHandshakeRequest().setEngineAddress(address));
+      await p.call('attach', new PluginAttach().setAddress(address));
+    }));
 
   it('sends progress to a reachable engine; an unreachable one never blocks', async () => {
     const env = await startEnv({ transitionDelaySeconds: 1 });

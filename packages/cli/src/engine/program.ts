@@ -83,11 +83,16 @@ function configEnv(config: Record<string, string>, secretKeys: string[]): NodeJS
 /** What the program's process is started with, before its run's arguments (see startProgram). */
 export type ProgramProcessOptions = Pick<ProgramOptions, 'programDir' | 'project' | 'config' | 'secretKeys'>;
 
-/** The node arguments up to cmd/run, and the environment: what a run's process starts with. */
-function programProcess(o: ProgramProcessOptions): { args: string[]; env: NodeJS.ProcessEnv } {
+/**
+ * The node arguments up to cmd/run, the environment and the folder: what a run's process starts
+ * with. Started in the program's folder, as Pulumi starts its language host there (the node
+ * arguments' relative paths, `--require ./setup.js`, are read from it).
+ */
+function programProcess(o: ProgramProcessOptions): { args: string[]; env: NodeJS.ProcessEnv; cwd: string } {
+  const { pwd } = programLocation(o.programDir, o.project.main);
   // Found from the program's folder, as the language host's locateModule finds it (a `main` folder
   // with its own package.json and node_modules has its own @pulumi/pulumi).
-  const runModule = resolveRunModule(programLocation(o.programDir, o.project.main).pwd);
+  const runModule = resolveRunModule(pwd);
   const opts = o.project.runtimeOptions ?? {};
   // Pulumi.yaml runtime options: typescript (default true), tsconfig, nodeargs.
   const typescript = opts.typescript === undefined ? true : opts.typescript === true || opts.typescript === 'true';
@@ -102,13 +107,12 @@ function programProcess(o: ProgramProcessOptions): { args: string[]; env: NodeJS
   if (typescript) env.PULUMI_NODEJS_TYPESCRIPT = 'true';
   else delete env.PULUMI_NODEJS_TYPESCRIPT;
   // As the language host passes it: read by cmd/run after its chdir to the program's folder.
-  if (typeof opts.tsconfig === 'string')
-    env.PULUMI_NODEJS_TSCONFIG_PATH = resolve(programLocation(o.programDir, o.project.main).pwd, opts.tsconfig);
+  if (typeof opts.tsconfig === 'string') env.PULUMI_NODEJS_TSCONFIG_PATH = resolve(pwd, opts.tsconfig);
   // The preloads in the `--require=<file>` form: cmd/run switches a `"type": "module"` TypeScript
   // program to ts-node's ESM hooks only when node's arguments hold no `--loader`, `--import` or
   // `--require` (run.ts, hasLoaders, which compares whole arguments), so a user's own loader in
   // `nodeargs` still turns it off, as with Pulumi, and ocikit's do not.
-  return { args: [...nodeargs, `--require=${INSPECT_GUARD}`, `--require=${PROGRAM_START}`, runModule], env };
+  return { args: [...nodeargs, `--require=${INSPECT_GUARD}`, `--require=${PROGRAM_START}`, runModule], env, cwd: pwd };
 }
 
 /** cmd/run's arguments, as the language host passes them. */
@@ -137,14 +141,12 @@ function runArguments(o: ProgramOptions): string[] {
 }
 
 function spawnProgram(o: ProgramProcessOptions, extraArgs: string[], gated: boolean): ChildProcess {
-  const { args, env } = programProcess(o);
+  const { args, env, cwd } = programProcess(o);
   if (gated) env[GATE_ENV] = '3';
   // Its own process group, as Pulumi starts its language host: a terminal's Ctrl-C reaches ocikit
   // only, which stops the program itself once the operations in flight are recorded.
-  // Started in the program's folder, as Pulumi starts its language host there (the node arguments'
-  // relative paths, `--require ./setup.js`, are read from it).
   return spawn(process.execPath, [...args, ...extraArgs], {
-    cwd: programLocation(o.programDir, o.project.main).pwd,
+    cwd,
     env,
     stdio: gated ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -1,10 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { scratchDir } from '../../../emulator/test/support/scratch';
-import { ok, program, startCloud, type Cloud } from '../support/programs';
+import { ok, program, startCloud, type Cloud, type Program } from '../support/programs';
 
 // Existing Pulumi projects of other shapes than the quickstart's, run as the Pulumi CLI runs them.
 let cloud: Cloud;
@@ -13,6 +13,19 @@ before(async () => {
   cloud = await startCloud();
 });
 after(() => cloud?.close());
+
+const TRANSPILE_ONLY = { PULUMI_NODEJS_TRANSPILE_ONLY: 'true' };
+const PACKAGE_JSON = '{ "name": "layouts", "private": true }\n';
+
+/** A project of the given files (paths relative to it, folders made as needed), as a program to run. */
+function layout(name: string, files: Record<string, string>, env: Record<string, string> = TRANSPILE_ONLY): Program {
+  const source = scratchDir(name);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(source, path)), { recursive: true });
+    writeFileSync(join(source, path), text);
+  }
+  return program(source, { ...cloud.env, ...env });
+}
 
 const PROGRAM =
   "import * as pulumi from '@pulumi/pulumi';\nimport * as fs from 'fs';\n" +
@@ -26,13 +39,12 @@ const PROGRAM =
 // `main` folder may hold the program's own package.json and node_modules.
 for (const main of ['infra', 'infra/', 'infra/index.ts']) {
   test(`main: ${main} runs in its folder, with the project's folder as root directory`, async () => {
-    const source = scratchDir('main-folder');
-    mkdirSync(join(source, 'infra'));
-    writeFileSync(join(source, 'Pulumi.yaml'), `name: layouts\nruntime: nodejs\nmain: ${main}\n`);
-    writeFileSync(join(source, 'infra', 'package.json'), '{ "name": "layouts", "private": true }\n');
-    writeFileSync(join(source, 'infra', 'index.ts'), PROGRAM);
-    writeFileSync(join(source, 'infra', 'data.txt'), 'read from the program folder\n');
-    const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+    const p = layout('main-folder', {
+      'Pulumi.yaml': `name: layouts\nruntime: nodejs\nmain: ${main}\n`,
+      'infra/package.json': PACKAGE_JSON,
+      'infra/index.ts': PROGRAM,
+      'infra/data.txt': 'read from the program folder\n',
+    });
     // The program's dependencies are installed beside its own package.json, not beside Pulumi.yaml.
     renameSync(join(p.dir, 'node_modules'), join(p.dir, 'infra', 'node_modules'));
     rmSync(join(p.dir, 'node_modules'), { force: true });
@@ -48,14 +60,12 @@ for (const main of ['infra', 'infra/', 'infra/index.ts']) {
 // A `Pulumi.yml` project keeps its stacks' config in `Pulumi.<stack>.yml`: Pulumi's ProjectStackPath
 // (sdk/go/common/workspace/paths.go) names the stack file with the project file's extension.
 test('a Pulumi.yml project reads and writes Pulumi.<stack>.yml', async () => {
-  const source = scratchDir('yml-project');
-  writeFileSync(join(source, 'Pulumi.yml'), 'name: layouts\nruntime: nodejs\n');
-  writeFileSync(join(source, 'package.json'), '{ "name": "layouts", "private": true }\n');
-  writeFileSync(
-    join(source, 'index.ts'),
-    "import * as pulumi from '@pulumi/pulumi';\nexport const greeting = new pulumi.Config().require('greeting');\n",
-  );
-  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  const p = layout('yml-project', {
+    'Pulumi.yml': 'name: layouts\nruntime: nodejs\n',
+    'package.json': PACKAGE_JSON,
+    'index.ts':
+      "import * as pulumi from '@pulumi/pulumi';\nexport const greeting = new pulumi.Config().require('greeting');\n",
+  });
   writeFileSync(
     join(p.dir, 'Pulumi.prod.yml'),
     stringify({ config: { ...cloud.ociConfig, 'layouts:greeting': 'hi' } }),
@@ -79,15 +89,12 @@ test('a Pulumi.yml project reads and writes Pulumi.<stack>.yml', async () => {
 // The language host splits `nodeargs` with shlex (quotes kept together) and refuses options of the
 // wrong type (parseOptions), before the program runs.
 test('runtime nodeargs are split as Pulumi splits them; a wrong option is refused in one line', async () => {
-  const source = scratchDir('nodeargs');
-  writeFileSync(
-    join(source, 'Pulumi.yaml'),
-    'name: layouts\nruntime:\n  name: nodejs\n  options:\n    nodeargs: "--require \'./pre load.js\'"\n',
-  );
-  writeFileSync(join(source, 'package.json'), '{ "name": "layouts", "private": true }\n');
-  writeFileSync(join(source, 'pre load.js'), "globalThis.preloaded = 'yes';\n");
-  writeFileSync(join(source, 'index.ts'), 'export const preloaded = (globalThis as any).preloaded;\n');
-  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  const p = layout('nodeargs', {
+    'Pulumi.yaml': 'name: layouts\nruntime:\n  name: nodejs\n  options:\n    nodeargs: "--require \'./pre load.js\'"\n',
+    'package.json': PACKAGE_JSON,
+    'pre load.js': "globalThis.preloaded = 'yes';\n",
+    'index.ts': 'export const preloaded = (globalThis as any).preloaded;\n',
+  });
   p.setConfig(cloud.ociConfig);
   ok(await p.run(['up', '--yes']), 'up');
   const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
@@ -105,14 +112,11 @@ test('runtime nodeargs are split as Pulumi splits them; a wrong option is refuse
 // is a failed run, not an ocikit crash: the run's arguments written to the process that had just
 // ended failed with EPIPE, unheard, and ocikit died with its own stack trace.
 test('a program process that ends at its start fails the run in one line, without a crash', async () => {
-  const source = scratchDir('nodeargs-missing');
-  writeFileSync(
-    join(source, 'Pulumi.yaml'),
-    'name: layouts\nruntime:\n  name: nodejs\n  options:\n    nodeargs: "--require ./missing.js"\n',
-  );
-  writeFileSync(join(source, 'package.json'), '{ "name": "layouts", "private": true }\n');
-  writeFileSync(join(source, 'index.ts'), 'export const a = 1;\n');
-  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  const p = layout('nodeargs-missing', {
+    'Pulumi.yaml': 'name: layouts\nruntime:\n  name: nodejs\n  options:\n    nodeargs: "--require ./missing.js"\n',
+    'package.json': PACKAGE_JSON,
+    'index.ts': 'export const a = 1;\n',
+  });
   p.setConfig(cloud.ociConfig);
   for (const args of [['preview'], ['up', '--yes'], ['up', '--skip-preview']]) {
     const run = await p.run(args);
@@ -128,19 +132,19 @@ test('a program process that ends at its start fails the run in one line, withou
 // ts-node to its ESM hooks by itself when node was started without a loader (`--loader`,
 // `--import` or `--require` among its arguments): ocikit's own preloads must not count as one.
 test('an ES module TypeScript program runs without nodeargs, as Pulumi runs it', async () => {
-  const source = scratchDir('esm-ts');
-  writeFileSync(join(source, 'Pulumi.yaml'), 'name: layouts\nruntime: nodejs\n');
-  writeFileSync(join(source, 'package.json'), '{ "name": "layouts", "private": true, "type": "module" }\n');
-  writeFileSync(
-    join(source, 'tsconfig.json'),
-    '{ "compilerOptions": { "module": "NodeNext", "moduleResolution": "NodeNext", "target": "ES2022", "strict": true } }\n',
+  const p = layout(
+    'esm-ts',
+    {
+      'Pulumi.yaml': 'name: layouts\nruntime: nodejs\n',
+      'package.json': '{ "name": "layouts", "private": true, "type": "module" }\n',
+      'tsconfig.json':
+        '{ "compilerOptions": { "module": "NodeNext", "moduleResolution": "NodeNext", "target": "ES2022", "strict": true } }\n',
+      'lib.ts': 'export const fromLib: number = 42;\n',
+      'index.ts':
+        "import { fromLib } from './lib.js';\nawait Promise.resolve();\nexport const answer = fromLib;\nexport const esm = typeof require === 'undefined';\n",
+    },
+    {},
   );
-  writeFileSync(join(source, 'lib.ts'), 'export const fromLib: number = 42;\n');
-  writeFileSync(
-    join(source, 'index.ts'),
-    "import { fromLib } from './lib.js';\nawait Promise.resolve();\nexport const answer = fromLib;\nexport const esm = typeof require === 'undefined';\n",
-  );
-  const p = program(source, cloud.env);
   p.setConfig(cloud.ociConfig);
   ok(await p.run(['up', '--yes']), 'up');
   const out = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
@@ -150,18 +154,16 @@ test('an ES module TypeScript program runs without nodeargs, as Pulumi runs it',
 // Pulumi.yaml's `options: {refresh: always}` makes preview and up refresh first, unless
 // `--refresh=false` (pkg/cmd/pulumi: getRefreshOption).
 test("Pulumi.yaml's options.refresh: always refreshes before preview and up; --refresh=false does not", async () => {
-  const source = scratchDir('refresh-always');
-  writeFileSync(join(source, 'Pulumi.yaml'), 'name: layouts\nruntime: nodejs\noptions:\n  refresh: always\n');
-  writeFileSync(join(source, 'package.json'), '{ "name": "layouts", "private": true }\n');
-  writeFileSync(
-    join(source, 'index.ts'),
-    "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@pulumi/oci';\n" +
+  const p = layout('refresh-always', {
+    'Pulumi.yaml': 'name: layouts\nruntime: nodejs\noptions:\n  refresh: always\n',
+    'package.json': PACKAGE_JSON,
+    'index.ts':
+      "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@pulumi/oci';\n" +
       'const config = new pulumi.Config();\n' +
       "export const endpointId = new oci.ailanguage.Endpoint('classifier', {\n" +
       "  compartmentId: config.require('compartmentId'), modelId: config.require('modelId'), inferenceUnits: 1,\n" +
       '}).id;\n',
-  );
-  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  });
   p.setConfig({ ...cloud.ociConfig, compartmentId: cloud.sandbox.compartmentId, modelId: cloud.sandbox.textModelId });
   ok(await p.run(['up', '--yes']), 'up');
   const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { endpointId: string };
