@@ -112,6 +112,12 @@ export function buildProgram(): Command {
       cmd
         .option('--clear-pending-creates', 'clear all pending creates, dropping them from the state')
         .option('--skip-pending-creates', 'skip the pending creates (what refresh does anyway)');
+    if (kind === 'up' || kind === 'destroy')
+      cmd.option(
+        '--continue-on-error [bool]',
+        'go on past a failed step (what depends on it is skipped); the run still fails (default: PULUMI_CONTINUE_ON_ERROR)',
+        booleanFlag,
+      );
     if (kind === 'destroy')
       cmd.option(
         '--exclude-protected',

@@ -176,6 +176,7 @@ export const ENGINE_LAYOUTS = {
     [3, 'object', 'struct'],
     [4, 'stable', 'bool'],
     [5, 'stables', 'strings'],
+    [7, 'result', 'int'],
   ],
   RegisterResourceOutputsRequest: [
     [1, 'urn', 'string'],

@@ -44,9 +44,14 @@ export function requireExistingStack({ project, stack }: CommandContext): void {
     throw new UserError(`no stack named '${stack}' found`);
 }
 
+/** A boolean environment variable as Pulumi reads one (env.BoolValue: `1` or `true`, any case). */
+export function envFlag(name: string): boolean {
+  return /^(1|true)$/i.test(process.env[name] ?? '');
+}
+
 /** `--yes`, or PULUMI_SKIP_CONFIRMATIONS=true standing for it, as in Pulumi (env.SkipConfirmations). */
 export function skipConfirmations(options: { yes?: boolean }): boolean {
-  return Boolean(options.yes) || /^(1|true)$/i.test(process.env.PULUMI_SKIP_CONFIRMATIONS ?? '');
+  return Boolean(options.yes) || envFlag('PULUMI_SKIP_CONFIRMATIONS');
 }
 
 /**

@@ -7,7 +7,7 @@ import { loadStackConfig } from '../project/config';
 import { checkEntryPoint, type Project } from '../project/project';
 import { checkRuntimeOptions } from '../project/runtime-options';
 import { StackConfigFile } from '../project/stack-config';
-import { canPrompt, commandContext, requireExistingStack, skipConfirmations } from './context';
+import { canPrompt, commandContext, envFlag, requireExistingStack, skipConfirmations } from './context';
 import { ask } from './prompt';
 import { plannedSteps } from './planned-steps';
 import { importCode } from '../display/import-code';
@@ -34,6 +34,8 @@ interface DeployOptions extends GlobalOptions {
   /** `refresh --clear-pending-creates`, `--skip-pending-creates` (Pulumi's refresh.go). */
   clearPendingCreates?: boolean;
   skipPendingCreates?: boolean;
+  /** `up` and `destroy --continue-on-error[=bool]` (default: PULUMI_CONTINUE_ON_ERROR). */
+  continueOnError?: boolean;
   /** `destroy --exclude-protected`. */
   excludeProtected?: boolean;
   imports?: EngineOptions['imports'];
@@ -206,6 +208,11 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       // --refresh[=bool] wins; without it, Pulumi.yaml's `options: {refresh: always}` (getRefreshOption)
       // for preview and up.
       refresh: options.refresh ?? (kind === 'preview' || kind === 'up' ? project.refreshAlways : undefined),
+      // up.go and destroy.go: the flag's default is PULUMI_CONTINUE_ON_ERROR (env.ContinueOnError).
+      continueOnError:
+        kind === 'up' || kind === 'destroy'
+          ? (options.continueOnError ?? envFlag('PULUMI_CONTINUE_ON_ERROR'))
+          : undefined,
       parallel: options.parallel,
       providerEnv,
       state,

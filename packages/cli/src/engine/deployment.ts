@@ -81,6 +81,8 @@ export interface DeploymentOptions {
   replace?: (urn: string) => boolean;
   /** `--target`, `--exclude` and their `-dependents` flags (Pulumi's UrnTargets). */
   targeting?: TargetOptions;
+  /** `--continue-on-error`: a failed step stops only what depends on it (Pulumi's ContinueOnError). */
+  continueOnError?: boolean;
 }
 
 /** The edges of a resource that targeting follows (GetAllDependencies and the provider). */
@@ -151,6 +153,8 @@ export interface StepOutcome {
   urn: string;
   id: string;
   outputs: Props;
+  /** The registration's result when its step did not succeed (--continue-on-error): the program gets unknowns. */
+  result?: 'fail' | 'skip';
 }
 
 /** OCI lifecycle states of work still running (a killed run's create, update or delete). */
@@ -162,6 +166,19 @@ const UNPROTECT =
 
 /** A user-facing step failure: the message is already one line naming the resource. */
 export class StepError extends Error {}
+
+/**
+ * A step that failed under --continue-on-error: reported, and the run goes on; its registration
+ * answers FAIL (stepExecutor.cancelDueToError: step.Fail()).
+ */
+export class ContinuedStepError extends StepError {
+  constructor(
+    message: string,
+    readonly urn: string,
+  ) {
+    super(message);
+  }
+}
 
 const diffKinds: PropertyDiff['diffKind'][] = [
   'add',
@@ -233,6 +250,10 @@ export class Deployment {
   private readonly registeredProviders = new Set<string>();
   /** The first error a preview reported and went on from; the run fails with it at the end (sawError). */
   sawError?: string;
+  /** --continue-on-error: the first step failure the run went on from (it fails at the end). */
+  continuedPast?: string;
+  /** --continue-on-error: URNs whose steps failed or were skipped (the deployment executor's `skipped`). */
+  private readonly skipped = new Set<string>();
 
   constructor(options: DeploymentOptions, snapshot: Snapshot) {
     this.o = options;
@@ -373,11 +394,53 @@ export class Deployment {
    */
   private failed(metadata: StepEventMetadata, message: string, cause?: unknown): StepError {
     this.recordFailure(message);
+    this.reportFailure(metadata, message, cause);
+    return new StepError(message);
+  }
+
+  /**
+   * A step that failed while it ran (its provider operation, or a hook). With --continue-on-error,
+   * as Pulumi's step executor (cancelDueToError), it is reported but stops nothing else: its
+   * registration answers FAIL, what depends on it is skipped, and the run fails at the end.
+   */
+  private stepFailed(metadata: StepEventMetadata, message: string, cause?: unknown): StepError {
+    if (!this.o.continueOnError) return this.failed(metadata, message, cause);
+    this.continuedPast ??= message;
+    this.skipped.add(metadata.urn);
+    this.reportFailure(metadata, message, cause);
+    return new ContinuedStepError(message, metadata.urn);
+  }
+
+  private reportFailure(metadata: StepEventMetadata, message: string, cause?: unknown): void {
     const said = cause === undefined ? message : cause instanceof Error ? cause.message : String(cause);
     this.o.events.diag('error', said, metadata.urn);
     const steps = Object.values(this.changes).reduce((sum, n) => sum + (n ?? 0), 0);
     this.o.events.emit({ resOpFailedEvent: { metadata, status: resourceStatusAfter(cause), steps } });
-    return new StepError(message);
+  }
+
+  /**
+   * --continue-on-error: a registration that depends on a resource whose step failed or was
+   * skipped is skipped too, with no step (deploymentExecutor.handleSingleEvent, doesStepDependOn):
+   * an existing resource keeps its old state, a new one is not created.
+   */
+  private skippedAfterFailure(urn: string, reg: Registration): StepOutcome | undefined {
+    if (!allDependencies(registrationEdges(reg)).some((u) => this.skipped.has(u))) return undefined;
+    this.skipped.add(urn);
+    return { urn, id: '', outputs: {}, result: 'skip' };
+  }
+
+  /** --continue-on-error: the answer to a registration whose step failed (the program gets unknowns). */
+  failedRegistration(reg: { type: string; name: string; parent: string }): StepOutcome {
+    const urn = this.urn(reg.type, reg.name, reg.parent);
+    this.skipped.add(urn);
+    return { urn, id: '', outputs: {}, result: 'fail' };
+  }
+
+  /** --continue-on-error: nothing a failed or skipped resource depends on is deleted (performDeletes' erroredDeps). */
+  private withoutFailedDependencies(targets: ResourceState[]): ResourceState[] {
+    if (!this.skipped.size) return targets;
+    const kept = keptWithExcludes(this.current, new UrnTargets([...this.skipped]), false);
+    return targets.filter((r) => !kept.has(r.urn));
   }
 
   /**
@@ -421,7 +484,7 @@ export class Deployment {
     try {
       await this.hooks.run(type, binding, args);
     } catch (e) {
-      throw this.failed(meta, `${args.urn}: ${oneLine(e)}`);
+      throw this.stepFailed(meta, `${args.urn}: ${oneLine(e)}`);
     }
   }
 
@@ -842,6 +905,8 @@ export class Deployment {
     this.claim(urn);
     if (reg.type === stackType) this.stackUrn = urn;
     const { old, alias } = this.findOld(urn, reg);
+    const skip = this.skippedAfterFailure(urn, reg);
+    if (skip) return skip;
     if (!this.inScope(urn, reg.type, registrationEdges(reg))) return this.untargetedStep(reg, urn, old, alias);
     this.checkSkippedCreates(urn, registrationEdges(reg));
     const op: OpType = !old ? 'create' : deepEqual(old.inputs, reg.inputs) ? 'same' : 'update';
@@ -919,6 +984,8 @@ export class Deployment {
     const urn = this.urn(reg.type, reg.name, reg.parent);
     this.claim(urn);
     const { old, alias } = this.findOld(urn, reg);
+    const skip = this.skippedAfterFailure(urn, reg);
+    if (skip) return skip;
     const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);
     // An import, a dependent deleted ahead of a delete-before-replace and a formerly external
     // resource are stepped before targeting is considered, as in Pulumi's step generator.
@@ -1270,7 +1337,7 @@ export class Deployment {
       const made = this.createdButFailed(draft, e);
       if (made) this.put(this.pendingReplacementOf(urn), made);
       void this.write();
-      throw this.failed(meta, `${urn}: creating failed: ${oneLine(e)}`, e);
+      throw this.stepFailed(meta, `${urn}: creating failed: ${oneLine(e)}`, e);
     }
     // The create is recorded before its after hooks run: a failing one fails the step, not the create.
     await this.hook('after_create', next.resourceHooks, { ...hookArgs, id: next.id!, newOutputs: next.outputs }, meta);
@@ -1346,7 +1413,7 @@ export class Deployment {
           initErrors: e.reasons,
         });
       void this.write();
-      throw this.failed(meta, `${urn}: updating failed: ${oneLine(e)}`, e);
+      throw this.stepFailed(meta, `${urn}: updating failed: ${oneLine(e)}`, e);
     }
     await this.hook('after_update', next.resourceHooks, { ...hookArgs, newOutputs: next.outputs }, meta);
     this.count('update');
@@ -1671,10 +1738,14 @@ export class Deployment {
     );
     const missing = this.missingTargets(this.targets);
     await this.deleteAll(
-      this.targetedDeletes([
-        ...unregistered,
-        ...this.toDeleteLater.filter((r) => (this.current.includes(r) || this.o.preview) && !this.deletedEarly.has(r)),
-      ]),
+      this.withoutFailedDependencies(
+        this.targetedDeletes([
+          ...unregistered,
+          ...this.toDeleteLater.filter(
+            (r) => (this.current.includes(r) || this.o.preview) && !this.deletedEarly.has(r),
+          ),
+        ]),
+      ),
     );
     // As Pulumi's executor, the deletes that are allowed run before an unknown target fails the run.
     if (missing.length) throw new StepError(missing[0]);
@@ -1744,8 +1815,10 @@ export class Deployment {
       }
       return p;
     };
+    // A target waiting for a delete that failed is not deleted (what still exists depends on it);
+    // with --continue-on-error the others go on, and the run fails at the end.
     const results = await Promise.allSettled(targets.map(run));
-    const failed = results.find((r) => r.status === 'rejected');
+    const failed = results.find((r) => r.status === 'rejected' && !(r.reason instanceof ContinuedStepError));
     if (failed) throw (failed as PromiseRejectedResult).reason;
   }
 
@@ -1792,7 +1865,7 @@ export class Deployment {
         } catch (e) {
           done();
           void this.write();
-          throw this.failed(meta, `${r.urn}: deleting failed: ${oneLine(e)}`, e);
+          throw this.stepFailed(meta, `${r.urn}: deleting failed: ${oneLine(e)}`, e);
         }
         done();
       }

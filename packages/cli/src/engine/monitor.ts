@@ -8,7 +8,14 @@ import * as engine from '@pulumi/pulumi/proto/engine_pb';
 import type { Callback } from '@pulumi/pulumi/proto/callback_pb';
 import { ResourceMonitorService } from '@pulumi/pulumi/proto/resource_grpc_pb';
 import type { RegisterErrorHookRequest, RegisterResourceHookRequest } from '@pulumi/pulumi/proto/resource_pb';
-import { StepError, type AliasSpec, type Deployment, type Registration, type StepOutcome } from './deployment';
+import {
+  ContinuedStepError,
+  StepError,
+  type AliasSpec,
+  type Deployment,
+  type Registration,
+  type StepOutcome,
+} from './deployment';
 import type { EventSink } from './events';
 import { hookBinding, type HookBindingMessage } from './hooks';
 import { trace } from './trace';
@@ -227,18 +234,26 @@ export async function startMonitor(
             ? await d.registerCustom(reg)
             : await d.registerComponent(reg);
       } catch (e) {
-        throw registrationError(d, e);
+        if (!(e instanceof ContinuedStepError)) throw registrationError(d, e);
+        outcome = d.failedRegistration(reg);
       }
       transforms.registered(outcome.urn, req);
       trace.mark('last RegisterResource answered', true);
-      return { urn: outcome.urn, id: outcome.id, object: outgoing(outcome.outputs, req.acceptSecrets) };
+      return {
+        urn: outcome.urn,
+        id: outcome.id,
+        object: outgoing(outcome.outputs, req.acceptSecrets),
+        // pulumirpc.Result: the SDK keeps the outputs of a failed or skipped step unknown.
+        result: outcome.result === 'fail' ? 1 : outcome.result === 'skip' ? 2 : 0,
+      };
     }),
     registerResourceOutputs: unary(async (req: Props) => {
       const d = deployment();
       try {
         await d.registerOutputs(req.urn as string, req.outputs as Props);
       } catch (e) {
-        throw registrationError(d, e);
+        // --continue-on-error: a component's failed after hook is reported; the program goes on.
+        if (!(e instanceof ContinuedStepError)) throw registrationError(d, e);
       }
       return {};
     }),

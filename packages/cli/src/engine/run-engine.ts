@@ -86,6 +86,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         state,
         events,
         replace: o.replace?.length ? urnMatcher(o.replace) : undefined,
+        continueOnError: o.continueOnError,
         targeting: {
           targets: o.targets,
           targetDependents: o.targetDependents,
@@ -176,6 +177,12 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       }
       // A preview reports every targeting error and goes on, then fails (Pulumi's sawError).
       if (d.sawError) throw new StepError(d.sawError);
+      // --continue-on-error: the steps that could run did; the run fails as Pulumi's deployment
+      // executor reports it (reportExecResult: "update failed", for a destroy too).
+      if (d.continuedPast) {
+        events.diag('error', 'update failed');
+        throw new StepError('update failed');
+      }
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
       await d.idle();

@@ -47,6 +47,11 @@ export interface EngineOptions {
   targetDependents?: boolean;
   excludes?: string[];
   excludeDependents?: boolean;
+  /**
+   * `--continue-on-error` (up, destroy): a failed step stops only what depends on it; the run
+   * still fails at the end (Pulumi's UpdateOptions.ContinueOnError).
+   */
+  continueOnError?: boolean;
   /** Extra environment for the plugin process. */
   providerEnv?: Record<string, string>;
   /** From openStackState(). */

@@ -1,0 +1,115 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inlineProgram, ok, program, readCheckpoint, startCloud, type Cloud, type Program } from '../support/programs';
+
+// `up --continue-on-error` and `destroy --continue-on-error` (or PULUMI_CONTINUE_ON_ERROR), as
+// Pulumi's step executor runs them (cancelDueToError, handleSingleEvent, performDeletes): a failed
+// step stops only what depends on it, the run fails with "update failed", and the next run converges.
+
+const INDEX = `import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@ocikit/oci';
+
+const config = new pulumi.Config();
+const standby = new oci.Provider('standby', { region: config.require('standbyRegion') });
+const endpoint = (name: string, opts?: pulumi.CustomResourceOptions) =>
+  new oci.ailanguage.Endpoint(name, {
+    compartmentId: config.require('compartmentId'),
+    modelId: config.require('textModelId'),
+    displayName: 'coe-' + name,
+  }, opts);
+const first = endpoint('first');
+new oci.disasterrecovery.DrPlan(
+  'plan',
+  { displayName: 'coe-plan', type: 'SWITCHOVER', drProtectionGroupId: config.require('standbyGroupId') },
+  { provider: standby },
+);
+endpoint('third', { dependsOn: [first] });
+`;
+
+function coe(cloud: Cloud): Program {
+  const p = program(inlineProgram('coe', INDEX), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true', ...cloud.env });
+  p.setConfig({
+    ...cloud.ociConfig,
+    'coe:compartmentId': cloud.sandbox.compartmentId,
+    'coe:standbyRegion': cloud.sandbox.peerRegion,
+    'coe:standbyGroupId': cloud.sandbox.standbyGroupId,
+    'coe:textModelId': cloud.sandbox.textModelId,
+  });
+  return p;
+}
+
+/** The custom resources of the state, by name (providers left out). */
+function inState(p: Program): string[] {
+  return (readCheckpoint(p).resources ?? [])
+    .filter((r) => r.custom && !r.type.startsWith('pulumi:providers:'))
+    .map((r) => r.urn.split('::').pop()!)
+    .sort();
+}
+
+async function live(cloud: Cloud): Promise<{ endpoints: string[]; plans: number }> {
+  const alive = (s?: string) => s !== 'DELETED' && s !== 'DELETING';
+  const endpoints = (
+    await cloud.t.language().listEndpoints({ compartmentId: cloud.sandbox.compartmentId })
+  ).endpointCollection.items
+    .filter((e) => alive(e.lifecycleState) && e.displayName?.startsWith('coe-'))
+    .map((e) => e.displayName!)
+    .sort();
+  const plans = (
+    await cloud.t
+      .dr(cloud.sandbox.peerRegion)
+      .listDrPlans({ drProtectionGroupId: cloud.sandbox.standbyGroupId, displayName: 'coe-plan' })
+  ).drPlanCollection.items.filter((x) => alive(x.lifecycleState)).length;
+  return { endpoints, plans };
+}
+
+const fault = { status: 400, code: 'InvalidParameter', message: 'injected by the test', count: 1 };
+
+for (const how of ['flag', 'environment'] as const) {
+  const args = how === 'flag' ? ['--continue-on-error'] : [];
+  const env = how === 'flag' ? {} : { PULUMI_CONTINUE_ON_ERROR: 'true' };
+
+  test(`up with continue-on-error (${how}): the independent plan is created, the failed endpoint's dependent is skipped`, async () => {
+    const cloud = await startCloud();
+    try {
+      const p = coe(cloud);
+      await cloud.t.emulator.admin.injectFault({ operation: 'CreateEndpoint', ...fault });
+      const failed = await p.run(['up', '--yes', ...args], env);
+      assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+      // The step's own error under the resource, then Pulumi's reportExecResult, which is the run's line.
+      assert.match(failed.stdout, /injected by the test/);
+      assert.equal(failed.stderr.trim(), 'error: update failed');
+      assert.deepEqual(await live(cloud), { endpoints: [], plans: 1 });
+      assert.deepEqual(inState(p), ['plan']);
+      // The skipped dependent had no step in the update (the preview planned it).
+      assert.doesNotMatch(failed.stdout.split('Updating (dev):')[1], /third/);
+
+      ok(await p.run(['up', '--yes']), 'the converging up');
+      assert.deepEqual(await live(cloud), { endpoints: ['coe-first', 'coe-third'], plans: 1 });
+      assert.deepEqual(inState(p), ['first', 'plan', 'third']);
+    } finally {
+      await cloud.close();
+    }
+  });
+}
+
+test('destroy --continue-on-error: a failed delete keeps what it depends on, the rest is deleted', async () => {
+  const cloud = await startCloud();
+  try {
+    const p = coe(cloud);
+    ok(await p.run(['up', '--yes']));
+    // `third` depends on `first`, so it is deleted first, and gets the fault.
+    await cloud.t.emulator.admin.injectFault({ operation: 'DeleteEndpoint', ...fault });
+    const failed = await p.run(['destroy', '--yes', '--continue-on-error']);
+    assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+    assert.match(failed.stdout, /injected by the test/);
+    assert.equal(failed.stderr.trim(), 'error: update failed');
+    assert.deepEqual(await live(cloud), { endpoints: ['coe-first', 'coe-third'], plans: 0 });
+    assert.deepEqual(inState(p), ['first', 'third']);
+
+    ok(await p.run(['destroy', '--yes']), 'the converging destroy');
+    assert.deepEqual(await live(cloud), { endpoints: [], plans: 0 });
+    assert.deepEqual(readCheckpoint(p).resources ?? [], []);
+  } finally {
+    await cloud.close();
+  }
+});
