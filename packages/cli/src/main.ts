@@ -92,8 +92,8 @@ export function buildProgram(): Command {
         // Pulumi's flag only changes its progress view; its diff view, ocikit's, shows reads anyway.
         .option('--show-reads', 'show the resources the program reads (accepted: ocikit always shows them)')
         .option(replace, replaceHelp, collect)
-        .option(targetReplace, targetReplaceHelp, collect)
-        .option(refresh, refreshHelp, booleanFlag);
+        .option(targetReplace, targetReplaceHelp, collect);
+    if (kind !== 'refresh') cmd.option(refresh, refreshHelp, booleanFlag);
     cmd
       .option('-t, --target <urn>', `${verb} only this resource (repeatable; wildcards * and ** as Pulumi)`, collect)
       .option(

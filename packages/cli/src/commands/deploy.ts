@@ -206,8 +206,8 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       excludes: options.exclude,
       excludeDependents: options.excludeDependents,
       // --refresh[=bool] wins; without it, Pulumi.yaml's `options: {refresh: always}` (getRefreshOption)
-      // for preview and up.
-      refresh: options.refresh ?? (kind === 'preview' || kind === 'up' ? project.refreshAlways : undefined),
+      // for preview, up and destroy.
+      refresh: options.refresh ?? (kind === 'refresh' || kind === 'import' ? undefined : project.refreshAlways),
       // up.go and destroy.go: the flag's default is PULUMI_CONTINUE_ON_ERROR (env.ContinueOnError).
       continueOnError:
         kind === 'up' || kind === 'destroy'

@@ -128,8 +128,11 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       // Only a program's update can create again what an interrupted run was creating (see finish):
       // the others keep it on record for the next.
       if (o.operation !== 'update' || o.imports?.length) d.keepUnresentCreates();
-      if (o.operation === 'destroy') await d.destroyAll();
-      else if (o.operation === 'refresh') await d.refresh();
+      if (o.operation === 'destroy') {
+        // `destroy --refresh`: what is gone from the cloud leaves the state before the deletes.
+        if (o.refresh) await d.refresh({ beforeUpdate: true });
+        await d.destroyAll();
+      } else if (o.operation === 'refresh') await d.refresh();
       else if (o.imports?.length) {
         await d.registerComponent(rootRegistration(o.project.name, o.stack));
         for (const imp of o.imports) await d.importResource(imp, '');

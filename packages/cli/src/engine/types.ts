@@ -34,7 +34,7 @@ export interface EngineOptions {
   imports?: Array<{ type: string; name: string; id: string; protect?: boolean; provider?: string; parent?: string }>;
   /** Default: Pulumi's default. */
   parallel?: number;
-  /** `up --refresh`: read every resource from the cloud before the program's steps. */
+  /** `up --refresh`, `destroy --refresh`: read every resource from the cloud before the program's steps, or the deletes. */
   refresh?: boolean;
   /** `--replace`: URNs (with Pulumi's wildcards `*` and `**`) to replace whatever their diff says. */
   replace?: string[];

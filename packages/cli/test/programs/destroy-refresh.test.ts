@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inlineProgram, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
+
+// `destroy -r/--refresh`, and Pulumi.yaml's `options: {refresh: always}` for destroy, as Pulumi's
+// destroy.go (getRefreshOption) and deploymentExecutor.Execute (refresh before the deletes): what
+// was deleted outside is found gone by the refresh, and is not deleted again.
+
+const INDEX = `import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@ocikit/oci';
+const config = new pulumi.Config();
+export const endpointId = new oci.ailanguage.Endpoint('gone', {
+  compartmentId: config.require('compartmentId'),
+  modelId: config.require('modelId'),
+}).id;
+`;
+
+function endpointProgram(cloud: Cloud, pulumiYaml?: string): Program {
+  const p = program(inlineProgram('refreshing', INDEX, pulumiYaml), {
+    PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
+    ...cloud.env,
+  });
+  p.setConfig({ ...cloud.ociConfig, compartmentId: cloud.sandbox.compartmentId, modelId: cloud.sandbox.textModelId });
+  return p;
+}
+
+/** Deploys the endpoint, deletes it outside ocikit, and arms a fault for the next DeleteEndpoint. */
+async function deletedOutside(cloud: Cloud, p: Program): Promise<void> {
+  ok(await p.run(['up', '--yes']));
+  const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { endpointId: string };
+  await cloud.t.language().deleteEndpoint({ endpointId });
+  await cloud.t.advance(5);
+  await failNextDelete(cloud);
+}
+
+/** A destroy that asks OCI to delete the endpoint again fails: the refresh must keep it from doing so. */
+function failNextDelete(cloud: Cloud): Promise<void> {
+  return cloud.t.emulator.admin.injectFault({
+    operation: 'DeleteEndpoint',
+    status: 400,
+    code: 'InvalidParameter',
+    message: 'DeleteEndpoint was called',
+    count: 1,
+  });
+}
+
+test('destroy --refresh finds what was deleted outside gone and does not delete it again', async () => {
+  const cloud = await startCloud();
+  try {
+    const p = endpointProgram(cloud);
+    await deletedOutside(cloud, p);
+    const destroyed = ok(await p.run(['destroy', '--yes', '--refresh']));
+    // Read back as gone (a refresh's delete), so only the stack is deleted.
+    assert.match(destroyed.stdout, /^ ~ +oci:AiLanguage\/endpoint:Endpoint gone refreshing$/m);
+    assert.match(destroyed.stdout, /^ +- 1 deleted\n +~ 1 refreshed$/m);
+    assert.doesNotMatch(destroyed.stdout + destroyed.stderr, /DeleteEndpoint was called/);
+    assert.deepEqual(JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources ?? [], []);
+  } finally {
+    await cloud.close();
+  }
+});
+
+test("Pulumi.yaml's options.refresh: always refreshes before destroy too; -r=false does not", async () => {
+  const cloud = await startCloud();
+  try {
+    const p = endpointProgram(cloud, 'name: refreshing\nruntime: nodejs\noptions:\n  refresh: always\n');
+    await deletedOutside(cloud, p);
+    const unrefreshed = await p.run(['destroy', '--yes', '--refresh=false']);
+    assert.equal(unrefreshed.code, 1, 'without the refresh, OCI is asked to delete it again');
+    assert.match(unrefreshed.stdout + unrefreshed.stderr, /DeleteEndpoint was called/);
+    await failNextDelete(cloud);
+    ok(await p.run(['destroy', '--yes']), 'the project option refreshes first');
+    assert.deepEqual(JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources ?? [], []);
+  } finally {
+    await cloud.close();
+  }
+});
