@@ -111,7 +111,11 @@ export function buildProgram(): Command {
     if (kind === 'refresh')
       cmd
         .option('--clear-pending-creates', 'clear all pending creates, dropping them from the state')
-        .option('--skip-pending-creates', 'skip the pending creates (what refresh does anyway)');
+        .option('--skip-pending-creates', 'skip the pending creates (what refresh does anyway)')
+        .option(
+          '--import-pending-creates <urn-or-id...>',
+          'the ids of pending creates, as [[URN ID]...] (repeatable): each is read into the state under its URN',
+        );
     if (kind === 'up' || kind === 'destroy')
       cmd.option(
         '--continue-on-error [bool]',

@@ -34,6 +34,8 @@ interface DeployOptions extends GlobalOptions {
   /** `refresh --clear-pending-creates`, `--skip-pending-creates` (Pulumi's refresh.go). */
   clearPendingCreates?: boolean;
   skipPendingCreates?: boolean;
+  /** `refresh --import-pending-creates`: URNs and ids, alternating (Pulumi's [[URN ID]...]). */
+  importPendingCreates?: string[];
   /** `up` and `destroy --continue-on-error[=bool]` (default: PULUMI_CONTINUE_ON_ERROR). */
   continueOnError?: boolean;
   /** `destroy --exclude-protected`. */
@@ -88,6 +90,8 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     );
   if (options.clearPendingCreates && options.skipPendingCreates)
     throw new UserError('cannot set both --skip-pending-creates and --clear-pending-creates');
+  if ((options.importPendingCreates?.length ?? 0) % 2 !== 0)
+    throw new UserError('each URN must be followed by an ID: found an odd number of entries');
   if (kind === 'refresh' || kind === 'destroy') requireExistingStack(context);
   // Only preview and up run the program (refresh, destroy and import work from the state).
   if (kind === 'preview' || kind === 'up') {
@@ -135,9 +139,11 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       discardPrograms();
       throw e;
     }
-  if (kind === 'refresh' && options.clearPendingCreates)
+  // As refresh.go: the creates given ids become imports first, then --clear-pending-creates drops the rest.
+  if (kind === 'refresh')
     try {
-      clearPendingCreates(state);
+      if (options.importPendingCreates?.length) warnUnused(importPendingCreates(state, options.importPendingCreates));
+      if (options.clearPendingCreates) clearPendingCreates(state);
     } catch (e) {
       state.unlock();
       throw e;
@@ -343,8 +349,51 @@ function printImportCode(
  * deletes stay: the refresh reads them back. The previous state is kept as the backup.
  */
 function clearPendingCreates(state: FileStackState): void {
+  editPendingCreates(state, () => undefined);
+}
+
+type PendingOperation = ReturnType<FileStackState['load']>['pendingOperations'][number];
+
+/**
+ * Pulumi's filterMapPendingCreates: each pending create is replaced by what `edit` returns, or
+ * dropped when it returns nothing; other pending operations stay. Written (the previous state kept
+ * as the backup) only when something changed.
+ */
+function editPendingCreates(state: FileStackState, edit: (op: PendingOperation) => PendingOperation | undefined): void {
   const snapshot = state.load();
-  const kept = snapshot.pendingOperations.filter((op) => op.type !== 'creating');
-  if (kept.length === snapshot.pendingOperations.length) return;
-  state.replace({ ...snapshot, pendingOperations: kept });
+  let changed = false;
+  const pendingOperations = snapshot.pendingOperations.flatMap((op) => {
+    if (op.type !== 'creating') return [op];
+    const next = edit(op);
+    if (next !== op) changed = true;
+    return next ? [next] : [];
+  });
+  if (changed) state.replace({ ...snapshot, pendingOperations });
+}
+
+/**
+ * `refresh --import-pending-creates <urn> <id> …`, as Pulumi's (refresh.go, pendingCreatesToImports):
+ * the create an interrupted run left pending under each URN made the resource with that id; it
+ * becomes a pending import, which the refresh reads into the state. Returns the URNs that named
+ * no pending create (Pulumi warns of them and goes on).
+ */
+function importPendingCreates(state: FileStackState, entries: string[]): string[] {
+  const ids = new Map<string, string>();
+  for (let i = 0; i < entries.length; i += 2) ids.set(entries[i], entries[i + 1]);
+  editPendingCreates(state, (op) => {
+    const id = ids.get(op.resource.urn);
+    if (id === undefined) return op;
+    ids.delete(op.resource.urn);
+    return { type: 'importing', resource: { ...op.resource, id } };
+  });
+  return [...ids.keys()];
+}
+
+/** Pulumi's warning for the URNs of --import-pending-creates that named no pending create. */
+function warnUnused(urns: string[]): void {
+  if (urns.length === 1) process.stderr.write(`warning: "${urns[0]}" did not correspond to a pending create\n`);
+  else if (urns.length > 1)
+    process.stderr.write(
+      `warning: the following urns did not correspond to a pending create\n${urns.map((u) => `- "${u}"`).join('\n')}\n`,
+    );
 }

@@ -2069,7 +2069,7 @@ export class Deployment {
    * so for the resources it targets. Elsewhere (a refresh, an import, a resource a targeted run
    * leaves alone) it is kept until a run creates it (see create).
    */
-  async resolvePending(opts: { completeCreates: boolean }): Promise<void> {
+  async resolvePending(opts: { completeCreates: boolean; adoptImports?: boolean }): Promise<void> {
     const ops = [...this.pending];
     if (ops.length === 0) return;
     // A targeted run finishes only the creates of resources it targets (and does not exclude).
@@ -2088,6 +2088,11 @@ export class Deployment {
         // (see create): OCI then answers with the resource it made. Said when that happens, or not.
         // Its pending operation stays on record until then: a run that fails first leaves it.
         this.interruptedCreates.set(r.urn, { key: r.created, inputs: r.inputs, op });
+        continue;
+      }
+      if (op.type === 'importing' && !existing && r.id && opts.adoptImports) {
+        // `refresh --import-pending-creates`: the create made it under this id; the refresh reads it in.
+        if (!(await this.adoptPendingImport(r))) unresolved.push(op);
         continue;
       }
       if (op.type === 'importing' && !existing) {
@@ -2126,6 +2131,33 @@ export class Deployment {
     }
     this.pending = [...unresolved, ...[...this.interruptedCreates.values()].map((c) => c.op)];
     await this.write();
+  }
+
+  /**
+   * A pending import with the id a user gave (`refresh --import-pending-creates`), read into the
+   * state as the resource of its URN (or dropped, said, if there is none with that id). False (and
+   * said) when it could not be read: it stays pending.
+   */
+  private async adoptPendingImport(r: ResourceState): Promise<boolean> {
+    try {
+      const read = await this.readSettled(r, 'importing');
+      if (read.id) {
+        const adopted = { ...r, id: read.id, outputs: read.properties, inputs: read.inputs ?? r.inputs };
+        this.current.push(adopted);
+        this.olds.set(r.urn, adopted);
+      }
+      this.o.events.diag(
+        read.id ? 'info' : 'warning',
+        read.id
+          ? `${r.urn}: its pending create is imported as ${read.id}`
+          : `${r.urn}: no resource has the id ${r.id}; its pending create is dropped`,
+        r.urn,
+      );
+      return true;
+    } catch (e) {
+      this.o.events.diag('warning', `${r.urn}: could not import its pending create: ${oneLine(e)}`, r.urn);
+      return false;
+    }
   }
 
   /**

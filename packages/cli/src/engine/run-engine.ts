@@ -123,7 +123,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       // write to the cloud); a refresh or an import only reads it.
       const completeCreates = (o.operation === 'update' && !o.imports?.length) || o.operation === 'destroy';
       if (o.preview) d.notePending();
-      else if (!canceled) await d.resolvePending({ completeCreates });
+      // A refresh reads in the pending creates `--import-pending-creates` gave ids (now imports).
+      else if (!canceled) await d.resolvePending({ completeCreates, adoptImports: o.operation === 'refresh' });
       if (canceled) throw new StepError('the update was canceled');
       // Only a program's update can create again what an interrupted run was creating (see finish):
       // the others keep it on record for the next.

@@ -157,6 +157,50 @@ test('refresh --clear-pending-creates drops a pending create from the state, as 
   }
 });
 
+// Pulumi's `refresh --import-pending-creates <urn> <id>` (refresh.go, pendingCreatesToImports):
+// the pending create gets the id the user found and the refresh reads the resource into the state,
+// so the next up adopts it instead of making another. An odd number of entries is refused; a URN
+// with no pending create is warned about.
+test('refresh --import-pending-creates reads a pending create into the state under the given id', async () => {
+  const cloud = await startCloud({ transitionDelaySeconds: 4 });
+  try {
+    const p = await pair(cloud);
+    await killedWhilePlanCreating(p);
+    const [planId] = (await inCloud(cloud)).plans;
+    assert.ok(planId, 'the killed run made the plan');
+    const urn = 'urn:pulumi:dev::pair::oci:DisasterRecovery/drPlan:DrPlan::second';
+    const odd = await p.run(['refresh', '--yes', '--import-pending-creates', urn]);
+    assert.equal(odd.code, 1);
+    assert.equal(odd.stderr, 'error: each URN must be followed by an ID: found an odd number of entries\n');
+    const unknown = 'urn:pulumi:dev::pair::oci:DisasterRecovery/drPlan:DrPlan::nothing';
+    const imported = ok(
+      await p.run([
+        'refresh',
+        '--yes',
+        '--import-pending-creates',
+        urn,
+        '--import-pending-creates',
+        planId,
+        '--import-pending-creates',
+        unknown,
+        '--import-pending-creates',
+        'ocid1.drplan.none',
+      ]),
+    );
+    assert.match(imported.stderr, new RegExp(`^warning: "${unknown}" did not correspond to a pending create$`, 'm'));
+    const after = readCheckpoint(p);
+    assertIntegrity(after);
+    assert.equal(after.pending_operations, undefined);
+    assert.equal(after.resources?.find((r) => r.urn === urn)?.id, planId);
+    // The next up keeps that plan: no second one is made.
+    ok(await p.run(['up', '--yes']));
+    assert.deepEqual((await inCloud(cloud)).plans, [planId]);
+    assert.equal(JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout).planId, planId);
+  } finally {
+    await cloud.close();
+  }
+});
+
 // A second Ctrl-C quits at once (Pulumi's "^C received; terminating"): the state is written as it
 // is, and the stack is unlocked on the way out, as Pulumi's backend unlocks it; the next up converges.
 test('a second Ctrl-C quits at once, leaves no lock, and the next up converges', async () => {
