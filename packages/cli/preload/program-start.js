@@ -56,8 +56,9 @@ Module._extensions['.js'] = function (module, filename) {
   loadJs.call(this, module, filename);
   if (DEBUGGABLE.test(filename)) withoutUnreadFrames(module.exports);
   else if (V8_HOOKS.test(filename)) inspectorOnFirstUse(module.exports);
-  else if (LOG.test(filename)) withoutUnshownDebug(module.exports);
-  else if (RESPONSES.test(filename)) withoutUnreadText(module.exports);
+  // With --debug ocikit shows the debug messages, so they are sent, with their text (5, 6).
+  else if (LOG.test(filename) && !process.env.OCIKIT_PROGRAM_DEBUG) withoutUnshownDebug(module.exports);
+  else if (RESPONSES.test(filename) && !process.env.OCIKIT_PROGRAM_DEBUG) withoutUnreadText(module.exports);
 };
 
 // 2. The runtime's index loads `closure/codePaths`, which loads npm's `@npmcli/arborist` (with
@@ -215,10 +216,10 @@ function inspectorOnFirstUse(exports) {
 // 5. `log.debug` sends every debug message to the engine as a gRPC call of its own, and
 // @pulumi/pulumi's runtime writes four or five for each resource ("Registering resource…", "RPC
 // prepared…", "RPC finished…" with the whole response as text). The Pulumi CLI shows them only
-// with --debug; ocikit has no such flag and drops them unread (the engine's Log in
-// src/engine/monitor.ts), the user's own `pulumi.log.debug` calls included. So they are not sent:
-// in the bench's 100-resource `up`, about a sixth of all the CPU used. The other levels, and the
-// order between them, are Pulumi's own. Should ocikit ever show debug messages, this must go.
+// with --debug; without it ocikit drops them unread (the engine's Log in src/engine/monitor.ts),
+// the user's own `pulumi.log.debug` calls included. So they are not sent: in the bench's
+// 100-resource `up`, about a sixth of all the CPU used. The other levels, and the order between
+// them, are Pulumi's own. With --debug (OCIKIT_PROGRAM_DEBUG in the program's environment) they are.
 function withoutUnshownDebug(exports) {
   if (typeof exports.debug !== 'function') return;
   // Pulumi's callers read the export at each call (`log.debug(…)`), so this reaches them all.

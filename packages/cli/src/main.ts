@@ -25,6 +25,61 @@ const booleanFlag = (value: string): boolean => {
 
 const { version } = require('../package.json') as { version: string };
 
+type DeployCommand = 'preview' | 'up' | 'refresh' | 'destroy';
+
+/**
+ * The flags of Pulumi's preview, up, refresh and destroy (pkg/cmd/pulumi/operations) that ocikit
+ * does not implement: each is refused in one line with the reason, not as an unknown option.
+ */
+const UNSUPPORTED_FLAGS: Array<{ flag: string; commands: DeployCommand[]; reason: string }> = [
+  ...['--policy-pack <path>', '--policy-pack-config <path>', '--show-policy-remediations'].map((flag) => ({
+    flag,
+    commands: ['preview', 'up'] as DeployCommand[],
+    reason: "policy packs run in Pulumi's analyzer plugins (CrossGuard), which ocikit does not host",
+  })),
+  {
+    flag: '--config-file <path>',
+    commands: ['preview', 'up', 'refresh', 'destroy'],
+    reason: "the stack's config is read from Pulumi.<stack>.yaml (beside Pulumi.yaml, or in its stackConfigDir)",
+  },
+  {
+    flag: '--show-config',
+    commands: ['preview', 'up', 'refresh', 'destroy'],
+    reason: "the display does not list the config: run 'ocikit config'",
+  },
+  {
+    flag: '--secrets-provider <provider>',
+    commands: ['up'],
+    reason: 'only the passphrase secrets provider is implemented, and up creates no stack from a template',
+  },
+  {
+    flag: '--attach-debugger',
+    commands: ['preview', 'up'],
+    reason: 'the program is not started for a debugger to attach to',
+  },
+  { flag: '--plan <path>', commands: ['up'], reason: 'update plans (experimental in Pulumi) are not implemented' },
+  {
+    flag: '--save-plan <path>',
+    commands: ['preview'],
+    reason: 'update plans (experimental in Pulumi) are not implemented',
+  },
+  {
+    flag: '--import-file <path>',
+    commands: ['preview'],
+    reason: "import files are not written: adopt each resource with 'ocikit import'",
+  },
+  {
+    flag: '--run-program [bool]',
+    commands: ['destroy'],
+    reason: 'destroy works from the state and does not run the program',
+  },
+  {
+    flag: '--remote',
+    commands: ['preview', 'up', 'refresh', 'destroy'],
+    reason: 'remote operations run on Pulumi Deployments (Pulumi Cloud)',
+  },
+];
+
 export function buildProgram(): Command {
   const program = new Command()
     .name('ocikit')
@@ -60,7 +115,7 @@ export function buildProgram(): Command {
   // The four deploy commands take Pulumi's flags (pkg/cmd/pulumi/operations): --yes and
   // --skip-preview but on preview (as in Pulumi, the others preview first and ask; --yes approves
   // the preview), --replace, --target-replace, --refresh and --show-reads on preview and up, and
-  // the targeting flags on all (-x for --exclude only on refresh and destroy, as Pulumi).
+  // the targeting flags on all (-x for --exclude on all but up, as Pulumi).
   const deployCommand = (kind: 'preview' | 'up' | 'refresh' | 'destroy', description: string) => {
     const update = kind === 'preview' || kind === 'up';
     const verb = update ? 'update' : kind;
@@ -68,8 +123,17 @@ export function buildProgram(): Command {
     if (kind !== 'preview')
       cmd
         .option('-y, --yes', 'do not ask for confirmation (the preview still runs first)')
-        .option('--skip-preview', 'do not preview first (and do not ask)');
+        .option('-f, --skip-preview', 'do not preview first (and do not ask)');
+    if (kind === 'refresh' || kind === 'destroy')
+      cmd.option('--preview-only', `only show the preview of the ${kind}; do not perform it`);
     cmd.option(expectNoChanges, expectNoChangesHelp);
+    cmd
+      .option('-d, --debug', "also show debug diagnostics (the provider plugin's log)")
+      // Accepted, as what they turn off ocikit never does.
+      .option('--suppress-progress', 'accepted: ocikit prints no progress dots')
+      .option('--suppress-permalink [value]', 'accepted: ocikit has no update permalinks (its state is local)');
+    if (kind === 'up')
+      cmd.option('--show-full-output [bool]', 'accepted: ocikit never truncates the outputs', booleanFlag);
     // Pulumi's display and bookkeeping flags (pkg/cmd/pulumi/operations), so its command lines run.
     cmd
       .option('--diff', 'show each change property by property (what ocikit always shows)')
@@ -82,11 +146,13 @@ export function buildProgram(): Command {
       .option('--show-secrets', 'show secret values in plain text in the plan, the progress and the outputs')
       .option('-m, --message <text>', 'a message for the update (accepted; ocikit keeps no update history)');
     if (update)
-      cmd.option(
-        '-c, --config <key=value>',
-        'set this config value in Pulumi.<stack>.yaml before the run (repeatable), as Pulumi does',
-        collect,
-      );
+      cmd
+        .option(
+          '-c, --config <key=value>',
+          'set this config value in Pulumi.<stack>.yaml before the run (repeatable), as Pulumi does',
+          collect,
+        )
+        .option('--config-path', 'the --config keys are paths into object values (a.b[0].c), as config set --path');
     if (update)
       cmd
         // Pulumi's flag only changes its progress view; its diff view, ocikit's, shows reads anyway.
@@ -101,7 +167,7 @@ export function buildProgram(): Command {
         'also operate on the resources that depend on a --target (else a needed one is refused, as Pulumi)',
       )
       .option(
-        `${update ? '' : '-x, '}--exclude <urn>`,
+        `${kind === 'up' ? '' : '-x, '}--exclude <urn>`,
         `do not ${verb} this resource (repeatable; wildcards as --target)`,
         collect,
       )
@@ -123,11 +189,21 @@ export function buildProgram(): Command {
         booleanFlag,
       );
     if (kind === 'destroy')
-      cmd.option(
-        '--exclude-protected',
-        'do not destroy the protected resources (nor what they depend on); destroy all the others',
-      );
-    cmd.action(deploy(kind));
+      cmd
+        .option(
+          '--exclude-protected',
+          'do not destroy the protected resources (nor what they depend on); destroy all the others',
+        )
+        .option('--remove', 'remove the stack and its config file once all its resources are deleted');
+    for (const u of UNSUPPORTED_FLAGS) if (u.commands.includes(kind)) cmd.addOption(new Option(u.flag).hideHelp());
+    cmd.action(async (_: unknown, c: Command) => {
+      for (const u of UNSUPPORTED_FLAGS) {
+        const option = c.options.find((o) => o.flags === u.flag);
+        if (option && c.getOptionValue(option.attributeName()) !== undefined)
+          throw new UserError(`${option.long} is not supported by ocikit: ${u.reason}`);
+      }
+      await deploy(kind)(_, c);
+    });
   };
   deployCommand('preview', 'show the changes an update would make');
   deployCommand('up', 'create or update the resources of the program');

@@ -101,15 +101,25 @@ export async function configSet(
   if (options.path) {
     // --path: the value goes at the path inside the key's object (created as needed); --secret
     // encrypts just that value; otherwise "true"/"false" and integers are stored typed (Pulumi).
-    const { key: top, path } = splitConfigPath(key);
-    const stored = options.secret ? { secure: stackCrypter(file).encrypt(value) } : adjustValue(value);
-    file.setRaw(top, setAt(file.raw(top), path, stored));
+    if (options.secret) setAtPath(file, key, { secure: stackCrypter(file).encrypt(value) });
+    else setPlainAtPath(file, key, value);
     file.save();
     return;
   }
   const stored = options.secret ? stackCrypter(file).encrypt(value) : value;
   file.set(key, stored, Boolean(options.secret));
   file.save();
+}
+
+/** A value at a config path (`a.b[0].c`): the key's object is created as needed. */
+function setAtPath(file: StackConfigFile, key: string, stored: unknown): void {
+  const { key: top, path } = splitConfigPath(key);
+  file.setRaw(top, setAt(file.raw(top), path, stored));
+}
+
+/** A plain value at a config path, typed as Pulumi types it (`true`/`false`, integers). */
+export function setPlainAtPath(file: StackConfigFile, key: string, value: string): void {
+  setAtPath(file, key, adjustValue(value));
 }
 
 export function configGet(options: GlobalOptions & PathOption, key: string): void {

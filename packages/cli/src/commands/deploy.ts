@@ -7,6 +7,7 @@ import { loadStackConfig } from '../project/config';
 import { checkEntryPoint, type Project } from '../project/project';
 import { checkRuntimeOptions } from '../project/runtime-options';
 import { StackConfigFile } from '../project/stack-config';
+import { setPlainAtPath } from './config';
 import { canPrompt, commandContext, envFlag, requireExistingStack, skipConfirmations } from './context';
 import { ask } from './prompt';
 import { plannedSteps } from './planned-steps';
@@ -15,7 +16,7 @@ import { importCode } from '../display/import-code';
 import { PrestartedProgram } from '../engine/program';
 import type { FileStackState } from '../engine/state';
 import { trace } from '../engine/trace';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
@@ -45,6 +46,13 @@ interface DeployOptions extends GlobalOptions {
   importProviderVariable?: string;
   /** `import --parent name=urn`: the parent's variable in the code printed after. */
   importParentVariable?: string;
+  /** `refresh` and `destroy --preview-only`: the preview, and nothing after it. */
+  previewOnly?: boolean;
+  /** `destroy --remove`: the stack goes too once its resources are deleted. */
+  remove?: boolean;
+  debug?: boolean;
+  /** `--config-path`: the `--config` keys are paths. */
+  configPath?: boolean;
   showSames?: boolean;
   showReplacementSteps?: boolean;
   suppressOutputs?: boolean;
@@ -81,12 +89,18 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   // Pulumi's rules (its up, refresh and destroy commands, then PreviewThenPromptThenExecute): the
   // preview runs first unless --skip-preview; then, unless --yes or --skip-preview, a change needs
   // a terminal to confirm on. So `up --yes` previews and goes on, `up --skip-preview` only updates.
-  const previewFirst = kind === 'preview' || (kind in QUESTION && !options.skipPreview);
-  const confirm = kind in QUESTION && !skipConfirmations(options) && !options.skipPreview;
+  const previewOnly = Boolean(options.previewOnly);
+  // updateFlagsToOptions: --preview-only goes with neither of the flags that skip the question.
+  if (previewOnly && options.skipPreview)
+    throw new UserError('--skip-preview and --preview-only cannot be used together');
+  if (previewOnly && skipConfirmations(options))
+    throw new UserError('--yes and --preview-only cannot be used together');
+  const previewFirst = kind === 'preview' || previewOnly || (kind in QUESTION && !options.skipPreview);
+  const confirm = kind in QUESTION && !previewOnly && !skipConfirmations(options) && !options.skipPreview;
   if (confirm && !canPrompt(options))
     throw new UserError(
-      // Pulumi's words (up.go, refresh.go, destroy.go): either flag lets the command go on.
-      '--yes or --skip-preview must be passed in to proceed when running in non-interactive mode',
+      // Pulumi's words (up.go; refresh.go and destroy.go name --preview-only too).
+      `--yes or --skip-preview${kind === 'up' ? '' : ' or --preview-only'} must be passed in to proceed when running in non-interactive mode`,
     );
   if (options.clearPendingCreates && options.skipPendingCreates)
     throw new UserError('cannot set both --skip-pending-creates and --clear-pending-creates');
@@ -99,7 +113,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     // The language host's refusals of Pulumi.yaml's runtime options, before the program starts.
     checkRuntimeOptions(project.runtimeOptions);
   }
-  if (options.config?.length) setConfigValues(project, stack, options.config);
+  if (options.config?.length) setConfigValues(project, stack, options.config, Boolean(options.configPath));
   const config = loadStackConfig(project, stack);
   // The programs the runs will use, started ahead (gated: no user code runs before its run).
   // The first starts now, and loads while ocikit loads its engine and, with no cloud configured,
@@ -113,6 +127,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
           project: { name: project.name, main: project.main, runtimeOptions: project.runtimeOptions },
           config: config.values,
           secretKeys: config.secretKeys,
+          debug: options.debug,
         }),
       );
     } catch {
@@ -224,6 +239,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       state,
       signal: controller.signal,
       showSecrets: options.showSecrets,
+      debug: options.debug,
     };
     // `up` runs the program twice, for the preview then for the update (as Pulumi does). The
     // update's process starts now too: it loads while the preview runs.
@@ -240,6 +256,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         showReplacementSteps: options.showReplacementSteps,
         suppressOutputs: options.suppressOutputs,
         showSecrets: options.showSecrets,
+        showDebug: options.debug,
       });
       display.begin();
       const result = await engine.runEngine({
@@ -256,15 +273,18 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         throw new UserError(detail ? `the program failed: ${detail}` : (result.error ?? `${kind} failed`));
       }
       // As Pulumi checks --expect-no-changes: on the preview command's plan, else on what ran.
-      if (options.expectNoChanges && (kind === 'preview' || !preview) && hasChanges(result.changes))
-        throw new UserError(`no changes were expected but changes ${preview ? 'were proposed' : 'occurred'}`);
+      // (--preview-only: on its preview, in refresh.go's and destroy.go's words.)
+      if (options.expectNoChanges && (kind === 'preview' || previewOnly || !preview) && hasChanges(result.changes))
+        throw new UserError(
+          `no changes were expected but changes ${kind === 'preview' ? 'were proposed' : 'occurred'}`,
+        );
       return result;
     };
     if (cloud && !options.json) process.stdout.write(`${cloud.message}\n`);
     const mode: DisplayMode = kind === 'up' || kind === 'preview' ? 'update' : kind;
     if (previewFirst) {
       await run(mode, true);
-      if (kind === 'preview') return;
+      if (kind === 'preview' || previewOnly) return;
       if (controller.signal.aborted) return;
       if (confirm) {
         if (!options.json) process.stdout.write(planned.notices(OPERATION[kind]));
@@ -275,6 +295,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       if (!options.json) process.stdout.write('\n');
     }
     await run(mode, false);
+    if (kind === 'destroy' && options.remove && !targets.length) removeStack(state, config.file.path, options.json);
     if (kind === 'import' && !options.json)
       printImportCode(project.dir, state.load().resources, options.imports ?? [], {
         provider: options.importProviderVariable,
@@ -294,14 +315,29 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
  * `--config key=value` (preview and up): as Pulumi, each value is saved in Pulumi.<stack>.yaml (in
  * plain text) before the run reads it.
  */
-function setConfigValues(project: Project, stack: string, pairs: string[]): void {
+function setConfigValues(project: Project, stack: string, pairs: string[], path: boolean): void {
   const file = StackConfigFile.open(project, stack);
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new UserError(`could not parse --config '${pair}': expected key=value`);
-    file.set(pair.slice(0, eq), pair.slice(eq + 1), false);
+    // --config-path: the key is a path, as `config set --path` takes it.
+    if (path) setPlainAtPath(file, pair.slice(0, eq), pair.slice(eq + 1));
+    else file.set(pair.slice(0, eq), pair.slice(eq + 1), false);
   }
   file.save();
+}
+
+/**
+ * `destroy --remove` (destroy.go): once a whole destroy succeeded, the stack goes too (its state,
+ * kept as the backup as `stack rm` keeps it) and its Pulumi.<stack>.yaml, as Pulumi removes them.
+ */
+function removeStack(state: FileStackState, configFile: string, json: boolean | undefined): void {
+  // As the backend's Remove without --force: a stack that still has resources stays.
+  if (state.resourceCount() > 0) throw new UserError(`'${state.stack}' still has resources; removal rejected`);
+  state.remove({ removeBackups: false });
+  rmSync(configFile, { force: true });
+  if (!json)
+    process.stdout.write('The resources in the stack have been deleted, and the history and configuration removed.\n');
 }
 
 /** Pulumi's ResourceChanges.HasChanges: any step but same and read. */

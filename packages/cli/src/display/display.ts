@@ -25,6 +25,8 @@ export interface DisplayOptions {
   showReplacementSteps?: boolean;
   /** Pulumi's --suppress-outputs: the stack's outputs are not printed. */
   suppressOutputs?: boolean;
+  /** Pulumi's -d, --debug: debug diagnostics (the provider plugin's log) are printed too. */
+  showDebug?: boolean;
   /** Pulumi's --show-secrets: the stack's secret outputs in plain text (the engine's events carry the rest). */
   showSecrets?: boolean;
 }
@@ -262,7 +264,7 @@ export class Display {
   }
 
   private diagnostic(d: NonNullable<EngineEvent['diagnosticEvent']>): void {
-    if (d.severity === 'debug') return;
+    if (d.severity === 'debug' && !this.options.showDebug) return;
     if (d.ephemeral) return this.progress(d);
     const text = d.message.replace(/\n+$/, '');
     const raw = d.severity === 'error' ? withoutStackTrace(text, this.debug) : text;
@@ -274,6 +276,8 @@ export class Display {
       this.noteError(raw, text);
       this.line(`${who}${this.paint(31, 'error:')} ${message}`);
     } else if (d.severity === 'warning') this.line(`${who}${this.paint(33, 'warning:')} ${message}`);
+    // --debug: prefixed as Pulumi's diagnostics prefix them (diag.Debug: "debug: ").
+    else if (d.severity === 'debug') this.line(`${who}${this.dim(`debug: ${message}`)}`);
     else if (d.urn && !d.urn.includes('::pulumi:pulumi:Stack::')) this.line(`${who}${this.dim(message)}`);
     else this.line(message);
   }

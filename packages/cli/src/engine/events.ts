@@ -10,8 +10,13 @@ export class EventSink {
   /** `showSecrets`: secrets go out as their values (`--show-secrets`), else as `[secret]`. */
   constructor(
     private readonly onEvent: (e: EngineEvent) => void,
-    private readonly options: { showSecrets?: boolean } = {},
+    private readonly options: { showSecrets?: boolean; debug?: boolean } = {},
   ) {}
+
+  /** `--debug`: the program's debug messages are events too (else dropped, as Pulumi's engine drops them). */
+  get debug(): boolean {
+    return Boolean(this.options.debug);
+  }
 
   emit(payload: EventPayload): void {
     const event = {

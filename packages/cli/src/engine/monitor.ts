@@ -322,7 +322,8 @@ export async function startMonitor(
   server.addService(EngineService, {
     log: unary((req: engine.LogRequest) => {
       const severity = (['debug', 'info', 'warning', 'error'] as const)[req.getSeverity()] ?? 'info';
-      if (severity !== 'debug') events.diag(severity, req.getMessage(), req.getUrn() || undefined, req.getEphemeral());
+      if (severity !== 'debug' || events.debug)
+        events.diag(severity, req.getMessage(), req.getUrn() || undefined, req.getEphemeral());
       return new Empty();
     }),
     getRootResource: unary(() => new engine.GetRootResourceResponse().setUrn(root)),

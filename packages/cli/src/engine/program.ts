@@ -20,6 +20,8 @@ export interface ProgramOptions {
   parallel: number;
   config: Record<string, string>;
   secretKeys: string[];
+  /** `--debug`: the program sends its debug messages (the preload drops them otherwise). */
+  debug?: boolean;
   onStdout(line: string): void;
   onStderr(line: string): void;
 }
@@ -81,7 +83,7 @@ function configEnv(config: Record<string, string>, secretKeys: string[]): NodeJS
 }
 
 /** What the program's process is started with, before its run's arguments (see startProgram). */
-export type ProgramProcessOptions = Pick<ProgramOptions, 'programDir' | 'project' | 'config' | 'secretKeys'>;
+export type ProgramProcessOptions = Pick<ProgramOptions, 'programDir' | 'project' | 'config' | 'secretKeys' | 'debug'>;
 
 /**
  * The node arguments up to cmd/run, the environment and the folder: what a run's process starts
@@ -104,6 +106,8 @@ function programProcess(o: ProgramProcessOptions): { args: string[]; env: NodeJS
   // (Pulumi's advice for a program out of memory is NODE_OPTIONS=--max-old-space-size=…). A test
   // runner's context must not leak into it.
   delete env.NODE_TEST_CONTEXT;
+  if (o.debug) env.OCIKIT_PROGRAM_DEBUG = 'true';
+  else delete env.OCIKIT_PROGRAM_DEBUG;
   if (typescript) env.PULUMI_NODEJS_TYPESCRIPT = 'true';
   else delete env.PULUMI_NODEJS_TYPESCRIPT;
   // As the language host passes it: read by cmd/run after its chdir to the program's folder.

@@ -36,7 +36,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       if (e.diagnosticEvent?.severity === 'error' && !firstError) firstError = e.diagnosticEvent.message.trim();
       o.onEvent(e);
     },
-    { showSecrets: o.showSecrets },
+    { showSecrets: o.showSecrets, debug: o.debug },
   );
   if (!(o.state instanceof FileStackState)) throw new Error('runEngine needs a state from openStackState()');
   const state = o.state;
@@ -150,6 +150,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
           parallel,
           config: o.config,
           secretKeys: o.secretKeys,
+          debug: o.debug,
           onStdout: (line) => events.diag('info', line, d.stackUrn || undefined),
           onStderr: (line) => events.diag('info#err', line, d.stackUrn || undefined),
         };

@@ -63,6 +63,8 @@ export interface EngineOptions {
    * engine filters them for its display and `--json`.
    */
   showSecrets?: boolean;
+  /** `-d, --debug`: the program's debug messages are reported too (Pulumi's UpdateOptions.Debug). */
+  debug?: boolean;
   /** Cancel (Ctrl-C): stop waits, record pending operations, exit cleanly. */
   signal?: AbortSignal;
   /** The program's process, started ahead of the run (as ocikit starts; `up`'s update's during its preview). */

@@ -132,14 +132,52 @@ test('without --yes, up, refresh and destroy refuse when stdin is not a terminal
   for (const command of ['up', 'refresh', 'destroy']) {
     const result = await ocikit([command], { cwd });
     assert.equal(result.code, 1);
-    assert.match(
+    // refresh.go and destroy.go name --preview-only too.
+    const flags = command === 'up' ? '--yes or --skip-preview' : '--yes or --skip-preview or --preview-only';
+    assert.equal(
       oneLineError(result.stderr),
-      /^error: --yes or --skip-preview must be passed in to proceed when running in non-interactive mode$/,
+      `error: ${flags} must be passed in to proceed when running in non-interactive mode`,
     );
   }
   // PULUMI_SKIP_CONFIRMATIONS=true is --yes, as in Pulumi: destroy then goes on (to the unknown stack).
   const skipping = await ocikit(['destroy'], { cwd, env: cleanEnv({ PULUMI_SKIP_CONFIRMATIONS: 'true' }) });
   assert.equal(oneLineError(skipping.stderr), "error: no stack named 'dev' found");
+});
+
+// Pulumi's flags of preview, up, refresh and destroy (pkg/cmd/pulumi/operations): the short ones
+// and those that change nothing here are taken; those ocikit does not implement are refused in one
+// line with the reason, not as unknown options; --preview-only goes with neither --yes nor --skip-preview.
+test("Pulumi's deploy flags: taken, or refused with the reason", async () => {
+  const cwd = project();
+  const run = async (args: string[]) => oneLineError((await ocikit(args, { cwd })).stderr);
+  const noStack = "error: no stack named 'dev' found";
+  assert.equal(await run(['destroy', '-f']), noStack, '-f is --skip-preview');
+  assert.equal(await run(['refresh', '-f', '--suppress-progress', '--suppress-permalink']), noStack);
+  assert.equal(await run(['destroy', '--preview-only', '-d']), noStack, 'no --yes needed with --preview-only');
+  const refusals: Array<[string[], string]> = [
+    [['refresh', '--preview-only', '--yes'], '--yes and --preview-only cannot be used together'],
+    [['destroy', '--preview-only', '--skip-preview'], '--skip-preview and --preview-only cannot be used together'],
+    [
+      ['preview', '--policy-pack', 'policies'],
+      "--policy-pack is not supported by ocikit: policy packs run in Pulumi's analyzer plugins (CrossGuard), which ocikit does not host",
+    ],
+    [
+      ['destroy', '--yes', '--run-program'],
+      '--run-program is not supported by ocikit: destroy works from the state and does not run the program',
+    ],
+  ];
+  for (const [args, message] of refusals) assert.equal(await run(args), `error: ${message}`);
+  for (const [command, flag] of [
+    ['up', '--plan=p.json'],
+    ['preview', '--save-plan=p.json'],
+    ['preview', '--import-file=i.json'],
+    ['up', '--secrets-provider=awskms://k'],
+    ['refresh', '--config-file=c.yaml'],
+    ['destroy', '--show-config'],
+    ['up', '--attach-debugger'],
+    ['preview', '--remote'],
+  ])
+    assert.match(await run([command, flag]), new RegExp(`^error: ${flag.split('=')[0]} is not supported by ocikit: `));
 });
 
 test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets need the passphrase', async () => {
