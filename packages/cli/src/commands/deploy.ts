@@ -184,6 +184,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   process.on('SIGTERM', onSignal);
   try {
     let targets = [...(options.target ?? []), ...(options.targetReplace ?? [])];
+    let protectedLeft = 0;
     if (options.excludeProtected) {
       // destroy.go: every resource but the protected ones and what they depend on is a target;
       // with nothing else left, it says so and succeeds.
@@ -200,6 +201,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         return;
       }
       if (protectedCount > 0) targets = unprotected;
+      protectedLeft = protectedCount;
     }
     const values = { ...config.values };
     let providerEnv: Record<string, string> | undefined;
@@ -295,7 +297,13 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       if (!options.json) process.stdout.write('\n');
     }
     await run(mode, false);
-    if (kind === 'destroy' && options.remove && !targets.length) removeStack(state, config.file.path, options.json);
+    if (kind === 'destroy')
+      afterDestroy(state, config.file.path, {
+        protectedLeft,
+        targeted: Boolean(options.target?.length),
+        remove: options.remove,
+        json: options.json,
+      });
     if (kind === 'import' && !options.json)
       printImportCode(project.dir, state.load().resources, options.imports ?? [], {
         provider: options.importProviderVariable,
@@ -328,16 +336,33 @@ function setConfigValues(project: Project, stack: string, pairs: string[], path:
 }
 
 /**
- * `destroy --remove` (destroy.go): once a whole destroy succeeded, the stack goes too (its state,
- * kept as the backup as `stack rm` keeps it) and its Pulumi.<stack>.yaml, as Pulumi removes them.
+ * What destroy.go does after a destroy that succeeded: with protected resources left
+ * (--exclude-protected) it says how many; after an untargeted one it says the stack is still
+ * there, or with --remove removes it (its state, kept as the backup as `stack rm` keeps it, and
+ * its Pulumi.<stack>.yaml).
  */
-function removeStack(state: FileStackState, configFile: string, json: boolean | undefined): void {
-  // As the backend's Remove without --force: a stack that still has resources stays.
-  if (state.resourceCount() > 0) throw new UserError(`'${state.stack}' still has resources; removal rejected`);
-  state.remove({ removeBackups: false });
-  rmSync(configFile, { force: true });
-  if (!json)
-    process.stdout.write('The resources in the stack have been deleted, and the history and configuration removed.\n');
+function afterDestroy(
+  state: FileStackState,
+  configFile: string,
+  o: { protectedLeft: number; targeted: boolean; remove?: boolean; json?: boolean },
+): void {
+  const say = (text: string) => o.json || process.stdout.write(`${text}\n`);
+  if (o.protectedLeft > 0)
+    say(
+      `All unprotected resources were destroyed. There are still ${o.protectedLeft} protected resources associated with this stack.`,
+    );
+  else if (o.targeted) return;
+  else if (!o.remove)
+    say(
+      `The resources in the stack have been deleted, but the history and configuration associated with the stack are still maintained. \nIf you want to remove the stack completely, run \`ocikit stack rm ${state.stack}\`.`,
+    );
+  else {
+    // As the backend's Remove without --force: a stack that still has resources stays.
+    if (state.resourceCount() > 0) throw new UserError(`'${state.stack}' still has resources; removal rejected`);
+    state.remove({ removeBackups: false });
+    rmSync(configFile, { force: true });
+    say('The resources in the stack have been deleted, and the history and configuration removed.');
+  }
 }
 
 /** Pulumi's ResourceChanges.HasChanges: any step but same and read. */

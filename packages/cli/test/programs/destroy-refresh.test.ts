@@ -54,6 +54,11 @@ test('destroy --refresh finds what was deleted outside gone and does not delete 
     assert.match(destroyed.stdout, /^ ~ +oci:AiLanguage\/endpoint:Endpoint gone refreshing$/m);
     assert.match(destroyed.stdout, /^ +- 1 deleted\n +~ 1 refreshed$/m);
     assert.doesNotMatch(destroyed.stdout + destroyed.stderr, /DeleteEndpoint was called/);
+    // destroy.go's words after a whole destroy.
+    assert.match(
+      destroyed.stdout,
+      /^The resources in the stack have been deleted, but the history and configuration associated with the stack are still maintained. \nIf you want to remove the stack completely, run `ocikit stack rm dev`\.$/m,
+    );
     assert.deepEqual(JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources ?? [], []);
   } finally {
     await cloud.close();

@@ -161,7 +161,12 @@ describe('resource targeting through ocikit', () => {
     ok(await p.run(['up', '--yes']));
     ids = { first: idOf(FIRST)!, second: idOf(SECOND)!, plan: idOf(PLAN)! };
     ok(await p.run(['state', 'protect', FIRST, '--yes']));
-    ok(await p.run(['destroy', '--yes', '--exclude-protected']));
+    const some = ok(await p.run(['destroy', '--yes', '--exclude-protected']));
+    // destroy.go's words after it.
+    assert.equal(
+      some.stdout.trim().split('\n').pop(),
+      'All unprotected resources were destroyed. There are still 3 protected resources associated with this stack.',
+    );
     assert.equal(await endpointName(ids.second), undefined);
     const plan = await cloud.t.dr(cloud.sandbox.peerRegion).getDrPlan({ drPlanId: ids.plan });
     assert.match(plan.drPlan.lifecycleState ?? '', /DELET/, 'the plan depends on the protected one: it goes');
