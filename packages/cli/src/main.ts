@@ -214,14 +214,23 @@ export function buildProgram(): Command {
   deployCommand('destroy', 'delete every resource of the stack');
   program
     .command('import')
-    .description('adopt an existing cloud resource into the stack')
-    .argument('<type>', 'type token, e.g. oci:DisasterRecovery/drPlan:DrPlan')
-    .argument('<name>', 'resource name in the program')
-    .argument('<id>', 'the OCID of the resource')
+    .description('adopt existing cloud resources into the stack: one on the command line, or a --file of them')
+    .argument('[type]', 'type token, e.g. oci:DisasterRecovery/drPlan:DrPlan')
+    .argument('[name]', 'resource name in the program')
+    .argument('[id]', 'the OCID of the resource')
+    .option('-f, --file <path>', 'a JSON file of resources to import, as `pulumi import --file`')
+    .option('-o, --out <path>', 'write the generated code to this file instead of printing it')
+    .option(
+      '--generate-code [bool]',
+      'generate the code that declares what was imported (--generate-code=false: not)',
+      booleanFlag,
+      true,
+    )
     .option('-y, --yes', 'accepted for Pulumi compatibility: an import writes nothing to the cloud and never asks')
+    .option('--skip-preview', 'accepted for Pulumi compatibility: an import never previews')
     .option(
       '--protect [bool]',
-      'mark the imported resource protected, as `pulumi import` does by default (--protect=false: not)',
+      'mark the imported resources protected, as `pulumi import` does by default (--protect=false: not)',
       booleanFlag,
       true,
     )
@@ -230,27 +239,67 @@ export function buildProgram(): Command {
       "import with this provider of the stack (e.g. one in the DR plan's region), as `pulumi import --provider`",
     )
     .option('--parent <name=urn>', 'import it as a child of this resource of the stack, as `pulumi import --parent`')
-    .action(async (type: string, name: string, id: string, _: unknown, cmd: Command) => {
-      const { runDeploy } = await import('./commands/deploy');
-      const protect = cmd.opts().protect as boolean;
-      const provider = nameAndUrn('--provider', cmd.opts().provider as string | undefined);
-      const parent = nameAndUrn('--parent', cmd.opts().parent as string | undefined);
-      await runDeploy('import', {
-        ...globals(cmd),
-        imports: [
-          {
-            type,
-            name,
-            id,
-            protect,
-            ...(provider ? { provider: provider.urn } : {}),
-            ...(parent ? { parent: parent.urn } : {}),
-          },
-        ],
-        importProviderVariable: provider?.variable,
-        importParentVariable: parent?.variable,
-      });
-    });
+    .option(
+      '--properties <names>',
+      'keep only these inputs (comma-separated), as `pulumi import --properties`',
+      (v: string, prev: string[] = []) => [...prev, ...v.split(',')],
+    )
+    .action(
+      async (type: string | undefined, name: string | undefined, id: string | undefined, _: unknown, cmd: Command) => {
+        const { runDeploy } = await import('./commands/deploy');
+        const { commandContext } = await import('./commands/context');
+        const { parseImportFile, readImportFile } = await import('./commands/import-file');
+        const opts = cmd.opts() as {
+          protect: boolean;
+          file?: string;
+          out?: string;
+          generateCode: boolean;
+          provider?: string;
+          parent?: string;
+          properties?: string[];
+        };
+        // import.go's rules: a file, or a whole inline resource, not both.
+        const inline = [type, name, id].filter((a) => a !== undefined).length;
+        if (opts.file !== undefined && (inline > 0 || opts.parent || opts.provider || opts.properties))
+          throw new UserError('an inline resource may not be specified in conjunction with an import file');
+        if (opts.file === undefined && inline < 3)
+          throw new UserError(
+            `an inline resource must be specified if no converter or import file is used, missing ${['type, name, and id', 'name and id', 'id'][inline]}`,
+          );
+        if (!opts.generateCode && opts.out)
+          process.stderr.write('Output file will not be used as --generate-code is false.\n');
+        const provider = nameAndUrn('--provider', opts.provider);
+        const parent = nameAndUrn('--parent', opts.parent);
+        if (provider && parent && provider.variable === parent.variable)
+          throw new UserError(`provider and parent must have distinct names, both were '${provider.variable}'`);
+        const { project, stack } = commandContext(globals(cmd));
+        // The command line's resource is a file of one, as import.go's makeImportFile makes it.
+        const file = opts.file
+          ? readImportFile(opts.file)
+          : {
+              nameTable: {
+                ...(parent ? { [parent.variable]: parent.urn } : {}),
+                ...(provider ? { [provider.variable]: provider.urn } : {}),
+              },
+              resources: [
+                {
+                  type,
+                  name,
+                  id,
+                  properties: opts.properties,
+                  ...(parent ? { parent: parent.variable } : {}),
+                  ...(provider ? { provider: provider.variable } : {}),
+                },
+              ],
+            };
+        await runDeploy('import', {
+          ...globals(cmd),
+          imports: parseImportFile(file, { stack, project: project.name, protect: opts.protect }),
+          out: opts.generateCode ? opts.out : undefined,
+          generateCode: opts.generateCode,
+        });
+      },
+    );
 
   const stack = program
     .command('stack')

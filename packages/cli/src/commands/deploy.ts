@@ -1,7 +1,7 @@
 import { configuredCloud, startEmbeddedCloud, type EmbeddedCloud } from '../embedded';
 import { Display, type DisplayMode } from '../display/display';
 import { UserError } from '../errors';
-import type { EngineOptions, Operation } from '../engine';
+import type { Operation } from '../engine';
 import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
 import { checkEntryPoint, type Project } from '../project/project';
@@ -11,12 +11,13 @@ import { setPlainAtPath } from './config';
 import { canPrompt, commandContext, envFlag, requireExistingStack, skipConfirmations } from './context';
 import { ask } from './prompt';
 import { plannedSteps } from './planned-steps';
-import { importCode } from '../display/import-code';
+import { importCode, importNotice } from '../display/import-code';
+import type { PlannedImport } from './import-file';
 // Not through '../engine': the first program starts before the engine (gRPC, state) is loaded.
 import { PrestartedProgram } from '../engine/program';
 import type { FileStackState } from '../engine/state';
 import { trace } from '../engine/trace';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
@@ -41,11 +42,12 @@ interface DeployOptions extends GlobalOptions {
   continueOnError?: boolean;
   /** `destroy --exclude-protected`. */
   excludeProtected?: boolean;
-  imports?: EngineOptions['imports'];
-  /** `import --provider name=urn`: the provider's variable in the code printed after. */
-  importProviderVariable?: string;
-  /** `import --parent name=urn`: the parent's variable in the code printed after. */
-  importParentVariable?: string;
+  /** `import`: what to adopt, parents first, with the variables of the code generated after. */
+  imports?: PlannedImport[];
+  /** `import --out <file>`: the generated code goes there, not to stdout. */
+  out?: string;
+  /** `import --generate-code=false`: no code. */
+  generateCode?: boolean;
   /** `refresh` and `destroy --preview-only`: the preview, and nothing after it. */
   previewOnly?: boolean;
   /** `destroy --remove`: the stack goes too once its resources are deleted. */
@@ -221,7 +223,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       operation: OPERATION[kind],
       config: values,
       secretKeys: config.secretKeys,
-      imports: options.imports,
+      imports: options.imports?.map((i) => i.spec),
       // --target-replace <urn> is --target <urn> --replace <urn>.
       replace: [...(options.replace ?? []), ...(options.targetReplace ?? [])],
       targets,
@@ -304,11 +306,8 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         remove: options.remove,
         json: options.json,
       });
-    if (kind === 'import' && !options.json)
-      printImportCode(project.dir, state.load().resources, options.imports ?? [], {
-        provider: options.importProviderVariable,
-        parent: options.importParentVariable,
-      });
+    if (kind === 'import' && options.generateCode !== false)
+      writeImportCode(project.dir, state.load().resources, options.imports ?? [], options);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -370,12 +369,15 @@ function hasChanges(changes: Partial<Record<string, number>>): boolean {
   return Object.entries(changes).some(([kind, n]) => kind !== 'same' && kind !== 'read' && (n ?? 0) > 0);
 }
 
-/** After `import`, the code to declare what was adopted, as `pulumi import` prints it. */
-function printImportCode(
+/**
+ * After `import`, the code to declare what was adopted, as `pulumi import` generates it: printed
+ * after its notice, or (`--out`) written alone to the file; not printed with `--json`.
+ */
+function writeImportCode(
   programDir: string,
-  resources: Array<{ urn: string; type: string; inputs: Record<string, unknown>; delete?: boolean }>,
-  imports: NonNullable<EngineOptions['imports']>,
-  variables: { provider?: string; parent?: string },
+  resources: Array<{ urn: string; type: string; parent?: string; inputs: Record<string, unknown>; delete?: boolean }>,
+  imports: PlannedImport[],
+  options: { out?: string; json?: boolean },
 ): void {
   let pkg = '@pulumi/oci';
   try {
@@ -385,22 +387,39 @@ function printImportCode(
   } catch {
     // No package.json: the code names @pulumi/oci, the package such programs use.
   }
-  for (const imp of imports) {
+  const adopted = imports.flatMap(({ spec, variable, parentVariable, providerVariable }) => {
     // Under a parent, the URN's type is qualified by the parent's (`…::Parent$Type::name`).
-    const suffix = `${imp.type}::${imp.name}`;
-    const found = resources.find((r) => !r.delete && (r.urn.endsWith(`::${suffix}`) || r.urn.endsWith(`$${suffix}`)));
-    if (found)
-      process.stdout.write(
-        `\n${importCode({
-          pkg,
-          type: imp.type,
-          name: imp.name,
-          inputs: found.inputs,
-          protect: imp.protect !== false,
-          ...variables,
-        })}`,
-      );
-  }
+    const suffix = `${spec.type}::${spec.name}`;
+    const found = resources.find(
+      (r) =>
+        !r.delete &&
+        (r.urn.endsWith(`::${suffix}`) || r.urn.endsWith(`$${suffix}`)) &&
+        (!spec.parent || r.parent === spec.parent),
+    );
+    return found
+      ? [
+          {
+            type: spec.type,
+            name: variable,
+            logicalName: spec.name,
+            inputs: found.inputs,
+            parent: parentVariable,
+            provider: providerVariable,
+            component: spec.component,
+          },
+        ]
+      : [];
+  });
+  if (adopted.length === 0) return;
+  const protect = imports.some((i) => i.spec.protect !== false);
+  const code = importCode({ pkg, protect, resources: adopted });
+  if (options.out) {
+    try {
+      writeFileSync(options.out, code);
+    } catch (error) {
+      throw new UserError(`could not open output file: ${(error as Error).message}`);
+    }
+  } else if (!options.json) process.stdout.write(`\n${importNotice(protect)}${code}`);
 }
 
 /**

@@ -1,24 +1,26 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { importCode } from './import-code';
+import { importCode, importNotice } from './import-code';
 
-test('the printed code names the resource and its provider as TypeScript variables', () => {
+test('the code names the resource and its provider as TypeScript variables', () => {
   const code = importCode({
     pkg: '@pulumi/oci',
-    type: 'oci:DisasterRecovery/drPlan:DrPlan',
-    name: 'from-standby',
-    inputs: { displayName: 'p', type: 'FAILOVER' },
     protect: true,
-    provider: 'dr-standby',
+    resources: [
+      {
+        type: 'oci:DisasterRecovery/drPlan:DrPlan',
+        name: 'from-standby',
+        inputs: { displayName: 'p', type: 'FAILOVER' },
+        provider: 'dr-standby',
+      },
+    ],
   });
   assert.match(code, /\nconst from_standby = new oci\.disasterrecovery\.DrPlan\("from-standby", \{\n/);
   assert.match(code, /\}, \{\n {4}provider: dr_standby,\n {4}protect: true,\n\}\);\n$/);
   const plain = importCode({
     pkg: '@ocikit/oci',
-    type: 'oci:AiLanguage/endpoint:Endpoint',
-    name: 'e',
-    inputs: {},
     protect: false,
+    resources: [{ type: 'oci:AiLanguage/endpoint:Endpoint', name: 'e', inputs: {} }],
   });
   assert.match(plain, /const e = new oci\.ailanguage\.Endpoint\("e", \{\n\}\);\n$/);
 });
@@ -26,12 +28,44 @@ test('the printed code names the resource and its provider as TypeScript variabl
 test("the resource options come in the order Pulumi's code generator writes them: parent, provider, protect", () => {
   const code = importCode({
     pkg: '@pulumi/oci',
-    type: 'oci:AiLanguage/endpoint:Endpoint',
-    name: 'child',
-    inputs: {},
     protect: true,
-    provider: 'standby',
-    parent: 'my-group',
+    resources: [
+      { type: 'oci:AiLanguage/endpoint:Endpoint', name: 'child', inputs: {}, provider: 'standby', parent: 'my-group' },
+    ],
   });
   assert.match(code, /\}, \{\n {4}parent: my_group,\n {4}provider: standby,\n {4}protect: true,\n\}\);\n$/);
+});
+
+test('several resources: the imports once, then each declaration in order; a component as a ComponentResource', () => {
+  const code = importCode({
+    pkg: '@pulumi/oci',
+    protect: false,
+    resources: [
+      { type: 'my:index:Group', name: 'group', inputs: {}, component: true },
+      {
+        type: 'oci:AiLanguage/endpoint:Endpoint',
+        name: 'first',
+        logicalName: 'first-endpoint',
+        inputs: {},
+        parent: 'group',
+      },
+    ],
+  });
+  assert.equal(
+    code,
+    [
+      'import * as pulumi from "@pulumi/pulumi";',
+      'import * as oci from "@pulumi/oci";',
+      '',
+      'const group = new pulumi.ComponentResource("my:index:Group", "group", {});',
+      '',
+      'const first = new oci.ailanguage.Endpoint("first-endpoint", {',
+      '}, {',
+      '    parent: group,',
+      '});',
+      '',
+    ].join('\n'),
+  );
+  assert.doesNotMatch(importNotice(false), /protected/);
+  assert.match(importNotice(true), /marked as protected/);
 });

@@ -1,28 +1,25 @@
 import { isSecret, SECRET_SIG } from './format';
 
-/**
- * The code `pulumi import` prints after an import: the resource declared in TypeScript with the
- * inputs the provider read, so that pasting it into the program makes the next `up` a no-op.
- * Secrets become `pulumi.secret(…)`; the package is the one the program uses (`@pulumi/oci`, or
- * `@ocikit/oci`, which has the same shape).
- */
-export function importCode(options: {
-  pkg: string;
+/** A resource `import` adopted, as its code declares it. */
+export interface ImportedResource {
   type: string;
+  /** The variable (an import file's `name`). */
   name: string;
+  /** The resource's name, when it differs from the variable (an import file's `logicalName`). */
+  logicalName?: string;
   inputs: Record<string, unknown>;
-  protect: boolean;
-  /** The variable of the provider the import used (`--provider name=urn`), as Pulumi's code names it. */
+  /** The variable of the provider the import used (`--provider name=urn`, a `nameTable` name), as Pulumi's code names it. */
   provider?: string;
-  /** The variable of the parent (`--parent name=urn`). */
+  /** The variable of the parent (`--parent name=urn`, a `nameTable` name or another import's name). */
   parent?: string;
-}): string {
-  const { pkg, type, name, inputs, protect, provider, parent } = options;
-  // `oci:AiLanguage/endpoint:Endpoint` → oci.ailanguage.Endpoint, as the SDKs name their modules.
-  const [namespace, module, className] = type.split(':');
-  const ctor = `${namespace}.${module.split('/')[0].toLowerCase()}.${className}`;
-  const args = Object.fromEntries(Object.entries(inputs).filter(([k, v]) => !k.startsWith('__') && !isEmpty(v)));
-  const variable = identifier(name);
+  /** An import file's `component: true`: no inputs, declared as a `pulumi.ComponentResource`. */
+  component?: boolean;
+}
+
+/**
+ * The lines `pulumi import` prints before the code (on stdout only: `--out` gets the code alone).
+ */
+export function importNotice(protect: boolean): string {
   return [
     'Please copy the following code into your Pulumi application. Not doing so',
     'will cause Pulumi to report that an update will happen on the next update command.',
@@ -35,10 +32,36 @@ export function importCode(options: {
           '',
         ]
       : []),
+  ].join('\n');
+}
+
+/**
+ * The code `pulumi import` generates after an import: the resources declared in TypeScript with
+ * the inputs the provider read, in the order given (parents first), so that pasting it into the
+ * program makes the next `up` a no-op. Secrets become `pulumi.secret(…)`; the package is the one
+ * the program uses (`@pulumi/oci`, or `@ocikit/oci`, which has the same shape).
+ */
+export function importCode(options: { pkg: string; protect: boolean; resources: ImportedResource[] }): string {
+  const { pkg, protect, resources } = options;
+  const namespaces = [...new Set(resources.filter((r) => !r.component).map((r) => r.type.split(':')[0]))];
+  const declarations = resources.map((r) => {
+    const name = JSON.stringify(r.logicalName ?? r.name);
+    const opts = resourceOptions(protect, r.provider && identifier(r.provider), r.parent && identifier(r.parent));
+    // A component has no schema to generate from: the generic ComponentResource records the same
+    // type, name and (empty) inputs, so the next preview finds it unchanged.
+    if (r.component)
+      return `const ${identifier(r.name)} = new pulumi.ComponentResource(${JSON.stringify(r.type)}, ${name}, {}${opts});`;
+    // `oci:AiLanguage/endpoint:Endpoint` → oci.ailanguage.Endpoint, as the SDKs name their modules.
+    const [namespace, module, className] = r.type.split(':');
+    const ctor = `${namespace}.${module.split('/')[0].toLowerCase()}.${className}`;
+    const args = Object.fromEntries(Object.entries(r.inputs).filter(([k, v]) => !k.startsWith('__') && !isEmpty(v)));
+    return `const ${identifier(r.name)} = new ${ctor}(${name}, ${literal(args, '')}${opts});`;
+  });
+  return [
     'import * as pulumi from "@pulumi/pulumi";',
-    `import * as ${namespace} from "${pkg}";`,
+    ...namespaces.map((namespace) => `import * as ${namespace} from "${pkg}";`),
     '',
-    `const ${variable} = new ${ctor}(${JSON.stringify(name)}, ${literal(args, '')}${resourceOptions(protect, provider && identifier(provider), parent && identifier(parent))});`,
+    ...declarations.flatMap((d, i) => (i > 0 ? ['', d] : [d])),
     '',
   ].join('\n');
 }

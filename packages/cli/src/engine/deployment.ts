@@ -23,7 +23,7 @@ import {
   type DiffResult,
 } from './provider-host';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
-import type { ChangeKind, OpType, PropertyDiff, StepEventMetadata } from './types';
+import type { ChangeKind, ImportSpec, OpType, PropertyDiff, StepEventMetadata } from './types';
 import {
   applyIgnoreChanges,
   changedKeys,
@@ -1483,6 +1483,7 @@ export class Deployment {
     plugin: ProviderPlugin,
     ref: string,
     cli: boolean,
+    properties?: string[],
   ): Promise<StepOutcome> {
     const draft: ResourceState = {
       urn,
@@ -1516,7 +1517,10 @@ export class Deployment {
         throw new StepError(`${urn}: resource '${reg.importId}' does not exist${hint}`);
       }
       if (!read.inputs) throw new StepError(`${urn}: the provider does not support importing resources`);
-      const readInputs = read.inputs;
+      // An import file's `properties` (Pulumi's ImportStep): only those of the inputs read are kept.
+      const readInputs = properties?.length
+        ? Object.fromEntries(Object.entries(read.inputs).filter(([k]) => properties.includes(k)))
+        : read.inputs;
       let inputs = readInputs;
       if (cli) {
         const check = await plugin.check(urn, reg.name, reg.type, readInputs, readInputs);
@@ -1575,19 +1579,29 @@ export class Deployment {
   }
 
   /**
-   * `ocikit import <type> <name> <id>`: a resource under the stack with the default provider, or
-   * with a provider of the stack (`--provider name=urn`, e.g. one in the DR plan's region).
+   * `ocikit import`: a resource under the stack (or `parent`) with the default provider, or with a
+   * provider of the stack (`--provider name=urn`, e.g. one in the DR plan's region). As Pulumi's
+   * importer (importResources): one the stack already holds with the same id is left as it is
+   * (a same step); a component is recorded without a read.
    */
-  async importResource(
-    imp: { type: string; name: string; id: string; protect?: boolean; provider?: string; parent?: string },
-    version: string,
-  ): Promise<StepOutcome> {
+  async importResource(imp: ImportSpec): Promise<StepOutcome> {
     // `--parent`: a resource of the stack, whose type and name then qualify the URN (as Pulumi's).
     if (imp.parent && !this.current.some((r) => r.urn === imp.parent && !r.delete))
       throw new StepError(`parent ${imp.parent} is not in the stack (ocikit stack --show-urns lists it)`);
     const parent = imp.parent ?? this.stackUrn;
     const urn = this.urn(imp.type, imp.name, parent);
-    if (this.olds.has(urn)) throw new StepError(`${urn} is already in the stack`);
+    const old = this.olds.get(urn);
+    if (old) {
+      if ((old.importID ?? old.id ?? '') !== imp.id) throw new StepError(`${urn} is already in the stack`);
+      this.registered.add(urn);
+      const meta = stepMetadata('same', urn, imp.type, old, old);
+      this.pre(meta);
+      this.count('same');
+      this.outputs(meta);
+      return { urn, id: old.id ?? '', outputs: old.outputs };
+    }
+    if (imp.component) return this.importComponent(imp, urn, parent);
+    let version = imp.version ?? '';
     if (imp.provider) {
       const p = this.current.find((r) => r.urn === imp.provider && !r.delete);
       if (!p?.id)
@@ -1596,7 +1610,8 @@ export class Deployment {
       const ref = `${p.urn}::${p.id}`;
       const { plugin } = await this.providerFor(ref, imp.type, '');
       this.registered.add(urn);
-      return this.importStep({ ...importRegistration(imp, parent, ''), provider: ref }, urn, plugin, ref, true);
+      const reg = { ...importRegistration(imp, parent, ''), provider: ref };
+      return this.importStep(reg, urn, plugin, ref, true, imp.properties);
     }
     // The stack's default provider of the package (the program's, e.g. default_4_20_0 from
     // @pulumi/oci) rather than a second, unversioned one that the next `up` would delete.
@@ -1605,7 +1620,31 @@ export class Deployment {
     if (!version && typeof existing?.inputs.version === 'string') version = existing.inputs.version;
     const { plugin, ref } = await this.providerFor('', imp.type, version);
     this.registered.add(urn);
-    return this.importStep(importRegistration(imp, parent, version), urn, plugin, ref, true);
+    return this.importStep(importRegistration(imp, parent, version), urn, plugin, ref, true, imp.properties);
+  }
+
+  /** An import file's `component: true`: recorded as a component (no id, no inputs), as Pulumi's ImportStep does. */
+  private async importComponent(imp: ImportSpec, urn: string, parent: string): Promise<StepOutcome> {
+    const now = new Date().toISOString();
+    const next: ResourceState = {
+      urn,
+      custom: false,
+      type: imp.type,
+      inputs: {},
+      outputs: {},
+      parent,
+      ...(imp.protect ? { protect: true } : {}),
+      created: now,
+      modified: now,
+    };
+    this.registered.add(urn);
+    const meta = stepMetadata('import', urn, imp.type, undefined, next);
+    this.pre(meta);
+    this.put(undefined, next);
+    await this.write();
+    this.count('import');
+    this.outputs(meta);
+    return { urn, id: '', outputs: {} };
   }
 
   /** `Resource.get`: Read(id, state); an external resource, never deleted, only dropped from state. */
@@ -2400,11 +2439,7 @@ export function engineRegistration(
 }
 
 /** What `ocikit import` registers: the resource under its parent, nothing but its id to import. */
-function importRegistration(
-  imp: { type: string; name: string; id: string; protect?: boolean },
-  parent: string,
-  version: string,
-): Registration {
+function importRegistration(imp: ImportSpec, parent: string, version: string): Registration {
   return engineRegistration({
     type: imp.type,
     name: imp.name,

@@ -136,7 +136,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       } else if (o.operation === 'refresh') await d.refresh();
       else if (o.imports?.length) {
         await d.registerComponent(rootRegistration(o.project.name, o.stack));
-        for (const imp of o.imports) await d.importResource(imp, '');
+        for (const imp of o.imports) await d.importResource(imp);
       } else {
         // `up --refresh`: the cloud is read first, so the program's steps diff against it.
         if (o.refresh) await d.refresh({ beforeUpdate: true });

@@ -17,6 +17,24 @@ export interface Crypter {
   forSalt?(salt: string): Crypter;
 }
 
+/**
+ * A resource to adopt, as Pulumi's deploy.Import: protected unless `--protect=false`; read with
+ * its provider (a provider URN of the stack) or the package's default provider (of `version` when
+ * given); under `parent` (a URN of the stack, or of an earlier import). `properties` keeps only
+ * those inputs; a `component` has no id and is recorded without a read.
+ */
+export interface ImportSpec {
+  type: string;
+  name: string;
+  id: string;
+  protect?: boolean;
+  provider?: string;
+  parent?: string;
+  version?: string;
+  properties?: string[];
+  component?: boolean;
+}
+
 export interface EngineOptions {
   /** Folder that holds Pulumi.yaml. */
   programDir: string;
@@ -29,9 +47,8 @@ export interface EngineOptions {
   config: Record<string, string>;
   /** Which of those keys are secret. */
   secretKeys: string[];
-  /** `ocikit import <type> <name> <id>` (protected unless `--protect=false`, as `pulumi import`). */
-  /** `ocikit import`: each with its provider's URN (`--provider name=urn`), else the default provider. */
-  imports?: Array<{ type: string; name: string; id: string; protect?: boolean; provider?: string; parent?: string }>;
+  /** `ocikit import` (one on the command line, or `--file`'s), in order, parents first. */
+  imports?: ImportSpec[];
   /** Default: Pulumi's default. */
   parallel?: number;
   /** `up --refresh`, `destroy --refresh`: read every resource from the cloud before the program's steps, or the deletes. */

@@ -59,7 +59,8 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
       ['--stack', 'organization/other/dev', 'stack', 'ls'],
       /stack 'organization\/other\/dev' belongs to project 'other'/,
     ],
-    [['import', 'oci:AiLanguage/endpoint:Endpoint'], /missing required argument 'name'/],
+    // import.go's words: a whole inline resource, or a --file.
+    [['import', 'oci:AiLanguage/endpoint:Endpoint'], /inline resource must be specified .*, missing name and id$/],
   ];
   for (const [args, message, cwd] of cases) {
     const result = await ocikit(args, { cwd: cwd ?? project() });
