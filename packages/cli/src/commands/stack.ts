@@ -164,7 +164,9 @@ function projectStacks(project: Project): ReturnType<typeof listStacks> {
         .map((f) => (f.startsWith('Pulumi.') && f.endsWith(ext) ? f.slice('Pulumi.'.length, -ext.length) : undefined))
         .filter((name): name is string => !!name && STACK_NAME.test(name) && !stacks.some((s) => s.name === name))
     : [];
-  return [...stacks, ...configOnly.map((name) => ({ name, updateInProgress: false, resourceCount: 0 }))].sort((a, b) =>
+  // A config-only stack is what a DIY backend's `stack init` leaves: a checkpoint without a
+  // deployment, so no last update and no resource count.
+  return [...stacks, ...configOnly.map((name) => ({ name }))].sort((a, b) =>
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
 }
@@ -175,7 +177,13 @@ export function stackList(options: GlobalOptions): void {
   if (options.json) {
     process.stdout.write(
       JSON.stringify(
-        stacks.map((s) => ({ ...s, current: s.name === stack })),
+        // Pulumi's fields in its order (stackSummaryJSON); a DIY backend reports no updateInProgress.
+        stacks.map((s) => ({
+          name: s.name,
+          current: s.name === stack,
+          lastUpdate: s.lastUpdate,
+          resourceCount: s.resourceCount,
+        })),
         null,
         2,
       ) + '\n',
@@ -184,9 +192,9 @@ export function stackList(options: GlobalOptions): void {
   }
   const rows = stacks.map((s) => [
     s.name + (s.name === stack ? '*' : ''),
-    // As Pulumi's table: how long ago (go-humanize), `in progress` while locked, `n/a` before any.
-    s.lastUpdate ? (s.updateInProgress ? 'in progress' : timeAgo(new Date(s.lastUpdate))) : 'n/a',
-    String(s.resourceCount),
+    // As Pulumi's table: how long ago (go-humanize), `n/a` for what a stack without a deployment lacks.
+    s.lastUpdate ? timeAgo(new Date(s.lastUpdate)) : 'n/a',
+    s.resourceCount === undefined ? 'n/a' : String(s.resourceCount),
   ]);
   const header = ['NAME', 'LAST UPDATE', 'RESOURCE COUNT'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

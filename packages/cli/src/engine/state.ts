@@ -549,9 +549,7 @@ export class StackStateError extends Error {
   override name = 'StackStateError';
 }
 
-export function listStacks(
-  programDir: string,
-): Array<{ name: string; lastUpdate?: string; updateInProgress: boolean; resourceCount: number }> {
+export function listStacks(programDir: string): Array<{ name: string; lastUpdate?: string; resourceCount?: number }> {
   const dir = join(programDir, '.ocikit', 'stacks');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
@@ -559,21 +557,27 @@ export function listStacks(
     .sort()
     .map((f) => {
       const name = f.slice(0, -'.json'.length);
-      // As `pulumi stack ls --json` reports it: a run holds the stack's lock.
-      const updateInProgress = existsSync(join(dir, `${name}.lock`));
+      // As Pulumi's DIY backend summarises a stack (diyStackSummary): its last update is the
+      // deployment's manifest time and its resource count the deployment's length, each only when
+      // the checkpoint holds a deployment (an unreadable file holds none).
       try {
         const raw = JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
           checkpoint?: { latest?: { manifest?: { time?: string }; resources?: unknown[] } };
         };
         const latest = raw.checkpoint?.latest;
+        if (!latest) return { name };
+        const time = Date.parse(latest.manifest?.time ?? '');
         return {
           name,
-          lastUpdate: latest?.manifest?.time,
-          updateInProgress,
-          resourceCount: latest?.resources?.length ?? 0,
+          // Go's zero time is no time (LastUpdate's t.IsZero()).
+          ...(Number.isFinite(time) && time > GO_ZERO_TIME ? { lastUpdate: new Date(time).toISOString() } : {}),
+          resourceCount: latest.resources?.length ?? 0,
         };
       } catch {
-        return { name, updateInProgress, resourceCount: 0 };
+        return { name };
       }
     });
 }
+
+/** 0001-01-01T00:00:00Z, Go's zero time.Time, in milliseconds since the epoch. */
+const GO_ZERO_TIME = Date.parse('0001-01-01T00:00:00Z');
