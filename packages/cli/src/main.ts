@@ -406,6 +406,22 @@ export function buildProgram(): Command {
         await stateProtect(globals(cmd), urn, protect);
       });
 
+  // Pulumi's other stack and state subcommands (pkg/cmd/pulumi/stack, pkg/cmd/pulumi/state): named,
+  // so that a command line written for Pulumi fails with the reason rather than commander's
+  // "too many arguments" (README, Known differences).
+  const unsupported = (parent: Command, name: string, why: string) =>
+    parent
+      .command(name)
+      .description(`not supported by ocikit: ${why}`)
+      .helpOption(false)
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(() => {
+        throw new UserError(`\`${parent.name()} ${name}\` is not supported by ocikit: ${why}`);
+      });
+  for (const [name, why] of UNSUPPORTED_STACK) unsupported(stack, name, why);
+  for (const [name, why] of UNSUPPORTED_STATE) unsupported(state, name, why);
+
   const config = program
     .command('config')
     .description('list the stack config, or change it in Pulumi.<stack>.yaml')
@@ -466,6 +482,42 @@ export function buildProgram(): Command {
   return program;
 }
 
+const UNSUPPORTED_STACK: Array<[string, string]> = [
+  ['history', 'it keeps no update history (the state and its one backup are all it stores)'],
+  [
+    'graph',
+    'it draws no dependency graph (`ocikit stack --show-urns` shows the tree, `stack export` the dependencies)',
+  ],
+  ['tag', 'stack tags not supported in diy mode (as Pulumi says for its DIY backend)'],
+  ['rename', "a stack's name is in every URN of its state: export, rename and import it by hand"],
+  ['change-secrets-provider', 'it reads and writes secrets with the passphrase provider only'],
+];
+const UNSUPPORTED_STATE: Array<[string, string]> = [
+  ['edit', 'edit `ocikit stack export` output and `ocikit stack import` it'],
+  ['move', 'there is no backend to move resources between stacks through'],
+  ['repair', 'a state is checked whole when written and when imported (`stack import` names what is wrong)'],
+  ['taint', 'its engine does not replace tainted resources: use `--replace <urn>` on `up`'],
+  ['untaint', 'its engine does not replace tainted resources: use `--replace <urn>` on `up`'],
+  ['upgrade', 'its state is always a version 3 checkpoint'],
+];
+
+/**
+ * `stack export --version <n>` asks Pulumi for an earlier deployment; here the root's `--version`
+ * would print ocikit's version instead, so it is refused before commander sees it.
+ */
+function refuseExportVersion(argv: string[]): void {
+  const args = argv.slice(2);
+  const at = args.indexOf('stack');
+  if (
+    at >= 0 &&
+    args[at + 1] === 'export' &&
+    args.slice(at + 2).some((a) => a === '--version' || a.startsWith('--version='))
+  )
+    throw new UserError(
+      '`stack export --version` is not supported by ocikit: it keeps no update history (the previous state is `.ocikit/stacks/<stack>.json.bak`)',
+    );
+}
+
 /** Everything after the word `emulator` goes to ocikit-emulator's own flag parser untouched. */
 function emulatorArgs(argv: string[]): string[] {
   const at = argv.indexOf('emulator');
@@ -480,6 +532,7 @@ export async function main(argv = process.argv): Promise<void> {
   const program = buildProgram();
   program.exitOverride();
   try {
+    refuseExportVersion(argv);
     await program.parseAsync(argv);
   } catch (error) {
     const code = (error as { code?: string; exitCode?: number }).code;

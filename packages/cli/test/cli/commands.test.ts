@@ -492,3 +492,30 @@ test('a reader that stops early (ocikit … | head) ends the output quietly, wit
   assert.equal(run.stderr, '');
   assert.equal(run.code, 0);
 });
+
+test("Pulumi's stack and state subcommands ocikit lacks fail with the reason, not commander's words", async () => {
+  const cwd = project();
+  for (const [args, reason] of [
+    [
+      ['stack', 'history', '--full-dates'],
+      /^error: `stack history` is not supported by ocikit: it keeps no update history/,
+    ],
+    [['stack', 'graph', 'g.dot'], /^error: `stack graph` is not supported by ocikit: /],
+    [['stack', 'tag', 'set', 'a', 'b'], /: stack tags not supported in diy mode/],
+    [['stack', 'rename', 'prod'], /^error: `stack rename` is not supported by ocikit: /],
+    [['stack', 'change-secrets-provider', 'awskms://x'], /passphrase provider only$/],
+    [['state', 'move', '--dest', 'prod', 'urn'], /^error: `state move` is not supported by ocikit: /],
+    [['state', 'edit'], /^error: `state edit` is not supported by ocikit: /],
+    [['state', 'repair'], /^error: `state repair` is not supported by ocikit: /],
+    [['state', 'taint', 'urn'], /use `--replace <urn>` on `up`$/],
+    [['state', 'untaint', 'urn'], /^error: `state untaint` is not supported by ocikit: /],
+    [['state', 'upgrade'], /^error: `state upgrade` is not supported by ocikit: /],
+    // Pulumi's earlier deployment, which the root's --version would answer with ocikit's version.
+    [['stack', 'export', '--version', '2'], /^error: `stack export --version` is not supported by ocikit: /],
+  ] as Array<[string[], RegExp]>) {
+    const result = await ocikit(args, { cwd });
+    assert.equal(result.code, 1, args.join(' '));
+    assert.equal(result.stdout, '', args.join(' '));
+    assert.match(oneLineError(result.stderr), reason);
+  }
+});
