@@ -86,7 +86,7 @@ export function buildProgram(): Command {
     .version(version)
     .description('Run Pulumi TypeScript programs locally; the embedded OCI emulator is the default cloud.')
     .option('-C, --cwd <dir>', "the program's folder (holds Pulumi.yaml)")
-    .option('-s, --stack <name>', 'the stack to operate on', 'dev')
+    .option('-s, --stack <name>', 'the stack to operate on (default: the one `stack select` chose, else dev)')
     .option('-p, --parallel <n>', 'how many resource operations run at once (default: as Pulumi)', positiveInt)
     .option('-j, --json', 'print machine-readable output: engine events, one JSON object a line')
     .option('--non-interactive', 'never prompt; also implied when stdin is not a terminal')
@@ -348,6 +348,35 @@ export function buildProgram(): Command {
     .action(async (_: unknown, cmd: Command) => {
       const { stackImport } = await import('./commands/stack');
       await stackImport(globals(cmd) as Parameters<typeof stackImport>[0]);
+    });
+  stack
+    .command('init')
+    .description('create a stack (its Pulumi.<stack>.yaml) and select it, as `pulumi stack init`')
+    .argument('[stack]', 'the stack to create (or --stack)')
+    .option('--copy-config-from <stack>', "start with this stack's config")
+    .option('--no-select', 'do not select the new stack')
+    .option('--secrets-provider <provider>', 'accepted: passphrase (the default) is the only one')
+    .option('--teams <team>', 'refused: ocikit has no teams', collect)
+    .action(async (name: string | undefined, _: unknown, cmd: Command) => {
+      const { stackInit } = await import('./commands/stack');
+      stackInit(globals(cmd), name);
+    });
+  stack
+    .command('select')
+    .description('select the stack later commands use without --stack, as `pulumi stack select`')
+    .argument('[stack]', 'the stack to select (or --stack)')
+    .option('-c, --create', 'create it if it does not exist')
+    .option('--secrets-provider <provider>', 'with --create: passphrase (the default) is the only one')
+    .action(async (name: string | undefined, _: unknown, cmd: Command) => {
+      const { stackSelect } = await import('./commands/stack');
+      stackSelect(globals(cmd), name);
+    });
+  stack
+    .command('unselect')
+    .description('clear the selected stack (later commands use dev), as `pulumi stack unselect`')
+    .action(async (_: unknown, cmd: Command) => {
+      const { stackUnselect } = await import('./commands/stack');
+      stackUnselect(globals(cmd));
     });
   stack
     .command('rm')

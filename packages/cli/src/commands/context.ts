@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { GlobalOptions } from './options';
 import { readProject, stackConfigPath, type Project } from '../project/project';
@@ -14,18 +14,56 @@ export interface CommandContext {
 
 export const STACK_NAME = /^[A-Za-z0-9_.-]+$/;
 
+/**
+ * The stack a command works on: `--stack`, else the one `stack select` (or `stack init`) chose,
+ * else `dev` (where Pulumi would ask, or fail without a terminal).
+ */
 export function commandContext(options: GlobalOptions): CommandContext {
-  const project = readProject(resolve(options.cwd ?? process.cwd()));
-  // A fully qualified name, as Pulumi's local backend takes it: organization/<project>/<stack>.
-  const qualified = /^organization\/([^/]+)\/([^/]+)$/.exec(options.stack);
+  const project = commandProject(options);
+  return { project, stack: stackName(project, options.stack ?? selectedStack(project) ?? DEFAULT_STACK) };
+}
+
+const DEFAULT_STACK = 'dev';
+
+/** The project of `--cwd` (or of the working folder). */
+export function commandProject(options: GlobalOptions): Project {
+  return readProject(resolve(options.cwd ?? process.cwd()));
+}
+
+/** A stack's name as given; a fully qualified one, as Pulumi's local backend takes it: organization/<project>/<stack>. */
+export function stackName(project: Project, given: string): string {
+  const qualified = /^organization\/([^/]+)\/([^/]+)$/.exec(given);
   if (qualified && qualified[1] !== project.name)
     throw new UserError(
-      `stack '${options.stack}' belongs to project '${qualified[1]}', not to this program's '${project.name}'`,
+      `stack '${given}' belongs to project '${qualified[1]}', not to this program's '${project.name}'`,
     );
-  const stack = qualified ? qualified[2] : options.stack;
+  const stack = qualified ? qualified[2] : given;
   if (!STACK_NAME.test(stack))
-    throw new UserError(`invalid stack name '${options.stack}': use letters, digits, '-', '_' and '.'`);
-  return { project, stack };
+    throw new UserError(`invalid stack name '${given}': use letters, digits, '-', '_' and '.'`);
+  return stack;
+}
+
+/**
+ * `.ocikit/workspace.json`: the selected stack, where Pulumi keeps it in its workspace settings
+ * (~/.pulumi/workspaces/<project>-<hash>-workspace.json, `{"stack": …}`); here beside the state.
+ */
+const workspaceFile = (project: Project) => join(project.dir, '.ocikit', 'workspace.json');
+
+export function selectedStack(project: Project): string | undefined {
+  try {
+    const { stack } = JSON.parse(readFileSync(workspaceFile(project), 'utf8')) as { stack?: unknown };
+    return typeof stack === 'string' && stack ? stack : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Selects a stack (`stack select`, `stack init`), or clears the selection (`stack unselect`, `stack rm`). */
+export function selectStack(project: Project, stack: string | undefined): void {
+  const file = workspaceFile(project);
+  if (stack === undefined) return void rmSync(file, { force: true });
+  mkdirSync(join(project.dir, '.ocikit'), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ stack }, null, 4)}\n`);
 }
 
 /** Stdin is a terminal and the user did not ask us never to prompt. */
@@ -35,13 +73,17 @@ export function canPrompt(options: GlobalOptions): boolean {
 
 /**
  * A stack exists once it has state (`.ocikit/stacks/<stack>.json`) or a `Pulumi.<stack>.yaml`
- * (ocikit has no `stack init`: `up` and `config set` create a stack). Commands that only read or
+ * (`stack init`, and also `up` and `config set`, create a stack). Commands that only read or
  * remove a stack refuse an unknown one as Pulumi does: `error: no stack named 'x' found`.
  */
-export function requireExistingStack({ project, stack }: CommandContext): void {
-  const stateFile = join(project.dir, '.ocikit', 'stacks', `${stack}.json`);
-  if (!existsSync(stateFile) && !existsSync(stackConfigPath(project, stack)))
-    throw new UserError(`no stack named '${stack}' found`);
+export function requireExistingStack(context: CommandContext): void {
+  if (!stackExists(context)) throw new UserError(`no stack named '${context.stack}' found`);
+}
+
+export function stackExists({ project, stack }: CommandContext): boolean {
+  return (
+    existsSync(join(project.dir, '.ocikit', 'stacks', `${stack}.json`)) || existsSync(stackConfigPath(project, stack))
+  );
 }
 
 /** A boolean environment variable as Pulumi reads one (env.BoolValue: `1` or `true`, any case). */

@@ -1,13 +1,34 @@
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { UserError } from '../errors';
 import { checkSnapshot, listStacks, passphraseSalt, type Crypter, type ImportedDeployment } from '../engine';
 import type { GlobalOptions } from './options';
 import type { StackConfigFile } from '../project/stack-config';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
-import { canPrompt, commandContext, openStack, skipConfirmations, STACK_NAME } from './context';
-import { stackConfigFolder, type Project } from '../project/project';
+import {
+  canPrompt,
+  commandContext,
+  commandProject,
+  openStack,
+  selectedStack,
+  selectStack,
+  skipConfirmations,
+  STACK_NAME,
+  stackExists,
+  stackName,
+  type CommandContext,
+} from './context';
+import { stackConfigFolder, stackConfigPath, type Project } from '../project/project';
 import { ask, readStdin } from './prompt';
 
 /**
@@ -126,7 +147,7 @@ export function stackShow(
     printOutputs(reveal(root?.outputs ?? {}, Boolean(options.showSecrets)) as Record<string, unknown>);
     process.stdout.write('\n');
   }
-  process.stdout.write('Use `--stack <name>` to see another stack; `ocikit stack ls` lists them\n');
+  process.stdout.write('Use `ocikit stack select` to change stack; `ocikit stack ls` lists known ones\n');
 }
 
 function stringifyOutput(value: unknown): string {
@@ -152,7 +173,7 @@ export function stackExport(options: GlobalOptions & { showSecrets?: boolean; fi
 
 /**
  * The project's stacks: those with state, and those that so far have only a `Pulumi.<stack>.yaml`
- * (`config set` made them; ocikit has no `stack init`), as the commands that need a stack find them
+ * (`stack init` or `config set` made them), as the commands that need a stack find them
  * (requireExistingStack).
  */
 function projectStacks(project: Project): ReturnType<typeof listStacks> {
@@ -212,8 +233,8 @@ export function stackList(options: GlobalOptions): void {
  * prints) becomes the stack's state, as `pulumi stack import` does: the repair path after a
  * hand edit. Refused unless every resource belongs to this stack and the snapshot is whole
  * (`--force` makes both warnings). Also reads a checkpoint file (`.ocikit/stacks/<stack>.json.bak`),
- * so a backup can be restored. Unlike Pulumi, the stack need not exist yet (ocikit has no
- * `stack init`: this is how a state moves to a fresh checkout).
+ * so a backup can be restored. Unlike Pulumi, the stack need not exist yet (as `up` and `config
+ * set`, it creates it: this is how a state moves to a fresh checkout).
  */
 export async function stackImport(options: GlobalOptions & { file?: string; force?: boolean }): Promise<void> {
   const { stack, file, state } = openStack(options, { mustExist: false });
@@ -346,6 +367,9 @@ export async function stackRemove(
     state.unlock();
   }
   if (!options.preserveConfig) rmSync(file.path, { force: true });
+  // As Pulumi's, a removed stack is no longer the selected one.
+  const context = commandContext(options);
+  if (selectedStack(context.project) === stack) selectStack(context.project, undefined);
   process.stdout.write(`Stack '${stack}' has been removed!\n`);
 }
 
@@ -353,4 +377,75 @@ export async function stackRemove(
 function goTime(t: Date): string {
   const [date, clock] = t.toISOString().replace(/Z$/, '').split('T');
   return `${date} ${clock.replace(/\.?0+$/, '')} +0000 UTC`;
+}
+
+interface StackCreateOptions extends GlobalOptions {
+  secretsProvider?: string;
+  copyConfigFrom?: string;
+  select?: boolean;
+  teams?: string[];
+}
+
+/** The stack named by the argument or by --stack (not both, as Pulumi's init and select say). */
+function namedStack(options: GlobalOptions, name: string | undefined, missing: string): CommandContext {
+  if (name !== undefined && options.stack !== undefined)
+    throw new UserError('only one of --stack or argument stack name may be specified, not both');
+  const given = name ?? options.stack;
+  if (given === undefined) throw new UserError(missing);
+  const project = commandProject(options);
+  return { project, stack: stackName(project, given) };
+}
+
+/**
+ * `stack init [name] [--copy-config-from s] [--no-select]`, as Pulumi's with a DIY backend: the
+ * stack is created (here its `Pulumi.<stack>.yaml`, with the other stack's config when copied)
+ * and selected. The passphrase salt is added on the first secret, as for any ocikit stack.
+ */
+export function stackInit(options: StackCreateOptions, name?: string): void {
+  createStack(namedStack(options, name, 'missing stack name'), options);
+}
+
+function createStack(context: CommandContext, options: StackCreateOptions): void {
+  const { project, stack } = context;
+  if (options.secretsProvider && !['default', 'passphrase'].includes(options.secretsProvider))
+    throw new UserError(
+      `secrets provider '${options.secretsProvider}' is not supported by ocikit: it encrypts secrets with a passphrase only`,
+    );
+  if (options.teams?.length)
+    throw new UserError(`stack ${stack} uses the ocikit backend: ocikit does not support --teams`);
+  if (stackExists(context)) throw new UserError(`stack '${stack}' already exists`);
+  const path = stackConfigPath(project, stack);
+  if (options.copyConfigFrom !== undefined) {
+    const from = { project, stack: stackName(project, options.copyConfigFrom) };
+    if (!stackExists(from)) throw new UserError(`no stack named '${from.stack}' found`);
+    // Its secrets stay readable: the copy keeps their salt (same passphrase), as Pulumi's copy
+    // decrypts and encrypts them again with the same passphrase.
+    if (existsSync(stackConfigPath(project, from.stack))) copyFileSync(stackConfigPath(project, from.stack), path);
+  }
+  // Empty, as Pulumi's file would be without its passphrase salt (ocikit adds it on the first secret).
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, '');
+  }
+  process.stdout.write(`Created stack '${stack}'\n`);
+  if (options.select !== false) selectStack(project, stack);
+}
+
+/** `stack select [name] [-c|--create]`, as Pulumi's: later commands without --stack use it. */
+export function stackSelect(options: StackCreateOptions & { create?: boolean }, name?: string): void {
+  const context = namedStack(options, name, 'no stack name given, use --stack to specify a stack name');
+  if (!stackExists(context)) {
+    if (!options.create) throw new UserError(`no stack named '${context.stack}' found`);
+    createStack(context, { ...options, select: true });
+    return;
+  }
+  selectStack(context.project, context.stack);
+}
+
+/** `stack unselect`, as Pulumi's: the next commands without --stack use `dev` again. */
+export function stackUnselect(options: GlobalOptions): void {
+  const project = commandProject(options);
+  if (selectedStack(project) === undefined) return;
+  selectStack(project, undefined);
+  process.stdout.write('Stack was unselected\n');
 }

@@ -519,3 +519,57 @@ test("Pulumi's stack and state subcommands ocikit lacks fail with the reason, no
     assert.match(oneLineError(result.stderr), reason);
   }
 });
+
+test('stack init, select and unselect choose the stack later commands use, as Pulumi', async () => {
+  const cwd = project();
+  const run = async (...args: string[]) => ocikit(args, { cwd });
+  const name = async () => (await run('stack', '--show-name')).stdout;
+  assert.equal((await run('stack', 'init', 'dev', '--no-select')).code, 0);
+  assert.equal(existsSync(join(cwd, '.ocikit', 'workspace.json')), false, '--no-select');
+  assert.equal(await name(), 'dev\n', 'nothing selected: dev');
+  const init = await run('stack', 'init', 'prod');
+  assert.equal(init.stdout, "Created stack 'prod'\n");
+  assert.equal(readFileSync(join(cwd, 'Pulumi.prod.yaml'), 'utf8'), '');
+  assert.equal(await name(), 'prod\n', 'init selects the new stack');
+  assert.equal(oneLineError((await run('stack', 'init', 'prod')).stderr), "error: stack 'prod' already exists");
+  assert.equal(oneLineError((await run('stack', 'select', 'qa')).stderr), "error: no stack named 'qa' found");
+  assert.equal(
+    oneLineError((await run('stack', 'select')).stderr),
+    'error: no stack name given, use --stack to specify a stack name',
+  );
+  assert.equal(
+    oneLineError((await run('--stack', 'a', 'stack', 'init', 'b')).stderr),
+    'error: only one of --stack or argument stack name may be specified, not both',
+  );
+  // Commands without --stack use the selection; --stack still wins.
+  assert.equal((await run('config', 'set', 'units', '3')).code, 0);
+  assert.match(readFileSync(join(cwd, 'Pulumi.prod.yaml'), 'utf8'), /^config:\n {2}proj:units: "3"\n$/);
+  assert.equal((await run('--stack', 'dev', 'stack', '--show-name')).stdout, 'dev\n');
+  assert.equal((await run('stack', 'select', '-c', 'qa')).stdout, "Created stack 'qa'\n");
+  assert.equal(await name(), 'qa\n');
+  assert.equal((await run('stack', 'select', 'prod')).code, 0);
+  const copied = await run('stack', 'init', 'staging', '--copy-config-from', 'prod', '--no-select');
+  assert.equal(copied.code, 0, copied.stderr);
+  assert.equal(readFileSync(join(cwd, 'Pulumi.staging.yaml'), 'utf8'), 'config:\n  proj:units: "3"\n');
+  const listed = JSON.parse((await run('stack', 'ls', '--json')).stdout) as Array<{ name: string; current: boolean }>;
+  assert.deepEqual(
+    listed.map((s) => [s.name, s.current]),
+    [
+      ['dev', false],
+      ['prod', true],
+      ['qa', false],
+      ['staging', false],
+    ],
+  );
+  assert.equal((await run('stack', 'unselect')).stdout, 'Stack was unselected\n');
+  assert.equal((await run('stack', 'unselect')).stdout, '', 'nothing selected: nothing said');
+  assert.equal(await name(), 'dev\n');
+  // Removing the selected stack clears the selection, as Pulumi's stack rm does.
+  assert.equal((await run('stack', 'select', 'qa')).code, 0);
+  assert.equal((await run('stack', 'rm', '--yes')).stdout, "Stack 'qa' has been removed!\n");
+  assert.equal(await name(), 'dev\n');
+  assert.match(
+    oneLineError((await run('stack', 'init', 'x', '--secrets-provider', 'awskms://k')).stderr),
+    /secrets provider 'awskms:\/\/k' is not supported by ocikit/,
+  );
+});
