@@ -227,7 +227,8 @@ export function buildProgram(): Command {
       true,
     )
     .option('-y, --yes', 'accepted for Pulumi compatibility: an import writes nothing to the cloud and never asks')
-    .option('--skip-preview', 'accepted for Pulumi compatibility: an import never previews')
+    .option('--skip-preview', 'accepted for Pulumi compatibility: an import does not preview first')
+    .option('--preview-only', 'only show a preview of the import: adopt nothing, generate no code')
     .option(
       '--protect [bool]',
       'mark the imported resources protected, as `pulumi import` does by default (--protect=false: not)',
@@ -257,6 +258,7 @@ export function buildProgram(): Command {
           provider?: string;
           parent?: string;
           properties?: string[];
+          previewOnly?: boolean;
         };
         // import.go's rules: a file, or a whole inline resource, not both.
         const inline = [type, name, id].filter((a) => a !== undefined).length;
@@ -297,6 +299,7 @@ export function buildProgram(): Command {
           imports: parseImportFile(file, { stack, project: project.name, protect: opts.protect }),
           out: opts.generateCode ? opts.out : undefined,
           generateCode: opts.generateCode,
+          previewOnly: opts.previewOnly,
         });
       },
     );

@@ -48,7 +48,7 @@ interface DeployOptions extends GlobalOptions {
   out?: string;
   /** `import --generate-code=false`: no code. */
   generateCode?: boolean;
-  /** `refresh` and `destroy --preview-only`: the preview, and nothing after it. */
+  /** `refresh`, `destroy` and `import --preview-only`: the preview, and nothing after it. */
   previewOnly?: boolean;
   /** `destroy --remove`: the stack goes too once its resources are deleted. */
   remove?: boolean;
@@ -149,7 +149,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     crypter: config.crypter,
     stackConfigFile: config.file.path,
   });
-  if (kind !== 'preview')
+  if (!previewOnly)
     try {
       state.lock();
     } catch (e) {
@@ -269,9 +269,9 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         onEvent: preview ? (e) => (planned.note(e), display.onEvent(e)) : display.onEvent,
         prestarted: programs.shift(),
         plugins,
-        keepPlugins: preview && kind !== 'preview',
+        keepPlugins: preview && !previewOnly,
       });
-      display.end(result, { outputs: !preview || kind === 'preview' });
+      display.end(result, { outputs: !preview || previewOnly });
       if (!result.ok) {
         const detail = display.exceptionDetail();
         throw new UserError(detail ? `the program failed: ${detail}` : (result.error ?? `${kind} failed`));
@@ -313,7 +313,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     process.off('SIGTERM', onSignal);
     discardPrograms();
     await plugins.stop();
-    if (kind !== 'preview') state.unlock();
+    if (!previewOnly) state.unlock();
     await cloud?.close();
   }
 }

@@ -1586,7 +1586,8 @@ export class Deployment {
    */
   async importResource(imp: ImportSpec): Promise<StepOutcome> {
     // `--parent`: a resource of the stack, whose type and name then qualify the URN (as Pulumi's).
-    if (imp.parent && !this.current.some((r) => r.urn === imp.parent && !r.delete))
+    // (A parent imported earlier in this run is in the state, or, in a preview, registered.)
+    if (imp.parent && !this.registered.has(imp.parent) && !this.current.some((r) => r.urn === imp.parent && !r.delete))
       throw new StepError(`parent ${imp.parent} is not in the stack (ocikit stack --show-urns lists it)`);
     const parent = imp.parent ?? this.stackUrn;
     const urn = this.urn(imp.type, imp.name, parent);

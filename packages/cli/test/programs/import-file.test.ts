@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { models } from 'oci-disasterrecovery';
 import {
@@ -121,6 +121,22 @@ test('a bad import file is refused before anything is read, naming each entry an
 
 test('import --file adopts them all, parents first; the code --out writes previews with no change', async () => {
   const out = join(p.dir, 'imported.ts');
+  // --preview-only, as Pulumi's: the plan of the import, nothing adopted, no code.
+  const before = readCheckpoint(p).resources!.length;
+  const preview = ok(await p.run(['import', '--file', importFile(bulk()), '--preview-only', '--out', out]));
+  assert.match(preview.stdout, /^Previewing import \(dev\):$/m);
+  for (const name of ['group', 'second', 'first-endpoint', 'plan'])
+    assert.match(preview.stdout, new RegExp(`^ = +\\S+ ${name} import$`, 'm'), name);
+  // A custom resource of the file as a parent: in a preview it is not in the state, yet it is there.
+  const nested = importFile({
+    resources: [
+      { type: ENDPOINT, name: 'outer', id: ids.first },
+      { type: ENDPOINT, name: 'inner', id: ids.second, parent: 'outer' },
+    ],
+  });
+  assert.match(ok(await p.run(['import', '--file', nested, '--preview-only'])).stdout, /^ = +\S+ inner import$/m);
+  assert.equal(readCheckpoint(p).resources!.length, before);
+  assert.equal(existsSync(out), false, 'no code');
   const imported = ok(await p.run(['import', '--file', importFile(bulk()), '--protect=false', '--out', out]));
   assert.doesNotMatch(imported.stdout, /Please copy/, '--out: the code goes to the file, not stdout');
   const deployment = readCheckpoint(p);
