@@ -192,9 +192,9 @@ function projectStacks(project: Project): ReturnType<typeof listStacks> {
   );
 }
 
-export function stackList(options: GlobalOptions): void {
+export function stackList(options: GlobalOptions & { project?: string }): void {
   const { project, stack } = commandContext(options);
-  const stacks = projectStacks(project);
+  const stacks = options.project === undefined || options.project === project.name ? projectStacks(project) : [];
   if (options.json) {
     process.stdout.write(
       JSON.stringify(

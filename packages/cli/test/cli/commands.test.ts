@@ -573,3 +573,15 @@ test('stack init, select and unselect choose the stack later commands use, as Pu
     /secrets provider 'awskms:\/\/k' is not supported by ocikit/,
   );
 });
+
+test("stack ls takes Pulumi's filters as its DIY backend honours them: only --project filters", async () => {
+  const cwd = project();
+  assert.equal((await ocikit(['stack', 'init', 'prod'], { cwd })).code, 0);
+  const list = async (...args: string[]) =>
+    (JSON.parse((await ocikit(['stack', 'ls', '--json', ...args], { cwd })).stdout) as Array<{ name: string }>).map(
+      (s) => s.name,
+    );
+  assert.deepEqual(await list('--project', 'other'), []);
+  assert.deepEqual(await list('--project', 'proj'), ['prod']);
+  assert.deepEqual(await list('--all', '-o', 'acme', '-t', 'env=prod'), ['prod']);
+});
