@@ -380,6 +380,14 @@ export function buildProgram(): Command {
       stackSelect(globals(cmd), name);
     });
   stack
+    .command('rename')
+    .description('rename the stack: its state (every URN) and its Pulumi.<stack>.yaml, as `pulumi stack rename`')
+    .argument('<new-stack-name>', 'the new name')
+    .action(async (newName: string, _: unknown, cmd: Command) => {
+      const { stackRename } = await import('./commands/stack');
+      stackRename(globals(cmd), newName);
+    });
+  stack
     .command('unselect')
     .description('clear the selected stack (later commands use dev), as `pulumi stack unselect`')
     .action(async (_: unknown, cmd: Command) => {
@@ -526,7 +534,6 @@ const UNSUPPORTED_STACK: Array<[string, string]> = [
     'it draws no dependency graph (`ocikit stack --show-urns` shows the tree, `stack export` the dependencies)',
   ],
   ['tag', 'stack tags not supported in diy mode (as Pulumi says for its DIY backend)'],
-  ['rename', "a stack's name is in every URN of its state: export, rename and import it by hand"],
   ['change-secrets-provider', 'it reads and writes secrets with the passphrase provider only'],
 ];
 const UNSUPPORTED_STATE: Array<[string, string]> = [

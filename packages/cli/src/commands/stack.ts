@@ -5,6 +5,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -448,4 +449,59 @@ export function stackUnselect(options: GlobalOptions): void {
   if (selectedStack(project) === undefined) return;
   selectStack(project, undefined);
   process.stdout.write('Stack was unselected\n');
+}
+
+/**
+ * `stack rename <new-name>`, as Pulumi's with a DIY backend (stack_rename.go, diy renameStack,
+ * edit.RenameStack): every URN of the state takes the new stack name (the stack resource's name,
+ * `<project>-<stack>`, too), the state moves to the new name (the old one kept as its backup),
+ * `Pulumi.<stack>.yaml` is renamed, and the renamed stack is selected.
+ */
+export function stackRename(options: GlobalOptions, newName: string): void {
+  const { project, stack, file, state } = openStack(options);
+  const target = { project, stack: stackName(project, newName) };
+  if (stackExists(target)) throw new UserError(`a stack named ${target.stack} already exists`);
+  const newConfig = stackConfigPath(project, target.stack);
+  state.lock();
+  try {
+    const snapshot = state.exists() ? renameStackInState(state.load(), project.name, stack, target.stack) : undefined;
+    // The config first: the new state's secrets are written with its salt.
+    if (existsSync(file.path)) renameSync(file.path, newConfig);
+    if (snapshot) {
+      const renamed = openStack({ ...options, stack: target.stack }, { mustExist: false }).state;
+      renamed.lock();
+      try {
+        renamed.replace(snapshot);
+      } catch (error) {
+        if (existsSync(newConfig)) renameSync(newConfig, file.path);
+        throw error;
+      } finally {
+        renamed.unlock();
+      }
+      state.remove({ removeBackups: false });
+    }
+  } finally {
+    state.unlock();
+  }
+  selectStack(project, target.stack);
+  process.stdout.write(`Renamed ${stack} to ${target.stack}\n`);
+}
+
+/** Every `urn:pulumi:<stack>::…` string (a provider reference's too) under the new stack name. */
+function renameStackInState<T>(value: T, projectName: string, from: string, to: string): T {
+  const prefix = `urn:pulumi:${from}::`;
+  const rename = (v: unknown): unknown => {
+    if (typeof v === 'string' && v.startsWith(prefix)) {
+      const parts = `urn:pulumi:${to}::${v.slice(prefix.length)}`.split('::');
+      // The stack resource's name is `<project>-<stack>` (edit.RenameStack renames it too).
+      if (parts[2] === 'pulumi:pulumi:Stack' && parts[3] === `${projectName}-${from}`)
+        parts[3] = `${projectName}-${to}`;
+      return parts.join('::');
+    }
+    if (Array.isArray(v)) return v.map(rename);
+    if (typeof v === 'object' && v !== null)
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rename(x)]));
+    return v;
+  };
+  return rename(value) as T;
 }

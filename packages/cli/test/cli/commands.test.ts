@@ -502,7 +502,6 @@ test("Pulumi's stack and state subcommands ocikit lacks fail with the reason, no
     ],
     [['stack', 'graph', 'g.dot'], /^error: `stack graph` is not supported by ocikit: /],
     [['stack', 'tag', 'set', 'a', 'b'], /: stack tags not supported in diy mode/],
-    [['stack', 'rename', 'prod'], /^error: `stack rename` is not supported by ocikit: /],
     [['stack', 'change-secrets-provider', 'awskms://x'], /passphrase provider only$/],
     [['state', 'move', '--dest', 'prod', 'urn'], /^error: `state move` is not supported by ocikit: /],
     [['state', 'edit'], /^error: `state edit` is not supported by ocikit: /],
@@ -584,4 +583,55 @@ test("stack ls takes Pulumi's filters as its DIY backend honours them: only --pr
   assert.deepEqual(await list('--project', 'other'), []);
   assert.deepEqual(await list('--project', 'proj'), ['prod']);
   assert.deepEqual(await list('--all', '-o', 'acme', '-t', 'env=prod'), ['prod']);
+});
+
+test('stack rename moves the state (every URN renamed) and the config, and selects it, as Pulumi', async () => {
+  const cwd = project();
+  const run = async (...args: string[]) => ocikit(args, { cwd });
+  const stackUrn = 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev';
+  const group = 'urn:pulumi:dev::proj::my:index:Group::g';
+  const file = join(cwd, 'dev-state.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      version: 3,
+      deployment: {
+        manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: '' },
+        resources: [
+          { urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack', outputs: { g: group } },
+          { urn: group, custom: false, type: 'my:index:Group', parent: stackUrn, dependencies: [stackUrn] },
+        ],
+      },
+    }),
+  );
+  assert.equal((await run('stack', 'import', '--file', file)).code, 0);
+  assert.equal((await run('config', 'set', 'units', '2')).code, 0);
+  assert.equal((await run('stack', 'init', 'taken', '--no-select')).code, 0);
+  assert.equal(
+    oneLineError((await run('stack', 'rename', 'taken')).stderr),
+    'error: a stack named taken already exists',
+  );
+
+  const renamed = await run('stack', 'rename', 'prod');
+  assert.equal(renamed.stdout, 'Renamed dev to prod\n', renamed.stderr);
+  assert.equal(existsSync(join(cwd, 'Pulumi.dev.yaml')), false);
+  assert.match(readFileSync(join(cwd, 'Pulumi.prod.yaml'), 'utf8'), /proj:units: "2"/);
+  assert.equal(existsSync(join(cwd, '.ocikit', 'stacks', 'dev.json')), false);
+  assert.ok(existsSync(join(cwd, '.ocikit', 'stacks', 'dev.json.bak')), 'the old state kept as its backup');
+  const exported = JSON.parse((await run('stack', 'export')).stdout) as {
+    deployment: { resources: Array<Record<string, unknown>> };
+  };
+  const [root, child] = exported.deployment.resources;
+  // The stack resource's name follows (<project>-<stack>), as edit.RenameStack renames it.
+  assert.equal(root.urn, 'urn:pulumi:prod::proj::pulumi:pulumi:Stack::proj-prod');
+  assert.deepEqual(root.outputs, { g: 'urn:pulumi:prod::proj::my:index:Group::g' });
+  assert.deepEqual(
+    [child.urn, child.parent, child.dependencies],
+    ['urn:pulumi:prod::proj::my:index:Group::g', root.urn, [root.urn]],
+  );
+  assert.equal((await run('stack', '--show-name')).stdout, 'prod\n', 'the renamed stack is selected');
+  assert.deepEqual(
+    (JSON.parse((await run('stack', 'ls', '--json')).stdout) as Array<{ name: string }>).map((s) => s.name),
+    ['prod', 'taken'],
+  );
 });
