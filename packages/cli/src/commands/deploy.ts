@@ -14,11 +14,11 @@ import { plannedSteps } from './planned-steps';
 import { importCode, importNotice } from '../display/import-code';
 import type { PlannedImport } from './import-file';
 // Not through '../engine': the first program starts before the engine (gRPC, state) is loaded.
-import { PrestartedProgram } from '../engine/program';
+import { PrestartedProgram, programLocation } from '../engine/program';
 import type { FileStackState } from '../engine/state';
 import { trace } from '../engine/trace';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
 
@@ -307,7 +307,12 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         json: options.json,
       });
     if (kind === 'import' && options.generateCode !== false)
-      writeImportCode(project.dir, state.load().resources, options.imports ?? [], options);
+      writeImportCode(
+        programLocation(project.dir, project.main).pwd,
+        state.load().resources,
+        options.imports ?? [],
+        options,
+      );
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -371,7 +376,9 @@ function hasChanges(changes: Partial<Record<string, number>>): boolean {
 
 /**
  * After `import`, the code to declare what was adopted, as `pulumi import` generates it: printed
- * after its notice, or (`--out`) written alone to the file; not printed with `--json`.
+ * after its notice, or (`--out`) written alone to the file; not printed with `--json`. The package
+ * is read from the program's package.json: the nearest one up from the folder the program runs in
+ * (`main`'s), as Pulumi's Node.js language host finds it (searchup).
  */
 function writeImportCode(
   programDir: string,
@@ -380,8 +387,10 @@ function writeImportCode(
   options: { out?: string; json?: boolean },
 ): void {
   let pkg = '@pulumi/oci';
+  let dir = programDir;
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
   try {
-    const manifest = JSON.parse(readFileSync(join(programDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
     const deps = { ...(manifest.devDependencies as object), ...(manifest.dependencies as object) };
     if ('@ocikit/oci' in deps && !('@pulumi/oci' in deps)) pkg = '@ocikit/oci';
   } catch {

@@ -57,6 +57,28 @@ for (const main of ['infra', 'infra/', 'infra/index.ts']) {
   });
 }
 
+// `import` prints code naming the package the program depends on. With a `main` folder that holds
+// its own package.json, that is the program's (Pulumi's language host finds it from the folder the
+// program runs in, searching up), not the one beside Pulumi.yaml.
+test("import's code names the package of the main folder's own package.json", async () => {
+  const p = layout('main-import', {
+    'Pulumi.yaml': 'name: layouts\nruntime: nodejs\nmain: infra\n',
+    'package.json': '{ "name": "tools", "private": true, "devDependencies": { "@pulumi/oci": "4.20.0" } }\n',
+    'infra/package.json': '{ "name": "layouts", "private": true, "dependencies": { "@ocikit/oci": "2.31.0" } }\n',
+    'infra/index.ts': 'export const a = 1;\n',
+  });
+  p.setConfig(cloud.ociConfig);
+  const { endpoint } = await cloud.t.language().createEndpoint({
+    createEndpointDetails: {
+      compartmentId: cloud.sandbox.compartmentId,
+      modelId: cloud.sandbox.textModelId,
+      inferenceUnits: 1,
+    },
+  });
+  const imported = ok(await p.run(['import', 'oci:AiLanguage/endpoint:Endpoint', 'adopted', endpoint.id]), 'import');
+  assert.match(imported.stdout, /\nimport \* as oci from "@ocikit\/oci";\n/);
+});
+
 // A `Pulumi.yml` project keeps its stacks' config in `Pulumi.<stack>.yml`: Pulumi's ProjectStackPath
 // (sdk/go/common/workspace/paths.go) names the stack file with the project file's extension.
 test('a Pulumi.yml project reads and writes Pulumi.<stack>.yml', async () => {
