@@ -15,8 +15,8 @@ export interface Project {
   /** Where the stack files are (`stackConfigDir`), when not beside Pulumi.yaml. */
   stackConfigDir?: string;
   /**
-   * The project file's extension, which the stack files take (`.yml` for a `Pulumi.yml` project,
-   * as Pulumi's ProjectStackPath names them); `.yaml` when not given.
+   * The project file's extension, which the stack files take (`.json` for a `Pulumi.json` project,
+   * `.yml` for a `Pulumi.yml` one, as Pulumi's ProjectStackPath names them); `.yaml` when not given.
    */
   fileExt?: string;
   /** Pulumi.yaml's `options: {refresh: always}`: preview and up refresh first unless `--refresh=false`. */
@@ -29,8 +29,8 @@ export function stackConfigFolder(project: Project): string {
 }
 
 /**
- * `Pulumi.<stack>.yaml` (`.yml` beside a `Pulumi.yml`, as Pulumi's ProjectStackPath takes the
- * project file's extension): beside Pulumi.yaml, or in the project's `stackConfigDir`.
+ * `Pulumi.<stack>.yaml` (`.json` or `.yml` beside a `Pulumi.json` or `Pulumi.yml`, as Pulumi's
+ * ProjectStackPath takes the project file's extension): beside Pulumi.yaml, or in the project's `stackConfigDir`.
  */
 export function stackConfigPath(project: Project, stack: string): string {
   return join(stackConfigFolder(project), `Pulumi.${stack}${project.fileExt ?? '.yaml'}`);
@@ -52,10 +52,19 @@ function readStackConfigDir(file: string, doc: Record<string, unknown>): string 
   return resolve(dirname(file), dir);
 }
 
-/** Finds Pulumi.yaml (or Pulumi.yml) in `start` or a parent folder, as Pulumi does. */
+/**
+ * The project file names Pulumi looks for in a folder, in its order (the marshallers' extensions,
+ * sdk/go/common/encoding Exts: .json, .yaml, .yml); the stack files take the same extension.
+ */
+const PROJECT_FILES = ['Pulumi.json', 'Pulumi.yaml', 'Pulumi.yml'];
+
+/** A `.json` project or stack file, which Pulumi reads and writes with its JSON marshaller. */
+export const isJsonFile = (file: string) => extname(file) === '.json';
+
+/** Finds the project file (Pulumi.json, .yaml or .yml) in `start` or a parent folder, as Pulumi's DetectProjectPathFrom does. */
 export function findProjectFile(start: string): string {
   for (let dir = resolve(start); ; dir = dirname(dir)) {
-    for (const name of ['Pulumi.yaml', 'Pulumi.yml']) if (existsSync(join(dir, name))) return join(dir, name);
+    for (const name of PROJECT_FILES) if (isFile(join(dir, name))) return join(dir, name);
     if (dirname(dir) === dir) break;
   }
   throw new ProjectError(`no Pulumi.yaml project file found (searching upwards from ${resolve(start)})`);
@@ -65,11 +74,14 @@ export function readProject(start: string): Project {
   const file = findProjectFile(start);
   let doc: unknown;
   try {
-    doc = parse(readFileSync(file, 'utf8'));
+    // Without a UTF-8 byte order mark, as Pulumi's loaders read it (readFileStripUTF8BOM).
+    const text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+    doc = isJsonFile(file) ? JSON.parse(text) : parse(text);
   } catch (error) {
     throw new ProjectError(`${file}: ${yamlErrorLine((error as Error).message)}`);
   }
-  if (!isRecord(doc)) throw new ProjectError(`${file}: expected a YAML mapping`);
+  if (!isRecord(doc))
+    throw new ProjectError(`${file}: expected a ${isJsonFile(file) ? 'JSON object' : 'YAML mapping'}`);
   if (typeof doc.name !== 'string' || !doc.name) throw new ProjectError(`${file}: project is missing a 'name'`);
   const runtime = doc.runtime;
   const runtimeName = isRecord(runtime) ? runtime.name : runtime;

@@ -38,6 +38,39 @@ test('a Pulumi.yml project has Pulumi.<stack>.yml stack files, as Pulumi names t
   assert.equal(file.get('units')?.value, '3');
 });
 
+// Pulumi looks for Pulumi.json, Pulumi.yaml and Pulumi.yml, in that order (DetectProjectPathFrom,
+// encoding.Exts), and names the stack files with the project file's extension (ProjectStackPath).
+test('a Pulumi.json project is found first, and its stacks are Pulumi.<stack>.json files written as JSON', () => {
+  const dir = scratchDir('project');
+  writeFileSync(join(dir, 'Pulumi.json'), '\uFEFF{ "name": "j", "runtime": "nodejs" }\n');
+  writeFileSync(join(dir, 'Pulumi.yaml'), 'name: y\nruntime: nodejs\n');
+  writeFileSync(join(dir, 'Pulumi.dev.json'), '{ "config": { "j:units": "3", "j:tags": { "a": 1 } } }');
+  const project = readProject(join(dir));
+  assert.deepEqual([project.name, project.fileExt], ['j', '.json']);
+  const file = StackConfigFile.open(project, 'dev');
+  assert.equal(file.path, join(dir, 'Pulumi.dev.json'));
+  assert.equal(file.get('units')?.value, '3');
+  file.set('region', 'eu', false);
+  file.set('token', 'v1:AAAA:BBBB', true);
+  file.save();
+  assert.equal(
+    readFileSync(join(dir, 'Pulumi.dev.json'), 'utf8'),
+    JSON.stringify(
+      { config: { 'j:units': '3', 'j:tags': { a: 1 }, 'j:region': 'eu', 'j:token': { secure: 'v1:AAAA:BBBB' } } },
+      null,
+      4,
+    ) + '\n',
+  );
+  // JSON as Pulumi's JSON marshaller reads it: YAML there is a mistake, named in one line.
+  writeFileSync(join(dir, 'Pulumi.dev.json'), 'config:\n  j:units: 3\n');
+  assert.throws(() => StackConfigFile.open(project, 'dev'), /Pulumi\.dev\.json: Unexpected token/);
+  // A folder of that name is no project file (isMarkupFile): the YAML one is found.
+  const other = scratchDir('project');
+  mkdirSync(join(other, 'Pulumi.json'));
+  writeFileSync(join(other, 'Pulumi.yaml'), 'name: y\nruntime: nodejs\n');
+  assert.equal(readProject(other).name, 'y');
+});
+
 test('stackConfigDir (or the older `config: <folder>`) moves the stack files; the folder is made on the first set', () => {
   for (const line of ['stackConfigDir: stacks', 'config: stacks/']) {
     const dir = program(`name: e\nruntime: nodejs\n${line}\n`);

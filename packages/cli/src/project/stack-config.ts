@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Document, isMap, isScalar, parseDocument, stringify, type YAMLMap } from 'yaml';
-import { stackConfigPath, type Project } from './project';
+import { isJsonFile, stackConfigPath, type Project } from './project';
 import { isRecord, ProjectError, yamlErrorLine } from './project-error';
 import { configJson } from './config-json';
 
@@ -27,10 +27,12 @@ export class StackConfigFile {
   static open(project: Project, stack: string): StackConfigFile {
     const path = stackConfigPath(project, stack);
     if (!existsSync(path)) return new StackConfigFile(path, project, new Document({}));
-    const doc = parseDocument(readFileSync(path, 'utf8'));
+    const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+    const doc = isJsonFile(path) ? jsonDocument(path, text) : parseDocument(text);
     if (doc.errors.length > 0) throw new ProjectError(`${path}: ${yamlErrorLine(doc.errors[0].message)}`);
     if (doc.contents === null) doc.contents = doc.createNode({}) as never;
-    if (!isMap(doc.contents)) throw new ProjectError(`${path}: expected a YAML mapping`);
+    if (!isMap(doc.contents))
+      throw new ProjectError(`${path}: expected a ${isJsonFile(path) ? 'JSON object' : 'YAML mapping'}`);
     const config = doc.get('config');
     if (config !== undefined && config !== null && !isMap(config))
       throw new ProjectError(`${path}: 'config' must be a mapping`);
@@ -151,6 +153,17 @@ export class StackConfigFile {
   save(): void {
     // A stackConfigDir that is not there yet is created, as Pulumi's ProjectStack.Save does.
     mkdirSync(dirname(this.path), { recursive: true });
-    writeFileSync(this.path, this.doc.contents === null ? stringify({}) : this.doc.toString());
+    // A JSON stack file is written as Pulumi's JSON marshaller writes it: indented four spaces.
+    if (isJsonFile(this.path)) writeFileSync(this.path, JSON.stringify(this.doc.toJS() ?? {}, null, 4) + '\n');
+    else writeFileSync(this.path, this.doc.contents === null ? stringify({}) : this.doc.toString());
+  }
+}
+
+/** A `Pulumi.<stack>.json` as a document to edit like the YAML ones (JSON, as Pulumi reads it). */
+function jsonDocument(path: string, text: string): Document {
+  try {
+    return new Document(JSON.parse(text));
+  } catch (error) {
+    throw new ProjectError(`${path}: ${(error as Error).message}`);
   }
 }

@@ -242,6 +242,22 @@ test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets ne
   assert.match(unparsable, /^error: \S+Pulumi\.dev\.yaml: .* at line \d+, column \d+$/);
 });
 
+test('a Pulumi.json project keeps its config in Pulumi.<stack>.json, as Pulumi names it', async () => {
+  const cwd = scratchDir('cli');
+  writeFileSync(join(cwd, 'Pulumi.json'), '{ "name": "shop", "runtime": "nodejs" }\n');
+  const env = cleanEnv();
+  assert.equal((await ocikit(['--stack', 'test', 'config', 'set', 'units', '2'], { cwd, env })).code, 0);
+  assert.deepEqual(JSON.parse(readFileSync(join(cwd, 'Pulumi.test.json'), 'utf8')), {
+    config: { 'shop:units': '2' },
+  });
+  assert.equal((await ocikit(['--stack', 'test', 'config', 'get', 'units'], { cwd, env })).stdout, '2\n');
+  const stacks = JSON.parse((await ocikit(['stack', 'ls', '--json'], { cwd, env })).stdout) as Array<{ name: string }>;
+  assert.deepEqual(
+    stacks.map((s) => s.name),
+    ['test'],
+  );
+});
+
 test('config set refuses a plaintext value that looks like a credential under a password/secret/token key, as Pulumi does', async () => {
   const cwd = project('shop');
   const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });

@@ -79,34 +79,39 @@ test("import's code names the package of the main folder's own package.json", as
   assert.match(imported.stdout, /\nimport \* as oci from "@ocikit\/oci";\n/);
 });
 
-// A `Pulumi.yml` project keeps its stacks' config in `Pulumi.<stack>.yml`: Pulumi's ProjectStackPath
-// (sdk/go/common/workspace/paths.go) names the stack file with the project file's extension.
-test('a Pulumi.yml project reads and writes Pulumi.<stack>.yml', async () => {
-  const p = layout('yml-project', {
-    'Pulumi.yml': 'name: layouts\nruntime: nodejs\n',
-    'package.json': PACKAGE_JSON,
-    'index.ts':
-      "import * as pulumi from '@pulumi/pulumi';\nexport const greeting = new pulumi.Config().require('greeting');\n",
+// A `Pulumi.yml` (or `Pulumi.json`) project keeps its stacks' config in `Pulumi.<stack>.yml` (or
+// `.json`): Pulumi's ProjectStackPath (sdk/go/common/workspace/paths.go) names the stack file with
+// the project file's extension, and its marshaller for that extension reads and writes it.
+for (const ext of ['yml', 'json']) {
+  const write = (v: unknown) => (ext === 'json' ? JSON.stringify(v) : stringify(v));
+  const read = (text: string) => (ext === 'json' ? JSON.parse(text) : parse(text));
+  test(`a Pulumi.${ext} project reads and writes Pulumi.<stack>.${ext}`, async () => {
+    const p = layout(`${ext}-project`, {
+      [`Pulumi.${ext}`]: write({ name: 'layouts', runtime: 'nodejs' }),
+      'package.json': PACKAGE_JSON,
+      'index.ts':
+        "import * as pulumi from '@pulumi/pulumi';\nexport const greeting = new pulumi.Config().require('greeting');\n",
+    });
+    writeFileSync(
+      join(p.dir, `Pulumi.prod.${ext}`),
+      write({ config: { ...cloud.ociConfig, 'layouts:greeting': 'hi' } }),
+    );
+    ok(await p.run(['--stack', 'prod', 'up', '--yes']), 'up');
+    const out = JSON.parse(ok(await p.run(['--stack', 'prod', 'stack', 'output', '--json'])).stdout);
+    assert.equal(out.greeting, 'hi');
+    ok(await p.run(['--stack', 'prod', 'config', 'set', 'greeting', 'hello']));
+    assert.equal(read(readFileSync(join(p.dir, `Pulumi.prod.${ext}`), 'utf8')).config['layouts:greeting'], 'hello');
+    // A new stack's file takes the project file's extension too, and stack ls lists it.
+    ok(await p.run(['--stack', 'test', 'config', 'set', 'greeting', 'hey']));
+    assert.ok(existsSync(join(p.dir, `Pulumi.test.${ext}`)));
+    assert.ok(!existsSync(join(p.dir, 'Pulumi.test.yaml')));
+    const stacks = JSON.parse(ok(await p.run(['stack', 'ls', '--json'])).stdout) as Array<{ name: string }>;
+    assert.deepEqual(
+      stacks.map((s) => s.name),
+      ['prod', 'test'],
+    );
   });
-  writeFileSync(
-    join(p.dir, 'Pulumi.prod.yml'),
-    stringify({ config: { ...cloud.ociConfig, 'layouts:greeting': 'hi' } }),
-  );
-  ok(await p.run(['--stack', 'prod', 'up', '--yes']), 'up');
-  const out = JSON.parse(ok(await p.run(['--stack', 'prod', 'stack', 'output', '--json'])).stdout);
-  assert.equal(out.greeting, 'hi');
-  ok(await p.run(['--stack', 'prod', 'config', 'set', 'greeting', 'hello']));
-  assert.equal(parse(readFileSync(join(p.dir, 'Pulumi.prod.yml'), 'utf8')).config['layouts:greeting'], 'hello');
-  // A new stack's file takes the project file's extension too, and stack ls lists it.
-  ok(await p.run(['--stack', 'test', 'config', 'set', 'greeting', 'hey']));
-  assert.ok(existsSync(join(p.dir, 'Pulumi.test.yml')));
-  assert.ok(!existsSync(join(p.dir, 'Pulumi.test.yaml')));
-  const stacks = JSON.parse(ok(await p.run(['stack', 'ls', '--json'])).stdout) as Array<{ name: string }>;
-  assert.deepEqual(
-    stacks.map((s) => s.name),
-    ['prod', 'test'],
-  );
-});
+}
 
 // The language host splits `nodeargs` with shlex (quotes kept together) and refuses options of the
 // wrong type (parseOptions), before the program runs.
