@@ -34,11 +34,18 @@ export function containsSecure(v: unknown): boolean {
   return isRecord(v) && Object.values(v).some(containsSecure);
 }
 
-/** Replaces every secure value with `f(ciphertext)` (decrypted text, or "[secret]" for display). */
-export function mapSecure(v: unknown, f: (ciphertext: string) => unknown): unknown {
-  if (isSecure(v)) return f(v.secure);
-  if (Array.isArray(v)) return v.map((x) => mapSecure(x, f));
-  if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapSecure(x, f)]));
+/**
+ * Replaces every secure value with `f(ciphertext, path)` (decrypted text, or "[secret]" for
+ * display), `path` being where it is inside `v`.
+ */
+export function mapSecure(
+  v: unknown,
+  f: (ciphertext: string, path: PathSegment[]) => unknown,
+  path: PathSegment[] = [],
+): unknown {
+  if (isSecure(v)) return f(v.secure, path);
+  if (Array.isArray(v)) return v.map((x, i) => mapSecure(x, f, [...path, i]));
+  if (isRecord(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapSecure(x, f, [...path, k])]));
   return v;
 }
 

@@ -1,6 +1,11 @@
-import type { SymmetricCrypter } from '../secrets/passphrase';
+import {
+  IncorrectPassphraseError,
+  PassphraseError,
+  SecretValueError,
+  type SymmetricCrypter,
+} from '../secrets/passphrase';
 import { stackCrypter } from '../secrets/stack-crypter';
-import { containsSecure, mapSecure } from './config-path';
+import { containsSecure, mapSecure, showConfigPath } from './config-path';
 import type { Project } from './project';
 import { applyProjectConfig } from './project-config';
 import { ProjectError } from './project-error';
@@ -38,13 +43,54 @@ export function loadStackConfig(project: Project, stack: string, env: NodeJS.Pro
     if (object !== undefined && containsSecure(object)) {
       // An object holding a secure value (`config set --path --secret`) is passed decrypted, and the
       // whole key is secret, as Pulumi does.
-      values[key] = configJson(mapSecure(object, (c) => crypter.decrypt(c)));
+      values[key] = configJson(decryptSecure(object, crypter, DECRYPT_WORDS.run));
       secretKeys.push(key);
       continue;
     }
-    values[key] = entry.secure ? crypter.decrypt(entry.value) : entry.value;
+    values[key] = entry.secure
+      ? String(decryptSecure({ secure: entry.value }, crypter, DECRYPT_WORDS.run))
+      : entry.value;
     if (entry.secure) secretKeys.push(key);
   }
   const merged = applyProjectConfig(project.name, project.config, stack, { values, secretKeys, objects });
   return { file, values: merged, secretKeys, crypter };
+}
+
+/**
+ * Pulumi's words around a config secret it cannot read: `crypter` before the reason the stack's
+ * decrypter cannot be made (no or wrong passphrase), `value` before a value it cannot decrypt.
+ */
+export const DECRYPT_WORDS = {
+  // preview, up, refresh, destroy: getAndSaveSecretsManager (pkg/cmd/pulumi/config), then the
+  // engine's Config.Decrypt (pkg/engine/update.go).
+  run: { crypter: 'get stack secrets manager', value: 'failed to decrypt config' },
+  // config get (config_get.go).
+  get: { crypter: 'could not create a decrypter', value: 'could not decrypt configuration value' },
+  // config --show-secrets (listConfig): the decrypter's own error as it is.
+  list: { crypter: undefined, value: 'could not decrypt configuration value' },
+};
+
+/** One command's words (see DECRYPT_WORDS). */
+export type DecryptWords = { crypter: string | undefined; value: string };
+
+/**
+ * A config value (plain JS, secure values as `{ secure }` at any depth) with its secure values
+ * decrypted, failing as Pulumi fails: a wrong passphrase is Pulumi's bare `incorrect passphrase`
+ * (ErrIncorrectPassphrase), and a value that cannot be decrypted is named by its path inside an
+ * object value only, never by its key (resource/config object.go decrypt).
+ */
+export function decryptSecure(raw: unknown, crypter: SymmetricCrypter, words: DecryptWords): unknown {
+  return mapSecure(raw, (ciphertext, path) => {
+    try {
+      return crypter.decrypt(ciphertext);
+    } catch (error) {
+      if (error instanceof SecretValueError) {
+        const at = path.length ? `${showConfigPath(path)}: ` : '';
+        throw new SecretValueError(`${words.value}: ${at}${error.message}`);
+      }
+      if (!(error instanceof PassphraseError)) throw error;
+      const reason = error instanceof IncorrectPassphraseError ? 'incorrect passphrase' : error.message;
+      throw new PassphraseError(words.crypter ? `${words.crypter}: ${reason}` : reason);
+    }
+  });
 }

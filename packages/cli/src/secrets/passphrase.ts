@@ -13,6 +13,15 @@ export const PBKDF2_ITERATIONS = 1_000_000;
 
 export class PassphraseError extends Error {}
 
+/** The passphrase does not open the stack's `encryptionsalt`. */
+export class IncorrectPassphraseError extends PassphraseError {}
+
+/**
+ * A value the stack's key cannot decrypt (corrupt, or made with another key): the passphrase is
+ * right, the value is not. Its message is Pulumi's symmetricCrypter's (crypt.go DecryptValue).
+ */
+export class SecretValueError extends PassphraseError {}
+
 export interface SymmetricCrypter {
   encrypt(plaintext: string): string;
   decrypt(ciphertext: string): string;
@@ -32,11 +41,15 @@ export function symmetricCrypter(key: Buffer): SymmetricCrypter {
     },
     decrypt(value) {
       const parts = value.split(':');
-      if (parts.length !== 3) throw new PassphraseError('bad secret value: expected v1:<nonce>:<ciphertext>');
-      if (parts[0] !== 'v1') throw new PassphraseError(`unknown secret value version '${parts[0]}'`);
-      const nonce = Buffer.from(parts[1], 'base64');
-      const sealed = Buffer.from(parts[2], 'base64');
-      if (nonce.length !== 12 || sealed.length < 16) throw new PassphraseError('bad secret value');
+      if (parts.length !== 3) throw new SecretValueError('bad value');
+      if (parts[0] !== 'v1') throw new SecretValueError('unknown value version');
+      const nonce = decodeBase64(parts[1]);
+      const sealed = decodeBase64(parts[2]);
+      if (nonce.length !== 12) throw new SecretValueError('bad value: nonce size is incorrect');
+      // The key opened the salt: a value it cannot open is corrupt, not a wrong passphrase (Go's
+      // AES-GCM Open error; a ciphertext shorter than its tag fails the same way).
+      const failed = () => new SecretValueError('cipher: message authentication failed');
+      if (sealed.length < 16) throw failed();
       const decipher = createDecipheriv('aes-256-gcm', key, nonce);
       decipher.setAuthTag(sealed.subarray(sealed.length - 16));
       try {
@@ -44,10 +57,21 @@ export function symmetricCrypter(key: Buffer): SymmetricCrypter {
           'utf8',
         );
       } catch {
-        throw new PassphraseError(`failed to decrypt: ${INCORRECT}`);
+        throw failed();
       }
     },
   };
+}
+
+/**
+ * Base64 as Go's StdEncoding decodes it, which Node's lenient decoder does not: padded, nothing
+ * outside the alphabet; a bad value names the byte where it goes wrong (crypt.go: `bad value: …`).
+ */
+function decodeBase64(text: string): Buffer {
+  const invalid = text.search(/[^A-Za-z0-9+/=]|=(?!=?$)/);
+  const at = invalid >= 0 ? invalid : text.length % 4 ? text.length - (text.length % 4) : -1;
+  if (at >= 0) throw new SecretValueError(`bad value: illegal base64 data at input byte ${at}`);
+  return Buffer.from(text, 'base64');
 }
 
 /** Pulumi's words for a wrong passphrase (its locked passphrase manager's), with the way out. */
@@ -67,7 +91,7 @@ export function crypterFromState(passphrase: string, state: string): SymmetricCr
   } catch {
     check = '';
   }
-  if (check !== 'pulumi') throw new PassphraseError(INCORRECT);
+  if (check !== 'pulumi') throw new IncorrectPassphraseError(INCORRECT);
   return crypter;
 }
 

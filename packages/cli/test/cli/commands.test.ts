@@ -208,7 +208,7 @@ test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets ne
   assert.match(listed.stdout, /^apiKey +\[secret\]$/m);
 
   const wrong = await ocikit(['config', 'get', 'apiKey'], { cwd, env: cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'nope' }) });
-  assert.match(oneLineError(wrong.stderr), /incorrect passphrase, please set PULUMI_CONFIG_PASSPHRASE to the correct/);
+  assert.equal(oneLineError(wrong.stderr), 'error: could not create a decrypter: incorrect passphrase');
   const missing = await ocikit(['config', 'get', 'apiKey'], { cwd });
   assert.match(oneLineError(missing.stderr), /PULUMI_CONFIG_PASSPHRASE/);
 
@@ -256,6 +256,56 @@ test('a Pulumi.json project keeps its config in Pulumi.<stack>.json, as Pulumi n
     stacks.map((s) => s.name),
     ['test'],
   );
+});
+
+// What Pulumi says of a secret config value it cannot read (config.go listConfig, config_get.go,
+// getAndSaveSecretsManager and the engine's "failed to decrypt config"): a wrong passphrase is
+// "incorrect passphrase"; a value the right key cannot open is the value's fault, said in crypt.go's
+// words, named by its path inside an object value only (object.go decrypt), never by its key.
+test('a secure config value that cannot be decrypted fails in Pulumi’s words, for config, config get and preview', async () => {
+  const cwd = project('shop');
+  writeFileSync(join(cwd, 'index.ts'), 'export const a = 1;\n');
+  const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });
+  const wrongEnv = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'nope' });
+  const error = async (args: string[], e = env) => {
+    const r = await ocikit(args, { cwd, env: e });
+    assert.equal(r.code, 1, args.join(' '));
+    return oneLineError(r.stderr);
+  };
+  assert.equal((await ocikit(['config', 'set', '--secret', 'apiKey', 's3cr3t'], { cwd, env })).code, 0);
+  assert.equal((await ocikit(['config', 'set', '--path', '--secret', 'data.token', 't0k3n'], { cwd, env })).code, 0);
+  // The wrong passphrase.
+  assert.equal(await error(['config', '--show-secrets'], wrongEnv), 'error: incorrect passphrase');
+  assert.equal(
+    await error(['config', 'get', 'apiKey'], wrongEnv),
+    'error: could not create a decrypter: incorrect passphrase',
+  );
+  assert.equal(await error(['preview'], wrongEnv), 'error: get stack secrets manager: incorrect passphrase');
+  // The right passphrase, a corrupt value (its ciphertext's first character changed).
+  const file = join(cwd, 'Pulumi.dev.yaml');
+  const corrupt = (text: string, key: string) =>
+    text.replace(
+      new RegExp(`(${key}:\\n +secure: v1:[^:]+:)(.)`),
+      (_, head: string, c: string) => head + (c === 'A' ? 'B' : 'A'),
+    );
+  const good = readFileSync(file, 'utf8');
+  writeFileSync(file, corrupt(good, 'shop:apiKey'));
+  const reason = 'cipher: message authentication failed';
+  assert.match((await ocikit(['config'], { cwd, env })).stdout, /^apiKey +\[secret\]$/m, 'listed without decrypting');
+  assert.equal(await error(['config', '--show-secrets']), `error: could not decrypt configuration value: ${reason}`);
+  assert.equal(await error(['config', 'get', 'apiKey']), `error: could not decrypt configuration value: ${reason}`);
+  assert.equal(await error(['preview']), `error: failed to decrypt config: ${reason}`);
+  // Inside an object value, the path to it is named (not when `--path` gets the value itself).
+  writeFileSync(file, corrupt(good, 'token'));
+  assert.equal(
+    await error(['config', 'get', 'data']),
+    `error: could not decrypt configuration value: token: ${reason}`,
+  );
+  assert.equal(
+    await error(['config', 'get', '--path', 'data.token']),
+    `error: could not decrypt configuration value: ${reason}`,
+  );
+  assert.equal(await error(['preview']), `error: failed to decrypt config: token: ${reason}`);
 });
 
 test('config set refuses a plaintext value that looks like a credential under a password/secret/token key, as Pulumi does', async () => {
