@@ -491,6 +491,17 @@ export function buildProgram(): Command {
       await configSet(globals(cmd), key, value);
     });
   config
+    .command('set-all')
+    .description('set several config values at once: --plaintext key=value and --secret key=value, each repeatable')
+    .option('--plaintext <key=value>', 'a value stored in plain text (repeatable)', collect)
+    .option('--secret <key=value>', 'a value encrypted with the stack passphrase (repeatable)', collect)
+    .option('--path', 'the keys are paths into object values: a.b[0].c')
+    .action(async (_: unknown, cmd: Command) => {
+      const { configSetAll } = await import('./commands/config');
+      const opts = cmd.opts() as { plaintext?: string[]; secret?: string[] };
+      configSetAll(globals(cmd), opts.plaintext ?? [], opts.secret ?? []);
+    });
+  config
     .command('get')
     .description('print a config value (secrets decrypted)')
     .argument('<key>')
@@ -508,6 +519,15 @@ export function buildProgram(): Command {
     .action(async (key: string, _: unknown, cmd: Command) => {
       const { configRm } = await import('./commands/config');
       configRm(globals(cmd), key);
+    });
+  config
+    .command('rm-all')
+    .description('remove several config values')
+    .argument('<keys...>')
+    .option('--path', 'the keys are paths into object values: a.b[0].c')
+    .action(async (keys: string[], _: unknown, cmd: Command) => {
+      const { configRmAll } = await import('./commands/config');
+      configRmAll(globals(cmd), keys);
     });
 
   program

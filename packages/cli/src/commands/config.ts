@@ -98,16 +98,53 @@ export async function configSet(
       `config value for '${named}' looks like a secret; ` +
         'rerun with --secret to encrypt it, or --plaintext if you meant to store in plaintext',
     );
-  if (options.path) {
-    // --path: the value goes at the path inside the key's object (created as needed); --secret
-    // encrypts just that value; otherwise "true"/"false" and integers are stored typed (Pulumi).
-    if (options.secret) setAtPath(file, key, { secure: stackCrypter(file).encrypt(value) });
-    else setPlainAtPath(file, key, value);
-    file.save();
-    return;
-  }
-  const stored = options.secret ? stackCrypter(file).encrypt(value) : value;
-  file.set(key, stored, Boolean(options.secret));
+  setValue(file, stackCrypter(file), key, value, options);
+  file.save();
+}
+
+/**
+ * Sets a key as Pulumi's Map.Set does. With `path`, the value goes at the path inside the key's
+ * object (created as needed); --secret encrypts just that value; otherwise "true"/"false" and
+ * integers are stored typed (Pulumi's adjustObjectValue).
+ */
+function setValue(
+  file: StackConfigFile,
+  crypter: ReturnType<typeof stackCrypter>,
+  key: string,
+  value: string,
+  options: { secret?: boolean } & PathOption,
+): void {
+  if (!options.path) file.set(key, options.secret ? crypter.encrypt(value) : value, Boolean(options.secret));
+  else if (options.secret) setAtPath(file, key, { secure: crypter.encrypt(value) });
+  else setPlainAtPath(file, key, value);
+}
+
+/**
+ * Pulumi's parseKeyValuePair (`config set-all`): the key ends at the first `=`, or, for a key
+ * given in quotes (`'"a=b"=c'`), at the `=` after its closing quote.
+ */
+function keyValuePair(pair: string): [string, string] {
+  const quote = pair.startsWith('"') || pair.startsWith("'") ? pair[0] : '';
+  const rest = pair.slice(quote.length);
+  const at = rest.indexOf(`${quote}=`);
+  if (at < 0) throw new UserError('config value must be in the form [key]=[value]');
+  return [rest.slice(0, at), rest.slice(at + quote.length + 1)];
+}
+
+/**
+ * `config set-all --plaintext k=v --secret k=v [--path]`, as Pulumi's: the plain values, then the
+ * secrets (a key given both ways ends secret), saved once; a pair that does not parse sets none.
+ * Unlike `config set`, no value is refused for looking like a secret (Pulumi checks none here).
+ */
+export function configSetAll(options: GlobalOptions & PathOption, plaintexts: string[], secrets: string[]): void {
+  const { file } = open(options);
+  const pairs = [
+    ...plaintexts.map((p) => ({ pair: keyValuePair(p), secret: false })),
+    ...secrets.map((p) => ({ pair: keyValuePair(p), secret: true })),
+  ];
+  // One crypter for all the secrets: its key is derived once (about a second).
+  const crypter = stackCrypter(file);
+  for (const { pair, secret } of pairs) setValue(file, crypter, pair[0], pair[1], { secret, path: options.path });
   file.save();
 }
 
@@ -155,12 +192,22 @@ function reveal(file: StackConfigFile, raw: unknown, words: DecryptWords): { val
 
 /** `config rm`: a key (or path) that is not there is nothing to remove, not an error (Pulumi's Map.Remove). */
 export function configRm(options: GlobalOptions & PathOption, key: string): void {
+  configRmAll(options, [key]);
+}
+
+/** `config rm-all <key>…`, as Pulumi's: each key (or path) removed as `config rm` removes it, saved once. */
+export function configRmAll(options: GlobalOptions & PathOption, keys: string[]): void {
   const { file } = open(options);
-  const { key: top, path } = options.path ? splitConfigPath(key) : { key, path: [] };
-  if (path.length) {
-    const removed = removeAt(file.raw(top), path);
-    if (!removed) return;
-    file.setRaw(top, removed.root);
-  } else if (!file.remove(top)) return;
-  file.save();
+  let removed = false;
+  for (const key of keys) removed = removeValue(file, key, options.path) || removed;
+  if (removed) file.save();
+}
+
+/** Removes a key, or with `path` the value at its path; true when something was removed. */
+function removeValue(file: StackConfigFile, key: string, byPath?: boolean): boolean {
+  const { key: top, path } = byPath ? splitConfigPath(key) : { key, path: [] };
+  if (!path.length) return file.remove(top);
+  const removed = removeAt(file.raw(top), path);
+  if (removed) file.setRaw(top, removed.root);
+  return removed !== undefined;
 }

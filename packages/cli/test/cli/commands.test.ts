@@ -15,6 +15,13 @@ function project(name = 'proj'): string {
   return dir;
 }
 
+/** Runs `ocikit config <args>` in `cwd`, which must succeed; its stdout. */
+const configOk = (cwd: string, env: NodeJS.ProcessEnv) => async (args: string[]) => {
+  const r = await ocikit(['config', ...args], { cwd, env });
+  assert.equal(r.code, 0, r.stderr);
+  return r.stdout;
+};
+
 const oneLineError = (stderr: string) => {
   const lines = stderr.trimEnd().split('\n');
   assert.equal(lines.length, 1, `one line, got:\n${stderr}`);
@@ -420,11 +427,7 @@ test('config and config get show the project’s defaults from Pulumi.yaml; stac
 test('config --path sets, gets and removes nested values, typed and secret, as Pulumi stores them', async () => {
   const cwd = project('shop');
   const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });
-  const ok = async (args: string[]) => {
-    const r = await ocikit(['config', ...args], { cwd, env });
-    assert.equal(r.code, 0, r.stderr);
-    return r.stdout;
-  };
+  const ok = configOk(cwd, env);
   await ok(['set', '--path', 'data.active', 'true']);
   await ok(['set', '--path', 'data.nums[0]', '1']);
   await ok(['set', '--path', 'data.nums[1]', '0123']);
@@ -469,6 +472,50 @@ test('config --path sets, gets and removes nested values, typed and secret, as P
   assert.match(oneLineError(notList.stderr), /not a list/);
   const range = await ocikit(['config', 'set', '--path', 'data.nums[5]', 'x'], { cwd, env });
   assert.match(oneLineError(range.stderr), /index 5 is out of range/);
+});
+
+// Pulumi's `config set-all` and `config rm-all` (pkg/cmd/pulumi/config): several keys in one
+// command, `--plaintext`/`--secret` pairs split at the first `=` (or after a quoted key), plain
+// values set before secrets, `--path` as for set and rm; a pair that does not parse sets nothing.
+test('config set-all and rm-all set and remove several keys, as Pulumi’s', async () => {
+  const cwd = project('shop');
+  const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });
+  const ok = configOk(cwd, env);
+  const config = () => parseYaml(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8')).config;
+  await ok(['set-all', '--plaintext', 'units=2', '--plaintext', '"a=b"=c=d', '--secret', 'apiKey=s3cr3t']);
+  await ok(['set-all', '--secret', 'both=secret', '--plaintext', 'both=plain', '--plaintext', 'oci:region=eu']);
+  assert.deepEqual(
+    { ...config(), 'shop:apiKey': 'x', 'shop:both': 'x' },
+    { 'shop:units': '2', 'shop:a=b': 'c=d', 'shop:apiKey': 'x', 'shop:both': 'x', 'oci:region': 'eu' },
+  );
+  assert.equal(await ok(['get', 'apiKey']), 's3cr3t\n');
+  assert.equal(await ok(['get', 'both']), 'secret\n', 'the secrets are set after the plain values');
+  await ok([
+    'set-all',
+    '--path',
+    '--plaintext',
+    'data.nums[0]=1',
+    '--plaintext',
+    'data.name=web',
+    '--secret',
+    'data.token=t0k3n',
+  ]);
+  assert.deepEqual({ ...config()['shop:data'], token: 'x' }, { nums: [1], name: 'web', token: 'x' });
+  assert.equal(await ok(['get', '--path', 'data.token']), 't0k3n\n');
+
+  const before = readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8');
+  const bad = await ocikit(['config', 'set-all', '--plaintext', 'units=3', '--plaintext', 'oops'], { cwd, env });
+  assert.equal(bad.code, 1);
+  assert.equal(oneLineError(bad.stderr), 'error: config value must be in the form [key]=[value]');
+  assert.equal(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8'), before, 'nothing set');
+
+  await ok(['rm-all', 'units', 'a=b', 'nope']);
+  await ok(['rm-all', '--path', 'data.nums[0]', 'data.token']);
+  assert.deepEqual(Object.keys(config()), ['shop:apiKey', 'shop:both', 'oci:region', 'shop:data']);
+  assert.deepEqual(config()['shop:data'], { nums: [], name: 'web' });
+  const none = await ocikit(['config', 'rm-all'], { cwd, env });
+  assert.equal(none.code, 1);
+  assert.match(oneLineError(none.stderr), /missing required argument 'keys'/);
 });
 
 test('ocikit emulator starts the emulator in the foreground with ocikit-emulator’s flags', async () => {
