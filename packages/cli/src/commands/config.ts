@@ -105,7 +105,8 @@ export async function configSet(
 /**
  * Sets a key as Pulumi's Map.Set does. With `path`, the value goes at the path inside the key's
  * object (created as needed); --secret encrypts just that value; otherwise "true"/"false" and
- * integers are stored typed (Pulumi's adjustObjectValue).
+ * integers are stored typed (Pulumi's adjustObjectValue), but a path of the key alone sets the
+ * key's text, as without --path (setPlainAtPath).
  */
 function setValue(
   file: StackConfigFile,
@@ -154,9 +155,12 @@ function setAtPath(file: StackConfigFile, key: string, stored: unknown): void {
   file.setRaw(top, setAt(file.raw(top), path, stored));
 }
 
-/** A plain value at a config path, typed as Pulumi types it (`true`/`false`, integers). */
+/**
+ * A plain value at a config path, typed as Pulumi types it (`true`/`false`, integers); a path of
+ * the key alone sets the key's text (Map.Set: a single path segment is set as given).
+ */
 export function setPlainAtPath(file: StackConfigFile, key: string, value: string): void {
-  setAtPath(file, key, adjustValue(value));
+  setAtPath(file, key, splitConfigPath(key).path.length ? adjustValue(value) : value);
 }
 
 export function configGet(options: GlobalOptions & PathOption, key: string): void {

@@ -435,6 +435,9 @@ test('config --path sets, gets and removes nested values, typed and secret, as P
   await ok(['set', '--path', '--secret', 'data.token', 't0k3n']);
   await ok(['set', '--path', 'oci:tags["cost.center"]', 'dr']);
   await ok(['set', 'plain.key', 'kept']); // without --path a dot is part of the key, as before
+  // A path of the key alone sets its text, typed by nothing (Pulumi's Map.Set), from set and set-all.
+  await ok(['set', '--path', 'count', '2']);
+  await ok(['set-all', '--path', '--plaintext', 'flag=true']);
   const text = readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8');
   assert.doesNotMatch(text, /t0k3n/);
   const config = parseYaml(text).config;
@@ -445,6 +448,7 @@ test('config --path sets, gets and removes nested values, typed and secret, as P
   );
   assert.deepEqual(config['oci:tags'], { 'cost.center': 'dr' });
   assert.equal(config['shop:plain.key'], 'kept');
+  assert.deepEqual([config['shop:count'], config['shop:flag']], ['2', 'true']);
 
   assert.equal(await ok(['get', '--path', 'data.token']), 't0k3n\n');
   assert.equal(await ok(['get', '--path', 'data.nums[0]']), '1\n');
