@@ -521,6 +521,16 @@ export function buildProgram(): Command {
       configRm(globals(cmd), key);
     });
   config
+    .command('cp')
+    .description("copy a config value (or, without a key, all of this stack's) to another stack")
+    .argument('[key]')
+    .requiredOption('-d, --dest <stack>', 'the stack to copy the config to')
+    .option('--path', 'the key is a path into an object value: a.b[0].c')
+    .action(async (key: string | undefined, _: unknown, cmd: Command) => {
+      const { configCopy } = await import('./commands/config');
+      configCopy(globals(cmd), key);
+    });
+  config
     .command('rm-all')
     .description('remove several config values')
     .argument('<keys...>')

@@ -4,7 +4,7 @@ import { configText, projectValues } from '../project/project-config';
 import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
 import { looksLikeSecret } from '../project/looks-like-secret';
-import { canPrompt, commandContext } from './context';
+import { canPrompt, commandContext, requireExistingStack } from './context';
 import { ask, readStdin } from './prompt';
 import {
   adjustValue,
@@ -26,9 +26,14 @@ function prettyKey(file: StackConfigFile, key: string): string {
   return key.startsWith(prefix) ? key.slice(prefix.length) : key;
 }
 
+/** Pulumi's words for a key the stack does not have (config get, config cp). */
+function keyNotFound(file: StackConfigFile, key: string, stack: string): UserError {
+  return new UserError(`configuration key '${prettyKey(file, file.qualify(key))}' not found for stack '${stack}'`);
+}
+
 function open(options: GlobalOptions) {
   const { project, stack } = commandContext(options);
-  return { stack, file: StackConfigFile.open(project, stack) };
+  return { project, stack, file: StackConfigFile.open(project, stack) };
 }
 
 /**
@@ -165,8 +170,7 @@ export function setPlainAtPath(file: StackConfigFile, key: string, value: string
 
 export function configGet(options: GlobalOptions & PathOption, key: string): void {
   const { stack, file } = open(options);
-  const notFound = () =>
-    new UserError(`configuration key '${prettyKey(file, file.qualify(key))}' not found for stack '${stack}'`);
+  const notFound = () => keyNotFound(file, key, stack);
   let raw: unknown;
   if (options.path) {
     const { key: top, path } = splitConfigPath(key);
@@ -214,4 +218,36 @@ function removeValue(file: StackConfigFile, key: string, byPath?: boolean): bool
   const removed = removeAt(file.raw(top), path);
   if (removed) file.setRaw(top, removed.root);
   return removed !== undefined;
+}
+
+/**
+ * `config cp [key] --dest <stack> [--path]`, as Pulumi's: the key (or, without one, every key of
+ * this stack's file) set in the destination stack's file, its secure values decrypted with this
+ * stack's salt and encrypted with the destination's (the same passphrase; copySingleConfigKey,
+ * CopyEntireConfigMap). The project's defaults are not copied: they apply to every stack.
+ */
+export function configCopy(options: GlobalOptions & PathOption & { dest?: string }, key: string | undefined): void {
+  const { project, stack, file } = open(options);
+  if (options.dest === stack) throw new UserError('current stack and destination stack are the same');
+  const dest = commandContext({ ...options, stack: options.dest ?? '' });
+  requireExistingStack(dest);
+  const target = StackConfigFile.open(project, dest.stack);
+  // One crypter each way: a key is derived once per salt (about a second), not once per value.
+  const decrypting = stackCrypter(file);
+  const encrypting = stackCrypter(target);
+  const copy = (raw: unknown, words: DecryptWords) =>
+    containsSecure(raw)
+      ? decryptSecure(raw, decrypting, words, (plaintext) => ({ secure: encrypting.encrypt(plaintext) }))
+      : raw;
+  if (key === undefined) {
+    const keys = [...file.entries().keys()];
+    for (const k of keys) target.setRaw(k, copy(file.raw(k), DECRYPT_WORDS.list));
+    if (keys.length) target.save();
+    return;
+  }
+  const { key: top, path } = options.path ? splitConfigPath(key) : { key, path: [] };
+  const found = getAt(file.raw(top), path);
+  if (file.raw(top) === undefined || !found.found) throw keyNotFound(file, key, stack);
+  target.setRaw(top, setAt(target.raw(top), path, copy(found.value, DECRYPT_WORDS.copy)));
+  target.save();
 }

@@ -68,25 +68,33 @@ export const DECRYPT_WORDS = {
   get: { crypter: 'could not create a decrypter', value: 'could not decrypt configuration value' },
   // config --show-secrets (listConfig): the decrypter's own error as it is.
   list: { crypter: undefined, value: 'could not decrypt configuration value' },
+  // config cp of a key (copySingleConfigKey); the value's own error as it is (Value.Copy).
+  copy: { crypter: 'could not create a decrypter', value: undefined },
 };
 
 /** One command's words (see DECRYPT_WORDS). */
-export type DecryptWords = { crypter: string | undefined; value: string };
+export type DecryptWords = { crypter: string | undefined; value: string | undefined };
 
 /**
  * A config value (plain JS, secure values as `{ secure }` at any depth) with its secure values
  * decrypted, failing as Pulumi fails: a wrong passphrase is Pulumi's bare `incorrect passphrase`
  * (ErrIncorrectPassphrase), and a value that cannot be decrypted is named by its path inside an
- * object value only, never by its key (resource/config object.go decrypt).
+ * object value only, never by its key (resource/config object.go decrypt). `then` maps each
+ * plaintext (to encrypt it again, for `config cp`).
  */
-export function decryptSecure(raw: unknown, crypter: SymmetricCrypter, words: DecryptWords): unknown {
+export function decryptSecure(
+  raw: unknown,
+  crypter: SymmetricCrypter,
+  words: DecryptWords,
+  then: (plaintext: string) => unknown = (plaintext) => plaintext,
+): unknown {
   return mapSecure(raw, (ciphertext, path) => {
     try {
-      return crypter.decrypt(ciphertext);
+      return then(crypter.decrypt(ciphertext));
     } catch (error) {
       if (error instanceof SecretValueError) {
-        const at = path.length ? `${showConfigPath(path)}: ` : '';
-        throw new SecretValueError(`${words.value}: ${at}${error.message}`);
+        const reason = `${path.length ? `${showConfigPath(path)}: ` : ''}${error.message}`;
+        throw new SecretValueError(words.value ? `${words.value}: ${reason}` : reason);
       }
       if (!(error instanceof PassphraseError)) throw error;
       const reason = error instanceof IncorrectPassphraseError ? 'incorrect passphrase' : error.message;

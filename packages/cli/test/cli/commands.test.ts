@@ -522,6 +522,36 @@ test('config set-all and rm-all set and remove several keys, as Pulumi’s', asy
   assert.match(oneLineError(none.stderr), /missing required argument 'keys'/);
 });
 
+// Pulumi's `config cp` (copySingleConfigKey, CopyEntireConfigMap): into a stack that exists, its
+// secrets encrypted again with the destination's own salt (the same passphrase).
+test('config cp copies a key, a path or every key to another stack, secrets encrypted for it', async () => {
+  const cwd = project('shop');
+  const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'correct horse' });
+  const ok = configOk(cwd, env);
+  const fails = async (args: string[]) => oneLineError((await ocikit(['config', ...args], { cwd, env })).stderr);
+  await ok(['set-all', '--plaintext', 'units=2', '--secret', 'apiKey=s3cr3t']);
+  await ok(['set', '--path', '--secret', 'data.token', 't0k3n']);
+  await ok(['set', '--path', 'data.name', 'web']);
+  assert.equal(await fails(['cp', '--dest', 'prod']), "error: no stack named 'prod' found");
+  await ok(['set', 'other', 'kept', '--stack', 'prod']);
+  assert.equal(await fails(['cp', '--dest', 'dev']), 'error: current stack and destination stack are the same');
+  assert.equal(
+    await fails(['cp', 'nope', '--dest', 'prod']),
+    "error: configuration key 'nope' not found for stack 'dev'",
+  );
+
+  await ok(['cp', 'apiKey', '-d', 'prod']);
+  await ok(['cp', '--path', 'data.token', '--dest', 'prod']);
+  const prod = () => parseYaml(readFileSync(join(cwd, 'Pulumi.prod.yaml'), 'utf8'));
+  assert.deepEqual(Object.keys(prod().config), ['shop:other', 'shop:apiKey', 'shop:data']);
+  assert.notEqual(prod().encryptionsalt, parseYaml(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8')).encryptionsalt);
+  assert.equal(await ok(['get', 'apiKey', '--stack', 'prod']), 's3cr3t\n');
+  assert.equal(await ok(['get', 'data', '--stack', 'prod']), '{"token":"t0k3n"}\n');
+  await ok(['cp', '--dest', 'prod']);
+  assert.equal(await ok(['get', 'data', '--stack', 'prod']), '{"name":"web","token":"t0k3n"}\n');
+  assert.deepEqual(Object.keys(prod().config), ['shop:other', 'shop:apiKey', 'shop:data', 'shop:units']);
+});
+
 test('ocikit emulator starts the emulator in the foreground with ocikit-emulator’s flags', async () => {
   const { spawnOcikit } = await import('../support/ocikit');
   const { child, done } = spawnOcikit(['emulator', '--in-memory', '--port', '0', '--transition-delay', '0']);
