@@ -27,6 +27,10 @@ const { version } = require('../package.json') as { version: string };
 
 type DeployCommand = 'preview' | 'up' | 'refresh' | 'destroy';
 
+/** Why `--config-file` is refused, by the deploy commands and by `config`. */
+const CONFIG_FILE_REASON =
+  "the stack's config is read from Pulumi.<stack>.yaml (beside Pulumi.yaml, or in its stackConfigDir)";
+
 /**
  * The flags of Pulumi's preview, up, refresh and destroy (pkg/cmd/pulumi/operations) that ocikit
  * does not implement: each is refused in one line with the reason, not as an unknown option.
@@ -37,11 +41,7 @@ const UNSUPPORTED_FLAGS: Array<{ flag: string; commands: DeployCommand[]; reason
     commands: ['preview', 'up'] as DeployCommand[],
     reason: "policy packs run in Pulumi's analyzer plugins (CrossGuard), which ocikit does not host",
   })),
-  {
-    flag: '--config-file <path>',
-    commands: ['preview', 'up', 'refresh', 'destroy'],
-    reason: "the stack's config is read from Pulumi.<stack>.yaml (beside Pulumi.yaml, or in its stackConfigDir)",
-  },
+  { flag: '--config-file <path>', commands: ['preview', 'up', 'refresh', 'destroy'], reason: CONFIG_FILE_REASON },
   {
     flag: '--show-config',
     commands: ['preview', 'up', 'refresh', 'destroy'],
@@ -472,10 +472,20 @@ export function buildProgram(): Command {
     .description('list the stack config, or change it in Pulumi.<stack>.yaml')
     .option('--show-secrets', 'print secret values in plain text')
     .option('-j, --json', 'print JSON')
+    .addOption(new Option('--config-file <path>').hideHelp())
+    .addOption(new Option('--open [bool]').hideHelp())
     .action(async (_: unknown, cmd: Command) => {
       const { configList } = await import('./commands/config');
       configList(globals(cmd));
     });
+  // Pulumi's config flags that ocikit does not have, refused in one line with the reason (README,
+  // Known differences) rather than commander's bare "unknown option".
+  config.hook('preAction', (_, action) => {
+    const given = action.optsWithGlobals();
+    for (const [option, flag, reason] of UNSUPPORTED_CONFIG_FLAGS)
+      if (given[option] !== undefined) throw new UserError(`${flag} is not supported by ocikit: ${reason}`);
+  });
+  for (const [name, why] of UNSUPPORTED_CONFIG_COMMANDS) unsupported(config, name, why);
   config
     .command('set')
     .description('set a config value (read from stdin when omitted)')
@@ -484,6 +494,7 @@ export function buildProgram(): Command {
     .option('--secret', 'encrypt the value with the stack passphrase')
     .option('--plaintext', 'store the value in plain text (the default), as Pulumi takes it')
     .option('--path', 'the key is a path into an object value: a.b[0].c')
+    .addOption(new Option('--type <type>').hideHelp())
     .action(async (key: string, value: string | undefined, _: unknown, cmd: Command) => {
       if (cmd.opts().secret && cmd.opts().plaintext)
         throw new UserError('only one of --secret and --plaintext may be set');
@@ -591,6 +602,20 @@ function refuseExportVersion(argv: string[]): void {
       '`stack export --version` is not supported by ocikit: it keeps no update history (the previous state is `.ocikit/stacks/<stack>.json.bak`)',
     );
 }
+
+/** Pulumi's `config` subcommands that ocikit does not have, and why. */
+const UNSUPPORTED_CONFIG_COMMANDS: Array<[string, string]> = [
+  ['env', 'ESC environments need Pulumi Cloud (move their values into config:)'],
+  ['refresh', "it keeps no update history to take the last update's config from (stack export holds the state only)"],
+  ['edit', 'edit Pulumi.<stack>.yaml itself, or use config set, set-all and rm'],
+];
+
+/** Pulumi's `config` flags that ocikit does not have: [option name, flag, why]. */
+const UNSUPPORTED_CONFIG_FLAGS: Array<[string, string, string]> = [
+  ['configFile', '--config-file', CONFIG_FILE_REASON],
+  ['open', '--open', 'ocikit has no ESC environments to open'],
+  ['type', '--type', 'values are stored as text, or, with --path, typed as Pulumi types them'],
+];
 
 /** Everything after the word `emulator` goes to ocikit-emulator's own flag parser untouched. */
 function emulatorArgs(argv: string[]): string[] {

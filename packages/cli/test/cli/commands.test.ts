@@ -552,6 +552,26 @@ test('config cp copies a key, a path or every key to another stack, secrets encr
   assert.deepEqual(Object.keys(prod().config), ['shop:other', 'shop:apiKey', 'shop:data', 'shop:units']);
 });
 
+// Pulumi's config commands and flags that ocikit does not have end in one line that says so and why,
+// not commander's bare "unknown option" or "too many arguments".
+test('Pulumi’s config commands and flags ocikit lacks are refused, each naming itself and the reason', async () => {
+  const cwd = project('shop');
+  for (const [args, expected] of [
+    [['env', 'ls'], /^error: `config env` is not supported by ocikit: ESC environments need Pulumi Cloud/],
+    [['refresh', '--force'], /^error: `config refresh` is not supported by ocikit: it keeps no update history/],
+    [['edit'], /^error: `config edit` is not supported by ocikit: /],
+    [['--config-file', 'x.yaml'], /^error: --config-file is not supported by ocikit: /],
+    [['get', 'a', '--config-file', 'x.yaml'], /^error: --config-file is not supported by ocikit: /],
+    [['get', '--open=false', 'a'], /^error: --open is not supported by ocikit: ocikit has no ESC environments/],
+    [['set', '--type', 'int', 'a', '1'], /^error: --type is not supported by ocikit: /],
+  ] as const) {
+    const r = await ocikit(['config', ...args], { cwd, env: cleanEnv() });
+    assert.equal(r.code, 1, args.join(' '));
+    assert.match(oneLineError(r.stderr), expected, args.join(' '));
+  }
+  assert.ok(!existsSync(join(cwd, 'Pulumi.dev.yaml')), 'nothing written');
+});
+
 test('ocikit emulator starts the emulator in the foreground with ocikit-emulator’s flags', async () => {
   const { spawnOcikit } = await import('../support/ocikit');
   const { child, done } = spawnOcikit(['emulator', '--in-memory', '--port', '0', '--transition-delay', '0']);
