@@ -62,8 +62,10 @@ export function configList(options: GlobalOptions & { showSecrets?: boolean }): 
     })
     .concat([...defaults].map(([k, v]) => [k, { value: configText(v), secure: false }]))
     .sort(([a], [b]) => a.localeCompare(b));
-  // --show-secrets: the secure values decrypted (with the passphrase), as Pulumi shows them.
-  const shown = (k: string) => reveal(file, rawValue(file, k), DECRYPT_WORDS.list);
+  // --show-secrets: the secure values decrypted (with the passphrase), as Pulumi shows them. One
+  // crypter for them all: it derives the key (about a second) once, on first use.
+  const crypter = stackCrypter(file);
+  const shown = (k: string) => reveal(crypter, rawValue(file, k), DECRYPT_WORDS.list);
   if (options.json) {
     // Pulumi's configValueJSON: `value` (and `objectValue` for an object), elided for a secret
     // unless --show-secrets.
@@ -182,15 +184,19 @@ export function configGet(options: GlobalOptions & PathOption, key: string): voi
     if (raw === undefined) throw notFound();
   }
   const secret = containsSecure(raw);
-  const { value, objectValue } = reveal(file, raw, DECRYPT_WORDS.get);
+  const { value, objectValue } = reveal(stackCrypter(file), raw, DECRYPT_WORDS.get);
   // --json as Pulumi prints it: `{value, objectValue (an object's), secret}`, indented.
   const json = { value, ...(objectValue !== undefined ? { objectValue } : {}), secret };
   process.stdout.write((options.json ? JSON.stringify(json, null, 2) : value) + '\n');
 }
 
 /** A value in plain text, its secure parts decrypted; objects and lists as JSON, as Pulumi prints them. */
-function reveal(file: StackConfigFile, raw: unknown, words: DecryptWords): { value: string; objectValue?: unknown } {
-  const plain = containsSecure(raw) ? decryptSecure(raw, stackCrypter(file), words) : raw;
+function reveal(
+  crypter: ReturnType<typeof stackCrypter>,
+  raw: unknown,
+  words: DecryptWords,
+): { value: string; objectValue?: unknown } {
+  const plain = containsSecure(raw) ? decryptSecure(raw, crypter, words) : raw;
   if (typeof plain === 'string') return { value: plain };
   return {
     value: configJson(plain),
