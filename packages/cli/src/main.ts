@@ -80,6 +80,13 @@ const UNSUPPORTED_FLAGS: Array<{ flag: string; commands: DeployCommand[]; reason
   },
 ];
 
+/** Go's words for the errors of os.Chdir, as Pulumi prints them. */
+const CHDIR_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'not a directory',
+  EACCES: 'permission denied',
+};
+
 export function buildProgram(): Command {
   const program = new Command()
     .name('ocikit')
@@ -95,6 +102,20 @@ export function buildProgram(): Command {
         .choices(COLOR_MODES)
         .default('auto'),
     );
+
+  // As Pulumi's root command (PersistentPreRun: os.Chdir), --cwd runs ocikit "as if it had been
+  // started in another directory": relative paths (--file, --out) are read from there too.
+  program.hook('preAction', () => {
+    const cwd = program.opts<GlobalOptions>().cwd;
+    if (cwd === undefined) return;
+    try {
+      process.chdir(cwd);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UserError(`chdir ${cwd}: ${CHDIR_ERRORS[code ?? ''] ?? oneLine(e)}`);
+    }
+    program.setOptionValue('cwd', process.cwd());
+  });
 
   const globals = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
   const deploy = (kind: 'preview' | 'up' | 'refresh' | 'destroy') => async (_: unknown, cmd: Command) => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { cleanEnv, ocikit, spawnOcikit } from '../support/ocikit';
 import { scratchDir } from '../../../emulator/test/support/scratch';
@@ -58,6 +58,8 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
   const cases: Array<[string[], RegExp, string?]> = [
     [['preview'], /no Pulumi\.yaml project file found/, empty],
     [['up', '--yes', '--cwd', empty], /no Pulumi\.yaml project file found/],
+    // Pulumi's root command changes into --cwd first (os.Chdir), in Go's words.
+    [['up', '--yes', '--cwd', join(empty, 'gone')], /^error: chdir .*gone: no such file or directory$/],
     [['up', '--bogus'], /unknown option '--bogus'/],
     [['frobnicate'], /unknown command 'frobnicate'/],
     [['--parallel', 'zero', 'preview'], /--parallel/],
@@ -74,6 +76,20 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
     assert.notEqual(result.code, 0, args.join(' '));
     assert.match(oneLineError(result.stderr), message);
   }
+});
+
+test('--cwd runs ocikit as if started there, as Pulumi: relative --file paths are read and written there', async () => {
+  const cwd = project();
+  const elsewhere = scratchDir('elsewhere');
+  const env = { PULUMI_CONFIG_PASSPHRASE: 'pw' };
+  const rel = (args: string[]) => ocikit(['--cwd', relative(elsewhere, cwd), ...args], { cwd: elsewhere, env });
+  assert.equal((await rel(['config', 'set', 'k', 'v'])).code, 0);
+  const exported = await rel(['stack', 'export', '--file', 'state.json']);
+  assert.equal(exported.code, 0, exported.stderr);
+  assert.ok(existsSync(join(cwd, 'state.json')), 'written in --cwd');
+  assert.ok(!existsSync(join(elsewhere, 'state.json')), 'not where ocikit was started');
+  const imported = await rel(['stack', 'import', '--file', 'state.json']);
+  assert.equal(imported.code, 0, imported.stderr);
 });
 
 test("a stack named as Pulumi's local backend qualifies it (organization/<project>/<stack>) is that stack", async () => {
