@@ -91,13 +91,14 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   // Pulumi's rules (its up, refresh and destroy commands, then PreviewThenPromptThenExecute): the
   // preview runs first unless --skip-preview; then, unless --yes or --skip-preview, a change needs
   // a terminal to confirm on. So `up --yes` previews and goes on, `up --skip-preview` only updates.
-  const previewOnly = Boolean(options.previewOnly);
   // updateFlagsToOptions: --preview-only goes with neither of the flags that skip the question.
-  if (previewOnly && options.skipPreview)
+  if (options.previewOnly && options.skipPreview)
     throw new UserError('--skip-preview and --preview-only cannot be used together');
-  if (previewOnly && skipConfirmations(options))
+  if (options.previewOnly && skipConfirmations(options))
     throw new UserError('--yes and --preview-only cannot be used together');
-  const previewFirst = kind === 'preview' || previewOnly || (kind in QUESTION && !options.skipPreview);
+  // A preview, or refresh/destroy/import --preview-only: the preview alone (no lock, nothing written).
+  const previewOnly = kind === 'preview' || Boolean(options.previewOnly);
+  const previewFirst = previewOnly || (kind in QUESTION && !options.skipPreview);
   const confirm = kind in QUESTION && !previewOnly && !skipConfirmations(options) && !options.skipPreview;
   if (confirm && !canPrompt(options))
     throw new UserError(
@@ -278,7 +279,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       }
       // As Pulumi checks --expect-no-changes: on the preview command's plan, else on what ran.
       // (--preview-only: on its preview, in refresh.go's and destroy.go's words.)
-      if (options.expectNoChanges && (kind === 'preview' || previewOnly || !preview) && hasChanges(result.changes))
+      if (options.expectNoChanges && (previewOnly || !preview) && hasChanges(result.changes))
         throw new UserError(
           `no changes were expected but changes ${kind === 'preview' ? 'were proposed' : 'occurred'}`,
         );
@@ -288,7 +289,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     const mode: DisplayMode = kind === 'up' || kind === 'preview' ? 'update' : kind;
     if (previewFirst) {
       await run(mode, true);
-      if (kind === 'preview' || previewOnly) return;
+      if (previewOnly) return;
       if (controller.signal.aborted) return;
       if (confirm) {
         if (!options.json) process.stdout.write(planned.notices(OPERATION[kind]));
