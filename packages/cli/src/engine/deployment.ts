@@ -2399,7 +2399,12 @@ function diffExtra(diff: DiffResult | undefined, olds: Props | undefined, news: 
   return { diffs: diff.diffs, ...(detailed ? { detailedDiff: detailed } : {}) };
 }
 
-/** Orders resources so that every dependency, parent and provider comes before its users (snapshot integrity). */
+/**
+ * Orders resources so that every dependency, parent and provider comes before its users, and a
+ * copy marked for deletion after the live copy of its URN (snapshot integrity: Pulumi's
+ * VerifyIntegrity refuses a URN seen before unless this copy is marked `delete`, so a replaced
+ * copy must follow its replacement, as Pulumi's snapshot manager appends the old ones after the new).
+ */
 export function orderResources(resources: ResourceState[]): ResourceState[] {
   const byUrn = new Map<string, ResourceState[]>();
   for (const r of resources) byUrn.set(r.urn, [...(byUrn.get(r.urn) ?? []), r]);
@@ -2415,6 +2420,7 @@ export function orderResources(resources: ResourceState[]): ResourceState[] {
       ...(r.deletedWith ? [r.deletedWith] : []),
     ];
     for (const u of refs) for (const d of byUrn.get(u) ?? []) if (d !== r && !(d.urn === r.urn)) visit(d);
+    if (r.delete) for (const d of byUrn.get(r.urn)!) if (!d.delete) visit(d);
     state.set(r, 'done');
     out.push(r);
   };

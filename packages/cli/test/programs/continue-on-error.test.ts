@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inlineProgram, ok, program, readCheckpoint, startCloud, type Cloud, type Program } from '../support/programs';
+import {
+  assertIntegrity,
+  inlineProgram,
+  ok,
+  program,
+  readCheckpoint,
+  startCloud,
+  type Cloud,
+  type Program,
+} from '../support/programs';
 
 // `up --continue-on-error` and `destroy --continue-on-error` (or PULUMI_CONTINUE_ON_ERROR), as
 // Pulumi's step executor runs them (cancelDueToError, handleSingleEvent, performDeletes): a failed
@@ -109,6 +118,34 @@ test('destroy --continue-on-error: a failed delete keeps what it depends on, the
     ok(await p.run(['destroy', '--yes']), 'the converging destroy');
     assert.deepEqual(await live(cloud), { endpoints: [], plans: 0 });
     assert.deepEqual(readCheckpoint(p).resources ?? [], []);
+  } finally {
+    await cloud.close();
+  }
+});
+
+test('up --continue-on-error: a replaced copy whose delete failed stays after its replacement, a state stack import takes', async () => {
+  const cloud = await startCloud();
+  try {
+    const p = coe(cloud);
+    ok(await p.run(['up', '--yes']));
+    await cloud.t.emulator.admin.injectFault({ operation: 'DeleteEndpoint', ...fault });
+    const first = 'urn:pulumi:dev::coe::oci:AiLanguage/endpoint:Endpoint::first';
+    const failed = await p.run(['up', '--yes', '--skip-preview', '--continue-on-error', '--replace', first]);
+    assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+    assert.match(failed.stdout, /deleting original failed/);
+    // The replacement, then the original marked for deletion (Pulumi's VerifyIntegrity refuses the other order).
+    const copies = (readCheckpoint(p).resources ?? []).filter((r) => r.urn === first);
+    assert.deepEqual(
+      copies.map((r) => Boolean(r.delete)),
+      [false, true],
+    );
+    assertIntegrity(readCheckpoint(p));
+    ok(await p.run(['stack', 'export', '--file', 'state.json']));
+    ok(await p.run(['stack', 'import', '--file', 'state.json']), 'stack import of the export');
+
+    ok(await p.run(['up', '--yes']), 'the converging up');
+    assert.deepEqual(await live(cloud), { endpoints: ['coe-first', 'coe-third'], plans: 1 });
+    assert.deepEqual(inState(p), ['first', 'plan', 'third']);
   } finally {
     await cloud.close();
   }

@@ -175,7 +175,8 @@ export function assertIntegrity(deployment: CheckpointDeployment): void {
       assert.equal(provider.id, providerId, `${r.urn}: its provider reference names the provider's id`);
     }
     const earlier = seen.get(r.urn);
-    assert.ok(!earlier || earlier.delete || r.delete, `${r.urn} appears twice, neither copy marked for deletion`);
+    // VerifyIntegrity: a URN seen before is refused unless this later copy is the one marked for deletion.
+    assert.ok(!earlier || r.delete, `${r.urn} appears twice, the later copy not marked for deletion`);
     seen.set(r.urn, r);
   }
 }
