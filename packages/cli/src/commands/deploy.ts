@@ -383,7 +383,14 @@ function hasChanges(changes: Partial<Record<string, number>>): boolean {
  */
 function writeImportCode(
   programDir: string,
-  resources: Array<{ urn: string; type: string; parent?: string; inputs: Record<string, unknown>; delete?: boolean }>,
+  resources: Array<{
+    urn: string;
+    type: string;
+    parent?: string;
+    inputs: Record<string, unknown>;
+    delete?: boolean;
+    protect?: boolean;
+  }>,
   imports: PlannedImport[],
   options: { out?: string; json?: boolean },
 ): void {
@@ -416,6 +423,9 @@ function writeImportCode(
             parent: parentVariable,
             provider: providerVariable,
             component: spec.component,
+            // As Pulumi's importer (makeResourceOptions: `if state.Protect`): what the stack held
+            // already, unprotected, is left so and its code says so.
+            protect: Boolean(found.protect),
           },
         ]
       : [];

@@ -14,6 +14,8 @@ export interface ImportedResource {
   parent?: string;
   /** An import file's `component: true`: no inputs, declared as a `pulumi.ComponentResource`. */
   component?: boolean;
+  /** Whether the state marks it protected (Pulumi's code writes `protect` from the state): else the import's flag. */
+  protect?: boolean;
 }
 
 /**
@@ -46,7 +48,11 @@ export function importCode(options: { pkg: string; protect: boolean; resources: 
   const namespaces = [...new Set(resources.filter((r) => !r.component).map((r) => r.type.split(':')[0]))];
   const declarations = resources.map((r) => {
     const name = JSON.stringify(r.logicalName ?? r.name);
-    const opts = resourceOptions(protect, r.provider && identifier(r.provider), r.parent && identifier(r.parent));
+    const opts = resourceOptions(
+      r.protect ?? protect,
+      r.provider && identifier(r.provider),
+      r.parent && identifier(r.parent),
+    );
     // A component has no schema to generate from: the generic ComponentResource records the same
     // type, name and (empty) inputs, so the next preview finds it unchanged.
     if (r.component)

@@ -170,6 +170,11 @@ test('import --file adopts them all, parents first; the code --out writes previe
   const again = ok(await p.run(['import', '--file', importFile(bulk()), '--protect=false', '--generate-code=false']));
   assert.doesNotMatch(again.stdout, /Please copy|const /, '--generate-code=false: no code');
   assert.equal(readCheckpoint(p).resources!.length, deployment.resources!.length);
+  // Its code declares them as the state holds them, unprotected (Pulumi writes `protect` from the state).
+  const againOut = join(p.dir, 'again.ts');
+  ok(await p.run(['import', '--file', importFile(bulk()), '--out', againOut]));
+  assert.equal(readCheckpoint(p).resources!.filter((r) => (r as { protect?: boolean }).protect).length, 0);
+  assert.doesNotMatch(readFileSync(againOut, 'utf8'), /protect: true/);
   const other = await p.run([
     'import',
     '--file',
