@@ -166,14 +166,14 @@ export function buildProgram(): Command {
       .option('--suppress-outputs', "do not print the stack's outputs")
       .option('--show-secrets', 'show secret values in plain text in the plan, the progress and the outputs')
       .option('-m, --message <text>', 'a message for the update (accepted; ocikit keeps no update history)');
-    if (update)
-      cmd
-        .option(
-          '-c, --config <key=value>',
-          'set this config value in Pulumi.<stack>.yaml before the run (repeatable), as Pulumi does',
-          collect,
-        )
-        .option('--config-path', 'the --config keys are paths into object values (a.b[0].c), as config set --path');
+    // All four, as Pulumi's (preview.go, up.go, refresh.go, destroy.go: parseAndSaveConfigArray).
+    cmd
+      .option(
+        '-c, --config <key=value>',
+        'set this config value in Pulumi.<stack>.yaml before the run (repeatable), as Pulumi does',
+        collect,
+      )
+      .option('--config-path', 'the --config keys are paths into object values (a.b[0].c), as config set --path');
     if (update)
       cmd
         // Pulumi's flag only changes its progress view; its diff view, ocikit's, shows reads anyway.

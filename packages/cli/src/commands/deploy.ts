@@ -325,7 +325,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
 }
 
 /**
- * `--config key=value` (preview and up): as Pulumi, each value is saved in Pulumi.<stack>.yaml (in
+ * `--config key=value` (preview, up, refresh and destroy): as Pulumi, each value is saved in Pulumi.<stack>.yaml (in
  * plain text) before the run reads it.
  */
 function setConfigValues(project: Project, stack: string, pairs: string[], path: boolean): void {

@@ -18,7 +18,7 @@ export const endpointId = new oci.ailanguage.Endpoint('flagged', {
 }).id;
 `;
 
-test('up --config-path; preview --debug; destroy --preview-only deletes nothing; destroy --remove removes the stack', async () => {
+test('up, refresh and destroy --config-path; preview --debug; destroy --preview-only deletes nothing; destroy --remove removes the stack', async () => {
   const cloud = await startCloud();
   try {
     const p = program(inlineProgram('flags', INDEX), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true', ...cloud.env });
@@ -28,6 +28,12 @@ test('up --config-path; preview --debug; destroy --preview-only deletes nothing;
     // --config-path: the --config key is a path, its value typed, as `config set --path` writes it.
     ok(await p.run(['up', '--yes', '-c', 'shape.units[0]=2', '--config-path']));
     assert.deepEqual(parseYaml(readFileSync(stackFile, 'utf8')).config['flags:shape'], { units: [2] });
+    // refresh and destroy take them too, as Pulumi's (saved before the run, even a --preview-only one).
+    ok(await p.run(['refresh', '--preview-only', '-c', 'note=hello']));
+    ok(await p.run(['destroy', '--preview-only', '-c', 'shape.units[1]=3', '--config-path']));
+    const saved = parseYaml(readFileSync(stackFile, 'utf8')).config;
+    assert.equal(saved['flags:note'], 'hello');
+    assert.deepEqual(saved['flags:shape'], { units: [2, 3] });
 
     // --debug: the program's debug messages are shown (Pulumi's engine drops them without it).
     assert.doesNotMatch(ok(await p.run(['preview'])).stdout, /a debug message from the program/);
