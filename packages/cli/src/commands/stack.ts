@@ -29,7 +29,7 @@ import {
   stackName,
   type CommandContext,
 } from './context';
-import { stackConfigFolder, stackConfigPath, type Project } from '../project/project';
+import { isJsonFile, stackConfigFolder, stackConfigPath, type Project } from '../project/project';
 import { ask, readStdin } from './prompt';
 
 /**
@@ -423,10 +423,11 @@ function createStack(context: CommandContext, options: StackCreateOptions): void
     // decrypts and encrypts them again with the same passphrase.
     if (existsSync(stackConfigPath(project, from.stack))) copyFileSync(stackConfigPath(project, from.stack), path);
   }
-  // Empty, as Pulumi's file would be without its passphrase salt (ocikit adds it on the first secret).
+  // Empty, as Pulumi's file would be without its passphrase salt (ocikit adds it on the first secret):
+  // in a Pulumi.json project an empty object, as Pulumi's JSON marshaller writes it (an empty file is no JSON).
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, '');
+    writeFileSync(path, isJsonFile(path) ? '{}\n' : '');
   }
   process.stdout.write(`Created stack '${stack}'\n`);
   if (options.select !== false) selectStack(project, stack);

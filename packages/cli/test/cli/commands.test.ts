@@ -279,6 +279,11 @@ test('a Pulumi.json project keeps its config in Pulumi.<stack>.json, as Pulumi n
     stacks.map((s) => s.name),
     ['test'],
   );
+  // `stack init` writes an empty JSON object there (an empty file is no JSON): the stack's config reads.
+  assert.equal((await ocikit(['stack', 'init', 'blank'], { cwd, env })).code, 0);
+  assert.deepEqual(JSON.parse(readFileSync(join(cwd, 'Pulumi.blank.json'), 'utf8')), {});
+  assert.equal((await ocikit(['config', 'set', 'units', '3'], { cwd, env })).code, 0);
+  assert.equal((await ocikit(['config', 'get', 'units'], { cwd, env })).stdout, '3\n');
 });
 
 // What Pulumi says of a secret config value it cannot read (config.go listConfig, config_get.go,
