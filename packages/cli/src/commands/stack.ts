@@ -368,9 +368,8 @@ export async function stackRemove(
     state.unlock();
   }
   if (!options.preserveConfig) rmSync(file.path, { force: true });
-  // As Pulumi's, a removed stack is no longer the selected one.
-  const context = commandContext(options);
-  if (selectedStack(context.project) === stack) selectStack(context.project, undefined);
+  // As Pulumi's stack_rm.go (SetCurrentStack(ws, "") whichever stack was removed): nothing is selected after.
+  selectStack(commandContext(options).project, undefined);
   process.stdout.write(`Stack '${stack}' has been removed!\n`);
 }
 

@@ -755,6 +755,10 @@ test('stack init, select and unselect choose the stack later commands use, as Pu
   assert.equal((await run('stack', 'select', 'qa')).code, 0);
   assert.equal((await run('stack', 'rm', '--yes')).stdout, "Stack 'qa' has been removed!\n");
   assert.equal(await name(), 'dev\n');
+  // Removing another stack clears it too: Pulumi's stack rm selects nothing after, whichever it removed.
+  assert.equal((await run('stack', 'select', 'prod')).code, 0);
+  assert.equal((await run('stack', 'rm', 'staging', '--yes')).code, 0);
+  assert.equal(await name(), 'dev\n');
   assert.match(
     oneLineError((await run('stack', 'init', 'x', '--secrets-provider', 'awskms://k')).stderr),
     /secrets provider 'awskms:\/\/k' is not supported by ocikit/,
