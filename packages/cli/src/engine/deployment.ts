@@ -1605,9 +1605,9 @@ export class Deployment {
     let version = imp.version ?? '';
     if (imp.provider) {
       const p = this.current.find((r) => r.urn === imp.provider && !r.delete);
-      if (!p?.id)
-        throw new StepError(`provider ${imp.provider} is not in the stack (ocikit stack --show-urns lists it)`);
-      if (!p.type.startsWith(providerPrefix)) throw new StepError(`${imp.provider} is not a provider`);
+      if (!p) throw new StepError(`provider ${imp.provider} is not in the stack (ocikit stack --show-urns lists it)`);
+      // A component (no id) or a resource of the stack named as the provider is no provider.
+      if (!p.type.startsWith(providerPrefix) || !p.id) throw new StepError(`${imp.provider} is not a provider`);
       const ref = `${p.urn}::${p.id}`;
       const { plugin } = await this.providerFor(ref, imp.type, '');
       this.registered.add(urn);

@@ -224,6 +224,10 @@ test("import --provider name=urn adopts a DR plan of the standby region with the
   const endpointUrn = [...(await urns()).values()].find((r) => r.type === ENDPOINT).urn;
   const notProvider = await p.run(['import', DRPLAN, 'fromStandby', drPlan.id, '--provider', `x=${endpointUrn}`]);
   assert.match(notProvider.stderr, /is not a provider\n$/);
+  // A component (here the stack itself: no id) is no provider either, not "not in the stack".
+  const stackUrn = [...(await urns()).values()].find((r) => r.type === 'pulumi:pulumi:Stack').urn;
+  const component = await p.run(['import', DRPLAN, 'fromStandby', drPlan.id, '--provider', `x=${stackUrn}`]);
+  assert.match(component.stderr, /is not a provider\n$/);
   const imported = ok(
     await p.run(['import', DRPLAN, 'fromStandby', drPlan.id, '--provider', `standby=${standbyUrn}`, '--protect=false']),
   );
