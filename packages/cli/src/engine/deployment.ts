@@ -164,6 +164,10 @@ const SETTLING = new Set(['CREATING', 'UPDATING', 'DELETING']);
 const UNPROTECT =
   'To unprotect the resource, remove the `protect` flag from the resource in your Pulumi program and run `ocikit up`';
 
+/** DeleteStep.Apply's words for a protected resource, line breaks included. */
+const protectedRefusal = (urn: string) =>
+  `resource "${urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the \`protect\` flag from the resource in your Pulumi program and run \`ocikit up\`, or use the command:\n\`ocikit state unprotect '${urn}'\``;
+
 /** A user-facing step failure: the message is already one line naming the resource. */
 export class StepError extends Error {}
 
@@ -1807,18 +1811,28 @@ export class Deployment {
     if (missing.length) throw new StepError(missing[0]);
   }
 
-  private async deleteAll(targets: ResourceState[]): Promise<void> {
+  private async deleteAll(all: ResourceState[]): Promise<void> {
+    let targets = all;
     if (targets.length === 0) return;
     // Refused before anything is deleted (Pulumi refuses at each protected resource's delete step,
-    // after deleting the others: a half-deleted stack helps no one). As Pulumi's, each refused step
+    // after deleting the others: a half-deleted stack helps no one), unless the user asked for
+    // that with --continue-on-error: then, as Pulumi's, each refusal is a failed step and the
+    // others go on, but for what a protected resource depends on. As Pulumi's, each refused step
     // is announced (the plan shows its `-` line; the summary does not count it) and fails with
     // DeleteStep.Apply's words, line breaks included, which a preview reports as "Preview failed:
     // …" (diag.GetPreviewFailedError). The run's one-line error folds them.
     const protectedOnes = targets.filter((r) => r.protect && !r.delete && !r.external);
-    if (protectedOnes.length) {
+    if (protectedOnes.length && this.o.continueOnError && !this.o.preview) {
+      for (const r of protectedOnes) {
+        const meta = stepMetadata('delete', r.urn, r.type, r, undefined);
+        this.pre(meta);
+        this.stepFailed(meta, protectedRefusal(r.urn));
+      }
+      targets = this.withoutFailedDependencies(targets);
+    } else if (protectedOnes.length) {
       const messages = protectedOnes.map((r) => {
         const meta = stepMetadata('delete', r.urn, r.type, r, undefined);
-        const refusal = `resource "${r.urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the \`protect\` flag from the resource in your Pulumi program and run \`ocikit up\`, or use the command:\n\`ocikit state unprotect '${r.urn}'\``;
+        const refusal = protectedRefusal(r.urn);
         this.pre(meta);
         if (!this.o.preview) return this.failed(meta, refusal).message;
         const message = `Preview failed: ${refusal}`;

@@ -123,6 +123,29 @@ test('destroy --continue-on-error: a failed delete keeps what it depends on, the
   }
 });
 
+test('destroy --continue-on-error: a protected resource fails its delete, what it depends on stays, the rest is deleted', async () => {
+  const cloud = await startCloud();
+  try {
+    const p = coe(cloud);
+    ok(await p.run(['up', '--yes']));
+    ok(await p.run(['state', 'protect', 'urn:pulumi:dev::coe::oci:AiLanguage/endpoint:Endpoint::third', '--yes']));
+    // Without the flag nothing is deleted (the refusal comes first).
+    const refused = await p.run(['destroy', '--skip-preview']);
+    assert.equal(refused.code, 1);
+    assert.deepEqual(await live(cloud), { endpoints: ['coe-first', 'coe-third'], plans: 1 });
+    // With it, as Pulumi's DeleteStep.Apply fails for the protected one and the others go on.
+    const failed = await p.run(['destroy', '--skip-preview', '--continue-on-error']);
+    assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+    assert.match(failed.stdout, /cannot be deleted/);
+    assert.equal(failed.stderr.trim(), 'error: update failed');
+    assert.deepEqual(await live(cloud), { endpoints: ['coe-first', 'coe-third'], plans: 0 });
+    assert.deepEqual(inState(p), ['first', 'third']);
+    assertIntegrity(readCheckpoint(p));
+  } finally {
+    await cloud.close();
+  }
+});
+
 test('up --continue-on-error: a replaced copy whose delete failed stays after its replacement, a state stack import takes', async () => {
   const cloud = await startCloud();
   try {
