@@ -362,8 +362,9 @@ function afterDestroy(
       `The resources in the stack have been deleted, but the history and configuration associated with the stack are still maintained. \nIf you want to remove the stack completely, run \`ocikit stack rm ${state.stack}\`.`,
     );
   else {
-    // As the backend's Remove without --force: a stack that still has resources stays.
-    if (state.resourceCount() > 0) throw new UserError(`'${state.stack}' still has resources; removal rejected`);
+    // As the DIY backend's RemoveStack without force (pkg/backend/diy), whose error destroy returns
+    // as it is: a stack that still has resources stays.
+    if (state.resourceCount() > 0) throw new UserError('refusing to remove stack because it still contains resources');
     state.remove({ removeBackups: false });
     rmSync(configFile, { force: true });
     say('The resources in the stack have been deleted, and the history and configuration removed.');

@@ -47,6 +47,14 @@ test('up, refresh and destroy --config-path; preview --debug; destroy --preview-
     const expecting = await p.run(['destroy', '--preview-only', '--expect-no-changes']);
     assert.equal(expecting.stderr, 'error: no changes were expected but changes occurred\n', 'checked on the preview');
 
+    // --remove after a destroy that left resources (--exclude): the DIY backend's RemoveStack refuses,
+    // in its words, and the stack and its config stay.
+    const endpointUrn = 'urn:pulumi:dev::flags::oci:AiLanguage/endpoint:Endpoint::flagged';
+    const kept = await p.run(['destroy', '--yes', '--remove', '--exclude', endpointUrn]);
+    assert.equal(kept.code, 1);
+    assert.equal(kept.stderr, 'error: refusing to remove stack because it still contains resources\n');
+    assert.ok(existsSync(stackFile), 'Pulumi.dev.yaml stays');
+
     const removed = ok(await p.run(['destroy', '--yes', '--remove']));
     assert.match(
       removed.stdout,
