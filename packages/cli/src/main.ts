@@ -43,8 +43,9 @@ const UNSUPPORTED_FLAGS: Array<{ flag: string; commands: DeployCommand[]; reason
   })),
   { flag: '--config-file <path>', commands: ['preview', 'up', 'refresh', 'destroy'], reason: CONFIG_FILE_REASON },
   {
+    // Not refresh's: Pulumi's refresh has no --show-config.
     flag: '--show-config',
-    commands: ['preview', 'up', 'refresh', 'destroy'],
+    commands: ['preview', 'up', 'destroy'],
     reason: "the display does not list the config: run 'ocikit config'",
   },
   {
@@ -70,8 +71,8 @@ const UNSUPPORTED_FLAGS: Array<{ flag: string; commands: DeployCommand[]; reason
   },
   {
     flag: '--run-program [bool]',
-    commands: ['destroy'],
-    reason: 'destroy works from the state and does not run the program',
+    commands: ['refresh', 'destroy'],
+    reason: 'refresh and destroy work from the state and do not run the program',
   },
   {
     flag: '--remote',

@@ -192,8 +192,14 @@ test("Pulumi's deploy flags: taken, or refused with the reason", async () => {
     ],
     [
       ['destroy', '--yes', '--run-program'],
-      '--run-program is not supported by ocikit: destroy works from the state and does not run the program',
+      '--run-program is not supported by ocikit: refresh and destroy work from the state and do not run the program',
     ],
+    [
+      ['refresh', '--yes', '--run-program'],
+      '--run-program is not supported by ocikit: refresh and destroy work from the state and do not run the program',
+    ],
+    // Pulumi's refresh has no --show-config (pkg/cmd/pulumi/operations/refresh.go): an unknown flag there too.
+    [['refresh', '--yes', '--show-config'], "unknown option '--show-config'"],
   ];
   for (const [args, message] of refusals) assert.equal(await run(args), `error: ${message}`);
   for (const [command, flag] of [
