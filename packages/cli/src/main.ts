@@ -154,7 +154,8 @@ export function buildProgram(): Command {
       // Accepted, as what they turn off ocikit never does.
       .option('--suppress-progress', 'accepted: ocikit prints no progress dots')
       .option('--suppress-permalink [value]', 'accepted: ocikit has no update permalinks (its state is local)');
-    if (kind === 'up')
+    // up's and destroy's (Pulumi's destroy.go has it too).
+    if (kind === 'up' || kind === 'destroy')
       cmd.option('--show-full-output [bool]', 'accepted: ocikit never truncates the outputs', booleanFlag);
     // Pulumi's display and bookkeeping flags (pkg/cmd/pulumi/operations), so its command lines run.
     cmd

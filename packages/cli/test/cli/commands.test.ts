@@ -181,6 +181,7 @@ test("Pulumi's deploy flags: taken, or refused with the reason", async () => {
   const run = async (args: string[]) => oneLineError((await ocikit(args, { cwd })).stderr);
   const noStack = "error: no stack named 'dev' found";
   assert.equal(await run(['destroy', '-f']), noStack, '-f is --skip-preview');
+  assert.equal(await run(['destroy', '-f', '--show-full-output']), noStack, "destroy's --show-full-output is taken");
   assert.equal(await run(['refresh', '-f', '--suppress-progress', '--suppress-permalink']), noStack);
   assert.equal(await run(['destroy', '--preview-only', '-d']), noStack, 'no --yes needed with --preview-only');
   const refusals: Array<[string[], string]> = [
