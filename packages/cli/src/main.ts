@@ -218,15 +218,11 @@ export function buildProgram(): Command {
           'do not destroy the protected resources (nor what they depend on); destroy all the others',
         )
         .option('--remove', 'remove the stack and its config file once all its resources are deleted');
-    for (const u of UNSUPPORTED_FLAGS) if (u.commands.includes(kind)) cmd.addOption(new Option(u.flag).hideHelp());
-    cmd.action(async (_: unknown, c: Command) => {
-      for (const u of UNSUPPORTED_FLAGS) {
-        const option = c.options.find((o) => o.flags === u.flag);
-        if (option && c.getOptionValue(option.attributeName()) !== undefined)
-          throw new UserError(`${option.long} is not supported by ocikit: ${u.reason}`);
-      }
-      await deploy(kind)(_, c);
-    });
+    refuseFlags(
+      cmd,
+      UNSUPPORTED_FLAGS.filter((u) => u.commands.includes(kind)),
+    );
+    cmd.action(deploy(kind));
   };
   deployCommand('preview', 'show the changes an update would make');
   deployCommand('up', 'create or update the resources of the program');
@@ -495,21 +491,17 @@ export function buildProgram(): Command {
     .description('list the stack config, or change it in Pulumi.<stack>.yaml')
     .option('--show-secrets', 'print secret values in plain text')
     .option('-j, --json', 'print JSON')
-    .addOption(new Option('--config-file <path>').hideHelp())
-    .addOption(new Option('--open [bool]').hideHelp())
     .action(async (_: unknown, cmd: Command) => {
       const { configList } = await import('./commands/config');
       configList(globals(cmd));
     });
-  // Pulumi's config flags that ocikit does not have, refused in one line with the reason (README,
-  // Known differences) rather than commander's bare "unknown option".
-  config.hook('preAction', (_, action) => {
-    const given = action.optsWithGlobals();
-    for (const [option, flag, reason] of UNSUPPORTED_CONFIG_FLAGS)
-      if (given[option] !== undefined) throw new UserError(`${flag} is not supported by ocikit: ${reason}`);
-  });
+  // Pulumi's config flags that ocikit does not have (README, Known differences).
+  refuseFlags(config, [
+    { flag: '--config-file <path>', reason: CONFIG_FILE_REASON },
+    { flag: '--open [bool]', reason: 'ocikit has no ESC environments to open' },
+  ]);
   for (const [name, why] of UNSUPPORTED_CONFIG_COMMANDS) unsupported(config, name, why);
-  config
+  const configSetCommand = config
     .command('set')
     .description('set a config value (read from stdin when omitted)')
     .argument('<key>', '<name> (this project), <project>:<name> or oci:<name>')
@@ -517,13 +509,15 @@ export function buildProgram(): Command {
     .option('--secret', 'encrypt the value with the stack passphrase')
     .option('--plaintext', 'store the value in plain text (the default), as Pulumi takes it')
     .option('--path', 'the key is a path into an object value: a.b[0].c')
-    .addOption(new Option('--type <type>').hideHelp())
     .action(async (key: string, value: string | undefined, _: unknown, cmd: Command) => {
       if (cmd.opts().secret && cmd.opts().plaintext)
         throw new UserError('only one of --secret and --plaintext may be set');
       const { configSet } = await import('./commands/config');
       await configSet(globals(cmd), key, value);
     });
+  refuseFlags(configSetCommand, [
+    { flag: '--type <type>', reason: 'values are stored as text, or, with --path, typed as Pulumi types them' },
+  ]);
   config
     .command('set-all')
     .description('set several config values at once: --plaintext key=value and --secret key=value, each repeatable')
@@ -633,12 +627,20 @@ const UNSUPPORTED_CONFIG_COMMANDS: Array<[string, string]> = [
   ['edit', 'edit Pulumi.<stack>.yaml itself, or use config set, set-all and rm'],
 ];
 
-/** Pulumi's `config` flags that ocikit does not have: [option name, flag, why]. */
-const UNSUPPORTED_CONFIG_FLAGS: Array<[string, string, string]> = [
-  ['configFile', '--config-file', CONFIG_FILE_REASON],
-  ['open', '--open', 'ocikit has no ESC environments to open'],
-  ['type', '--type', 'values are stored as text, or, with --path, typed as Pulumi types them'],
-];
+/**
+ * Pulumi flags that `cmd` does not have: hidden options that, when given, fail in one line with
+ * the reason (README, Known differences) rather than commander's bare "unknown option". Checked
+ * before any action of `cmd` or of its subcommands (a parent's flag may come before them).
+ */
+function refuseFlags(cmd: Command, flags: Array<{ flag: string; reason: string }>): void {
+  const options = flags.map(({ flag, reason }) => ({ option: new Option(flag).hideHelp(), reason }));
+  for (const { option } of options) cmd.addOption(option);
+  cmd.hook('preAction', () => {
+    for (const { option, reason } of options)
+      if (cmd.getOptionValue(option.attributeName()) !== undefined)
+        throw new UserError(`${option.long} is not supported by ocikit: ${reason}`);
+  });
+}
 
 /** Everything after the word `emulator` goes to ocikit-emulator's own flag parser untouched. */
 function emulatorArgs(argv: string[]): string[] {

@@ -4,7 +4,7 @@ import { configText, projectValues } from '../project/project-config';
 import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
 import { looksLikeSecret } from '../project/looks-like-secret';
-import { canPrompt, commandContext, requireExistingStack } from './context';
+import { canPrompt, commandContext, requireExistingStack, stackName } from './context';
 import { ask, readStdin } from './prompt';
 import {
   adjustValue,
@@ -235,7 +235,7 @@ function removeValue(file: StackConfigFile, key: string, byPath?: boolean): bool
 export function configCopy(options: GlobalOptions & PathOption & { dest?: string }, key: string | undefined): void {
   const { project, stack, file } = open(options);
   if (options.dest === stack) throw new UserError('current stack and destination stack are the same');
-  const dest = commandContext({ ...options, stack: options.dest ?? '' });
+  const dest = { project, stack: stackName(project, options.dest ?? '') };
   requireExistingStack(dest);
   const target = StackConfigFile.open(project, dest.stack);
   // One crypter each way: a key is derived once per salt (about a second), not once per value.

@@ -348,7 +348,7 @@ function holdsCiphertext(value: unknown): boolean {
 export async function stackRemove(
   options: GlobalOptions & { force?: boolean; yes?: boolean; preserveConfig?: boolean; removeBackups?: boolean },
 ): Promise<void> {
-  const { stack, file, state } = openStack(options);
+  const { project, stack, file, state } = openStack(options);
   const yes = skipConfirmations(options);
   if (!yes && !canPrompt(options)) throw new UserError('non-interactive mode requires --yes flag');
   if (!yes) {
@@ -369,7 +369,7 @@ export async function stackRemove(
   }
   if (!options.preserveConfig) rmSync(file.path, { force: true });
   // As Pulumi's stack_rm.go (SetCurrentStack(ws, "") whichever stack was removed): nothing is selected after.
-  selectStack(commandContext(options).project, undefined);
+  selectStack(project, undefined);
   process.stdout.write(`Stack '${stack}' has been removed!\n`);
 }
 
