@@ -257,6 +257,10 @@ export async function stackImport(options: GlobalOptions & { file?: string; forc
   }
 
   const from = sourceCrypter(deployment, file);
+  // As Pulumi's SaveSnapshot: an imported deployment's pending operations are dropped, each with
+  // a warning (a hand-edited deployment is the repair, so no run resolves them afterwards).
+  for (const op of deployment.pending_operations ?? [])
+    process.stderr.write(`warning: removing pending operation '${op.type}' on '${op.resource?.urn}' from snapshot\n`);
   state.lock();
   try {
     state.importDeployment(deployment, from);

@@ -424,16 +424,14 @@ export class FileStackState implements StackState {
 
   /**
    * `stack import`: `deployment` (apitype.DeploymentV3, already checked) becomes this stack's
-   * state and the current file its backup. Its secrets are read with `from` (the crypter of the
+   * state and the current file its backup; its pending operations are dropped, as Pulumi's
+   * SaveSnapshot drops them. Its secrets are read with `from` (the crypter of the
    * salt the deployment names) and written with this stack's own, so they move between salts.
    */
   importDeployment(deployment: ImportedDeployment, from: Crypter | undefined): void {
     const snapshot: Snapshot = {
       resources: (deployment.resources ?? []).map((r) => this.decodeResource(r, from)),
-      pendingOperations: (deployment.pending_operations ?? []).map((op) => ({
-        type: op.type,
-        resource: this.decodeResource(op.resource, from),
-      })),
+      pendingOperations: [],
     };
     this.replace(snapshot);
   }

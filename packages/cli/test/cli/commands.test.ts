@@ -675,6 +675,35 @@ test('stack import and stack rm: their mistakes are one line; a stack with only 
   );
 });
 
+test("stack import drops the deployment's pending operations, each with Pulumi's warning", async () => {
+  const cwd = project();
+  const env = cleanEnv();
+  const stackUrn = 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev';
+  const endpointUrn = 'urn:pulumi:dev::proj::oci:AiLanguage/endpoint:Endpoint::ep';
+  const deployment = {
+    version: 3,
+    deployment: {
+      manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: '' },
+      resources: [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' }],
+      pending_operations: [
+        { type: 'creating', resource: { urn: endpointUrn, custom: true, type: 'oci:AiLanguage/endpoint:Endpoint' } },
+      ],
+    },
+  };
+  const imported = await ocikit(['stack', 'import'], { cwd, env, input: JSON.stringify(deployment) });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.equal(imported.stderr, `warning: removing pending operation 'creating' on '${endpointUrn}' from snapshot\n`);
+  assert.equal(imported.stdout, 'Import complete.\n');
+  const exported = JSON.parse((await ocikit(['stack', 'export'], { cwd, env })).stdout) as {
+    deployment: { resources: Array<{ urn: string }>; pending_operations?: unknown[] };
+  };
+  assert.deepEqual(
+    exported.deployment.resources.map((r) => r.urn),
+    [stackUrn],
+  );
+  assert.equal(exported.deployment.pending_operations, undefined, 'no pending operation left');
+});
+
 test('a reader that stops early (ocikit … | head) ends the output quietly, without a stack trace', async () => {
   const cwd = project('piped');
   const env = cleanEnv();
