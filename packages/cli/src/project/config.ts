@@ -61,9 +61,10 @@ export function loadStackConfig(project: Project, stack: string, env: NodeJS.Pro
  * decrypter cannot be made (no or wrong passphrase), `value` before a value it cannot decrypt.
  */
 export const DECRYPT_WORDS = {
-  // preview, up, refresh, destroy: getAndSaveSecretsManager (pkg/cmd/pulumi/config), then the
-  // engine's Config.Decrypt (pkg/engine/update.go).
-  run: { crypter: 'get stack secrets manager', value: 'failed to decrypt config' },
+  // preview, up, refresh, destroy: getAndSaveSecretsManager (pkg/cmd/pulumi/config), its error
+  // wrapped by each command's RunE (operations/preview.go, up.go, refresh.go, destroy.go:
+  // "getting stack configuration: %w"), then the engine's Config.Decrypt (pkg/engine/update.go).
+  run: { crypter: 'getting stack configuration: get stack secrets manager', value: 'failed to decrypt config' },
   // config get (config_get.go).
   get: { crypter: 'could not create a decrypter', value: 'could not decrypt configuration value' },
   // config --show-secrets (listConfig): the decrypter's own error as it is.

@@ -315,7 +315,10 @@ test('a secure config value that cannot be decrypted fails in Pulumi’s words, 
     await error(['config', 'get', 'apiKey'], wrongEnv),
     'error: could not create a decrypter: incorrect passphrase',
   );
-  assert.equal(await error(['preview'], wrongEnv), 'error: get stack secrets manager: incorrect passphrase');
+  assert.equal(
+    await error(['preview'], wrongEnv),
+    'error: getting stack configuration: get stack secrets manager: incorrect passphrase',
+  );
   // The right passphrase, a corrupt value (its ciphertext's first character changed).
   const file = join(cwd, 'Pulumi.dev.yaml');
   const corrupt = (text: string, key: string) =>
