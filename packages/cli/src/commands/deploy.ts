@@ -293,11 +293,12 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       if (controller.signal.aborted) return;
       if (confirm) {
         if (!options.json) process.stdout.write(planned.notices(OPERATION[kind]));
-        const answer = (await ask(`\n${QUESTION[kind]} (yes/no) `)).toLowerCase();
+        // The preview's summary ends with a blank line (Display.end), as Pulumi's does.
+        const answer = (await ask(`${QUESTION[kind]} (yes/no) `)).toLowerCase();
         if (answer !== 'yes' && answer !== 'y')
           throw new UserError(`confirmation declined, not proceeding with the ${OPERATION[kind]}`);
+        if (!options.json) process.stdout.write('\n');
       }
-      if (!options.json) process.stdout.write('\n');
     }
     await run(mode, false);
     if (kind === 'destroy')

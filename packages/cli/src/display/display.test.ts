@@ -89,13 +89,32 @@ test('a preview lists each step with its symbol, type and name, and the changed 
   );
   assert.match(lines, / - {3}oci:AiLanguage\/endpoint:Endpoint d delete\n/);
   assert.doesNotMatch(lines, / e /);
+  // As Pulumi's progress display ends (processEndSteps): the outputs, then the summary
+  // (renderSummaryEvent: the kinds in deploy.StepOps order, the total when there are several kinds,
+  // and no duration for a preview), then a blank line.
   assert.match(
     lines,
-    /Resources:\n {4}\+ 1 to create\n {4}~ 1 to update\n {4}\+- 1 to replace\n {4}- 1 to delete\n {4}1 unchanged\n/,
+    / d delete\nOutputs:\n {4}id: "ocid1.x"\n {4}token: \[secret\]\n\nResources:\n {4}\+ 1 to create\n {4}~ 1 to update\n {4}- 1 to delete\n {4}\+- 1 to replace\n {4}4 changes\. 1 unchanged\n\n$/,
   );
-  assert.match(lines, /Duration: 3s/);
-  assert.match(lines, /Outputs:\n {4}id: "ocid1.x"\n {4}token: \[secret\]/);
+  assert.doesNotMatch(lines, /Duration/);
   assert.doesNotMatch(lines, new RegExp(`${ESC}\\[`), 'no colour off a terminal');
+});
+
+test("an update's summary ends with its duration, rounded up as Pulumi's; one kind of change has no total", () => {
+  for (const [durationMs, shown] of [
+    [3200, '4s'],
+    [65_000, '1m5s'],
+    [3_603_000, '1h0m3s'],
+  ] as const) {
+    const { out, text } = stream(false);
+    const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: false, out, env: {} });
+    display.begin();
+    display.end({ ...result, outputs: {}, changes: { create: 2, same: 1 }, durationMs });
+    assert.match(
+      text(),
+      new RegExp(`\\):\\nResources:\\n {4}\\+ 2 created\\n {4}1 unchanged\\n\\nDuration: ${shown}\\n\\n$`),
+    );
+  }
 });
 
 // Pulumi shows a detailed diff's old value from the old inputs, or from the old outputs where the

@@ -1,7 +1,7 @@
 import type { EngineEvent, EngineResult, OpType, PropertyDiff, StepEventMetadata } from '../engine';
 import { jsonEvent } from './json-event';
 import { isDefaultProvider } from '../engine/default-provider';
-import { formatDuration, formatValue, isSecret, readPath } from './format';
+import { formatDuration, formatValue, isSecret, readPath, summaryDuration } from './format';
 import { parsePath } from '../engine/values';
 import { urnName } from '../engine/urn';
 import type { ColorMode } from './modes';
@@ -72,20 +72,21 @@ const PRESENT: Partial<Record<OpType, [string, string]>> = {
  * (a replacement's create and delete) unless --show-replacement-steps.
  */
 const REPLACEMENT_STEPS: ReadonlySet<OpType> = new Set<OpType>(['replace', 'create-replacement', 'delete-replaced']);
+/** The summary's lines, in the order of Pulumi's deploy.StepOps (pkg/resource/deploy/step.go). */
 const SUMMARY: Array<[OpType, string, string, string]> = [
   ['create', '+', 'to create', 'created'],
   ['update', '~', 'to update', 'updated'],
-  ['replace', '+-', 'to replace', 'replaced'],
   ['delete', '-', 'to delete', 'deleted'],
-  ['import', '=', 'to import', 'imported'],
+  ['replace', '+-', 'to replace', 'replaced'],
   ['read', '>', 'to read', 'read'],
   ['refresh', '~', 'to refresh', 'refreshed'],
+  ['import', '=', 'to import', 'imported'],
 ];
 
 /**
  * Renders engine events as Pulumi does in its diff view: the plan (or the steps as they run, with
- * elapsed time and the plugin's progress messages), the summary of counts and duration, then the
- * outputs. Colour only on a terminal and never with NO_COLOR; on a terminal one status line,
+ * elapsed time and the plugin's progress messages), then the outputs and the summary of counts
+ * (and, after an operation, its duration). Colour only on a terminal and never with NO_COLOR; on a terminal one status line,
  * rewritten every second, shows the steps in flight.
  */
 export class Display {
@@ -155,32 +156,44 @@ export class Display {
     else if (event.cancelEvent && !this.summary) this.line(this.paint(33, 'cancelled'));
   };
 
-  /** Summary, duration and outputs; returns nothing, prints for humans only. */
+  /**
+   * Outputs, then the summary, as Pulumi's ProgressDisplay.processEndSteps prints them (printOutputs,
+   * then printSummary: renderSummaryEvent, pkg/backend/display): a line per kind of change, then
+   * "N changes" when there were several kinds and "M unchanged", and, after an operation (not a
+   * preview), the duration rounded up. Prints for humans only.
+   */
   end(result: EngineResult, options: { outputs?: boolean } = {}): void {
     if (this.timer) clearInterval(this.timer);
     this.clearStatus();
     if (this.options.json) return;
     const planning = this.options.preview;
+    if (options.outputs !== false && !this.options.suppressOutputs && Object.keys(result.outputs).length > 0) {
+      this.line(this.bold('Outputs:'));
+      printOutputs(result.outputs, (l) => this.line(l), this.options.showSecrets);
+      this.line('');
+    }
     const counts = { ...(result.changes as Record<string, number>) };
     if (this.summary) Object.assign(counts, this.summary.resourceChanges);
-    this.line('');
     this.line(this.bold('Resources:'));
-    let any = false;
+    let kinds = 0;
+    let changed = 0;
     for (const [op, symbol, future, past] of SUMMARY) {
       const n = counts[op] ?? 0;
       if (!n) continue;
-      any = true;
+      kinds++;
+      changed += n;
       this.line(`    ${this.paint(COLOUR[op] ?? 0, `${symbol} ${n} ${planning ? future : past}`)}`);
     }
-    if (counts.same) this.line(`    ${counts.same} unchanged`);
-    else if (!any) this.line('    no changes');
-    this.line('');
-    this.line(`Duration: ${formatDuration(result.durationMs)}`);
-    if (options.outputs !== false && !this.options.suppressOutputs && Object.keys(result.outputs).length > 0) {
+    const pieces = [
+      ...(kinds >= 2 ? [this.bold(`${changed} ${changed === 1 ? 'change' : 'changes'}`)] : []),
+      ...(counts.same ? [`${counts.same} unchanged`] : []),
+    ];
+    if (pieces.length) this.line(`    ${pieces.join('. ')}`);
+    if (!planning) {
       this.line('');
-      this.line(this.bold('Outputs:'));
-      printOutputs(result.outputs, (l) => this.line(l), this.options.showSecrets);
+      this.line(`${this.bold('Duration:')} ${summaryDuration(result.durationMs)}`);
     }
+    this.line('');
   }
 
   /**

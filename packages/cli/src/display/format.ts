@@ -49,6 +49,18 @@ export function formatDuration(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
 }
 
+/**
+ * The summary's duration as Pulumi's renderSummaryEvent prints it: rounded up to the second, in
+ * Go's time.Duration form (`0s`, `59s`, `1m5s`, `1h0m3s`).
+ */
+export function summaryDuration(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const h = Math.floor(s / 3600);
+  const m = `${Math.floor((s % 3600) / 60)}m${s % 60}s`;
+  return h ? `${h}h${m}` : m;
+}
+
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
