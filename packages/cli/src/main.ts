@@ -98,6 +98,9 @@ export function buildProgram(): Command {
     .option('-p, --parallel <n>', 'how many resource operations run at once (default: as Pulumi)', positiveInt)
     .option('-j, --json', 'print machine-readable output: engine events, one JSON object a line')
     .option('--non-interactive', 'never prompt; also implied when stdin is not a terminal')
+    // An error is one line: commander's "(Did you mean …?)" goes on the line of the mistake it
+    // answers (an unknown command or option), not on a line of its own.
+    .configureOutput({ outputError: (text, write) => write(text.replace(/\n(\(Did you mean [^\n]*\))\n$/, ' $1\n')) })
     .addOption(
       new Option('--color <mode>', 'colorize output, as Pulumi: auto is on a terminal unless NO_COLOR')
         .choices(COLOR_MODES)

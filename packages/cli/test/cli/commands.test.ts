@@ -62,6 +62,10 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
     [['up', '--yes', '--cwd', join(empty, 'gone')], /^error: chdir .*gone: no such file or directory$/],
     [['up', '--bogus'], /unknown option '--bogus'/],
     [['frobnicate'], /unknown command 'frobnicate'/],
+    // commander's suggestion stays on the error's line.
+    [['up', '--yess'], /^error: unknown option '--yess' \(Did you mean --yes\?\)$/],
+    [['upp'], /^error: unknown command 'upp' \(Did you mean up\?\)$/],
+    [['state', 'delet'], /^error: unknown command 'delet' \(Did you mean delete\?\)$/],
     [['--parallel', 'zero', 'preview'], /--parallel/],
     [['--stack', 'no way', 'preview'], /invalid stack name/],
     [
