@@ -39,12 +39,19 @@ export class StackConfigFile {
     return new StackConfigFile(path, project, doc);
   }
 
-  /** `key` as Pulumi stores it: `<project>:key` unless it names a namespace. */
+  /**
+   * `key` as Pulumi stores it: `<project>:key` unless it names a namespace (`<namespace>:config:<name>`
+   * is `<namespace>:<name>`). Refused in the words of Pulumi's config.ParseKey
+   * (sdk/go/common/resource/config/key.go), after the commands' "invalid configuration key: %w";
+   * an empty namespace or name is refused too (Pulumi would store it).
+   */
   qualify(key: string): string {
-    if (!key || key.startsWith(':') || key.endsWith(':')) throw new ProjectError(`invalid config key '${key}'`);
     const parts = key.split(':');
-    if (parts.length === 3 && parts[1] === 'config') return `${parts[0]}:${parts[2]}`;
-    if (parts.length > 2) throw new ProjectError(`invalid config key '${key}': use <namespace>:<name>`);
+    if (parts.length === 3 && parts[1] === 'config' && parts[0] && parts[2]) return `${parts[0]}:${parts[2]}`;
+    if (parts.length > 2 || parts.some((part) => !part))
+      throw new ProjectError(
+        `invalid configuration key: could not parse ${key} as a configuration key (configuration keys should be of the form \`<namespace>:<name>\`)`,
+      );
     return parts.length === 1 ? `${this.project.name}:${key}` : key;
   }
 

@@ -66,6 +66,15 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
     [['up', '--yess'], /^error: unknown option '--yess' \(Did you mean --yes\?\)$/],
     [['upp'], /^error: unknown command 'upp' \(Did you mean up\?\)$/],
     [['state', 'delet'], /^error: unknown command 'delet' \(Did you mean delete\?\)$/],
+    // A config key of more than one namespace, in the words of Pulumi's config.ParseKey.
+    ...[
+      ['config', 'set', 'a:b:c', '1'],
+      ['config', 'get', 'a:b:c'],
+      ['config', 'rm', 'a:b:c'],
+    ].map((args): [string[], RegExp] => [
+      args,
+      /^error: invalid configuration key: could not parse a:b:c as a configuration key \(configuration keys should be of the form `<namespace>:<name>`\)$/,
+    ]),
     [['--parallel', 'zero', 'preview'], /--parallel/],
     [['--stack', 'no way', 'preview'], /invalid stack name/],
     [
