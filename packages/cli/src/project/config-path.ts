@@ -2,17 +2,63 @@
 // (`data`, optionally `<namespace>:data`) and a path into its object value, as Pulumi's
 // `config --path` (pkg/config map.go) reads it. Values are plain JS (what the YAML holds); a secure
 // value is `{ secure: <ciphertext> }` at any depth.
-import { parsePath } from '../engine/values';
 import { isRecord, ProjectError } from './project-error';
 
 export type PathSegment = string | number;
 
+/** The key's name and the path after it, refused as Pulumi's config parseKeyPath refuses them. */
 export function splitConfigPath(key: string): { key: string; path: PathSegment[] } {
-  const segments = parsePath(key);
-  const [first, ...path] = segments;
-  if (typeof first !== 'string' || !first || !key.startsWith(first))
-    throw new ProjectError(`invalid config key '${key}': a path starts with the key's name`);
+  const [first, ...path] = parsePropertyPath(key);
+  if (first === undefined) throw new ProjectError('empty config key path');
+  // Pulumi's own spelling ("segement").
+  if (typeof first !== 'string') throw new ProjectError('first path segement of config key must be a string');
+  if (!first) throw new ProjectError('config key is empty');
   return { key: first, path };
+}
+
+/**
+ * Pulumi's resource.ParsePropertyPath (sdk/go/common/resource/properties_path.go): `name`,
+ * `.name`, `[0]`, `["name"]` (`\"` inside), `[*]`; a malformed one fails in its words, after
+ * config's "invalid config key path: " (map.go parseKeyPath).
+ */
+function parsePropertyPath(text: string): PathSegment[] {
+  const fail = (reason: string): never => {
+    throw new ProjectError(`invalid config key path: ${reason}`);
+  };
+  const out: PathSegment[] = [];
+  let rest = text;
+  while (rest) {
+    if (rest[0] === '.') {
+      rest = rest.slice(1);
+    } else if (rest[0] === '[' && rest[1] === '"') {
+      let name = '';
+      let i = 2;
+      for (;;) {
+        if (i >= rest.length) fail('missing closing quote in property name');
+        if (rest[i] === '"') break;
+        const escaped = rest[i] === '\\' && rest[i + 1] === '"';
+        name += escaped ? '"' : rest[i];
+        i += escaped ? 2 : 1;
+      }
+      if (rest[i + 1] !== ']') fail('missing closing bracket in property access');
+      out.push(name);
+      rest = rest.slice(i + 2);
+    } else if (rest[0] === '[') {
+      const close = rest.indexOf(']');
+      if (close < 0) fail('missing closing bracket in array index');
+      const index = rest.slice(1, close);
+      // strconv.ParseInt's error, its %q quoting as JSON's for printable text.
+      if (index !== '*' && !/^[+-]?\d+$/.test(index))
+        fail(`invalid array index: strconv.ParseInt: parsing ${JSON.stringify(index)}: invalid syntax`);
+      out.push(index === '*' ? index : Number(index));
+      rest = rest.slice(close + 1);
+    } else {
+      const end = rest.search(/[.[]/);
+      out.push(end < 0 ? rest : rest.slice(0, end));
+      rest = end < 0 ? '' : rest.slice(end);
+    }
+  }
+  return out;
 }
 
 /** Pulumi's adjustObjectValue: with --path, "true"/"false" are booleans and integers are numbers ("0123" stays text). */

@@ -66,6 +66,10 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
     [['up', '--yess'], /^error: unknown option '--yess' \(Did you mean --yes\?\)$/],
     [['upp'], /^error: unknown command 'upp' \(Did you mean up\?\)$/],
     [['state', 'delet'], /^error: unknown command 'delet' \(Did you mean delete\?\)$/],
+    [
+      ['config', 'set', '--path', 'a[', '1'],
+      /^error: invalid config key path: missing closing bracket in array index$/,
+    ],
     // A config key of more than one namespace, in the words of Pulumi's config.ParseKey.
     ...[
       ['config', 'set', 'a:b:c', '1'],
