@@ -94,10 +94,22 @@ test('a preview lists each step with its symbol, type and name, and the changed 
   // and no duration for a preview), then a blank line.
   assert.match(
     lines,
-    / d delete\nOutputs:\n {4}id: "ocid1.x"\n {4}token: \[secret\]\n\nResources:\n {4}\+ 1 to create\n {4}~ 1 to update\n {4}- 1 to delete\n {4}\+- 1 to replace\n {4}4 changes\. 1 unchanged\n\n$/,
+    / d delete\nOutputs:\n {4}id {3}: "ocid1.x"\n {4}token: \[secret\]\n\nResources:\n {4}\+ 1 to create\n {4}~ 1 to update\n {4}- 1 to delete\n {4}\+- 1 to replace\n {4}4 changes\. 1 unchanged\n\n$/,
   );
   assert.doesNotMatch(lines, /Duration/);
   assert.doesNotMatch(lines, new RegExp(`${ESC}\\[`), 'no colour off a terminal');
+});
+
+test('the outputs are listed as Pulumi lists them: in key order, names aligned, nothing shown for an empty value', () => {
+  const { out, text } = stream(false);
+  const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: false, out, env: {} });
+  display.begin();
+  const outputs = { zone: 'z', empty: '', none: [], nothing: {}, count: 0, off: false, token: result.outputs.token };
+  display.end({ ...result, outputs });
+  assert.match(
+    text(),
+    /\nOutputs:\n {4}count {2}: 0\n {4}off {4}: false\n {4}token {2}: \[secret\]\n {4}zone {3}: "z"\n\nResources:/,
+  );
 });
 
 test("an update's summary ends with its duration, rounded up as Pulumi's; one kind of change has no total", () => {

@@ -418,12 +418,26 @@ export class Display {
   }
 }
 
+/**
+ * The stack's outputs as Pulumi's getResourceOutputsPropertiesString (pkg/backend/display) lists
+ * them: in key order (StableKeys), each name padded to the longest (printPropertyTitle's
+ * `%-Ns: `), and a value with nothing to show (null, "", [] or {}: shouldPrintPropertyValue) left out.
+ */
 export function printOutputs(
   outputs: Record<string, unknown>,
   write: (line: string) => void,
   showSecrets = false,
 ): void {
-  for (const [name, value] of Object.entries(outputs)) write(`    ${name}: ${formatValue(value, 4, showSecrets)}`);
+  const names = Object.keys(outputs).sort();
+  const width = Math.max(...names.map((name) => name.length));
+  for (const name of names)
+    if (!isEmptyValue(outputs[name])) write(`    ${name.padEnd(width)}: ${formatValue(outputs[name], 4, showSecrets)}`);
+}
+
+function isEmptyValue(v: unknown): boolean {
+  if (v === null || v === undefined || v === '') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === 'object' && !isSecret(v) && Object.keys(v).length === 0;
 }
 
 /** The changed keys of two plain maps (`[sign, "key: old => new"]`), or undefined if either is not one. */

@@ -143,11 +143,11 @@ test('stack output prints Pulumi’s OUTPUT/VALUE table; --show-secrets reveals 
 
 test('--show-secrets on preview and up shows secret values, as Pulumi; without it no output carries them', async () => {
   const masked = ok(await p.run(['preview']));
-  assert.match(masked.stdout, /^ {4}token: "?\[secret\]"?$/m);
+  assert.match(masked.stdout, /^ {4}token +: "?\[secret\]"?$/m);
   assert.doesNotMatch(masked.stdout, new RegExp(SECRET));
   assert.doesNotMatch(ok(await p.run(['preview', '--json'])).stdout, new RegExp(SECRET));
   const shown = ok(await p.run(['preview', '--show-secrets']));
-  assert.match(shown.stdout, new RegExp(`^ {4}token: "${SECRET}"$`, 'm'));
+  assert.match(shown.stdout, new RegExp(`^ {4}token +: "${SECRET}"$`, 'm'));
   // The engine's events carry it too (the stack's outputs), as Pulumi's with --show-secrets.
   const events = ok(await p.run(['preview', '--json', '--show-secrets']))
     .stdout.trim()
@@ -156,7 +156,7 @@ test('--show-secrets on preview and up shows secret values, as Pulumi; without i
   const stack = events.find((e) => e.resOutputsEvent?.metadata.type === 'pulumi:pulumi:Stack')!;
   assert.equal((stack.resOutputsEvent!.metadata.new!.outputs as { token: string }).token, SECRET);
   const up = ok(await p.run(['up', '--yes', '--show-secrets']));
-  assert.match(up.stdout, new RegExp(`^ {4}token: "${SECRET}"$`, 'm'));
+  assert.match(up.stdout, new RegExp(`^ {4}token +: "${SECRET}"$`, 'm'));
   // Shown, not stored: the state keeps it encrypted.
   assert.doesNotMatch(readFileSync(join(p.dir, '.ocikit', 'stacks', 'dev.json'), 'utf8'), new RegExp(SECRET));
 });
