@@ -272,7 +272,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         plugins,
         keepPlugins: preview && !previewOnly,
       });
-      display.end(result, { outputs: !preview || previewOnly });
+      display.end(result);
       if (!result.ok) {
         const detail = display.exceptionDetail();
         throw new UserError(detail ? `the program failed: ${detail}` : (result.error ?? `${kind} failed`));

@@ -112,6 +112,119 @@ test('the outputs are listed as Pulumi lists them: in key order, names aligned, 
   );
 });
 
+/** The Outputs section a display prints at the end of a run, from the stack's outputs before and after. */
+function outputsSection(
+  preview: boolean,
+  oldOutputs: Record<string, unknown> | undefined,
+  outputs: Record<string, unknown>,
+  options: { showSames?: boolean; showSecrets?: boolean } = {},
+): string {
+  const { out, text } = stream(false);
+  const display = new Display({ mode: 'update', preview, stack: 'dev', json: false, out, env: {}, ...options });
+  display.end({ ...result, outputs, ...(oldOutputs ? { oldOutputs } : {}) });
+  return /(Outputs:\n[\s\S]*?\n\n)?Resources:/.exec(text())?.[1] ?? '';
+}
+
+const before = { name: 'a', kept: 'k', gone: true, later: 'x', tags: { env: 'dev', team: 'x' }, list: ['a'] };
+const after = { name: 'b', kept: 'k', added: 1, later: UNKNOWN, tags: { env: 'prod', team: 'x' }, list: ['a', 'b'] };
+/** How `list`, `name` and `tags` change from `before` to `after`, in Pulumi's diff notation. */
+const CHANGED = [
+  '  ~ list : [',
+  '        [0]: "a"',
+  '      + [1]: "b"',
+  '    ]',
+  '  ~ name : "a" => "b"',
+  '  ~ tags : {',
+  '      ~ env : "dev" => "prod"',
+  '        team: "x"',
+  '    }\n\n',
+].join('\n');
+
+test("a preview of a stack with a previous state shows only the outputs that change, as Pulumi's planning display", () => {
+  // getResourceOutputsPropertiesString (planning): the diff against the old outputs, without the
+  // sames, and without an output that becomes unknown (massageStackPreviewOutputDiff).
+  assert.equal(outputsSection(true, before, after), 'Outputs:\n' + '  + added: 1\n' + '  - gone : true\n' + CHANGED);
+  // --show-sames lists the unchanged ones too.
+  assert.match(outputsSection(true, before, after, { showSames: true }), /\n {4}kept : "k"\n/);
+  // Nothing changes: no Outputs section at all (unless --show-sames).
+  assert.equal(outputsSection(true, before, before), '');
+  assert.match(outputsSection(true, before, before, { showSames: true }), /^Outputs:\n {4}gone : true\n/);
+  // A new output whose value is not known yet is an add.
+  assert.match(outputsSection(true, before, { ...before, id: UNKNOWN }), /^Outputs:\n {2}\+ id {3}: \[unknown\]\n\n$/);
+});
+
+test('a preview of a new stack lists every output, those not known yet as [unknown]', () => {
+  assert.equal(
+    outputsSection(true, undefined, { name: 'n', id: UNKNOWN }),
+    'Outputs:\n    id  : [unknown]\n    name: "n"\n\n',
+  );
+});
+
+test('after an update every output is listed, those changed since the previous state marked as Pulumi marks them', () => {
+  assert.equal(
+    outputsSection(false, before, { ...after, later: 'y' }),
+    'Outputs:\n' + '  + added: 1\n' + '  - gone : true\n' + '    kept : "k"\n' + '  ~ later: "x" => "y"\n' + CHANGED,
+  );
+  // Unchanged: the plain list. A value of another kind is removed and added; one emptied, removed.
+  assert.match(outputsSection(false, before, before), /^Outputs:\n {4}gone : true\n {4}kept : "k"\n/);
+  assert.equal(
+    outputsSection(false, { s: 'x' }, { s: { a: 1 } }),
+    'Outputs:\n  - s: "x"\n  + s: {\n      + a: 1\n    }\n\n',
+  );
+  assert.equal(outputsSection(false, { s: 'x' }, { s: '' }), 'Outputs:\n  - s: "x"\n\n');
+  // A string of several lines changes line by line.
+  assert.equal(
+    outputsSection(false, { t: 'a\nb\nc' }, { t: 'a\nB\nc' }),
+    'Outputs:\n  ~ t: \n        a\n      - b\n      + B\n        c\n\n',
+  );
+});
+
+test("nested values print in Pulumi's property notation, not as JSON", () => {
+  const secret = { [SECRET_SIG]: SECRET_VALUE, value: 's' };
+  const outputs = { obj: { b: [1, { c: 'x' }], a: secret }, json: '{"k":[1,2]}', frac: 0.00001, multi: 'l1\nl2' };
+  assert.equal(
+    outputsSection(false, undefined, outputs),
+    'Outputs:\n' +
+      '    frac : 1e-05\n' +
+      '    json : (json) {\n' +
+      '        k: [\n' +
+      '            [0]: 1\n' +
+      '            [1]: 2\n' +
+      '        ]\n' +
+      '    }\n' +
+      '\n' +
+      '    multi: "l1\\nl2"\n' +
+      '    obj  : {\n' +
+      '        a: [secret]\n' +
+      '        b: [\n' +
+      '            [0]: 1\n' +
+      '            [1]: {\n' +
+      '                c: "x"\n' +
+      '            }\n' +
+      '        ]\n' +
+      '    }\n\n',
+  );
+  assert.match(outputsSection(false, undefined, outputs, { showSecrets: true }), /\n {8}a: "s"\n/);
+});
+
+test('changed outputs are coloured as Pulumi colours them: added green, removed red, changed yellow', () => {
+  const { out, text } = stream(false);
+  const display = new Display({
+    mode: 'update',
+    preview: false,
+    stack: 'dev',
+    json: false,
+    out,
+    env: {},
+    color: 'always',
+  });
+  display.end({ ...result, oldOutputs: { a: 1, b: 1 }, outputs: { b: 2, c: 3 } });
+  const paint = (code: number, t: string) => `${ESC}[${code}m${t}${ESC}[0m`;
+  assert.ok(text().includes(`${paint(31, '  - a: ')}${paint(31, '1')}\n`));
+  assert.ok(text().includes(`${paint(33, '  ~ b: ')}${paint(31, '1')}${paint(33, ' => ')}${paint(32, '2')}\n`));
+  assert.ok(text().includes(`${paint(32, '  + c: ')}${paint(32, '3')}\n`));
+});
+
 test("an update's summary ends with its duration, rounded up as Pulumi's; one kind of change has no total", () => {
   for (const [durationMs, shown] of [
     [3200, '4s'],

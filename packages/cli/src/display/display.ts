@@ -2,6 +2,7 @@ import type { EngineEvent, EngineResult, OpType, PropertyDiff, StepEventMetadata
 import { jsonEvent } from './json-event';
 import { isDefaultProvider } from '../engine/default-provider';
 import { formatDuration, formatValue, isSecret, readPath, summaryDuration } from './format';
+import { stackOutputsText, type PropertyOp } from './properties';
 import { parsePath } from '../engine/values';
 import { urnName } from '../engine/urn';
 import type { ColorMode } from './modes';
@@ -67,6 +68,8 @@ const PRESENT: Partial<Record<OpType, [string, string]>> = {
   refresh: ['refreshing', 'refreshed'],
   discard: ['discarding', 'discarded'],
 };
+/** deploy.Color of the ops a property line takes. */
+const PROPERTY_COLOUR: Record<PropertyOp, number> = { same: 0, create: 32, delete: 31, update: 33 };
 /**
  * Pulumi's deploy.IsReplacementStep, of the ops ocikit has: its display hides the non-logical ones
  * (a replacement's create and delete) unless --show-replacement-steps.
@@ -157,19 +160,28 @@ export class Display {
   };
 
   /**
-   * Outputs, then the summary, as Pulumi's ProgressDisplay.processEndSteps prints them (printOutputs,
-   * then printSummary: renderSummaryEvent, pkg/backend/display): a line per kind of change, then
+   * Outputs, then the summary, as Pulumi's ProgressDisplay.processEndSteps prints them (printOutputs:
+   * the stack's outputs in its property notation, see stackOutputsText; then printSummary: renderSummaryEvent, pkg/backend/display): a line per kind of change, then
    * "N changes" when there were several kinds and "M unchanged", and, after an operation (not a
    * preview), the duration rounded up. Prints for humans only.
    */
-  end(result: EngineResult, options: { outputs?: boolean } = {}): void {
+  end(result: EngineResult): void {
     if (this.timer) clearInterval(this.timer);
     this.clearStatus();
     if (this.options.json) return;
     const planning = this.options.preview;
-    if (options.outputs !== false && !this.options.suppressOutputs && Object.keys(result.outputs).length > 0) {
+    const outputs = this.options.suppressOutputs
+      ? ''
+      : stackOutputsText(
+          { old: result.oldOutputs, outputs: result.outputs, planning, showSames: Boolean(this.options.showSames) },
+          {
+            showSecrets: Boolean(this.options.showSecrets),
+            paint: (op, text) => this.paint(PROPERTY_COLOUR[op], text),
+          },
+        );
+    if (outputs) {
       this.line(this.bold('Outputs:'));
-      printOutputs(result.outputs, (l) => this.line(l), this.options.showSecrets);
+      for (const line of outputs.replace(/\n$/, '').split('\n')) this.line(line);
       this.line('');
     }
     const counts = { ...(result.changes as Record<string, number>) };
@@ -416,28 +428,6 @@ export class Display {
   private dim(text: string): string {
     return this.colour ? `\x1b[2m${text}\x1b[0m` : text;
   }
-}
-
-/**
- * The stack's outputs as Pulumi's getResourceOutputsPropertiesString (pkg/backend/display) lists
- * them: in key order (StableKeys), each name padded to the longest (printPropertyTitle's
- * `%-Ns: `), and a value with nothing to show (null, "", [] or {}: shouldPrintPropertyValue) left out.
- */
-export function printOutputs(
-  outputs: Record<string, unknown>,
-  write: (line: string) => void,
-  showSecrets = false,
-): void {
-  const names = Object.keys(outputs).sort();
-  const width = Math.max(...names.map((name) => name.length));
-  for (const name of names)
-    if (!isEmptyValue(outputs[name])) write(`    ${name.padEnd(width)}: ${formatValue(outputs[name], 4, showSecrets)}`);
-}
-
-function isEmptyValue(v: unknown): boolean {
-  if (v === null || v === undefined || v === '') return true;
-  if (Array.isArray(v)) return v.length === 0;
-  return typeof v === 'object' && !isSecret(v) && Object.keys(v).length === 0;
 }
 
 /** The changed keys of two plain maps (`[sign, "key: old => new"]`), or undefined if either is not one. */

@@ -7,7 +7,7 @@ import { EventSink } from './events';
 import { startMonitor } from './monitor';
 import { startProgram, type ProgramOptions } from './program';
 import { resolvePluginCommand } from './provider-host';
-import { FileStackState } from './state';
+import { FileStackState, rootStackOutputs } from './state';
 import { trace } from './trace';
 import { urnMatcher } from './targets';
 
@@ -45,9 +45,11 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     ...(error ? { error: oneLine(error) } : {}),
     changes: d?.changes ?? {},
     outputs: d ? (o.preview ? d.stackOutputs : state.outputs()) : {},
+    ...(d && oldOutputs ? { oldOutputs } : {}),
     durationMs: Date.now() - started,
   });
 
+  let oldOutputs: Record<string, unknown> | undefined;
   let lockedHere = false;
   if (!o.preview && !state.isLocked) {
     try {
@@ -66,6 +68,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   let canceled = false;
   try {
     const snapshot = state.load();
+    if (o.operation === 'update') oldOutputs = rootStackOutputs(snapshot.resources);
     if (!o.preview) state.backup();
     const config: Record<string, string> = {};
     for (const [k, v] of Object.entries(o.config)) config[k] = o.secretKeys.includes(k) ? '[secret]' : v;

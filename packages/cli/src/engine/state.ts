@@ -459,8 +459,7 @@ export class FileStackState implements StackState {
   }
 
   outputs(): Record<string, unknown> {
-    const stack = this.load().resources.find((r) => r.type === 'pulumi:pulumi:Stack');
-    return stack?.outputs ?? {};
+    return rootStackOutputs(this.load().resources) ?? {};
   }
 
   /** The passphrase provider's salt, from Pulumi.<stack>.yaml (`encryptionsalt`), as Pulumi records it. */
@@ -579,3 +578,9 @@ export function listStacks(programDir: string): Array<{ name: string; lastUpdate
 
 /** 0001-01-01T00:00:00Z, Go's zero time.Time, in milliseconds since the epoch. */
 const GO_ZERO_TIME = Date.parse('0001-01-01T00:00:00Z');
+
+/** The root stack's outputs among a snapshot's resources; undefined when the stack has no state. */
+export function rootStackOutputs(resources: ResourceState[]): Record<string, unknown> | undefined {
+  const stack = resources.find((r) => r.type === 'pulumi:pulumi:Stack');
+  return stack ? (stack.outputs ?? {}) : undefined;
+}

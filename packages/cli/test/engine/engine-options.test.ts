@@ -44,6 +44,16 @@ describe('engine resource options (fake provider)', () => {
   });
   after(() => progs.forEach((p) => p.remove()));
 
+  it("returns the stack's outputs before a preview or an update, for the display to mark what changed", async () => {
+    // A new stack has no previous outputs (Pulumi's stack step has no Old).
+    let r = await up(`export const a = 'x';`);
+    assert.equal(r.oldOutputs, undefined);
+    r = await up(`export const a = 'y';`, { preview: true });
+    assert.deepEqual([r.oldOutputs, r.outputs], [{ a: 'x' }, { a: 'y' }]);
+    r = await up(`export const a = 'y';`);
+    assert.deepEqual([r.oldOutputs, r.outputs], [{ a: 'x' }, { a: 'y' }]);
+  });
+
   it('deletes the dependents a delete-before-replace forces to be replaced first, and only those', async () => {
     const src = (v: string) => `
 const root = new Thing('root', { dbr: '${v}' });

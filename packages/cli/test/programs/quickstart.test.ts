@@ -20,7 +20,13 @@ test('the quickstart runs against the embedded emulator, and the resources are r
   assert.match(up.stdout, /Resources:\n(.*\n)*? {4}\+ \d+ created/);
   // As Pulumi's `up --yes`: the preview is shown first, then the update runs without a question.
   assert.match(up.stdout, /Previewing update \(dev\):[\s\S]*\+ \d+ to create[\s\S]*\nUpdating \(dev\):/);
-  assert.match(up.stdout, /Outputs:[\s\S]*drPlanId +: "ocid1\.drplan\./);
+  // The preview of a new stack lists its outputs, those not known before the update as [unknown];
+  // the update lists their values.
+  assert.match(
+    up.stdout,
+    /Previewing update[\s\S]*Outputs:\n[\s\S]*drPlanId +: \[unknown\]\n[\s\S]*\nUpdating \(dev\):/,
+  );
+  assert.match(up.stdout, /Updating \(dev\):[\s\S]*Outputs:[\s\S]*drPlanId +: "ocid1\.drplan\./);
   // The emulator's API key is the user's (~/.config/ocikit/), not in the program's .ocikit/.
   const ocikitFiles = readdirSync(join(p.dir, '.ocikit'), { recursive: true, withFileTypes: true });
   const files = ocikitFiles.filter((f) => f.isFile()).map((f) => join(f.parentPath ?? f.path, f.name));

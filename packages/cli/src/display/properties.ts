@@ -1,0 +1,482 @@
+/**
+ * The stack's outputs in Pulumi's property notation, as its progress display prints them
+ * (getResourceOutputsPropertiesString and propertyPrinter, pkg/backend/display/object_diff.go):
+ * `key: value` lines, objects as `{` … `}`, arrays as `[` `[0]: …` `]`, strings quoted (`%q`), a
+ * JSON or YAML string as its structure (`(json) {…}`), secrets `[secret]`, unknowns `[unknown]`;
+ * after a previous state, what changed marked `+`, `-` and `~` (sdk resource.PropertyMap.Diff).
+ */
+import { parse as parseYaml } from 'yaml';
+import { deepEqual, isObject, isSecret, isUnknown } from '../engine/values';
+
+/** The ops whose colour and prefix a property line takes (deploy.Color, deploy.RawPrefix). */
+export type PropertyOp = 'same' | 'create' | 'delete' | 'update';
+const PREFIX: Record<PropertyOp, string> = { same: '  ', create: '+ ', delete: '- ', update: '~ ' };
+
+interface ValueDiff {
+  old: unknown;
+  new: unknown;
+  array?: ArrayDiff;
+  object?: ObjectDiff;
+}
+interface ObjectDiff {
+  adds: Map<string, unknown>;
+  deletes: Map<string, unknown>;
+  sames: Map<string, unknown>;
+  updates: Map<string, ValueDiff>;
+}
+interface ArrayDiff {
+  adds: Map<number, unknown>;
+  deletes: Map<number, unknown>;
+  sames: Map<number, unknown>;
+  updates: Map<number, ValueDiff>;
+}
+
+const hasValue = (v: unknown) => v !== null && v !== undefined;
+/** resource.IsInternalPropertyKey: keys starting `__`. */
+const isInternal = (k: string) => k.startsWith('__');
+const isPlainObject = (v: unknown): v is Record<string, unknown> => isObject(v) && !isSecret(v);
+
+/** PropertyMap.Diff: undefined when nothing was added, deleted or updated. */
+function diffObjects(olds: Record<string, unknown>, news: Record<string, unknown>): ObjectDiff | undefined {
+  const d: ObjectDiff = { adds: new Map(), deletes: new Map(), sames: new Map(), updates: new Map() };
+  for (const [k, old] of Object.entries(olds)) {
+    if (isInternal(k)) continue;
+    if (k in news) {
+      const next = news[k];
+      const diff = diffValues(old, next);
+      if (!diff) d.sames.set(k, old);
+      else if (!hasValue(old)) d.adds.set(k, next);
+      else if (!hasValue(next)) d.deletes.set(k, old);
+      else d.updates.set(k, diff);
+    } else if (hasValue(old)) d.deletes.set(k, old);
+  }
+  for (const [k, next] of Object.entries(news))
+    if (!isInternal(k) && !(k in olds) && hasValue(next)) d.adds.set(k, next);
+  return d.adds.size || d.deletes.size || d.updates.size ? d : undefined;
+}
+
+/** PropertyValue.Diff: arrays element by element, objects key by key, anything else by deep equality. */
+function diffValues(old: unknown, next: unknown): ValueDiff | undefined {
+  if (Array.isArray(old) && Array.isArray(next)) {
+    const a: ArrayDiff = { adds: new Map(), deletes: new Map(), sames: new Map(), updates: new Map() };
+    for (let i = old.length; i < next.length; i++) a.adds.set(i, next[i]);
+    for (let i = next.length; i < old.length; i++) a.deletes.set(i, old[i]);
+    for (let i = 0; i < old.length && i < next.length; i++) {
+      const diff = diffValues(old[i], next[i]);
+      if (diff) a.updates.set(i, diff);
+      else a.sames.set(i, old[i]);
+    }
+    return a.adds.size || a.deletes.size || a.updates.size ? { old, new: next, array: a } : undefined;
+  }
+  if (isPlainObject(old) && isPlainObject(next)) {
+    const object = diffObjects(old, next);
+    return object ? { old, new: next, object } : undefined;
+  }
+  return deepEqual(old, next) ? undefined : { old, new: next };
+}
+
+const anyChanges = (d?: ObjectDiff) => Boolean(d && (d.adds.size || d.deletes.size || d.updates.size));
+
+/** A value of an add without `@isPulumiResource` keys (massageStackPreviewAdd). */
+function massageAdd(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(massageAdd);
+  if (isPlainObject(v))
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => k !== '@isPulumiResource')
+        .map(([k, x]) => [k, massageAdd(x)]),
+    );
+  return v;
+}
+
+function massageValueDiff(d: ValueDiff): void {
+  if (d.array) {
+    for (const [i, v] of d.array.adds) d.array.adds.set(i, massageAdd(v));
+    for (const u of d.array.updates.values()) massageValueDiff(u);
+  } else if (d.object) massageOutputDiff(d.object);
+}
+
+/**
+ * massageStackPreviewOutputDiff: in a preview, an output that becomes unknown is not shown as a
+ * change (its value is not known yet), nor are a resource's unknown outputs.
+ */
+function massageOutputDiff(d: ObjectDiff): void {
+  const isResource = d.adds.has('@isPulumiResource');
+  if (isResource) {
+    d.adds.delete('@isPulumiResource');
+    for (const [k, v] of d.adds) if (isUnknown(v)) d.adds.delete(k);
+  }
+  for (const [k, v] of d.adds) d.adds.set(k, massageAdd(v));
+  for (const [k, u] of d.updates) {
+    if (isResource && isUnknown(u.new) && !shouldPrint(u.old)) d.updates.delete(k);
+    else {
+      massageValueDiff(u);
+      if ((!anyChanges(u.object) && deepEqual(u.old, u.new)) || isUnknown(u.new)) d.updates.delete(k);
+    }
+  }
+}
+
+/** shouldPrintPropertyValue: null, "", [] and {} are left out. */
+function shouldPrint(v: unknown): boolean {
+  if (!hasValue(v) || v === '') return false;
+  if (Array.isArray(v)) return v.length > 0;
+  return !isPlainObject(v) || Object.keys(v).length > 0;
+}
+
+const isPrimitive = (v: unknown) => !Array.isArray(v) && !isPlainObject(v);
+
+/** Go's %q (strconv.Quote): printable characters as they are, the others escaped. */
+function goQuote(s: string): string {
+  const named: Record<string, string> = {
+    '\x07': '\\a',
+    '\b': '\\b',
+    '\f': '\\f',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+    '\v': '\\v',
+    '"': '\\"',
+    '\\': '\\\\',
+  };
+  let out = '"';
+  for (const ch of s) {
+    const code = ch.codePointAt(0)!;
+    if (named[ch]) out += named[ch];
+    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
+    else if ((code >= 0x80 && code < 0xa0) || code === 0x2028 || code === 0x2029 || code === 0xfeff)
+      out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** A number as printPrimitivePropertyValue writes it: an integer with `%.f`, a fraction with `%g`. */
+function goNumber(n: number): string {
+  if (Number.isInteger(n)) return BigInt(n).toString();
+  if (!Number.isFinite(n)) return n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN';
+  const [mantissa, exp] = n.toExponential().split('e');
+  const e = Number(exp);
+  if (e < -4 || e >= 6) return `${mantissa}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+  return String(n);
+}
+
+/** decodeValue: a string holding a JSON (or, on several lines, YAML) object or array. */
+function decodeValue(text: string): [unknown, string] | undefined {
+  const repr = text.trim();
+  let decoded: unknown;
+  let kind = 'json';
+  try {
+    decoded = JSON.parse(repr);
+  } catch {
+    if (!/[\r\n]/.test(repr)) return undefined;
+    try {
+      decoded = parseYaml(repr);
+      kind = 'yaml';
+    } catch {
+      return undefined;
+    }
+  }
+  return Array.isArray(decoded) || isPlainObject(decoded) ? [decoded, kind] : undefined;
+}
+
+/** One line-level change of a multi-line string (diffmatchpatch's line mode). */
+type LineChunk = { op: 'same' | 'create' | 'delete'; lines: string[] };
+
+/** The lines of two texts as equal, deleted and inserted runs (a longest common subsequence). */
+function lineDiff(old: string, next: string): LineChunk[] {
+  const a = old.split('\n');
+  const b = next.split('\n');
+  const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  const chunks: LineChunk[] = [];
+  const push = (op: LineChunk['op'], line: string) => {
+    const last = chunks[chunks.length - 1];
+    if (last?.op === op) last.lines.push(line);
+    else chunks.push({ op, lines: [line] });
+  };
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      push('same', a[i]);
+      i++;
+      j++;
+    }
+    // A changed line reads as its deletion, then its insertion (as diffmatchpatch orders them).
+    else if (i < a.length && (j === b.length || lcs[i + 1][j] >= lcs[i][j + 1])) push('delete', a[i++]);
+    else push('create', b[j++]);
+  }
+  return chunks;
+}
+
+export interface PrinterOptions {
+  showSecrets: boolean;
+  /** Colours a piece of text as the op's (the display's own colour rules). */
+  paint: (op: PropertyOp, text: string) => string;
+}
+
+/** propertyPrinter: writes property values and diffs at an indentation, in an op's colour and prefix. */
+class PropertyPrinter {
+  constructor(
+    private readonly out: string[],
+    private readonly options: PrinterOptions,
+    private readonly indent: number,
+    private readonly op: PropertyOp,
+    private readonly prefix: boolean,
+  ) {}
+
+  indented(by: number): PropertyPrinter {
+    return new PropertyPrinter(this.out, this.options, this.indent + by, this.op, this.prefix);
+  }
+  withOp(op: PropertyOp): PropertyPrinter {
+    return new PropertyPrinter(this.out, this.options, this.indent, op, this.prefix);
+  }
+  withPrefix(prefix: boolean): PropertyPrinter {
+    return new PropertyPrinter(this.out, this.options, this.indent, this.op, prefix);
+  }
+
+  /** Painted piece by piece between line breaks, so that every line carries its own colour. */
+  private write(text: string): void {
+    this.out.push(
+      text
+        .split('\n')
+        .map((piece) => (piece ? this.options.paint(this.op, piece) : piece))
+        .join('\n'),
+    );
+  }
+  /** getIndentationString: four spaces a level, the last two the op's prefix when prefixed. */
+  private writeIndented(text: string, prefix = this.prefix): void {
+    const spaces = '    '.repeat(this.indent);
+    this.write((prefix && spaces ? spaces.slice(0, -2) + PREFIX[this.op] : spaces) + text);
+  }
+  private writeUnprefixedIndented(text: string): void {
+    this.writeIndented(text, false);
+  }
+
+  printPropertyTitle(name: string, align: number): void {
+    this.writeIndented(`${name.padEnd(align)}: `);
+  }
+
+  printObject(props: Record<string, unknown>): void {
+    const keys = Object.keys(props).sort();
+    const width = maxKey(keys);
+    for (const k of keys) if (!isInternal(k)) this.printObjectProperty(k, props[k], width);
+  }
+
+  printObjectProperty(key: string, value: unknown, width: number): void {
+    this.printPropertyTitle(key, width);
+    this.printPropertyValue(value);
+  }
+
+  printPropertyValue(v: unknown): void {
+    this.printValue(v);
+    this.write('\n');
+  }
+
+  private printValue(v: unknown): void {
+    if (isSecret(v) && this.options.showSecrets) return this.printValue(v.value);
+    if (isPrimitive(v)) return this.printPrimitive(v);
+    if (Array.isArray(v)) {
+      if (v.length === 0) return this.write('[]');
+      this.write('[\n');
+      v.forEach((element, i) => {
+        this.writeIndented(`    [${i}]: `);
+        this.indented(1).printPropertyValue(element);
+      });
+      return this.writeUnprefixedIndented(']');
+    }
+    const obj = v as Record<string, unknown>;
+    if (Object.keys(obj).length === 0) return this.write('{}');
+    this.write('{\n');
+    this.indented(1).printObject(obj);
+    this.writeUnprefixedIndented('}');
+  }
+
+  private printPrimitive(v: unknown): void {
+    if (isUnknown(v)) return this.write('[unknown]');
+    if (isSecret(v)) return this.write('[secret]');
+    if (!hasValue(v)) return this.write('<null>');
+    if (typeof v === 'number') return this.write(goNumber(v));
+    if (typeof v === 'string') {
+      const decoded = decodeValue(v);
+      if (decoded) {
+        this.write(`(${decoded[1]}) `);
+        return this.printPropertyValue(decoded[0]);
+      }
+      return this.write(goQuote(v));
+    }
+    this.write(String(v));
+  }
+
+  printAdd(v: unknown, title: (p: PropertyPrinter) => void): void {
+    const p = this.withOp('create').withPrefix(true);
+    title(p);
+    p.printPropertyValue(v);
+  }
+  printDelete(v: unknown, title: (p: PropertyPrinter) => void): void {
+    const p = this.withOp('delete').withPrefix(true);
+    title(p);
+    p.printPropertyValue(v);
+  }
+
+  printObjectDiff(diff: ObjectDiff): void {
+    const keys = diffKeys(diff);
+    const width = maxKey(keys);
+    for (const k of keys) this.printObjectPropertyDiff(k, width, diff);
+  }
+
+  printObjectPropertyDiff(key: string, width: number, diff: ObjectDiff): void {
+    const title = (p: PropertyPrinter) => p.printPropertyTitle(key, width);
+    if (diff.adds.has(key)) this.printAdd(diff.adds.get(key), title);
+    else if (diff.deletes.has(key)) this.printDelete(diff.deletes.get(key), title);
+    else if (diff.updates.has(key)) this.printPropertyValueDiff(title, diff.updates.get(key)!);
+    else if (shouldPrint(diff.sames.get(key)))
+      this.withOp('same').withPrefix(false).printObjectProperty(key, diff.sames.get(key), width);
+  }
+
+  private printPropertyValueDiff(title: (p: PropertyPrinter) => void, diff: ValueDiff): void {
+    const p = this.withOp('update').withPrefix(true);
+    if (diff.array) {
+      title(p);
+      p.write('[\n');
+      const a = diff.array;
+      const length = Math.max(-1, ...a.adds.keys(), ...a.deletes.keys(), ...a.sames.keys(), ...a.updates.keys()) + 1;
+      for (let i = 0; i < length; i++) {
+        const element = p.indented(2);
+        const elementTitle = (q: PropertyPrinter) => q.indented(-1).writeIndented(`[${i}]: `);
+        if (a.adds.has(i)) element.printAdd(a.adds.get(i), elementTitle);
+        else if (a.deletes.has(i)) element.printDelete(a.deletes.get(i), elementTitle);
+        else if (a.updates.has(i)) element.printPropertyValueDiff(elementTitle, a.updates.get(i)!);
+        else if (a.sames.has(i)) {
+          const same = element.withOp('same').withPrefix(false);
+          elementTitle(same);
+          same.printPropertyValue(a.sames.get(i));
+        }
+      }
+      return p.writeUnprefixedIndented(']\n');
+    }
+    if (diff.object) {
+      title(p);
+      p.write('{\n');
+      p.indented(1).printObjectDiff(diff.object);
+      return p.writeUnprefixedIndented('}\n');
+    }
+    const printOld = shouldPrint(diff.old);
+    const printNew = shouldPrint(diff.new);
+    if (printOld && printNew && isPrimitive(diff.old) && isPrimitive(diff.new)) {
+      title(p);
+      if (typeof diff.old === 'string' && typeof diff.new === 'string' && !isUnknown(diff.old) && !isUnknown(diff.new))
+        return p.printTextDiff(diff.old, diff.new);
+      p.withOp('delete').printPrimitive(diff.old);
+      p.write(' => ');
+      p.withOp('create').printPrimitive(diff.new);
+      return p.write('\n');
+    }
+    // Of different kinds: the old value removed, the new one added.
+    if (printOld) p.printDelete(diff.old, title);
+    if (printNew) p.printAdd(diff.new, title);
+  }
+
+  /** printTextDiff: a JSON or YAML string as the diff of its structure, one line as `"old" => "new"`, lines as a line diff. */
+  private printTextDiff(old: string, next: string): void {
+    if (this.printEncodedValueDiff(old, next)) return;
+    if (!old.includes('\n') && !next.includes('\n')) {
+      this.withOp('delete').write(goQuote(old));
+      this.write(' => ');
+      this.withOp('create').write(goQuote(next));
+      return this.write('\n');
+    }
+    this.indented(1).printLineDiff(lineDiff(old, next));
+  }
+
+  /** printLineDiff: the changed lines with two lines of context either side, `...` for the rest. */
+  private printLineDiff(chunks: LineChunk[]): void {
+    this.write('\n');
+    const writeLine = (op: LineChunk['op'], text: string) =>
+      this.withOp(op)
+        .withPrefix(op !== 'same')
+        .writeIndented(text + '\n');
+    const context = 2;
+    chunks.forEach((chunk, index) => {
+      if (chunk.op !== 'same') {
+        for (const line of chunk.lines) if (line.trim()) writeLine(chunk.op, line);
+        return;
+      }
+      const lines = chunk.lines.filter((line) => line.trim());
+      if (index === 0 && lines.length > context + 1) {
+        writeLine('same', '...');
+        for (const line of lines.slice(-context)) writeLine('same', line);
+      } else if (index === chunks.length - 1 && index > 0 && lines.length > context + 1) {
+        for (const line of lines.slice(0, context)) writeLine('same', line);
+        writeLine('same', '...');
+      } else if (index > 0 && index < chunks.length - 1 && lines.length > 2 * context + 1) {
+        for (const line of lines.slice(0, context)) writeLine('same', line);
+        writeLine('same', '...');
+        for (const line of lines.slice(-context)) writeLine('same', line);
+      } else for (const line of lines) writeLine('same', line);
+    });
+  }
+
+  private printEncodedValueDiff(old: string, next: string): boolean {
+    const before = decodeValue(old);
+    const after = before && decodeValue(next);
+    if (!before || !after) return false;
+    if (deepEqual(before[0], after[0])) {
+      this.printTextDiff(goQuote(old), goQuote(next));
+      return true;
+    }
+    this.write(before[1] === after[1] ? `(${before[1]}) ` : `(${before[1]} => ${after[1]}) `);
+    const diff = diffValues(before[0], after[0]);
+    if (!diff) this.withOp('same').printPropertyValue(before[0]);
+    else this.printPropertyValueDiff(() => undefined, diff);
+    return true;
+  }
+}
+
+function diffKeys(d: ObjectDiff): string[] {
+  return [...d.adds.keys(), ...d.deletes.keys(), ...d.sames.keys(), ...d.updates.keys()].sort();
+}
+
+function maxKey(keys: string[]): number {
+  return Math.max(0, ...keys.map((k) => k.length));
+}
+
+export interface StackOutputs {
+  /** The stack's outputs before the run; undefined when the stack had no state (a new stack). */
+  old?: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  /** A preview: only the outputs that change are shown (unless showSames). */
+  planning: boolean;
+  showSames: boolean;
+}
+
+/**
+ * getResourceOutputsPropertiesString for the root stack: after an update every output, those that
+ * changed since the previous state marked (`+ k: v`, `- k: v`, `~ k: old => new`); in a preview,
+ * of a stack with a previous state, only the changes (an output that becomes unknown is none), and
+ * of a new stack every output. Empty when there is nothing to show.
+ */
+export function stackOutputsText(stack: StackOutputs, options: PrinterOptions): string {
+  const outs = stack.outputs;
+  // During the actual update every output of the stack is shown, changed or not.
+  const showSames = stack.showSames || !stack.planning;
+  let diff: ObjectDiff | undefined;
+  if (stack.old) {
+    diff = diffObjects(stack.old, outs);
+    if (diff && stack.planning) massageOutputDiff(diff);
+    if (!diff && !showSames) return '';
+  }
+  const keys = diff ? diffKeys(diff) : Object.keys(outs).sort();
+  const width = maxKey(keys);
+  const out: string[] = [];
+  const p = new PropertyPrinter(out, options, 1, stack.old ? 'same' : 'create', false);
+  for (const k of keys) {
+    if (!diff && (isInternal(k) || !shouldPrint(outs[k]))) continue;
+    if (diff && !showSames && !diff.adds.has(k) && !diff.deletes.has(k) && !diff.updates.has(k)) continue;
+    if (diff) p.printObjectPropertyDiff(k, width, diff);
+    else p.printObjectProperty(k, outs[k], width);
+  }
+  return out.join('');
+}
