@@ -85,7 +85,7 @@ test('a preview lists each step with its symbol, type and name, and the changed 
   assert.match(lines, / ~ {3}oci:AiLanguage\/endpoint:Endpoint b update\n {8}~ inferenceUnits: 1 => 2\n/);
   assert.match(
     lines,
-    / \+- {2}oci:AiLanguage\/endpoint:Endpoint c replace\n {8}~ modelId: "m1" => output<string> \(forces replacement\)/,
+    / \+- {2}oci:AiLanguage\/endpoint:Endpoint c replace\n {8}~ modelId: "m1" => \[unknown\] \(forces replacement\)/,
   );
   assert.match(lines, / - {3}oci:AiLanguage\/endpoint:Endpoint d delete\n/);
   assert.doesNotMatch(lines, / e /);

@@ -9,9 +9,12 @@ export function isSecret(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as Record<string, unknown>)[SECRET_SIG] === SECRET_VALUE;
 }
 
-/** Replaces secrets by "[secret]" (unless shown) and unknowns by "output<string>", as Pulumi prints them. */
+/**
+ * Replaces secrets by "[secret]" (unless shown) and unknowns by "[unknown]", as Pulumi prints them
+ * (printPrimitivePropertyValue, pkg/backend/display/object_diff.go).
+ */
 export function reveal(value: unknown, showSecrets = false): unknown {
-  if (value === UNKNOWN) return 'output<string>';
+  if (value === UNKNOWN) return '[unknown]';
   if (isSecret(value)) {
     const inner = value as Record<string, unknown>;
     return showSecrets && 'value' in inner ? reveal(inner.value, true) : '[secret]';
@@ -24,7 +27,7 @@ export function reveal(value: unknown, showSecrets = false): unknown {
 
 export function formatValue(value: unknown, indent = 4, showSecrets = false): string {
   const shown = reveal(value, showSecrets);
-  if (shown === '[secret]' || shown === 'output<string>') return String(shown);
+  if (shown === '[secret]' || shown === '[unknown]') return String(shown);
   if (typeof shown === 'object' && shown !== null)
     return JSON.stringify(shown, null, 4)
       .split('\n')
