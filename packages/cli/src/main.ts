@@ -599,7 +599,9 @@ const UNSUPPORTED_STACK: Array<[string, string]> = [
 ];
 const UNSUPPORTED_STATE: Array<[string, string]> = [
   ['edit', 'edit `ocikit stack export` output and `ocikit stack import` it'],
+  ['get', "`ocikit stack export` prints each resource's state (URN, ID, inputs and outputs)"],
   ['move', 'there is no backend to move resources between stacks through'],
+  ['promote', 'it has no `do` command, so no stateful snippets to promote'],
   ['repair', 'a state is checked whole when written and when imported (`stack import` names what is wrong)'],
   ['taint', 'its engine does not replace tainted resources: use `--replace <urn>` on `up`'],
   ['untaint', 'its engine does not replace tainted resources: use `--replace <urn>` on `up`'],

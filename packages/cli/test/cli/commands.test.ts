@@ -753,6 +753,11 @@ test("Pulumi's stack and state subcommands ocikit lacks fail with the reason, no
     [['state', 'taint', 'urn'], /use `--replace <urn>` on `up`$/],
     [['state', 'untaint', 'urn'], /^error: `state untaint` is not supported by ocikit: /],
     [['state', 'upgrade'], /^error: `state upgrade` is not supported by ocikit: /],
+    // Pulumi 3.257's state get and 3.260's state promote (pkg/cmd/pulumi/state/state.go).
+    [['state', 'get', 'urn'], /^error: `state get` is not supported by ocikit: `ocikit stack export` prints/],
+    [['state', 'promote', 'b'], /^error: `state promote` is not supported by ocikit: it has no `do` command/],
+    // Not a command of Pulumi's (its state.go registers promote, which state eject was renamed to).
+    [['state', 'eject', 'b'], /^error: unknown command 'eject'$/],
     // Pulumi's earlier deployment, which the root's --version would answer with ocikit's version.
     [['stack', 'export', '--version', '2'], /^error: `stack export --version` is not supported by ocikit: /],
   ] as Array<[string[], RegExp]>) {
