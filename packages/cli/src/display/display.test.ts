@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { EngineEvent, StepEventMetadata } from '../engine';
 import { jsonEvent } from './json-event';
 import { Display } from './display';
+import type { ColorMode } from './modes';
 import { SECRET_SIG, SECRET_VALUE, UNKNOWN } from './format';
 
 /** The escape character that starts ANSI colour sequences. */
@@ -484,7 +485,7 @@ test("--json diagnostics carry no colour codes, and an error neither its stack f
     preview: true,
     stack: 'dev',
     json: true,
-    color: 'always',
+    color: 'never',
     out,
     env: {},
   });
@@ -509,6 +510,42 @@ test("--json diagnostics carry no colour codes, and an error neither its stack f
     .map((line) => (JSON.parse(line) as EngineEvent).diagnosticEvent!.message);
   assert.deepEqual(messages, ['Running program failed with an unhandled exception:\nError: bad id\n', 'hello\n']);
   assert.equal(display.exceptionDetail(), 'bad id');
+});
+
+// logJSONEvent (pkg/backend/display/display.go) takes the colour directives of the engine's
+// diagnostics (eventSink.Stringify; diagEvent: color raw) out only when the colorization is never.
+test("--json diagnostics keep Pulumi's colour directives, color raw, unless the colorization is never", () => {
+  const run = (color: ColorMode | undefined, isTTY = false, env: NodeJS.ProcessEnv = {}) => {
+    const { out, text } = stream(isTTY);
+    const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: true, color, out, env });
+    display.onEvent(
+      event({ diagnosticEvent: { severity: 'warning', prefix: 'warning: ', color: 'never', message: 'careful\n' } }),
+    );
+    display.onEvent(
+      event({ diagnosticEvent: { severity: 'info', color: 'never', message: `${ESC}[1mhello${ESC}[0m\n` } }),
+    );
+    return text()
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const { prefix, message, color } = (JSON.parse(line) as EngineEvent).diagnosticEvent!;
+        return { prefix, message, color };
+      });
+  };
+  const raw = [
+    { prefix: '<{%fg 3%}>warning: <{%reset%}>', message: '<{%reset%}>careful<{%reset%}>\n', color: 'raw' },
+    { prefix: undefined, message: '<{%reset%}>hello<{%reset%}>\n', color: 'raw' },
+  ];
+  const never = [
+    { prefix: 'warning: ', message: 'careful\n', color: 'never' },
+    { prefix: undefined, message: 'hello\n', color: 'never' },
+  ];
+  assert.deepEqual(run('always'), raw);
+  assert.deepEqual(run('raw'), raw);
+  assert.deepEqual(run('auto', true), raw, 'auto on a terminal is always');
+  assert.deepEqual(run('never', true), never);
+  assert.deepEqual(run(undefined), never, 'auto without a terminal is never');
+  assert.deepEqual(run('auto', true, { NO_COLOR: '1' }), never);
 });
 
 // Pulumi's shouldShow (display.go): in the diff view a replacement is one logical `+-` row; its

@@ -107,6 +107,7 @@ export class Display {
   private firstError?: { message: string; exception: boolean };
 
   private readonly debug: boolean;
+  private readonly jsonColour: boolean;
 
   constructor(private readonly options: DisplayOptions) {
     this.out = options.out ?? process.stdout;
@@ -115,6 +116,10 @@ export class Display {
     this.live = !options.json && Boolean(this.out.isTTY);
     const color = options.color ?? 'auto';
     this.colour = color === 'always' || (color === 'auto' && this.live && !env.NO_COLOR);
+    // Pulumi's colorization (cmdutil.GetGlobalColorization) is never unless asked for (always,
+    // raw) or auto on a terminal; --json's diagnostics then keep its colour directives (jsonEvent).
+    this.jsonColour =
+      color === 'always' || color === 'raw' || (color === 'auto' && Boolean(this.out.isTTY) && !env.NO_COLOR);
   }
 
   begin(): void {
@@ -132,9 +137,10 @@ export class Display {
 
   readonly onEvent = (event: EngineEvent): void => {
     if (this.options.json) {
-      // Events as the engine sent them, but without colour codes (the events say `color: never`)
-      // and without an error's stack frames (as without --json: never a stack trace for a user's
-      // mistake); its one line on stderr is told as without --json.
+      // Events as the engine sent them, but without terminal colour codes (Pulumi's directives
+      // instead, unless the colorization is never: jsonEvent) and without an error's stack frames
+      // (as without --json: never a stack trace for a user's mistake); its one line on stderr is
+      // told as without --json.
       const d = event.diagnosticEvent;
       if (d) {
         const sent = d.message.replace(/\n+$/, '');
@@ -144,7 +150,7 @@ export class Display {
       }
       // A preview reports a failed step as an error alone (previewActions.OnResourceStepPost).
       if (event.resOpFailedEvent && this.options.preview) return;
-      const shown = jsonEvent(event);
+      const shown = jsonEvent(event, this.jsonColour);
       // Numbered as printed, as Pulumi's JSON display numbers the events it shows.
       if (shown) this.out.write(JSON.stringify({ ...shown, sequence: this.printed++ }) + '\n');
       return;

@@ -7,11 +7,15 @@ const STEP_EVENTS = ['resourcePreEvent', 'resOutputsEvent', 'resOpFailedEvent'] 
  * An engine event as `--json` prints it: in the shape of Pulumi's apitype.EngineEvent
  * (sdk/go/common/apitype/events.go), which is what scripts written for `pulumi up --json` parse.
  * Undefined for an event Pulumi does not print: a default provider's steps are internal
- * (display.go ShowEvents drops them).
+ * (display.go ShowEvents drops them). `colour`: the colorization is not never (see
+ * rawDiagnostic).
  */
-export function jsonEvent(event: EngineEvent): EngineEvent | undefined {
+export function jsonEvent(event: EngineEvent, colour = false): EngineEvent | undefined {
   const key = STEP_EVENTS.find((k) => event[k]);
-  if (!key) return event;
+  if (!key)
+    return colour && event.diagnosticEvent
+      ? { ...event, diagnosticEvent: rawDiagnostic(event.diagnosticEvent) }
+      : event;
   const step = event[key]!;
   const m = step.metadata;
   if (isDefaultProvider(m.urn)) return undefined;
@@ -56,5 +60,25 @@ function jsonState(s: StepEventStateMetadata | undefined): StepEventStateMetadat
     outputs: s.outputs,
     provider: s.provider,
     ...(s.initErrors?.length ? { initErrors: s.initErrors } : {}),
+  };
+}
+
+const RESET = '<{%reset%}>';
+/** colors.SpecDebug (reset), SpecWarning (fg 3) and SpecError (fg 1) in Pulumi's directives. */
+const SEVERITY_COLOUR: Record<string, string> = { debug: RESET, warning: '<{%fg 3%}>', error: '<{%fg 1%}>' };
+
+/**
+ * A diagnostic as Pulumi's --json prints it when its colorization is not never: as the engine
+ * made it (pkg/engine/events.go diagEvent: `color: raw`; eventSink.Stringify: the prefix in its
+ * severity's colour directive then reset, the message between resets), for the reader to
+ * colorize; logJSONEvent (pkg/backend/display/display.go) takes the directives out only for
+ * never.
+ */
+function rawDiagnostic(d: NonNullable<EngineEvent['diagnosticEvent']>): NonNullable<EngineEvent['diagnosticEvent']> {
+  return {
+    ...d,
+    ...(d.prefix ? { prefix: `${SEVERITY_COLOUR[d.severity] ?? ''}${d.prefix}${RESET}` } : {}),
+    message: `${RESET}${d.message.replace(/\n$/, '')}${RESET}\n`,
+    color: 'raw',
   };
 }
