@@ -2,15 +2,26 @@
  * Config objects as Pulumi writes them as text: Go's map[string]object marshalled to JSON, so
  * every object's keys sorted by their UTF-8 bytes (what `config get`, `config` and the program's
  * PULUMI_CONFIG carry), whatever order the YAML file holds them in. Written by hand: a JS object
- * would put integer-like keys first ("2" before "10"), where Go puts "10" first.
+ * would put integer-like keys first ("2" before "10"), where Go puts "10" first. With `indent`,
+ * as Go's MarshalIndent writes it (`margin`: the indentation of the line the value starts on).
  */
-export function configJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(configJson).join(',')}]`;
+export function configJson(value: unknown, indent = '', margin = ''): string {
+  const items = (entries: string[], open: string, close: string) =>
+    entries.length === 0
+      ? open + close
+      : indent
+        ? `${open}\n${margin}${indent}${entries.join(`,\n${margin}${indent}`)}\n${margin}${close}`
+        : `${open}${entries.join(',')}${close}`;
+  const inner = (v: unknown) => configJson(v, indent, margin + indent);
+  if (Array.isArray(value)) return items(value.map(inner), '[', ']');
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
   const record = value as Record<string, unknown>;
-  return `{${goOrder(Object.keys(record))
-    .map((k) => `${JSON.stringify(k)}:${configJson(record[k])}`)
-    .join(',')}}`;
+  const colon = indent ? ': ' : ':';
+  return items(
+    goOrder(Object.keys(record)).map((k) => `${JSON.stringify(k)}${colon}${inner(record[k])}`),
+    '{',
+    '}',
+  );
 }
 
 /**

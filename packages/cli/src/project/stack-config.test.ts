@@ -56,7 +56,8 @@ test('a Pulumi.json project is found first, and its stacks are Pulumi.<stack>.js
   assert.equal(
     readFileSync(join(dir, 'Pulumi.dev.json'), 'utf8'),
     JSON.stringify(
-      { config: { 'j:units': '3', 'j:tags': { a: 1 }, 'j:region': 'eu', 'j:token': { secure: 'v1:AAAA:BBBB' } } },
+      // Its keys sorted, as Pulumi's ProjectStack.Save writes config.Map.
+      { config: { 'j:region': 'eu', 'j:tags': { a: 1 }, 'j:token': { secure: 'v1:AAAA:BBBB' }, 'j:units': '3' } },
       null,
       4,
     ) + '\n',

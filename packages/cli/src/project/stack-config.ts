@@ -9,7 +9,8 @@ import { configJson } from './config-json';
  * `Pulumi.<stack>.yaml`: `config:` values keyed `<namespace>:<key>` (a key without a namespace
  * belongs to the project, as Pulumi reads it), `{secure: v1:…}` for secrets, and the
  * `encryptionsalt` of the passphrase provider. Edits go through the YAML document so comments and
- * the order of keys survive `config set|rm`.
+ * the order of keys survive `config set|rm` (a JSON file is written as Pulumi writes one:
+ * projectStackJson).
  */
 export interface ConfigEntry {
   /** Plain value, or the ciphertext when `secure`. Objects and lists are JSON-encoded, as Pulumi passes them. */
@@ -160,10 +161,34 @@ export class StackConfigFile {
   save(): void {
     // A stackConfigDir that is not there yet is created, as Pulumi's ProjectStack.Save does.
     mkdirSync(dirname(this.path), { recursive: true });
-    // A JSON stack file is written as Pulumi's JSON marshaller writes it: indented four spaces.
-    if (isJsonFile(this.path)) writeFileSync(this.path, JSON.stringify(this.doc.toJS() ?? {}, null, 4) + '\n');
+    if (isJsonFile(this.path)) writeFileSync(this.path, projectStackJson(this.doc.toJS()));
     else writeFileSync(this.path, this.doc.contents === null ? stringify({}) : this.doc.toString());
   }
+}
+
+/** workspace.ProjectStack's JSON fields, in the order of the struct's fields. */
+const PROJECT_STACK_FIELDS = ['secretsprovider', 'encryptedkey', 'encryptionsalt', 'config', 'environment'];
+const INDENT = '    ';
+
+/**
+ * A `Pulumi.<stack>.json` as Pulumi's ProjectStack.Save writes it (encoding.JSON: indented four
+ * spaces): the struct's fields in their order, empty ones left out (omitempty), other keys not
+ * kept; config.Map's keys, and an object value's, in Go's map order (configJson); a null value
+ * written "" (config.Value reads it so); `environment` as written (a json.RawMessage).
+ */
+function projectStackJson(doc: unknown): string {
+  const file = isRecord(doc) ? doc : {};
+  const fields = PROJECT_STACK_FIELDS.flatMap((key) => {
+    const value = file[key];
+    if (value === undefined || value === null || value === '') return [];
+    if (key === 'environment') return [[key, JSON.stringify(value, null, 4).replace(/\n/g, `\n${INDENT}`)]];
+    if (key !== 'config' || !isRecord(value)) return [[key, configJson(value, INDENT, INDENT)]];
+    if (Object.keys(value).length === 0) return [];
+    const config = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v ?? '']));
+    return [[key, configJson(config, INDENT, INDENT)]];
+  });
+  if (fields.length === 0) return '{}\n';
+  return `{\n${fields.map(([key, text]) => `${INDENT}${JSON.stringify(key)}: ${text}`).join(',\n')}\n}\n`;
 }
 
 /** A `Pulumi.<stack>.json` as a document to edit like the YAML ones (JSON, as Pulumi reads it). */

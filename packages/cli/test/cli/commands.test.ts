@@ -310,6 +310,32 @@ test('a Pulumi.json project keeps its config in Pulumi.<stack>.json, as Pulumi n
   assert.equal((await ocikit(['config', 'get', 'units'], { cwd, env })).stdout, '3\n');
 });
 
+// ProjectStack.Save marshals the struct (its fields in order, omitempty, nothing else) with
+// encoding.JSON; config.Map and object values are Go maps, their keys sorted.
+test('config set writes a Pulumi.<stack>.json as Pulumi marshals a ProjectStack: keys sorted, fields in order', async () => {
+  const cwd = scratchDir('cli');
+  writeFileSync(join(cwd, 'Pulumi.json'), '{ "name": "shop", "runtime": "nodejs" }\n');
+  const salt = 'v1:c2FsdA==:v1:AAAAAAAAAAAAAAAA:AAAA';
+  writeFileSync(
+    join(cwd, 'Pulumi.test.json'),
+    JSON.stringify({
+      config: { 'shop:zeta': '1', 'shop:alpha': { b: 1, a: [2, 1] } },
+      extra: true,
+      encryptionsalt: salt,
+    }),
+  );
+  const env = cleanEnv();
+  assert.equal((await ocikit(['--stack', 'test', 'config', 'set', 'units', '2'], { cwd, env })).code, 0);
+  assert.equal(
+    readFileSync(join(cwd, 'Pulumi.test.json'), 'utf8'),
+    JSON.stringify(
+      { encryptionsalt: salt, config: { 'shop:alpha': { a: [2, 1], b: 1 }, 'shop:units': '2', 'shop:zeta': '1' } },
+      null,
+      4,
+    ) + '\n',
+  );
+});
+
 // What Pulumi says of a secret config value it cannot read (config.go listConfig, config_get.go,
 // getAndSaveSecretsManager and the engine's "failed to decrypt config"): a wrong passphrase is
 // "incorrect passphrase"; a value the right key cannot open is the value's fault, said in crypt.go's
