@@ -4,7 +4,7 @@ import { UserError } from '../errors';
 import type { Operation } from '../engine';
 import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
-import { checkEntryPoint, type Project } from '../project/project';
+import { checkEntryPoint, findUp, type Project } from '../project/project';
 import { checkRuntimeOptions } from '../project/runtime-options';
 import { StackConfigFile } from '../project/stack-config';
 import { setPlainAtPath } from './config';
@@ -18,7 +18,6 @@ import { PrestartedProgram, programLocation } from '../engine/program';
 import type { FileStackState } from '../engine/state';
 import { trace } from '../engine/trace';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 
 export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
 
@@ -397,10 +396,10 @@ function writeImportCode(
   options: { out?: string; json?: boolean },
 ): void {
   let pkg = '@pulumi/oci';
-  let dir = programDir;
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  // searchup takes any entry of that name (os.Stat), as existsSync does.
+  const manifestFile = findUp(programDir, ['package.json'], existsSync);
   try {
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const manifest = (manifestFile ? JSON.parse(readFileSync(manifestFile, 'utf8')) : {}) as Record<string, unknown>;
     const deps = { ...(manifest.devDependencies as object), ...(manifest.dependencies as object) };
     if ('@ocikit/oci' in deps && !('@pulumi/oci' in deps)) pkg = '@ocikit/oci';
   } catch {

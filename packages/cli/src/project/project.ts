@@ -63,11 +63,24 @@ export const isJsonFile = (file: string) => extname(file) === '.json';
 
 /** Finds the project file (Pulumi.json, .yaml or .yml) in `start` or a parent folder, as Pulumi's DetectProjectPathFrom does. */
 export function findProjectFile(start: string): string {
-  for (let dir = resolve(start); ; dir = dirname(dir)) {
-    for (const name of PROJECT_FILES) if (isFile(join(dir, name))) return join(dir, name);
-    if (dirname(dir) === dir) break;
-  }
+  const file = findUp(start, PROJECT_FILES);
+  if (file) return file;
   throw new ProjectError(`no Pulumi.yaml project file found (searching upwards from ${resolve(start)})`);
+}
+
+/**
+ * The path of the first of `names` that `exists` in `start`'s folder or, failing that, in the
+ * nearest folder above it that has one; undefined when none up to the root does.
+ */
+export function findUp(
+  start: string,
+  names: readonly string[],
+  exists: (path: string) => boolean = isFile,
+): string | undefined {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    for (const name of names) if (exists(join(dir, name))) return join(dir, name);
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 export function readProject(start: string): Project {
