@@ -299,7 +299,15 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         if (!options.json) process.stdout.write('\n');
       }
     }
-    await run(mode, false);
+    // An import that fails part-way still writes the code of what it adopted, then fails, as
+    // import.go generates the code (generateImportedDefinitions) before returning ImportStack's error.
+    const failed = await run(mode, false).then(
+      () => undefined,
+      (e: unknown) => {
+        if (kind !== 'import') throw e;
+        return { e };
+      },
+    );
     if (kind === 'destroy')
       afterDestroy(state, config.file.path, {
         protectedLeft,
@@ -314,6 +322,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         options.imports ?? [],
         options,
       );
+    if (failed) throw failed.e;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

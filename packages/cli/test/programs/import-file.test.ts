@@ -194,3 +194,23 @@ test('import --file adopts them all, parents first; the code --out writes previe
   const trimmed = readCheckpoint(p).resources!.find((r) => r.urn === urn(ENDPOINT, 'trimmed'))!;
   assert.deepEqual(Object.keys((trimmed as { inputs?: object }).inputs ?? {}).sort(), keep);
 });
+
+test('an import --file that fails part-way prints the code of what it adopted, then fails', async () => {
+  // As import.go: the code is generated from the state after the import, whatever its error.
+  const missing = `${ids.first.slice(0, -6)}zzzzzz`;
+  const file = importFile({
+    resources: [
+      { type: ENDPOINT, name: 'partial', id: ids.second },
+      { type: ENDPOINT, name: 'missing', id: missing },
+    ],
+  });
+  const failed = await p.run(['import', '--file', file, '--protect=false']);
+  assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+  assert.match(failed.stderr, new RegExp(`::missing: resource '${missing}' does not exist`));
+  assert.match(failed.stdout, /Please copy the following code into your Pulumi application/);
+  assert.match(failed.stdout, /const partial = new oci\.ailanguage\.Endpoint\("partial", \{/);
+  assert.doesNotMatch(failed.stdout, /const missing/);
+  const held = readCheckpoint(p).resources!.map((r) => r.urn);
+  assert.ok(held.includes(urn(ENDPOINT, 'partial')));
+  assert.ok(!held.includes(urn(ENDPOINT, 'missing')));
+});
