@@ -1534,9 +1534,13 @@ export class Deployment {
       } else {
         const news = applyIgnoreChanges(readInputs, reg.inputs, reg.ignoreChanges);
         const check = await plugin.check(urn, reg.name, reg.type, readInputs, news);
-        // ImportStep.Apply: the failures reported, then the step fails with Pulumi's words.
+        // ImportStep.Apply (issueCheckErrors): the failures reported, then the step fails with
+        // Pulumi's words (a step failure, which --continue-on-error goes on from).
         if (check.failures.length) {
-          this.checkFailed(urn, reg.type, news, check.failures);
+          const messages = checkFailureMessages(reg.type, urn, news, check.failures);
+          for (const m of messages) this.o.events.diag('error', m, urn);
+          // Without the flag the run's one-line error is the first failure.
+          if (!this.o.continueOnError) this.recordFailure(messages[0]);
           throw new StepError(`${urn}: one or more inputs failed to validate`);
         }
         const diff = await plugin.diff(
@@ -1578,7 +1582,10 @@ export class Deployment {
     } catch (e) {
       done();
       void this.write();
-      throw this.failed(meta, e instanceof StepError ? e.message : `${urn}: importing failed: ${oneLine(e)}`, e);
+      const message = e instanceof StepError ? e.message : `${urn}: importing failed: ${oneLine(e)}`;
+      // The `import` option's step, as any step, goes on under --continue-on-error (ImportStep.Fail
+      // answers FAIL); `ocikit import` stops at the first failure.
+      throw cli ? this.failed(meta, message, e) : this.stepFailed(meta, message, e);
     }
   }
 
@@ -1657,6 +1664,13 @@ export class Deployment {
     this.guard();
     const urn = this.urn(reg.type, reg.name, reg.parent);
     const old = this.olds.get(urn);
+    // --continue-on-error: a read that depends on a failed or skipped resource is skipped too
+    // (handleSingleEvent skips read steps as any other); what the state holds for it stays.
+    const skip = this.skippedAfterFailure(urn, reg);
+    if (skip) {
+      this.registered.add(urn);
+      return skip;
+    }
     if (!reg.id || containsUnknowns(reg.id)) {
       // A preview whose id is known only after the update (Pulumi's ReadStep does nothing then):
       // the read is planned, and what the state holds for it stays (not discarded).
@@ -1695,9 +1709,9 @@ export class Deployment {
       try {
         read = await plugin.read(urn, reg.name, reg.type, reg.id, reg.inputs, reg.inputs);
       } catch (e) {
-        throw this.failed(meta, `${urn}: reading failed: ${oneLine(e)}`, e);
+        throw this.stepFailed(meta, `${urn}: reading failed: ${oneLine(e)}`, e);
       }
-      if (!read.id) throw this.failed(meta, `${urn}: resource '${reg.id}' does not exist`);
+      if (!read.id) throw this.stepFailed(meta, `${urn}: resource '${reg.id}' does not exist`);
       const next: ResourceState = {
         ...draft,
         id: read.id,

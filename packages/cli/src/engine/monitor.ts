@@ -260,25 +260,29 @@ export async function startMonitor(
     readResource: unary(async (req: Props) => {
       const d = deployment();
       let outcome: StepOutcome;
+      const reg = {
+        type: req.type as string,
+        name: req.name as string,
+        parent: req.parent as string,
+        custom: true,
+        id: req.id as string,
+        inputs: req.properties as Props,
+        provider: req.provider as string,
+        version: req.version as string,
+        dependencies: req.dependencies as string[],
+        propertyDependencies: {},
+        ignoreChanges: [],
+        replaceOnChanges: [],
+        additionalSecretOutputs: req.additionalSecretOutputs as string[],
+        importId: '',
+      };
       try {
-        outcome = await d.readResource({
-          type: req.type as string,
-          name: req.name as string,
-          parent: req.parent as string,
-          custom: true,
-          id: req.id as string,
-          inputs: req.properties as Props,
-          provider: req.provider as string,
-          version: req.version as string,
-          dependencies: req.dependencies as string[],
-          propertyDependencies: {},
-          ignoreChanges: [],
-          replaceOnChanges: [],
-          additionalSecretOutputs: req.additionalSecretOutputs as string[],
-          importId: '',
-        });
+        outcome = await d.readResource(reg);
       } catch (e) {
-        throw registrationError(d, e);
+        if (!(e instanceof ContinuedStepError)) throw registrationError(d, e);
+        // --continue-on-error: as Pulumi's resource monitor answers a failed read (ReadStep.Fail),
+        // with its URN and no outputs; the SDK resolves them as undefined.
+        outcome = d.failedRegistration(reg);
       }
       return { urn: outcome.urn, properties: outgoing(outcome.outputs, req.acceptSecrets) };
     }),

@@ -186,10 +186,12 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       // A preview reports every targeting error and goes on, then fails (Pulumi's sawError).
       if (d.sawError) throw new StepError(d.sawError);
       // --continue-on-error: the steps that could run did; the run fails as Pulumi's deployment
-      // executor reports it (reportExecResult: "update failed", for a destroy too).
+      // executor reports it (reportExecResult: "update failed", for a destroy too; "preview
+      // failed" for a preview, where a read can fail).
       if (d.continuedPast) {
-        events.diag('error', 'update failed');
-        throw new StepError('update failed');
+        const failed = `${o.preview ? 'preview' : 'update'} failed`;
+        events.diag('error', failed);
+        throw new StepError(failed);
       }
     } finally {
       o.signal?.removeEventListener('abort', onAbort);

@@ -182,29 +182,32 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
     await cloud.language(cloud.sandbox.homeRegion).deleteEndpoint({ endpointId: made.endpoint.id });
   });
 
-  it("an import by option whose inputs its Check refuses fails once, in Pulumi's words (ImportStep)", async () => {
-    const made = await endpointMadeOutside('made-outside');
-    prog.write(
-      program({ planName: 'plan-b', planType: 'FAILOVER', units: 2, importId: made.endpoint.id, importUnits: 0 }),
-    );
-    const r = await prog.run();
-    assert.equal(r.ok, false);
-    const problem =
-      "oci:AiLanguage/endpoint:Endpoint resource 'imported's property 'inferenceUnits' value {0} has a problem: inferenceUnits must be between 1 and 10, got 0";
-    assert.equal(r.error, problem);
-    const errors = diagnostics(r.events, 'error');
-    assert.equal(errors.filter((m) => m === problem).length, 1, errors.join('\n'));
-    assert.ok(
-      errors.some((m) => m.endsWith('::imported: one or more inputs failed to validate')),
-      errors.join('\n'),
-    );
-    assert.equal(
-      prog.resources().some((x) => x.urn.endsWith('::imported')),
-      false,
-      'nothing imported',
-    );
-    await cloud.language(cloud.sandbox.homeRegion).deleteEndpoint({ endpointId: made.endpoint.id });
-  });
+  for (const continueOnError of [false, true])
+    it(`an import by option whose inputs its Check refuses fails once, in Pulumi's words (ImportStep)${continueOnError ? '; with continueOnError a failed step the run goes on from' : ''}`, async () => {
+      const made = await endpointMadeOutside('made-outside');
+      prog.write(
+        program({ planName: 'plan-b', planType: 'FAILOVER', units: 2, importId: made.endpoint.id, importUnits: 0 }),
+      );
+      const r = await prog.run({ continueOnError });
+      assert.equal(r.ok, false);
+      const problem =
+        "oci:AiLanguage/endpoint:Endpoint resource 'imported's property 'inferenceUnits' value {0} has a problem: inferenceUnits must be between 1 and 10, got 0";
+      // With continueOnError the step fails as any step does (cancelDueToError): the run goes on
+      // and fails at its end.
+      assert.equal(r.error, continueOnError ? 'update failed' : problem);
+      const errors = diagnostics(r.events, 'error');
+      assert.equal(errors.filter((m) => m === problem).length, 1, errors.join('\n'));
+      assert.ok(
+        errors.some((m) => m.endsWith('::imported: one or more inputs failed to validate')),
+        errors.join('\n'),
+      );
+      assert.equal(
+        prog.resources().some((x) => x.urn.endsWith('::imported')),
+        false,
+        'nothing imported',
+      );
+      await cloud.language(cloud.sandbox.homeRegion).deleteEndpoint({ endpointId: made.endpoint.id });
+    });
 
   it('imports an existing resource by option; the next run shows no change', async () => {
     const lang = cloud.language(cloud.sandbox.homeRegion);

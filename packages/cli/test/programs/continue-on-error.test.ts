@@ -15,17 +15,20 @@ import {
 // Pulumi's step executor runs them (cancelDueToError, handleSingleEvent, performDeletes): a failed
 // step stops only what depends on it, the run fails with "update failed", and the next run converges.
 
-const INDEX = `import * as pulumi from '@pulumi/pulumi';
+/** The programs' start: config, and endpoints named `coe-<name>`. */
+const PRELUDE = `import * as pulumi from '@pulumi/pulumi';
 import * as oci from '@ocikit/oci';
 
 const config = new pulumi.Config();
-const standby = new oci.Provider('standby', { region: config.require('standbyRegion') });
 const endpoint = (name: string, opts?: pulumi.CustomResourceOptions) =>
   new oci.ailanguage.Endpoint(name, {
     compartmentId: config.require('compartmentId'),
     modelId: config.require('textModelId'),
     displayName: 'coe-' + name,
   }, opts);
+`;
+
+const INDEX = `${PRELUDE}const standby = new oci.Provider('standby', { region: config.require('standbyRegion') });
 const first = endpoint('first');
 new oci.disasterrecovery.DrPlan(
   'plan',
@@ -35,15 +38,18 @@ new oci.disasterrecovery.DrPlan(
 endpoint('third', { dependsOn: [first] });
 `;
 
-function coe(cloud: Cloud): Program {
-  const p = program(inlineProgram('coe', INDEX), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true', ...cloud.env });
-  p.setConfig({
-    ...cloud.ociConfig,
-    'coe:compartmentId': cloud.sandbox.compartmentId,
-    'coe:standbyRegion': cloud.sandbox.peerRegion,
-    'coe:standbyGroupId': cloud.sandbox.standbyGroupId,
-    'coe:textModelId': cloud.sandbox.textModelId,
-  });
+const coeConfig = (cloud: Cloud, extra: Record<string, string> = {}) => ({
+  ...cloud.ociConfig,
+  'coe:compartmentId': cloud.sandbox.compartmentId,
+  'coe:standbyRegion': cloud.sandbox.peerRegion,
+  'coe:standbyGroupId': cloud.sandbox.standbyGroupId,
+  'coe:textModelId': cloud.sandbox.textModelId,
+  ...extra,
+});
+
+function coe(cloud: Cloud, index = INDEX, extra: Record<string, string> = {}): Program {
+  const p = program(inlineProgram('coe', index), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true', ...cloud.env });
+  p.setConfig(coeConfig(cloud, extra));
   return p;
 }
 
@@ -169,6 +175,76 @@ test('up --continue-on-error: a replaced copy whose delete failed stays after it
     ok(await p.run(['up', '--yes']), 'the converging up');
     assert.deepEqual(await live(cloud), { endpoints: ['coe-first', 'coe-third'], plans: 1 });
     assert.deepEqual(inState(p), ['first', 'plan', 'third']);
+  } finally {
+    await cloud.close();
+  }
+});
+
+// A `Resource.get` whose read fails and an `import` option whose import fails, as Pulumi's step
+// executor treats any failed step (cancelDueToError: ReadStep.Fail, ImportStep.Fail).
+const READS = `${PRELUDE}const outside = oci.ailanguage.Endpoint.get('outside', config.require('outsideId'));
+const independent = endpoint('independent');
+endpoint('reader', { dependsOn: [outside] });
+const adoptId = config.get('adoptId');
+const adopted = adoptId ? endpoint('adopted', { import: adoptId }) : undefined;
+if (adopted) endpoint('adopter', { dependsOn: [adopted] });
+oci.ailanguage.Endpoint.get('reread', independent.id, undefined, { dependsOn: adopted ? [adopted] : [] });
+export const outsideName = outside.displayName;
+export const adoptedState = adopted?.state;
+`;
+
+test('up --continue-on-error: a failed read and a failed import skip their dependents, the rest runs', async () => {
+  const cloud = await startCloud();
+  try {
+    const { endpoint } = await cloud.t.language().createEndpoint({
+      createEndpointDetails: {
+        compartmentId: cloud.sandbox.compartmentId,
+        modelId: cloud.sandbox.textModelId,
+        displayName: 'coe-outside',
+      },
+    });
+    const p = coe(cloud, READS, { 'coe:outsideId': endpoint.id });
+    assert.match(ok(await p.run(['up', '--yes'])).stdout, /^ > +\S+ reread reading$/m);
+    const stack = () => (readCheckpoint(p).resources ?? []).find((r) => r.type === 'pulumi:pulumi:Stack')!;
+    assert.deepEqual((stack() as { outputs?: object }).outputs, { outsideName: 'coe-outside' });
+    const outsideUrn = 'urn:pulumi:dev::coe::oci:AiLanguage/endpoint:Endpoint::outside';
+    const readBefore = (readCheckpoint(p).resources ?? []).find((r) => r.urn === outsideUrn);
+
+    const missing = `${endpoint.id.slice(0, -6)}zzzzzz`;
+    p.setConfig(coeConfig(cloud, { 'coe:outsideId': missing, 'coe:adoptId': missing }));
+    // The preview reads too: its failed read goes on, and it fails as Pulumi's reportExecResult words it.
+    const preview = await p.run(['up', '--yes', '--continue-on-error']);
+    assert.equal(preview.code, 1, preview.stdout + preview.stderr);
+    assert.equal(preview.stderr.trim(), 'error: preview failed');
+
+    const failed = await p.run(['up', '--yes', '--skip-preview', '--continue-on-error']);
+    assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+    assert.match(failed.stdout, /::outside: resource '[^']+' does not exist/);
+    assert.match(failed.stdout, /::adopted: resource '[^']+' does not exist/);
+    assert.equal(failed.stderr.trim(), 'error: update failed');
+    // A read that depends on the failed import is skipped too: no step.
+    assert.doesNotMatch(failed.stdout, /reread/);
+    // The reader keeps its old state, the adopter is not created, the failed read keeps what it read before.
+    assert.deepEqual(await live(cloud), {
+      endpoints: ['coe-independent', 'coe-outside', 'coe-reader'],
+      plans: 0,
+    });
+    assert.deepEqual(inState(p), ['independent', 'outside', 'reader', 'reread']);
+    assert.deepEqual(
+      (readCheckpoint(p).resources ?? []).find((r) => r.urn === outsideUrn),
+      readBefore,
+    );
+    // The program got no outputs for the failed read (the SDK resolves them undefined, so the
+    // output is not registered) and unknowns for the failed import's outputs (saved as Pulumi
+    // serializes a computed value).
+    assert.deepEqual((stack() as { outputs?: object }).outputs, {
+      adoptedState: '04da6b54-80e4-46f7-96ec-b56ff0331ba9',
+    });
+    assertIntegrity(readCheckpoint(p));
+
+    p.setConfig(coeConfig(cloud, { 'coe:outsideId': endpoint.id }));
+    ok(await p.run(['up', '--yes']), 'the converging up');
+    assert.deepEqual((stack() as { outputs?: object }).outputs, { outsideName: 'coe-outside' });
   } finally {
     await cloud.close();
   }
