@@ -977,6 +977,20 @@ export class Deployment {
     this.outputs(meta);
   }
 
+  /**
+   * After a run that failed (--continue-on-error): the stack's outputs are its old ones with those
+   * the program registered over them, as Pulumi finalizes them (executeRegisterResourceOutputs
+   * with errored: an output missing from the new ones may not have been deleted, so it is kept).
+   */
+  keepOldStackOutputs(): void {
+    const old = this.olds.get(this.stackUrn);
+    const r = this.current.find((x) => x.urn === this.stackUrn && !x.delete);
+    if (!old || !r || this.o.preview) return;
+    const outputs = { ...old.outputs, ...r.outputs };
+    this.put(r, { ...r, outputs });
+    void this.write();
+  }
+
   private guard(): void {
     if (this.canceled) throw new StepError('the update was canceled');
     if (this.failure) throw new StepError('the update stopped after an earlier error');

@@ -187,9 +187,11 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       if (d.sawError) throw new StepError(d.sawError);
       // --continue-on-error: the steps that could run did; the run fails as Pulumi's deployment
       // executor reports it (reportExecResult: "update failed", for a destroy too; "preview
-      // failed" for a preview, where a read can fail).
+      // failed" for a preview, where a read can fail), and the stack keeps the old outputs the
+      // program did not register again.
       if (d.continuedPast) {
         const failed = `${o.preview ? 'preview' : 'update'} failed`;
+        d.keepOldStackOutputs();
         events.diag('error', failed);
         throw new StepError(failed);
       }

@@ -193,7 +193,7 @@ export const outsideName = outside.displayName;
 export const adoptedState = adopted?.state;
 `;
 
-test('up --continue-on-error: a failed read and a failed import skip their dependents, the rest runs', async () => {
+test('up --continue-on-error: a failed read and a failed import skip their dependents, the rest runs, the stack keeps its old outputs', async () => {
   const cloud = await startCloud();
   try {
     const { endpoint } = await cloud.t.language().createEndpoint({
@@ -235,9 +235,10 @@ test('up --continue-on-error: a failed read and a failed import skip their depen
       readBefore,
     );
     // The program got no outputs for the failed read (the SDK resolves them undefined, so the
-    // output is not registered) and unknowns for the failed import's outputs (saved as Pulumi
-    // serializes a computed value).
+    // output is not registered and the old one stays) and unknowns for the failed import's
+    // outputs (saved as Pulumi serializes a computed value).
     assert.deepEqual((stack() as { outputs?: object }).outputs, {
+      outsideName: 'coe-outside',
       adoptedState: '04da6b54-80e4-46f7-96ec-b56ff0331ba9',
     });
     assertIntegrity(readCheckpoint(p));
