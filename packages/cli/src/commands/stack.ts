@@ -40,7 +40,7 @@ export function stackOutput(options: GlobalOptions & { showSecrets?: boolean; sh
   if (options.json && options.shell) throw new UserError('only one of --json and --shell may be set');
   const { state: stackState } = openStack(options);
   const outputs = stackState.outputs();
-  const shown = reveal(outputs, Boolean(options.showSecrets)) as Record<string, unknown>;
+  const shown = reveal(outputs, Boolean(options.showSecrets), true) as Record<string, unknown>;
   if (name !== undefined && !(name in outputs))
     throw new UserError(`current stack does not have output property '${name}'`);
   if (options.shell) {
@@ -145,7 +145,7 @@ export function stackShow(
   process.stdout.write(`${out.join('\n')}\n\n`);
   if (resources.length > 0) {
     // The stack resource's outputs, from what was read above (outputs() would read the file again).
-    printOutputs(reveal(root?.outputs ?? {}, Boolean(options.showSecrets)) as Record<string, unknown>);
+    printOutputs(reveal(root?.outputs ?? {}, Boolean(options.showSecrets), true) as Record<string, unknown>);
     process.stdout.write('\n');
   }
   process.stdout.write('Use `ocikit stack select` to change stack; `ocikit stack ls` lists known ones\n');

@@ -11,17 +11,19 @@ export function isSecret(value: unknown): boolean {
 
 /**
  * Replaces secrets by "[secret]" (unless shown) and unknowns by "[unknown]", as Pulumi prints them
- * (printPrimitivePropertyValue, pkg/backend/display/object_diff.go).
+ * (printPrimitivePropertyValue, pkg/backend/display/object_diff.go). `keepUnknowns` (`stack
+ * output`): an unknown stays the placeholder the state holds, as Pulumi's getStackOutputs prints it
+ * (stack.SerializeProperties writes a computed value as computedValuePlaceholder).
  */
-export function reveal(value: unknown, showSecrets = false): unknown {
-  if (value === UNKNOWN) return '[unknown]';
+export function reveal(value: unknown, showSecrets = false, keepUnknowns = false): unknown {
+  if (value === UNKNOWN && !keepUnknowns) return '[unknown]';
   if (isSecret(value)) {
     const inner = value as Record<string, unknown>;
-    return showSecrets && 'value' in inner ? reveal(inner.value, true) : '[secret]';
+    return showSecrets && 'value' in inner ? reveal(inner.value, true, keepUnknowns) : '[secret]';
   }
-  if (Array.isArray(value)) return value.map((item) => reveal(item, showSecrets));
+  if (Array.isArray(value)) return value.map((item) => reveal(item, showSecrets, keepUnknowns));
   if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v, showSecrets)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v, showSecrets, keepUnknowns)]));
   return value;
 }
 

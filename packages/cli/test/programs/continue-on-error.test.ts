@@ -241,6 +241,8 @@ test('up --continue-on-error: a failed read and a failed import skip their depen
       outsideName: 'coe-outside',
       adoptedState: '04da6b54-80e4-46f7-96ec-b56ff0331ba9',
     });
+    // `stack output` prints it as Pulumi's getStackOutputs does: the placeholder the state holds.
+    assert.equal(ok(await p.run(['stack', 'output', 'adoptedState'])).stdout, '04da6b54-80e4-46f7-96ec-b56ff0331ba9\n');
     assertIntegrity(readCheckpoint(p));
 
     p.setConfig(coeConfig(cloud, { 'coe:outsideId': endpoint.id }));
