@@ -978,9 +978,10 @@ export class Deployment {
   }
 
   /**
-   * After a run that failed (--continue-on-error): the stack's outputs are its old ones with those
-   * the program registered over them, as Pulumi finalizes them (executeRegisterResourceOutputs
-   * with errored: an output missing from the new ones may not have been deleted, so it is kept).
+   * After an update that failed (with --continue-on-error or not): the stack's outputs are its old
+   * ones with those the program registered over them, as Pulumi finalizes them
+   * (executeRegisterResourceOutputs with errored: an output missing from the new ones may not have
+   * been deleted, so it is kept).
    */
   keepOldStackOutputs(): void {
     const old = this.olds.get(this.stackUrn);

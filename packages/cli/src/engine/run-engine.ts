@@ -121,6 +121,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     };
     if (o.signal?.aborted) onAbort();
     o.signal?.addEventListener('abort', onAbort, { once: true });
+    let succeeded = false;
     try {
       // A whole update or destroy finishes the creates an interrupted run left pending (they may
       // write to the cloud); a refresh or an import only reads it.
@@ -191,13 +192,17 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       // program did not register again.
       if (d.continuedPast) {
         const failed = `${o.preview ? 'preview' : 'update'} failed`;
-        d.keepOldStackOutputs();
         events.diag('error', failed);
         throw new StepError(failed);
       }
+      succeeded = true;
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
       await d.idle();
+      // A program's update that failed (a step, the program itself, --continue-on-error) keeps the
+      // stack's old outputs under those the program registered, as Pulumi finalizes them whatever
+      // failed (deployment_executor.go Execute: executeRegisterResourceOutputs with errored).
+      if (!succeeded && !canceled && o.operation === 'update') d.keepOldStackOutputs();
       // Everything the steps recorded is on disk before the run reports (and unlocks).
       await state.flush();
       trace.mark('state flushed');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../emulator/test/support/scratch';
-import { program, startCloud, type Cloud, type Program } from '../support/programs';
+import { inlineProgram, program, startCloud, type Cloud, type Program } from '../support/programs';
 
 // A program's mistakes (a main that is not there, an exception) end with one line on stderr and
 // no stack trace anywhere, as the issue's contract asks.
@@ -198,4 +198,24 @@ test("Pulumi.yaml's project config: defaults reach the program; missing and mist
   assert.equal(moved.code, 0, moved.stderr);
   const after = JSON.parse((await p.run(['stack', 'output', '--json', '--show-secrets'], env)).stdout);
   assert.deepEqual(after, { greeting: 'psst', units: 4, zones: ['a', 'b'] });
+});
+
+// Pulumi keeps a failed update's old stack outputs under those the program registered
+// (deployment_executor.go Execute: executeRegisterResourceOutputs with errored); the SDK registers
+// none for a program that throws, so all stay, and its display lists them as unchanged.
+test('a program that throws keeps the stack outputs of the last update, and shows them unchanged', async () => {
+  const index = `import * as pulumi from '@pulumi/pulumi';
+export const a = 'x';
+if (new pulumi.Config().getBoolean('fail')) throw new Error('the program gave up');
+export const b = 'y';
+`;
+  const q = program(inlineProgram('kept', index), { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  q.setConfig(cloud.ociConfig);
+  assert.equal((await q.run(['up', '--yes'])).code, 0);
+  q.setConfig({ ...cloud.ociConfig, 'kept:fail': true });
+  const failed = await q.run(['up', '--yes', '--skip-preview']);
+  assert.equal(failed.code, 1);
+  assert.match(failed.stdout, /^Outputs:\n {4}a: "x"\n {4}b: "y"\n\n/m);
+  const out = JSON.parse((await q.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
+  assert.deepEqual(out, { a: 'x', b: 'y' });
 });
