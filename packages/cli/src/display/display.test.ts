@@ -180,6 +180,25 @@ test('after an update every output is listed, those changed since the previous s
   );
 });
 
+test('a destroy that deletes the stack lists its old outputs as removed; one that keeps it, none', () => {
+  // printOutputs prints the stack row's last step: its delete (Old the outputs, no New), so every
+  // output is a delete, in the preview and in the destroy. No stack step (targets): no outputs.
+  const stack = meta('delete', 'proj-dev', {
+    type: 'pulumi:pulumi:Stack',
+    urn: 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev',
+  });
+  for (const preview of [true, false]) {
+    for (const deleted of [true, false]) {
+      const { out, text } = stream(false);
+      const display = new Display({ mode: 'destroy', preview, stack: 'dev', json: false, out, env: {} });
+      if (deleted) display.onEvent(event({ resourcePreEvent: { metadata: stack, planning: preview || undefined } }));
+      display.end({ ...result, outputs: deleted ? {} : { a: 'x' }, oldOutputs: { a: 'x', n: { k: 1 } } });
+      const section = /(Outputs:\n[\s\S]*?\n\n)?Resources:/.exec(text())?.[1] ?? '';
+      assert.equal(section, deleted ? 'Outputs:\n  - a: "x"\n  - n: {\n      - k: 1\n    }\n\n' : '');
+    }
+  }
+});
+
 test("nested values print in Pulumi's property notation, not as JSON", () => {
   const secret = { [SECRET_SIG]: SECRET_VALUE, value: 's' };
   const outputs = { obj: { b: [1, { c: 'x' }], a: secret }, json: '{"k":[1,2]}', frac: 0.00001, multi: 'l1\nl2' };

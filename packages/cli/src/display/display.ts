@@ -108,6 +108,8 @@ export class Display {
 
   private readonly debug: boolean;
   private readonly jsonColour: boolean;
+  /** A destroy (or its preview) deletes the stack resource itself: its outputs go with it. */
+  private stackDeleted = false;
 
   constructor(private readonly options: DisplayOptions) {
     this.out = options.out ?? process.stdout;
@@ -155,6 +157,8 @@ export class Display {
       if (shown) this.out.write(JSON.stringify({ ...shown, sequence: this.printed++ }) + '\n');
       return;
     }
+    const pre = event.resourcePreEvent?.metadata;
+    if (pre?.type === 'pulumi:pulumi:Stack' && pre.op === 'delete') this.stackDeleted = true;
     if (event.resourcePreEvent) this.pre(event.resourcePreEvent.metadata, Boolean(event.resourcePreEvent.planning));
     else if (event.resOutputsEvent) this.done(event.resOutputsEvent.metadata, Boolean(event.resOutputsEvent.planning));
     else if (event.resOpFailedEvent) this.failed(event.resOpFailedEvent.metadata);
@@ -176,15 +180,24 @@ export class Display {
     this.clearStatus();
     if (this.options.json) return;
     const planning = this.options.preview;
-    const outputs = this.options.suppressOutputs
-      ? ''
-      : stackOutputsText(
-          { old: result.oldOutputs, outputs: result.outputs, planning, showSames: Boolean(this.options.showSames) },
-          {
-            showSecrets: Boolean(this.options.showSecrets),
-            paint: (op, text) => this.paint(PROPERTY_COLOUR[op], text),
-          },
-        );
+    // A destroy shows the stack's delete step, its old outputs against none (each `- k: v`); one
+    // that keeps the stack (targets, a failure) has no stack step, so no outputs, as Pulumi's.
+    const destroy = this.options.mode === 'destroy';
+    const outputs =
+      this.options.suppressOutputs || (destroy && !this.stackDeleted)
+        ? ''
+        : stackOutputsText(
+            {
+              old: result.oldOutputs,
+              outputs: destroy ? {} : result.outputs,
+              planning,
+              showSames: Boolean(this.options.showSames),
+            },
+            {
+              showSecrets: Boolean(this.options.showSecrets),
+              paint: (op, text) => this.paint(PROPERTY_COLOUR[op], text),
+            },
+          );
     if (outputs) {
       this.line(this.bold('Outputs:'));
       for (const line of outputs.replace(/\n$/, '').split('\n')) this.line(line);

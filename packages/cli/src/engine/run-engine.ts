@@ -68,7 +68,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   let canceled = false;
   try {
     const snapshot = state.load();
-    if (o.operation === 'update') oldOutputs = rootStackOutputs(snapshot.resources);
+    if (o.operation === 'update' || o.operation === 'destroy') oldOutputs = rootStackOutputs(snapshot.resources);
     if (!o.preview) state.backup();
     const config: Record<string, string> = {};
     for (const [k, v] of Object.entries(o.config)) config[k] = o.secretKeys.includes(k) ? '[secret]' : v;

@@ -203,7 +203,7 @@ test("Pulumi.yaml's project config: defaults reach the program; missing and mist
 // Pulumi keeps a failed update's old stack outputs under those the program registered
 // (deployment_executor.go Execute: executeRegisterResourceOutputs with errored); the SDK registers
 // none for a program that throws, so all stay, and its display lists them as unchanged.
-test('a program that throws keeps the stack outputs of the last update, and shows them unchanged', async () => {
+test('a program that throws keeps the stack outputs of the last update, and shows them unchanged; destroy shows them removed', async () => {
   const index = `import * as pulumi from '@pulumi/pulumi';
 export const a = 'x';
 if (new pulumi.Config().getBoolean('fail')) throw new Error('the program gave up');
@@ -218,4 +218,8 @@ export const b = 'y';
   assert.match(failed.stdout, /^Outputs:\n {4}a: "x"\n {4}b: "y"\n\n/m);
   const out = JSON.parse((await q.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
   assert.deepEqual(out, { a: 'x', b: 'y' });
+  // A destroy deletes the stack: its plan and its run list the outputs as removed, as Pulumi's.
+  const destroyed = await q.run(['destroy', '--yes']);
+  assert.equal(destroyed.code, 0, destroyed.stderr);
+  assert.equal(destroyed.stdout.match(/^Outputs:\n {2}- a: "x"\n {2}- b: "y"\n\n/gm)?.length, 2, destroyed.stdout);
 });
