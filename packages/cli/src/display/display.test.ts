@@ -339,33 +339,23 @@ test('a changed property shows the old value the provider compared (input, or ou
   );
   display.end(result);
   const lines = text();
+  // As Pulumi's printObjectDiff prints them: keys as they are, padded to the longest.
   assert.ok(
-    lines.includes('Endpoint ignored update\n        ~ definedTags: {\n            + "Ops.Env": "x"\n          }\n'),
+    lines.includes('Endpoint ignored update\n        ~ definedTags: {\n            + Ops.Env: "x"\n          }\n'),
     lines,
   );
   const tagLines = [
     '        ~ freeformTags: {',
-    '            + "cost.center": "y"',
-    '            - gone: "x"',
-    '            ~ team: "a" => "b"',
+    '            + cost.center: "y"',
+    '            - gone       : "x"',
+    '            ~ team       : "a" => "b"',
     '          }',
   ].join('\n');
   assert.ok(lines.includes(`Endpoint paths update\n${tagLines}`), lines);
   // A map shows its changed keys, as Pulumi shows an object's.
-  assert.ok(
-    lines.includes(
-      [
-        '        ~ freeformTags: {',
-        '            + "cost.center": "y"',
-        '            - gone: "x"',
-        '            ~ team: "a" => "b"',
-        '          }',
-      ].join('\n'),
-    ),
-    lines,
-  );
+  assert.ok(lines.includes(`Endpoint tags update\n${tagLines}`), lines);
   assert.match(lines, /~ refreshTrigger: 1 => 2\n/);
-  assert.match(lines, /~ displayName: "a" => "b"\n/);
+  assert.match(lines, /~ displayName {3}: "a" => "b"\n/);
   assert.match(lines, / ~ +oci:AiLanguage\/endpoint:Endpoint ep refresh\n +~ inferenceUnits: 1 => 3\n/);
   assert.equal(lines.match(/Endpoint ep refresh/g)?.length, 1);
 
@@ -377,6 +367,69 @@ test('a changed property shows the old value the provider compared (input, or ou
   run.onEvent(event({ resOutputsEvent: { metadata: drift } }));
   run.end(result);
   assert.match(applied.text(), /Endpoint ep refreshed \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/);
+});
+
+// printObjectDiff / printPropertyValueDiff (pkg/backend/display/object_diff.go) for a step's
+// changed inputs: an object's keys (the unchanged ones too, when the provider names the whole
+// property), an array's elements by index, values in Pulumi's notation, not JSON.
+test("a step's nested inputs print in Pulumi's property notation: objects, arrays, secrets", () => {
+  const { out, text } = stream(false);
+  const display = new Display({ mode: 'update', preview: true, stack: 'dev', json: false, out, env: {} });
+  display.onEvent(
+    event({
+      resourcePreEvent: {
+        metadata: meta('update', 'plan', {
+          old: {
+            inputs: {
+              freeformTags: { team: 'dr', env: 'dev' },
+              definedTags: { 'Ops.Env': 'dev' },
+              members: [{ id: 'a', role: 'PRIMARY' }, { id: 'b' }],
+              key: '[secret]',
+            },
+          } as never,
+          new: {
+            inputs: {
+              freeformTags: { team: 'dr', env: 'prod' },
+              definedTags: { 'Ops.Env': 'dev', 'Ops.Team': 'x' },
+              members: [{ id: 'a', role: 'STANDBY' }],
+              key: '[secret]',
+            },
+          } as never,
+          detailedDiff: {
+            freeformTags: { diffKind: 'update', inputDiff: true },
+            'definedTags["Ops.Team"]': { diffKind: 'add', inputDiff: true },
+            members: { diffKind: 'update-replace', inputDiff: true },
+            key: { diffKind: 'update', inputDiff: true },
+          },
+        }),
+        planning: true,
+      },
+    }),
+  );
+  assert.equal(
+    text(),
+    [
+      ` ~   ${TYPE} plan update`,
+      '        ~ definedTags : {',
+      '            + Ops.Team: "x"',
+      '          }',
+      '        ~ freeformTags: {',
+      '            ~ env : "dev" => "prod"',
+      '              team: "dr"',
+      '          }',
+      '        ~ key         : [secret] => [secret]',
+      '        ~ members     : [ (forces replacement)',
+      '            ~ [0]: {',
+      '                      id  : "a"',
+      '                    ~ role: "PRIMARY" => "STANDBY"',
+      '                  }',
+      '            - [1]: {',
+      '                    - id: "b"',
+      '                  }',
+      '          ]',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('an update shows each step starting and finishing with its time, plugin messages, failures and errors', () => {

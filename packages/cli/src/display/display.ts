@@ -1,8 +1,8 @@
 import type { EngineEvent, EngineResult, OpType, PropertyDiff, StepEventMetadata } from '../engine';
 import { jsonEvent } from './json-event';
 import { isDefaultProvider } from '../engine/default-provider';
-import { formatDuration, formatValue, isSecret, readPath, summaryDuration } from './format';
-import { stackOutputsText, type PropertyOp } from './properties';
+import { formatDuration, isSecret, SECRET_SIG, SECRET_VALUE, summaryDuration } from './format';
+import { propertyDiffText, stackOutputsText, type PropertyOp } from './properties';
 import { parsePath } from '../engine/values';
 import { urnName } from '../engine/urn';
 import type { ColorMode } from './modes';
@@ -346,29 +346,19 @@ export class Display {
   }
 
   /**
-   * The changed top-level properties, with their sign and diff. A provider may report a map's
-   * keys as paths (`freeformTags.env`, as pulumi-oci's bridge does); they show under their
-   * property, as Pulumi draws a nested diff.
+   * The changed top-level properties, with their sign. A provider may report a map's keys as paths
+   * (`freeformTags.env`, as pulumi-oci's bridge does): their property is changed (`~`).
    */
-  private changedKeys(
-    meta: StepEventMetadata,
-  ): Array<[string, string, PropertyDiff | undefined, Set<string | number> | undefined]> {
+  private changedKeys(meta: StepEventMetadata): Array<[string, string]> {
     if (!meta.detailedDiff || Object.keys(meta.detailedDiff).length === 0)
-      return (meta.diffs ?? []).map((path) => [path, '~', undefined, undefined]);
-    const byRoot = new Map<string, [string, string, PropertyDiff | undefined, Set<string | number> | undefined]>();
+      return (meta.diffs ?? []).map((path) => [path, '~']);
+    const byRoot = new Map<string, string>();
     for (const [path, d] of Object.entries(meta.detailedDiff)) {
       const root = /^[^.[]+/.exec(path)?.[0] ?? path;
       const sign = d.diffKind.startsWith('add') ? '+' : d.diffKind.startsWith('delete') ? '-' : '~';
-      const seen = byRoot.get(root);
-      const replace = d.diffKind.endsWith('replace') || seen?.[2]?.diffKind.endsWith('replace');
-      const entry: PropertyDiff = { diffKind: replace ? 'update-replace' : 'update', inputDiff: d.inputDiff };
-      // The keys the provider named under the property (`definedTags["Ops.Env"]`): only those
-      // changed, whatever else differs between the inputs (keys a provider ignores, as
-      // pulumi-oci's ignoreDefinedTags, or keeps from the cloud).
-      const keys = root === path ? undefined : new Set([...(seen?.[3] ?? []), parsePath(path)[1]]);
-      byRoot.set(root, root === path && !seen ? [root, sign, d, undefined] : [root, '~', entry, keys ?? seen?.[3]]);
+      byRoot.set(root, root === path && !byRoot.has(root) ? sign : '~');
     }
-    return [...byRoot.values()];
+    return [...byRoot.entries()];
   }
 
   private diffSuffix(meta: StepEventMetadata): string {
@@ -376,40 +366,38 @@ export class Display {
     return keys.length ? ` [diff: ${keys.map(([p, s]) => s + p).join(', ')}]` : '';
   }
 
-  /** The changed properties with old and new values, under the step. */
+  /**
+   * The changed properties with old and new values, under the step, as Pulumi's diff display
+   * prints them: translateDetailedDiff's diff (only what the provider named; the old side from the
+   * old inputs, or the old outputs where the provider compared those, `inputDiff: false`: a
+   * trigger's recorded counter, a refresh's drift), printed by printObjectDiff in Pulumi's property
+   * notation, two columns in from the step's line.
+   */
   private diffLines(meta: StepEventMetadata): string[] {
     if (!['update', 'replace', 'create-replacement', 'refresh'].includes(meta.op)) return [];
-    const lines: string[] = [];
-    for (const [path, sign, diff, keys] of this.changedKeys(meta)) {
-      let symbol = sign;
-      // As Pulumi shows a detailed diff: the old input, or the old output where the provider
-      // compared that (`inputDiff: false`: a trigger's recorded counter, a refresh's drift).
-      const fromOutputs = diff?.inputDiff === false;
-      const before = readPath(fromOutputs ? meta.old?.outputs : meta.old?.inputs, path);
-      const after = readPath(meta.op === 'refresh' ? meta.new?.outputs : meta.new?.inputs, path);
-      const replaces = diff?.diffKind.endsWith('replace') ? ' (forces replacement)' : '';
-      const paint = (sign: string, text: string) => this.paint(sign === '+' ? 32 : sign === '-' ? 31 : 33, text);
-      // A property the new side does not have (an output, as a FAILED `state`) shows as removed,
-      // one the old side did not have as added.
-      if (symbol === '~' && after === undefined && before !== undefined) symbol = '-';
-      else if (symbol === '~' && before === undefined && after !== undefined) symbol = '+';
-      const entries = symbol === '~' ? mapChanges(before, after, keys) : undefined;
-      if (entries) {
-        // A map (tags) shows its changed keys, as Pulumi shows an object's.
-        lines.push(`        ${paint('~', `~ ${path}: {`)}${replaces}`);
-        for (const [sign, text] of entries) lines.push(`            ${paint(sign, `${sign} ${text}`)}`);
-        lines.push(`          ${paint('~', '}')}`);
-        continue;
-      }
-      const text =
-        symbol === '+'
-          ? `+ ${path}: ${formatValue(after, 10)}`
-          : symbol === '-'
-            ? `- ${path}: ${formatValue(before, 10)}`
-            : `~ ${path}: ${formatValue(before, 10)} => ${formatValue(after, 10)}`;
-      lines.push(`        ${paint(symbol, text)}${replaces}`);
-    }
-    return lines;
+    const detailed: Record<string, PropertyDiff> =
+      meta.detailedDiff && Object.keys(meta.detailedDiff).length
+        ? meta.detailedDiff
+        : Object.fromEntries((meta.diffs ?? []).map((key) => [key, { diffKind: 'update', inputDiff: true }]));
+    const replaced = new Set<string>();
+    const changes = Object.entries(detailed).map(([path, d]) => {
+      const parsed = parsePath(path);
+      if (d.diffKind.endsWith('replace')) replaced.add(String(parsed[0]));
+      const olds = d.inputDiff === false ? meta.old?.outputs : meta.old?.inputs;
+      return { path: parsed, kind: d.diffKind, olds: unmasked(olds ?? {}) };
+    });
+    const news = unmasked((meta.op === 'refresh' ? meta.new?.outputs : meta.new?.inputs) ?? {});
+    const text = propertyDiffText(
+      changes,
+      news,
+      2,
+      { showSecrets: false, paint: (op, piece) => this.paint(PROPERTY_COLOUR[op], piece) },
+      (key) => (replaced.has(key) ? ' (forces replacement)' : ''),
+    );
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => `  ${line}`);
   }
 
   private drawStatus(): void {
@@ -449,23 +437,6 @@ export class Display {
   }
 }
 
-/** The changed keys of two plain maps (`[sign, "key: old => new"]`), or undefined if either is not one. */
-function mapChanges(before: unknown, after: unknown, only?: Set<string | number>): Array<[string, string]> | undefined {
-  const isMap = (v: unknown): v is Record<string, unknown> =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) && !isSecret(v);
-  if (!isMap(before) || !isMap(after)) return undefined;
-  const out: Array<[string, string]> = [];
-  for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
-    if (only && !only.has(key)) continue;
-    const name = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
-    if (!(key in after)) out.push(['-', `${name}: ${formatValue(before[key], 14)}`]);
-    else if (!(key in before)) out.push(['+', `${name}: ${formatValue(after[key], 14)}`]);
-    else if (JSON.stringify(before[key]) !== JSON.stringify(after[key]))
-      out.push(['~', `${name}: ${formatValue(before[key], 14)} => ${formatValue(after[key], 14)}`]);
-  }
-  return out.length ? out : undefined;
-}
-
 // A line of a JavaScript stack trace: "    at fn (file:1:2)", "    at file:1:2", "    at new X (<anonymous>)".
 const STACK_FRAME = /^\s+at \S.*(:\d+:\d+\)?|\(<anonymous>\)|\(native\))$/;
 
@@ -501,6 +472,18 @@ function withoutStackTrace(message: string, debug: boolean): string {
 const protectChanges = (meta: StepEventMetadata) => Boolean(meta.old?.protect) !== Boolean(meta.new?.protect);
 /** printStepHeader's mark (pkg/backend/display), on a protect change only: 🔓 unprotects, 🔒 protects. */
 const lockMark = (meta: StepEventMetadata) => (!protectChanges(meta) ? '' : meta.new?.protect ? ' 🔒' : ' 🔓');
+/** The event's values with each `[secret]` it was masked with a secret again, which the printer prints so. */
+function unmasked(v: Record<string, unknown>): Record<string, unknown> {
+  const unmask = (x: unknown): unknown =>
+    x === '[secret]'
+      ? { [SECRET_SIG]: SECRET_VALUE }
+      : Array.isArray(x)
+        ? x.map(unmask)
+        : typeof x === 'object' && x !== null && !isSecret(x)
+          ? Object.fromEntries(Object.entries(x).map(([k, y]) => [k, unmask(y)]))
+          : x;
+  return unmask(v) as Record<string, unknown>;
+}
 // eslint-disable-next-line no-control-regex
 const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 const key = (meta: StepEventMetadata) => `${meta.op} ${meta.urn}`;

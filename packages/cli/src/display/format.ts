@@ -1,5 +1,4 @@
 /** Value rendering shared by the plan, the outputs and `stack output`. */
-import { parsePath } from '../engine/values';
 
 export const SECRET_SIG = '4dabf18193072939515e22adb298388d';
 export const SECRET_VALUE = '1b47061264138c4ac30d75fd1eb44270';
@@ -25,28 +24,6 @@ export function reveal(value: unknown, showSecrets = false, keepUnknowns = false
   if (typeof value === 'object' && value !== null)
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v, showSecrets, keepUnknowns)]));
   return value;
-}
-
-export function formatValue(value: unknown, indent = 4, showSecrets = false): string {
-  const shown = reveal(value, showSecrets);
-  if (shown === '[secret]' || shown === '[unknown]') return String(shown);
-  if (typeof shown === 'object' && shown !== null)
-    return JSON.stringify(shown, null, 4)
-      .split('\n')
-      .map((line, i) => (i === 0 ? line : ' '.repeat(indent) + line))
-      .join('\n');
-  return JSON.stringify(shown) ?? 'undefined';
-}
-
-/** A property path of a detailed diff (`a.b[0]`, `["x.y"]`) read from an object. */
-export function readPath(root: unknown, path: string): unknown {
-  let node = root;
-  for (const key of parsePath(path)) {
-    if (isSecret(node)) return node;
-    if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<string | number, unknown>)[key];
-  }
-  return node;
 }
 
 export function formatDuration(ms: number): string {

@@ -443,6 +443,76 @@ function maxKey(keys: string[]): number {
   return Math.max(0, ...keys.map((k) => k.length));
 }
 
+/** getProperty: a child of a value, or the value itself where it is opaque (a secret, an unknown). */
+function childOf(key: string | number, v: unknown): unknown {
+  if (Array.isArray(v)) return typeof key === 'number' ? v[key] : undefined;
+  if (isPlainObject(v)) return typeof key === 'string' ? v[key] : undefined;
+  return isSecret(v) || isUnknown(v) ? v : undefined;
+}
+
+type Changes<K> = { adds: Map<K, unknown>; deletes: Map<K, unknown>; updates: Map<K, ValueDiff> };
+const emptyChanges = () => ({ adds: new Map(), deletes: new Map(), sames: new Map(), updates: new Map() });
+
+/**
+ * addDiff: a detailed diff's change at a path, recorded in its parent's diff. At the path's end the
+ * provider's kind says what it is (an update the whole diff of the two values); above it, a side
+ * that is missing makes it an add or a delete.
+ */
+function addDiff(path: Array<string | number>, kind: string, parent: ValueDiff, olds: unknown, news: unknown): void {
+  const [key, ...rest] = path;
+  const old = childOf(key, olds);
+  const next = childOf(key, news);
+  const d: Changes<string | number> =
+    typeof key === 'number' ? (parent.array ??= emptyChanges()) : (parent.object ??= emptyChanges());
+  if (!rest.length) {
+    if (kind.startsWith('add')) d.adds.set(key, next);
+    else if (kind.startsWith('delete')) d.deletes.set(key, old);
+    else d.updates.set(key, diffValues(old, next) ?? { old, new: next });
+  } else if (!hasValue(old) && hasValue(next)) d.adds.set(key, next);
+  else if (hasValue(old) && !hasValue(next)) d.deletes.set(key, old);
+  else {
+    const inner = d.updates.get(key) ?? { old, new: next };
+    addDiff(rest, kind, inner, old, next);
+    d.updates.set(key, inner);
+  }
+}
+
+/** One change of a provider's detailed diff: its path, its kind, and the old properties it compared. */
+export interface DetailedChange {
+  path: Array<string | number>;
+  kind: string;
+  olds: Record<string, unknown>;
+}
+
+/**
+ * A resource's changed properties as Pulumi's diff display prints them: translateDetailedDiff's
+ * diff (only what the provider named) printed by printObjectDiff at an indentation, each top-level
+ * property's first line followed by its `suffix` (unpainted).
+ */
+export function propertyDiffText(
+  changes: DetailedChange[],
+  news: Record<string, unknown>,
+  indent: number,
+  options: PrinterOptions,
+  suffix: (key: string) => string = () => '',
+): string {
+  const root: ValueDiff = { old: undefined, new: news };
+  for (const c of changes) addDiff(c.path, c.kind, root, c.olds, news);
+  if (!root.object) return '';
+  const keys = diffKeys(root.object);
+  const width = maxKey(keys);
+  const out: string[] = [];
+  const p = new PropertyPrinter(out, options, indent, 'same', true);
+  for (const k of keys) {
+    const from = out.length;
+    p.printObjectPropertyDiff(k, width, root.object);
+    const block = out.splice(from).join('');
+    const end = block.indexOf('\n');
+    out.push(end < 0 ? block + suffix(k) : block.slice(0, end) + suffix(k) + block.slice(end));
+  }
+  return out.join('');
+}
+
 export interface StackOutputs {
   /** The stack's outputs before the run; undefined when the stack had no state (a new stack). */
   old?: Record<string, unknown>;
