@@ -488,6 +488,7 @@ export function buildProgram(): Command {
       });
   for (const [name, why] of UNSUPPORTED_STACK) unsupported(stack, name, why);
   for (const [name, why] of UNSUPPORTED_STATE) unsupported(state, name, why);
+  unknownSubcommand(stack);
 
   const config = program
     .command('config')
@@ -570,6 +571,7 @@ export function buildProgram(): Command {
       const { configRmAll } = await import('./commands/config');
       configRmAll(globals(cmd), keys);
     });
+  unknownSubcommand(config);
 
   program
     .command('emulator')
@@ -644,6 +646,19 @@ function refuseFlags(cmd: Command, flags: Array<{ flag: string; reason: string }
     for (const { option, reason } of options)
       if (cmd.getOptionValue(option.attributeName()) !== undefined)
         throw new UserError(`${option.long} is not supported by ocikit: ${reason}`);
+  });
+}
+
+/**
+ * `stack` and `config` run on their own too, so a mistyped subcommand would reach their action as
+ * an argument (commander's "too many arguments for 'stack'"). As Pulumi's (cobra.NoArgs on
+ * `pulumi config`: `unknown command "x" for "pulumi config"`), it is an unknown command, with the
+ * suggestion a mistyped subcommand of `state` gets. Call after the subcommands are added (they
+ * would inherit allowExcessArguments).
+ */
+function unknownSubcommand(cmd: Command): void {
+  cmd.allowExcessArguments().hook('preAction', (_, actionCommand) => {
+    if (actionCommand === cmd && cmd.args.length > 0) (cmd as unknown as { unknownCommand(): never }).unknownCommand();
   });
 }
 

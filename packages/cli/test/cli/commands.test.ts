@@ -66,6 +66,10 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
     [['up', '--yess'], /^error: unknown option '--yess' \(Did you mean --yes\?\)$/],
     [['upp'], /^error: unknown command 'upp' \(Did you mean up\?\)$/],
     [['state', 'delet'], /^error: unknown command 'delet' \(Did you mean delete\?\)$/],
+    // stack and config run on their own too: a word after them is a mistyped subcommand, as
+    // Pulumi's (cobra.NoArgs), not an argument.
+    [['stack', 'outptu'], /^error: unknown command 'outptu' \(Did you mean output\?\)$/],
+    [['config', 'sett', 'k', 'v'], /^error: unknown command 'sett' \(Did you mean set\?\)$/],
     [
       ['config', 'set', '--path', 'a[', '1'],
       /^error: invalid config key path: missing closing bracket in array index$/,
