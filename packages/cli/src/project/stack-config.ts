@@ -43,13 +43,14 @@ export class StackConfigFile {
   /**
    * `key` as Pulumi stores it: `<project>:key` unless it names a namespace (`<namespace>:config:<name>`
    * is `<namespace>:<name>`). Refused in the words of Pulumi's config.ParseKey
-   * (sdk/go/common/resource/config/key.go), after the commands' "invalid configuration key: %w";
-   * an empty namespace or name is refused too (Pulumi would store it).
+   * (sdk/go/common/resource/config/key.go), after the commands' "invalid configuration key: %w".
+   * As there, a namespace or name may be empty: `:x` is the name x of the empty namespace, `x:` the
+   * empty name of namespace x.
    */
   qualify(key: string): string {
     const parts = key.split(':');
     if (parts.length === 3 && parts[1] === 'config' && parts[0] && parts[2]) return `${parts[0]}:${parts[2]}`;
-    if (parts.length > 2 || parts.some((part) => !part))
+    if (parts.length > 2)
       throw new ProjectError(
         `invalid configuration key: could not parse ${key} as a configuration key (configuration keys should be of the form \`<namespace>:<name>\`)`,
       );

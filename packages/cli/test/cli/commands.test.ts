@@ -293,6 +293,20 @@ test('config set|get|rm keep Pulumi.<stack>.yaml as Pulumi writes it; secrets ne
   assert.match(unparsable, /^error: \S+Pulumi\.dev\.yaml: .* at line \d+, column \d+$/);
 });
 
+test("config keys :x and x: are taken as Pulumi's config.ParseKey reads them: an empty namespace, an empty name", async () => {
+  const cwd = project('shop');
+  const config = configOk(cwd, cleanEnv());
+  await config(['set', ':x', '1']);
+  await config(['set', 'x:', '2']);
+  await config(['set', '', '3']);
+  const file = parseYaml(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8'));
+  assert.deepEqual(file.config, { ':x': '1', 'x:': '2', 'shop:': '3' });
+  assert.equal(await config(['get', ':x']), '1\n');
+  assert.equal(await config(['get', 'x:']), '2\n');
+  assert.equal(await config(['get', 'shop:']), '3\n');
+  assert.deepEqual(Object.keys(JSON.parse(await config(['--json']))), [':x', 'shop:', 'x:']);
+});
+
 test('a Pulumi.json project keeps its config in Pulumi.<stack>.json, as Pulumi names it', async () => {
   const cwd = scratchDir('cli');
   writeFileSync(join(cwd, 'Pulumi.json'), '{ "name": "shop", "runtime": "nodejs" }\n');
