@@ -109,13 +109,15 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   if ((options.importPendingCreates?.length ?? 0) % 2 !== 0)
     throw new UserError('each URN must be followed by an ID: found an odd number of entries');
   if (kind === 'refresh' || kind === 'destroy') requireExistingStack(context);
+  // As Pulumi's commands (parseAndSaveConfigArray right after RequireStack), -c values are saved
+  // before anything about the program is checked: they stay saved when it cannot start.
+  if (options.config?.length) setConfigValues(project, stack, options.config, Boolean(options.configPath));
   // Only preview and up run the program (refresh, destroy and import work from the state).
   if (kind === 'preview' || kind === 'up') {
     checkEntryPoint(project);
     // The language host's refusals of Pulumi.yaml's runtime options, before the program starts.
     checkRuntimeOptions(project.runtimeOptions);
   }
-  if (options.config?.length) setConfigValues(project, stack, options.config, Boolean(options.configPath));
   const config = loadStackConfig(project, stack);
   // The programs the runs will use, started ahead (gated: no user code runs before its run).
   // The first starts now, and loads while ocikit loads its engine and, with no cloud configured,
@@ -335,16 +337,17 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
 
 /**
  * `--config key=value` (preview, up, refresh and destroy): as Pulumi, each value is saved in Pulumi.<stack>.yaml (in
- * plain text) before the run reads it.
+ * plain text) before the run reads it. Split at the first `=`; without one, as Pulumi's newcmd.ParseConfig, the
+ * key's value is empty.
  */
 function setConfigValues(project: Project, stack: string, pairs: string[], path: boolean): void {
   const file = StackConfigFile.open(project, stack);
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UserError(`could not parse --config '${pair}': expected key=value`);
+    const [key, value] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
     // --config-path: the key is a path, as `config set --path` takes it.
-    if (path) setPlainAtPath(file, pair.slice(0, eq), pair.slice(eq + 1));
-    else file.set(pair.slice(0, eq), pair.slice(eq + 1), false);
+    if (path) setPlainAtPath(file, key, value);
+    else file.set(key, value, false);
   }
   file.save();
 }

@@ -307,6 +307,25 @@ test("config keys :x and x: are taken as Pulumi's config.ParseKey reads them: an
   assert.deepEqual(Object.keys(JSON.parse(await config(['--json']))), [':x', 'shop:', 'x:']);
 });
 
+test('-c values are saved first, as Pulumi saves them: a program that cannot start leaves them saved', async () => {
+  const cwd = project();
+  writeFileSync(join(cwd, 'Pulumi.yaml'), 'name: proj\nruntime: nodejs\nmain: missing.ts\n');
+  for (const command of [['preview'], ['up', '--yes']]) {
+    const r = await ocikit([...command, '-c', 'k=v=w', '-c', 'bare', '-c', 'oci:region=us-phoenix-1'], { cwd });
+    assert.notEqual(r.code, 0);
+    assert.match(
+      oneLineError(r.stderr),
+      /^error: the program's main 'missing\.ts' \(Pulumi\.yaml\) does not exist in /,
+    );
+    // Split at the first `=`; a pair without one sets an empty value (Pulumi's newcmd.ParseConfig).
+    assert.deepEqual(parseYaml(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8')).config, {
+      'proj:k': 'v=w',
+      'proj:bare': '',
+      'oci:region': 'us-phoenix-1',
+    });
+  }
+});
+
 test('a Pulumi.json project keeps its config in Pulumi.<stack>.json, as Pulumi names it', async () => {
   const cwd = scratchDir('cli');
   writeFileSync(join(cwd, 'Pulumi.json'), '{ "name": "shop", "runtime": "nodejs" }\n');
