@@ -2013,7 +2013,12 @@ export class Deployment {
           try {
             read = await plugin.read(r.urn, name, r.type, r.id!, r.outputs, r.inputs);
           } catch (e) {
-            throw this.failed(meta, `${r.urn}: refreshing failed: ${oneLine(e)}`, e);
+            // Reported, but the other reads go on (recorded as the run's failure below): Pulumi's
+            // refresh runs its step executor ignoring errors (deployment_executor.go refresh,
+            // newStepExecutor(..., true)), and a failed read keeps the old state (NewRefreshStep).
+            const message = `${r.urn}: refreshing failed: ${oneLine(e)}`;
+            this.reportFailure(meta, message, e);
+            throw new StepError(message);
           }
           if (!read.id) {
             replaceOld(r, undefined);
@@ -2052,7 +2057,11 @@ export class Deployment {
     );
     if (this.dropDanglingReferences()) await this.write();
     const failed = results.find((x) => x.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
+    if (failed) {
+      const reason = (failed as PromiseRejectedResult).reason as unknown;
+      if (reason instanceof StepError) this.recordFailure(reason.message);
+      throw reason;
+    }
   }
 
   /**

@@ -12,6 +12,7 @@ import {
   type Cloud,
   type Program,
 } from '../support/programs';
+import type { RunResult } from '../support/ocikit';
 
 // A run that fails or dies half-way leaves state that matches the cloud, and the next `up`
 // converges: no orphan, no duplicate. A second run on a locked stack is refused.
@@ -321,6 +322,53 @@ async function killedWhilePlanCreating(p: Program): Promise<void> {
   child.kill('SIGKILL');
   await done;
 }
+
+// Pulumi's refresh runs every read whatever one of them answers (deployment_executor.go refresh:
+// its step executor ignores errors); a failed read keeps its resource's old state, and the run
+// fails after them all. -p 1 reads one at a time: the endpoint, which fails, before the plan.
+test('a refresh read that fails does not stop the other reads; the run fails after them, in one line', async () => {
+  const cloud = await startCloud();
+  try {
+    const p = await pair(cloud);
+    ok(await p.run(['up', '--yes']));
+    const ids = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+    const dr = cloud.t.dr(cloud.sandbox.peerRegion);
+    await dr.updateDrPlan({ drPlanId: ids.planId, updateDrPlanDetails: { displayName: 'drifted' } });
+    await cloud.t.emulator.admin.injectFault({
+      operation: 'GetEndpoint',
+      status: 401,
+      code: 'NotAuthenticated',
+      message: 'injected by the test',
+      count: 100,
+    });
+    const outputsOf = (type: string) =>
+      (readCheckpoint(p).resources!.find((r) => r.type === type) as unknown as { outputs: Record<string, unknown> })
+        .outputs;
+    const endpointBefore = outputsOf('oci:AiLanguage/endpoint:Endpoint');
+    const failedRead = (r: RunResult) => {
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, /^error: urn:\S+::first: refreshing failed: .*injected by the test/);
+    };
+    const preview = await p.run(['--parallel', '1', 'refresh', '--preview-only']);
+    failedRead(preview);
+    assert.match(preview.stdout, /DrPlan second refresh\n\s+~ displayName: "pair-second" => "drifted"/);
+    for (const command of [
+      ['refresh', '--skip-preview'],
+      ['up', '--refresh', '--skip-preview'],
+    ]) {
+      failedRead(await p.run(['--parallel', '1', ...command]));
+      assert.equal(outputsOf('oci:DisasterRecovery/drPlan:DrPlan').displayName, 'drifted', command.join(' '));
+      assert.deepEqual(outputsOf('oci:AiLanguage/endpoint:Endpoint'), endpointBefore, command.join(' '));
+    }
+    // up --refresh stopped after its reads: the program's steps did not run.
+    assert.equal((await dr.getDrPlan({ drPlanId: ids.planId })).drPlan.displayName, 'drifted');
+    await cloud.t.emulator.admin.clearFaults();
+    await converged(cloud, p);
+  } finally {
+    await cloud.close();
+  }
+});
 
 // Each create is a create of its own (the plugin's OCI retry token derives from the key ocikit's
 // engine gives it): `--replace` with the same inputs makes a new endpoint and deletes the old one,
