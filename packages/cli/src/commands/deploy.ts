@@ -6,7 +6,8 @@ import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
 import { checkEntryPoint, findUp, type Project } from '../project/project';
 import { checkRuntimeOptions } from '../project/runtime-options';
-import { StackConfigFile } from '../project/stack-config';
+import { ConfigKeyError, StackConfigFile } from '../project/stack-config';
+import { ProjectError } from '../project/project-error';
 import { setPlainAtPath } from './config';
 import { canPrompt, commandContext, envFlag, requireExistingStack, skipConfirmations } from './context';
 import { ask } from './prompt';
@@ -345,9 +346,14 @@ function setConfigValues(project: Project, stack: string, pairs: string[], path:
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     const [key, value] = eq < 0 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
-    // --config-path: the key is a path, as `config set --path` takes it.
-    if (path) setPlainAtPath(file, key, value);
-    else file.set(key, value, false);
+    try {
+      // --config-path: the key is a path, as `config set --path` takes it.
+      if (path) setPlainAtPath(file, key, value);
+      else file.set(key, value, false);
+    } catch (e) {
+      // ParseKey's words without config set's "invalid configuration key: " (ParseConfig returns them as they are).
+      throw e instanceof ConfigKeyError ? new ProjectError(e.reason) : e;
+    }
   }
   file.save();
 }

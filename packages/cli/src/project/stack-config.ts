@@ -18,6 +18,13 @@ export interface ConfigEntry {
   secure: boolean;
 }
 
+/** A config key config.ParseKey refuses: `reason` in its words, the message after the commands' prefix. */
+export class ConfigKeyError extends ProjectError {
+  constructor(readonly reason: string) {
+    super(`invalid configuration key: ${reason}`);
+  }
+}
+
 export class StackConfigFile {
   private constructor(
     readonly path: string,
@@ -51,8 +58,8 @@ export class StackConfigFile {
     const parts = key.split(':');
     if (parts.length === 3 && parts[1] === 'config' && parts[0] && parts[2]) return `${parts[0]}:${parts[2]}`;
     if (parts.length > 2)
-      throw new ProjectError(
-        `invalid configuration key: could not parse ${key} as a configuration key (configuration keys should be of the form \`<namespace>:<name>\`)`,
+      throw new ConfigKeyError(
+        `could not parse ${key} as a configuration key (configuration keys should be of the form \`<namespace>:<name>\`)`,
       );
     return parts.length === 1 ? `${this.project.name}:${key}` : key;
   }

@@ -324,6 +324,12 @@ test('-c values are saved first, as Pulumi saves them: a program that cannot sta
       'oci:region': 'us-phoenix-1',
     });
   }
+  // A key ParseKey refuses, in its words as ParseConfig returns them (config set prefixes them).
+  const bad = await ocikit(['preview', '-c', 'a:b:c=1'], { cwd });
+  assert.equal(
+    oneLineError(bad.stderr),
+    'error: could not parse a:b:c as a configuration key (configuration keys should be of the form `<namespace>:<name>`)',
+  );
 });
 
 test('a Pulumi.json project keeps its config in Pulumi.<stack>.json, as Pulumi names it', async () => {
