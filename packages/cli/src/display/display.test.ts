@@ -227,6 +227,18 @@ test("nested values print in Pulumi's property notation, not as JSON", () => {
   assert.match(outputsSection(false, undefined, outputs, { showSecrets: true }), /\n {8}a: "s"\n/);
 });
 
+test("strings and numbers print as Go's %q and %.f print them: what is not printable escaped, a negative zero signed", () => {
+  // strconv.Quote escapes what unicode.IsPrint refuses: spacing other than ' ' (no-break space),
+  // format characters (zero-width space, soft hyphen), controls; it keeps letters, marks, symbols.
+  const outputs = { s: 'a\u00a0b\u200bc\u00add\u0085e\u{e0001}f "q" \\ é 日本 🎉\t', z: -0 };
+  assert.equal(
+    outputsSection(false, undefined, outputs),
+    'Outputs:\n' +
+      '    s: "a\\u00a0b\\u200bc\\u00add\\u0085e\\U000e0001f \\"q\\" \\\\ é 日本 🎉\\t"\n' +
+      '    z: -0\n\n',
+  );
+});
+
 test('changed outputs are coloured as Pulumi colours them: added green, removed red, changed yellow', () => {
   const { out, text } = stream(false);
   const display = new Display({

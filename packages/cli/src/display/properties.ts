@@ -125,7 +125,10 @@ function shouldPrint(v: unknown): boolean {
 
 const isPrimitive = (v: unknown) => !Array.isArray(v) && !isPlainObject(v);
 
-/** Go's %q (strconv.Quote): printable characters as they are, the others escaped. */
+/** Go's strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Go's %q (strconv.Quote, appendEscapedRune): printable characters as they are, the others escaped. */
 function goQuote(s: string): string {
   const named: Record<string, string> = {
     '\x07': '\\a',
@@ -142,16 +145,18 @@ function goQuote(s: string): string {
   for (const ch of s) {
     const code = ch.codePointAt(0)!;
     if (named[ch]) out += named[ch];
+    else if (GO_PRINTABLE.test(ch)) out += ch;
     else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if ((code >= 0x80 && code < 0xa0) || code === 0x2028 || code === 0x2029 || code === 0xfeff)
-      out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += ch;
+    else if (code < 0x10000) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += `\\U${code.toString(16).padStart(8, '0')}`;
   }
   return out + '"';
 }
 
 /** A number as printPrimitivePropertyValue writes it: an integer with `%.f`, a fraction with `%g`. */
 function goNumber(n: number): string {
+  // %.f keeps a negative zero's sign (BigInt does not).
+  if (Object.is(n, -0)) return '-0';
   if (Number.isInteger(n)) return BigInt(n).toString();
   if (!Number.isFinite(n)) return n > 0 ? '+Inf' : n < 0 ? '-Inf' : 'NaN';
   const [mantissa, exp] = n.toExponential().split('e');
