@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitConfigPath } from './config-path';
+import { getAt, setAt, splitConfigPath } from './config-path';
 
 test("a --path key is read as Pulumi's ParsePropertyPath reads it", () => {
   assert.deepEqual(splitConfigPath('data.servers[0].host'), { key: 'data', path: ['servers', 0, 'host'] });
@@ -15,9 +15,21 @@ test('a malformed --path key is refused in the words of Pulumi (properties_path.
     ['a[x]', 'invalid config key path: invalid array index: strconv.ParseInt: parsing "x": invalid syntax'],
     ['a["x', 'invalid config key path: missing closing quote in property name'],
     ['a["x"', 'invalid config key path: missing closing bracket in property access'],
+    // ParseInt into a Go int (64 bits).
+    [
+      'a[9223372036854775808]',
+      'invalid config key path: invalid array index: strconv.ParseInt: parsing "9223372036854775808": value out of range',
+    ],
     ['[0]', 'first path segement of config key must be a string'],
     ['', 'empty config key path'],
   ]) {
     assert.throws(() => splitConfigPath(key), { message: reason }, key);
   }
+});
+
+test('a negative index names nothing: not read, and refused when set, as config map.go refuses it', () => {
+  assert.deepEqual(splitConfigPath('a[-1]'), { key: 'a', path: [-1] });
+  assert.deepEqual(getAt(['x'], [-1]), { found: false });
+  assert.throws(() => setAt([], [-1], 'v'), /index -1 is out of range/);
+  assert.deepEqual(setAt(['x'], [1], 'v'), ['x', 'v']);
 });

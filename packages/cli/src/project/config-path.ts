@@ -50,6 +50,9 @@ function parsePropertyPath(text: string): PathSegment[] {
       // strconv.ParseInt's error, its %q quoting as JSON's for printable text.
       if (index !== '*' && !/^[+-]?\d+$/.test(index))
         fail(`invalid array index: strconv.ParseInt: parsing ${JSON.stringify(index)}: invalid syntax`);
+      // ParseInt's bitSize 0: a Go int, 64 bits.
+      if (index !== '*' && BigInt.asIntN(64, BigInt(index)) !== BigInt(index))
+        fail(`invalid array index: strconv.ParseInt: parsing ${JSON.stringify(index)}: value out of range`);
       out.push(index === '*' ? index : Number(index));
       rest = rest.slice(close + 1);
     } else {
@@ -101,7 +104,7 @@ const show = (path: PathSegment[]) =>
 export function getAt(root: unknown, path: PathSegment[]): { found: boolean; value?: unknown } {
   let cur = root;
   for (const seg of path) {
-    if (typeof seg === 'number' ? !Array.isArray(cur) || seg >= cur.length : !isRecord(cur) || isSecure(cur))
+    if (typeof seg === 'number' ? !Array.isArray(cur) || seg < 0 || seg >= cur.length : !isRecord(cur) || isSecure(cur))
       return { found: false };
     if (typeof seg === 'string' && !(seg in (cur as Record<string, unknown>))) return { found: false };
     cur = (cur as Record<string | number, unknown>)[seg];
@@ -116,7 +119,8 @@ export function setAt(root: unknown, path: PathSegment[], value: unknown): unkno
   if (typeof seg === 'number') {
     const list = root === undefined || root === null ? [] : root;
     if (!Array.isArray(list)) throw new ProjectError(`config path: [${seg}] indexes a value that is not a list`);
-    if (seg > list.length)
+    // As config's setValue refuses i < 0 || i > len(t) (map.go).
+    if (seg < 0 || seg > list.length)
       throw new ProjectError(`config path: index ${seg} is out of range (the list has ${list.length} items)`);
     const out = [...list];
     out[seg] = setAt(list[seg], rest, value);
