@@ -239,6 +239,18 @@ test("strings and numbers print as Go's %q and %.f print them: what is not print
   );
 });
 
+test('a YAML string is shown as its structure only when translateYAMLValue would take it: keys strings or numbers', () => {
+  const outputs = { list: '? [1]\n: x', flag: 'true: 1\nb: 2', nums: '1: a\n2.5: b' };
+  assert.equal(
+    outputsSection(false, undefined, outputs),
+    'Outputs:\n' +
+      '    flag: "true: 1\\nb: 2"\n' +
+      '    list: "? [1]\\n: x"\n' +
+      // A decoded value's line ends twice (printPropertyValue inside printPropertyValue), as in Pulumi.
+      '    nums: (yaml) {\n        1  : "a"\n        2.5: "b"\n    }\n\n\n',
+  );
+});
+
 test('changed outputs are coloured as Pulumi colours them: added green, removed red, changed yellow', () => {
   const { out, text } = stream(false);
   const display = new Display({

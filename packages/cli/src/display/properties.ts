@@ -5,7 +5,7 @@
  * JSON or YAML string as its structure (`(json) {…}`), secrets `[secret]`, unknowns `[unknown]`;
  * after a previous state, what changed marked `+`, `-` and `~` (sdk resource.PropertyMap.Diff).
  */
-import { parse as parseYaml } from 'yaml';
+import { isScalar, parseDocument, visit } from 'yaml';
 import { deepEqual, isObject, isSecret, isUnknown } from '../engine/values';
 
 /** The ops whose colour and prefix a property line takes (deploy.Color, deploy.RawPrefix). */
@@ -174,12 +174,26 @@ function decodeValue(text: string): [unknown, string] | undefined {
     decoded = JSON.parse(repr);
   } catch {
     if (!/[\r\n]/.test(repr)) return undefined;
+    const doc = parseDocument(repr);
+    if (doc.errors.length) return undefined;
+    // translateYAMLValue: a mapping whose keys are not all strings or numbers (a list, a map, a
+    // boolean, null) is not decoded (nor stringified, with Node.js's warning about it).
+    let plainKeys = true;
+    visit(doc, {
+      Pair(_, pair) {
+        const key = isScalar(pair.key) ? pair.key.value : undefined;
+        if (typeof key === 'string' || typeof key === 'number') return undefined;
+        plainKeys = false;
+        return visit.BREAK;
+      },
+    });
+    if (!plainKeys) return undefined;
     try {
-      decoded = parseYaml(repr);
-      kind = 'yaml';
+      decoded = doc.toJS(); // throws on excessive aliases
     } catch {
       return undefined;
     }
+    kind = 'yaml';
   }
   return Array.isArray(decoded) || isPlainObject(decoded) ? [decoded, kind] : undefined;
 }
