@@ -1,6 +1,7 @@
 import {
   IncorrectPassphraseError,
   PassphraseError,
+  passphraseFromEnv,
   SecretValueError,
   type SymmetricCrypter,
 } from '../secrets/passphrase';
@@ -34,6 +35,12 @@ export function loadStackConfig(project: Project, stack: string, env: NodeJS.Pro
         'backend ocikit does not support environments (move their values into config:)',
     );
   const crypter = stackCrypter(file, env);
+  // A passphrase given for a stack with a salt is checked before the run, as Pulumi makes the
+  // stack's secrets manager first (getAndSaveSecretsManager, whatever the config holds): a wrong
+  // one must not fail the run half-way, when a step's state holds a secret to encrypt.
+  const passphraseProvider = (file.secretsProvider ?? 'passphrase') === 'passphrase';
+  if (file.encryptionSalt && passphraseProvider && passphraseFromEnv(env) !== undefined)
+    withCrypterWords(DECRYPT_WORDS.run, () => crypter.encrypt(''));
   const values: Record<string, string> = {};
   const secretKeys: string[] = [];
   const objects = new Set<string>();
@@ -97,9 +104,22 @@ export function decryptSecure(
         const reason = `${path.length ? `${showConfigPath(path)}: ` : ''}${error.message}`;
         throw new SecretValueError(words.value ? `${words.value}: ${reason}` : reason);
       }
-      if (!(error instanceof PassphraseError)) throw error;
-      const reason = error instanceof IncorrectPassphraseError ? 'incorrect passphrase' : error.message;
-      throw new PassphraseError(words.crypter ? `${words.crypter}: ${reason}` : reason);
+      throw crypterError(error, words);
     }
   });
+}
+
+/** A PassphraseError in a command's words: Pulumi's bare `incorrect passphrase` after `crypter`. */
+function crypterError(error: unknown, words: DecryptWords): unknown {
+  if (!(error instanceof PassphraseError)) return error;
+  const reason = error instanceof IncorrectPassphraseError ? 'incorrect passphrase' : error.message;
+  return new PassphraseError(words.crypter ? `${words.crypter}: ${reason}` : reason);
+}
+
+function withCrypterWords(words: DecryptWords, f: () => unknown): void {
+  try {
+    f();
+  } catch (error) {
+    throw crypterError(error, words);
+  }
 }

@@ -405,6 +405,16 @@ test('a secure config value that cannot be decrypted fails in Pulumi’s words, 
     await error(['preview'], wrongEnv),
     'error: getting stack configuration: get stack secrets manager: incorrect passphrase',
   );
+  // Refused before the run also when no config value is secret (the stack's salt checks it), not
+  // half-way through an up, when a step's state holds a secret output to encrypt.
+  writeFileSync(
+    join(cwd, 'Pulumi.other.yaml'),
+    readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8').replace(/\nconfig:[\s\S]*$/, '\n'),
+  );
+  assert.equal(
+    await error(['up', '--yes', '-s', 'other'], wrongEnv),
+    'error: getting stack configuration: get stack secrets manager: incorrect passphrase',
+  );
   // The right passphrase, a corrupt value (its ciphertext's first character changed).
   const file = join(cwd, 'Pulumi.dev.yaml');
   const corrupt = (text: string, key: string) =>
