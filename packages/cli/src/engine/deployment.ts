@@ -1123,7 +1123,7 @@ export class Deployment {
       return this.mutate(plugin, (release) =>
         this.update(reg, urn, plugin, old, base({ id: old.id, inputs }), diff, release),
       );
-    if (old.protect || reg.protect) {
+    if (old.protect && reg.protect) {
       throw this.failed(
         stepMetadata('replace', urn, reg.type, old, undefined),
         `unable to replace resource "${urn}"\nas it is currently marked for protection. ${UNPROTECT}`,

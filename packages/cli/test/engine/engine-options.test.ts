@@ -108,6 +108,28 @@ new Thing('dep', { replaceMe: root.id }, { protect: true });
     assert.equal(ids('root').length, 1);
   });
 
+  it('replaces a resource whose protect is set or cleared in the same update, refusing only one protected before and after', async () => {
+    // step_generator.go generateSteps refuses a replacement only when new.Protect && old.Protect.
+    const src = (v: string, protect: boolean) => `new Thing('t', { replaceMe: '${v}' }, { protect: ${protect} });`;
+    await up(src('a', false));
+    for (const [v, protect] of [
+      ['b', true],
+      ['c', false],
+    ] as const) {
+      const before = ids('t');
+      await up(src(v, protect));
+      assert.notDeepEqual(ids('t'), before, `${v}: replaced`);
+      assert.equal(byName('t')[0].protect ?? false, protect);
+    }
+    await up(src('d', true));
+    prog.write(header + src('e', true));
+    reset();
+    const r = await prog.run();
+    assert.equal(r.ok, false);
+    assert.match(r.error!, /unable to replace resource ".*::t"\sas it is currently marked for protection/);
+    assert.deepEqual(changes(), []);
+  });
+
   it('moves a renamed or re-parented resource through its alias instead of deleting and creating it', async () => {
     await up(`
 const grp = new pulumi.ComponentResource('test:index:Group', 'grp');
