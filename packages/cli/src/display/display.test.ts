@@ -696,6 +696,31 @@ test('a replacement is one +- row, in the plan and in the update; --show-replace
   );
 });
 
+// printStepHeader marks any step whose protect changes, an update or a replacement too.
+test('an update or replacement that sets or clears protect has the lock on its row', () => {
+  const { out, text } = stream(false);
+  const display = new Display({ mode: 'update', preview: true, stack: 'dev', json: false, out, env: {} });
+  display.begin();
+  const state = (modelId: string, protect?: boolean) => ({ inputs: { modelId }, protect }) as never;
+  const step = (op: 'update' | 'replace', name: string, old?: boolean, next?: boolean) =>
+    display.onEvent(
+      event({
+        resourcePreEvent: {
+          metadata: meta(op, name, { old: state('m1', old), new: state('m2', next) }),
+          planning: true,
+        },
+      }),
+    );
+  step('update', 'u', undefined, true);
+  step('replace', 'r', true, false);
+  step('update', 'plain');
+  display.end({ ok: true, changes: { update: 2, replace: 1 }, outputs: {}, durationMs: 0 });
+  const lines = text();
+  assert.match(lines, new RegExp(`^ ~ {3}${TYPE} u update 🔒$`, 'm'));
+  assert.match(lines, new RegExp(`^ \\+- {2}${TYPE} r replace 🔓$`, 'm'));
+  assert.match(lines, new RegExp(`^ ~ {3}${TYPE} plain update$`, 'm'));
+});
+
 // shouldShow: a same step is shown when its protect changes; the diff view's step header marks it
 // (printStepHeader: 🔒, 🔓 when unprotected) and prints no property diff.
 test('a step whose only change is protect has its row with the lock; an unchanged one has none', () => {

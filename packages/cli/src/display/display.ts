@@ -249,13 +249,14 @@ export class Display {
     if (planning || this.options.preview) {
       // A refresh's drift is known once the resource is read: its line comes with it (done).
       if (meta.op === 'refresh') return;
-      this.line(this.stepLine(meta, meta.op));
+      // An update or replacement that also sets or clears protect carries the lock too.
+      this.line(this.stepLine(meta, meta.op) + lockMark(meta));
       for (const detail of this.diffLines(meta)) this.line(detail);
       return;
     }
     this.started.set(key(meta), { meta, at: Date.now() });
     const [doing] = PRESENT[meta.op] ?? [meta.op];
-    this.line(`${this.stepLine(meta, doing)}${this.diffSuffix(meta)}`);
+    this.line(`${this.stepLine(meta, doing)}${lockMark(meta)}${this.diffSuffix(meta)}`);
   }
 
   private done(meta: StepEventMetadata, planning: boolean): void {
