@@ -205,6 +205,8 @@ export class Deployment {
   canceled = false;
   stackUrn = '';
   stackOutputs: Props = {};
+  /** The stack's outputs the program registered, until the end of the run (finalizeStackOutputs). */
+  private pendingStackOutputs?: Props;
 
   /** Resources of the previous snapshot still live (not marked for deletion), by URN. */
   private readonly olds = new Map<string, ResourceState>();
@@ -950,6 +952,13 @@ export class Deployment {
   }
 
   async registerOutputs(urn: string, outputs: Props): Promise<void> {
+    // The stack's outputs are kept for the end of the run (finalizeStackOutputs), as Pulumi's
+    // step executor saves their event (step_executor.go executeRegisterResourceOutputs).
+    if (urn === this.stackUrn) this.pendingStackOutputs = outputs;
+    else await this.completeOutputs(urn, outputs);
+  }
+
+  private async completeOutputs(urn: string, outputs: Props): Promise<void> {
     const r = this.current.find((x) => x.urn === urn && !x.delete);
     // An untargeted component keeps its old outputs, as the rest of its old state.
     if (!r || this.untargeted.has(urn)) return;
@@ -978,18 +987,18 @@ export class Deployment {
   }
 
   /**
-   * After an update that failed (with --continue-on-error or not): the stack's outputs are its old
-   * ones with those the program registered over them, as Pulumi finalizes them
-   * (executeRegisterResourceOutputs with errored: an output missing from the new ones may not have
+   * The stack's outputs the program registered, once every step ran (deletes too), with their
+   * event: after a run that failed (with --continue-on-error or not) its old outputs under the new
+   * ones, as Pulumi finalizes them (deployment_executor.go Execute calls
+   * executeRegisterResourceOutputs with errored: an output missing from the new ones may not have
    * been deleted, so it is kept).
    */
-  keepOldStackOutputs(): void {
-    const old = this.olds.get(this.stackUrn);
-    const r = this.current.find((x) => x.urn === this.stackUrn && !x.delete);
-    if (!old || !r || this.o.preview) return;
-    const outputs = { ...old.outputs, ...r.outputs };
-    this.put(r, { ...r, outputs });
-    void this.write();
+  async finalizeStackOutputs(errored: boolean): Promise<void> {
+    const registered = this.pendingStackOutputs;
+    if (!registered) return;
+    this.pendingStackOutputs = undefined;
+    const old = errored ? this.olds.get(this.stackUrn)?.outputs : undefined;
+    await this.completeOutputs(this.stackUrn, { ...old, ...registered });
   }
 
   private guard(): void {

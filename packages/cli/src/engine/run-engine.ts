@@ -199,10 +199,11 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
       await d.idle();
-      // A program's update that failed (a step, the program itself, --continue-on-error) keeps the
-      // stack's old outputs under those the program registered, as Pulumi finalizes them whatever
-      // failed (deployment_executor.go Execute: executeRegisterResourceOutputs with errored).
-      if (!succeeded && !canceled && o.operation === 'update') d.keepOldStackOutputs();
+      // The stack's outputs and their event come last; a run that failed (a step, the program
+      // itself, --continue-on-error) keeps the old ones under those the program registered, as
+      // Pulumi finalizes them whatever failed (deployment_executor.go Execute:
+      // executeRegisterResourceOutputs with errored).
+      await d.finalizeStackOutputs(!succeeded && !canceled);
       // Everything the steps recorded is on disk before the run reports (and unlocks).
       await state.flush();
       trace.mark('state flushed');

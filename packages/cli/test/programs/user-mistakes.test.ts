@@ -218,6 +218,23 @@ export const b = 'y';
   assert.match(failed.stdout, /^Outputs:\n {4}a: "x"\n {4}b: "y"\n\n/m);
   const out = JSON.parse((await q.run(['stack', 'output', '--json'])).stdout) as Record<string, unknown>;
   assert.deepEqual(out, { a: 'x', b: 'y' });
+  // A preview shows them kept too: no output changes.
+  const previewed = await q.run(['preview']);
+  assert.equal(previewed.code, 1);
+  assert.doesNotMatch(previewed.stdout, /Outputs:/, previewed.stdout);
+  // --json's stack outputs event comes at the end of the run with the outputs kept, as Pulumi's
+  // (the step executor saves the stack's event and finalizes it after every step).
+  for (const command of [['preview'], ['up', '--yes', '--skip-preview']]) {
+    const run = await q.run([...command, '--json']);
+    assert.equal(run.code, 1);
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { resOutputsEvent?: { metadata: { type: string; new: { outputs: unknown } } } });
+    const last = events.filter((e) => e.resOutputsEvent).at(-1)!.resOutputsEvent!.metadata;
+    assert.equal(last.type, 'pulumi:pulumi:Stack', command.join(' '));
+    assert.deepEqual(last.new.outputs, { a: 'x', b: 'y' }, command.join(' '));
+  }
   // A destroy deletes the stack: its plan and its run list the outputs as removed, as Pulumi's.
   const destroyed = await q.run(['destroy', '--yes']);
   assert.equal(destroyed.code, 0, destroyed.stderr);
