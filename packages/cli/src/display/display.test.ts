@@ -31,6 +31,16 @@ const meta = (
 });
 let sequence = 0;
 const event = (payload: Partial<EngineEvent>): EngineEvent => ({ sequence: sequence++, timestamp: 0, ...payload });
+/** The stack's outputs event, without which a display prints no outputs (Pulumi's printOutputs needs the stack's URN). */
+const stackOutputs = (): EngineEvent =>
+  event({
+    resOutputsEvent: {
+      metadata: meta('same', 'proj-dev', {
+        type: 'pulumi:pulumi:Stack',
+        urn: 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev',
+      }),
+    },
+  });
 const result = {
   ok: true,
   changes: {},
@@ -79,6 +89,7 @@ test('a preview lists each step with its symbol, type and name, and the changed 
       },
     }),
   );
+  display.onEvent(stackOutputs());
   display.end(result);
   const lines = text();
   assert.match(lines, /^Previewing update \(dev\):/);
@@ -106,6 +117,7 @@ test('the outputs are listed as Pulumi lists them: in key order, names aligned, 
   const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: false, out, env: {} });
   display.begin();
   const outputs = { zone: 'z', empty: '', none: [], nothing: {}, count: 0, off: false, token: result.outputs.token };
+  display.onEvent(stackOutputs());
   display.end({ ...result, outputs });
   assert.match(
     text(),
@@ -122,6 +134,7 @@ function outputsSection(
 ): string {
   const { out, text } = stream(false);
   const display = new Display({ mode: 'update', preview, stack: 'dev', json: false, out, env: {}, ...options });
+  display.onEvent(stackOutputs());
   display.end({ ...result, outputs, ...(oldOutputs ? { oldOutputs } : {}) });
   return /(Outputs:\n[\s\S]*?\n\n)?Resources:/.exec(text())?.[1] ?? '';
 }
@@ -262,6 +275,7 @@ test('changed outputs are coloured as Pulumi colours them: added green, removed 
     env: {},
     color: 'always',
   });
+  display.onEvent(stackOutputs());
   display.end({ ...result, oldOutputs: { a: 1, b: 1 }, outputs: { b: 2, c: 3 } });
   const paint = (code: number, t: string) => `${ESC}[${code}m${t}${ESC}[0m`;
   assert.ok(text().includes(`${paint(31, '  - a: ')}${paint(31, '1')}\n`));

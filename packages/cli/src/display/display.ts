@@ -110,6 +110,8 @@ export class Display {
   private readonly jsonColour: boolean;
   /** A destroy (or its preview) deletes the stack resource itself: its outputs go with it. */
   private stackDeleted = false;
+  /** An event of the stack resource came (a step, a diagnostic under it): its outputs are printed. */
+  private stackSeen = false;
 
   constructor(private readonly options: DisplayOptions) {
     this.out = options.out ?? process.stdout;
@@ -159,6 +161,8 @@ export class Display {
     }
     const pre = event.resourcePreEvent?.metadata;
     if (pre?.type === 'pulumi:pulumi:Stack' && pre.op === 'delete') this.stackDeleted = true;
+    const urn = (event.resourcePreEvent ?? event.resOutputsEvent ?? event.resOpFailedEvent)?.metadata.urn;
+    if (urnType(urn ?? event.diagnosticEvent?.urn ?? '') === 'pulumi:pulumi:Stack') this.stackSeen = true;
     if (event.resourcePreEvent) this.pre(event.resourcePreEvent.metadata, Boolean(event.resourcePreEvent.planning));
     else if (event.resOutputsEvent) this.done(event.resOutputsEvent.metadata, Boolean(event.resOutputsEvent.planning));
     else if (event.resOpFailedEvent) this.failed(event.resOpFailedEvent.metadata);
@@ -181,10 +185,12 @@ export class Display {
     if (this.options.json) return;
     const planning = this.options.preview;
     // A destroy shows the stack's delete step, its old outputs against none (each `- k: v`); one
-    // that keeps the stack (targets, a failure) has no stack step, so no outputs, as Pulumi's.
+    // that keeps the stack (targets, a failure) has no stack step, so no outputs, as Pulumi's. A
+    // run that failed before any event of the stack (an unknown --target) prints none either, as
+    // Pulumi's printOutputs does without the stack's URN.
     const destroy = this.options.mode === 'destroy';
     const outputs =
-      this.options.suppressOutputs || (destroy && !this.stackDeleted)
+      this.options.suppressOutputs || !this.stackSeen || (destroy && !this.stackDeleted)
         ? ''
         : stackOutputsText(
             {

@@ -100,6 +100,18 @@ describe('resource targeting through ocikit', () => {
     assert.equal(await endpointName(ids.second), 'second-2');
   });
 
+  // Pulumi's refresh checks its targets before any step (deploymentExecutor.refresh: checkTargets),
+  // so its display never hears of the stack: no outputs.
+  it('refresh with an unknown --target fails before any step: no outputs printed', async () => {
+    const nope = urn(ENDPOINT, 'nope');
+    for (const flag of ['--target', '--exclude']) {
+      const r = await p.run(['refresh', '--yes', '--skip-preview', flag, nope]);
+      assert.equal(r.code, 1);
+      assert.match(r.stdout, new RegExp(`error: Target '${nope}' could not be found in the stack`));
+      assert.doesNotMatch(r.stdout, /Outputs:/, r.stdout);
+    }
+  });
+
   it('refuses to create an untargeted resource that a targeted one depends on, with Pulumi message', async () => {
     config({ 'targets:generation': '2', 'targets:extra': true });
     const reader = urn(ENDPOINT, 'reader');
