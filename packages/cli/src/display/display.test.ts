@@ -264,6 +264,18 @@ test('a YAML string is shown as its structure only when translateYAMLValue would
   );
 });
 
+test("a JSON string is decoded as Go's json.Decoder reads it: its first value, then More(); a number beyond a float64 is not", () => {
+  const outputs = { closed: '[1] ]', extra: '[1] x', huge: '[1e999]', obj: '{"a":"]"}}' };
+  assert.equal(
+    outputsSection(false, undefined, outputs),
+    'Outputs:\n' +
+      '    closed: (json) [\n        [0]: 1\n    ]\n\n' +
+      '    extra : "[1] x"\n' +
+      '    huge  : "[1e999]"\n' +
+      '    obj   : (json) {\n        a: "]"\n    }\n\n\n',
+  );
+});
+
 test('changed outputs are coloured as Pulumi colours them: added green, removed red, changed yellow', () => {
   const { out, text } = stream(false);
   const display = new Display({

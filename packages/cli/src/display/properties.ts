@@ -165,14 +165,57 @@ function goNumber(n: number): string {
   return String(n);
 }
 
+/** Where the first JSON value of a text ends: after its closing bracket or quote, or its last literal character. */
+function firstJsonValueEnd(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') {
+        inString = false;
+        if (depth === 0) return i + 1;
+      }
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') {
+      if (depth === 0) return i;
+      if (--depth === 0) return i + 1;
+    } else if (depth === 0 && /[ \t\r\n,:]/.test(c)) return i;
+  }
+  return text.length;
+}
+
+/**
+ * Go's json.Decoder.Decode then More(), as decodeValue uses them: the first JSON value, taken when
+ * what follows it (after JSON whitespace) is nothing or starts with `]` or `}` (More() is false);
+ * a number beyond a float64 fails the decode (convertNumber's ParseFloat range error).
+ */
+function decodeFirstJson(repr: string): { value: unknown } | undefined {
+  const end = firstJsonValueEnd(repr);
+  const rest = repr.slice(end).replace(/^[ \t\r\n]+/, '');
+  if (rest && rest[0] !== ']' && rest[0] !== '}') return undefined;
+  let finite = true;
+  try {
+    const value: unknown = JSON.parse(repr.slice(0, end), (_, v: unknown) => {
+      if (typeof v === 'number' && !Number.isFinite(v)) finite = false;
+      return v;
+    });
+    return finite ? { value } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** decodeValue: a string holding a JSON (or, on several lines, YAML) object or array. */
 function decodeValue(text: string): [unknown, string] | undefined {
   const repr = text.trim();
   let decoded: unknown;
   let kind = 'json';
-  try {
-    decoded = JSON.parse(repr);
-  } catch {
+  const json = decodeFirstJson(repr);
+  if (json) decoded = json.value;
+  else {
     if (!/[\r\n]/.test(repr)) return undefined;
     const doc = parseDocument(repr);
     if (doc.errors.length) return undefined;
