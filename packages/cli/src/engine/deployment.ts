@@ -893,6 +893,15 @@ export class Deployment {
     return chosen;
   }
 
+  /**
+   * `--replace` and `--target-replace` URNs, checked before the program runs, as Pulumi's
+   * deploymentExecutor.Execute checks its ReplaceTargets before iterating the source.
+   */
+  checkReplaceTargets(patterns: string[] | undefined): void {
+    const missing = this.missingTargets(new UrnTargets(patterns));
+    if (missing.length) throw new StepError(missing[0]);
+  }
+
   /** checkTargets: each literal --target must name a resource of the stack (or one registered in this run). */
   private missingTargets(targets: UrnTargets): string[] {
     const messages = missingTargetMessages(

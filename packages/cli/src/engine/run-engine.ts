@@ -144,6 +144,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       } else {
         // `up --refresh`: the cloud is read first, so the program's steps diff against it.
         if (o.refresh) await d.refresh({ beforeUpdate: true });
+        d.checkReplaceTargets(o.replace);
         const programOptions: ProgramOptions = {
           programDir: o.programDir,
           project: o.project,

@@ -112,6 +112,21 @@ describe('resource targeting through ocikit', () => {
     }
   });
 
+  // Pulumi's deploymentExecutor.Execute checks ReplaceTargets (--replace and --target-replace)
+  // before it runs the program.
+  it('--replace or --target-replace with an unknown URN fails before the program runs', async () => {
+    const nope = urn(ENDPOINT, 'nope');
+    for (const command of [
+      ['preview', '--target-replace', nope],
+      ['up', '--yes', '--skip-preview', '--replace', nope],
+    ]) {
+      const r = await p.run(command);
+      assert.equal(r.code, 1, command.join(' '));
+      assert.match(r.stderr, new RegExp(`^error: Target '${nope}' could not be found in the stack`));
+      assert.doesNotMatch(r.stdout, /Outputs:|unchanged/, r.stdout);
+    }
+  });
+
   it('refuses to create an untargeted resource that a targeted one depends on, with Pulumi message', async () => {
     config({ 'targets:generation': '2', 'targets:extra': true });
     const reader = urn(ENDPOINT, 'reader');
