@@ -740,11 +740,19 @@ test('an update or replacement that sets or clears protect has the lock on its r
   step('update', 'u', undefined, true);
   step('replace', 'r', true, false);
   step('update', 'plain');
+  // A step that does not keep the resource (a protected one's delete, a protected import) changes
+  // no protect: no lock (it was 🔓 on such a delete).
+  const once = (op: 'delete' | 'import', name: string, metadata: object) =>
+    display.onEvent(event({ resourcePreEvent: { metadata: meta(op, name, metadata), planning: true } }));
+  once('delete', 'gone', { old: state('m1', true) });
+  once('import', 'adopted', { new: state('m1', true) });
   display.end({ ok: true, changes: { update: 2, replace: 1 }, outputs: {}, durationMs: 0 });
   const lines = text();
   assert.match(lines, new RegExp(`^ ~ {3}${TYPE} u update 🔒$`, 'm'));
   assert.match(lines, new RegExp(`^ \\+- {2}${TYPE} r replace 🔓$`, 'm'));
   assert.match(lines, new RegExp(`^ ~ {3}${TYPE} plain update$`, 'm'));
+  assert.match(lines, new RegExp(`^ - {3}${TYPE} gone delete$`, 'm'));
+  assert.match(lines, new RegExp(`^ = {3}${TYPE} adopted import$`, 'm'));
 });
 
 // shouldShow: a same step is shown when its protect changes; the diff view's step header marks it

@@ -477,8 +477,13 @@ function withoutStackTrace(message: string, debug: boolean): string {
 
 /** A step whose only change is `protect`: a same step Pulumi shows (display.go shouldShow). */
 const protectChanges = (meta: StepEventMetadata) => Boolean(meta.old?.protect) !== Boolean(meta.new?.protect);
-/** printStepHeader's mark (pkg/backend/display), on a protect change only: 🔓 unprotects, 🔒 protects. */
-const lockMark = (meta: StepEventMetadata) => (!protectChanges(meta) ? '' : meta.new?.protect ? ' 🔒' : ' 🔓');
+/**
+ * printStepHeader's mark (pkg/backend/display), on a protect change of a resource that stays (a
+ * same, update or replace step: old and new both there) only: 🔓 unprotects, 🔒 protects. A create,
+ * import or delete has no lock here (its protect is not changed by the step).
+ */
+const lockMark = (meta: StepEventMetadata) =>
+  !meta.old || !meta.new || !protectChanges(meta) ? '' : meta.new.protect ? ' 🔒' : ' 🔓';
 /** The event's values with each `[secret]` it was masked with a secret again, which the printer prints so. */
 function unmasked(v: Record<string, unknown>): Record<string, unknown> {
   const unmask = (x: unknown): unknown =>
