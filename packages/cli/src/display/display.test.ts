@@ -779,3 +779,44 @@ test('a step whose only change is protect has its row with the lock; an unchange
   assert.doesNotMatch(lines, / kept| plain|modelId/);
   assert.match(lines, /Resources:\n {4}4 unchanged\n/);
 });
+
+test("a refresh shows the stack's row with --show-sames only, in the preview and in the run, as a refresh that changed nothing", () => {
+  // The engine reports the stack's refresh step (resourcePreEvent op refresh) and ends it with its
+  // result (op same: RefreshStep.ResultOp); shouldShow hides a same unless --show-sames.
+  const stack = { type: 'pulumi:pulumi:Stack', urn: 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev' };
+  const outputs = { a: 'x' };
+  const refresh = (preview: boolean, showSames: boolean): string => {
+    const { out, text } = stream(false);
+    const display = new Display({ mode: 'refresh', preview, stack: 'dev', json: false, out, env: {}, showSames });
+    const state = { inputs: {}, outputs } as never;
+    display.onEvent(
+      event({
+        resourcePreEvent: {
+          metadata: meta('refresh', 'proj-dev', { ...stack, old: state, new: state }),
+          planning: preview,
+        },
+      }),
+    );
+    display.onEvent(
+      event({
+        resOutputsEvent: {
+          metadata: meta('same', 'proj-dev', { ...stack, old: state, new: state }),
+          planning: preview,
+        },
+      }),
+    );
+    display.end({ ok: true, changes: { same: 1 }, outputs, oldOutputs: outputs, durationMs: 10 });
+    return text();
+  };
+  assert.match(
+    refresh(true, true),
+    /^ ~ +pulumi:pulumi:Stack proj-dev refresh\nOutputs:\n {4}a: "x"\n\nResources:\n {4}1 unchanged\n/,
+  );
+  assert.match(
+    refresh(false, true),
+    /^ ~ +pulumi:pulumi:Stack proj-dev refreshing\n ~ +pulumi:pulumi:Stack proj-dev refreshed \(\d+s\)\nOutputs:\n {4}a: "x"\n/,
+  );
+  // Without --show-sames: no row; the outputs only after the run (getResourceOutputsPropertiesString).
+  assert.match(refresh(true, false), /^Resources:\n {4}1 unchanged\n/);
+  assert.match(refresh(false, false), /^Outputs:\n {4}a: "x"\n\nResources:\n/);
+});

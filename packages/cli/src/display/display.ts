@@ -112,6 +112,8 @@ export class Display {
   private stackDeleted = false;
   /** An event of the stack resource came (a step, a diagnostic under it): its outputs are printed. */
   private stackSeen = false;
+  /** The stack's refresh step began: its outputs event (op same, RefreshStep.ResultOp) ends it. */
+  private stackRefreshing = false;
 
   constructor(private readonly options: DisplayOptions) {
     this.out = options.out ?? process.stdout;
@@ -161,10 +163,12 @@ export class Display {
     }
     const pre = event.resourcePreEvent?.metadata;
     if (pre?.type === 'pulumi:pulumi:Stack' && pre.op === 'delete') this.stackDeleted = true;
+    if (pre?.type === 'pulumi:pulumi:Stack' && pre.op === 'refresh') this.stackRefreshing = true;
     const urn = (event.resourcePreEvent ?? event.resOutputsEvent ?? event.resOpFailedEvent)?.metadata.urn;
     if (urnType(urn ?? event.diagnosticEvent?.urn ?? '') === 'pulumi:pulumi:Stack') this.stackSeen = true;
     if (event.resourcePreEvent) this.pre(event.resourcePreEvent.metadata, Boolean(event.resourcePreEvent.planning));
-    else if (event.resOutputsEvent) this.done(event.resOutputsEvent.metadata, Boolean(event.resOutputsEvent.planning));
+    else if (event.resOutputsEvent)
+      this.done(this.outputsStep(event.resOutputsEvent.metadata), Boolean(event.resOutputsEvent.planning));
     else if (event.resOpFailedEvent) this.failed(event.resOpFailedEvent.metadata);
     else if (event.diagnosticEvent) this.diagnostic(event.diagnosticEvent);
     else if (event.summaryEvent) this.summary = event.summaryEvent;
@@ -244,7 +248,19 @@ export class Display {
     if (isDefaultProvider(meta.urn)) return false;
     if (meta.op === 'same') return protectChanges(meta) || Boolean(this.options.showSames);
     if (!meta.logical && REPLACEMENT_STEPS.has(meta.op)) return Boolean(this.options.showReplacementSteps);
-    return meta.type !== 'pulumi:pulumi:Stack' || meta.op === 'delete' || meta.op === 'create';
+    if (meta.type !== 'pulumi:pulumi:Stack') return true;
+    // The stack's refresh never changes it (a component's state is kept): a same, shown as one is.
+    return meta.op === 'delete' || meta.op === 'create' || (meta.op === 'refresh' && Boolean(this.options.showSames));
+  }
+
+  /**
+   * The step a resource's outputs event ends. The stack's refresh reports its result (same) there,
+   * as Pulumi's updateActions.OnResourceOutputs does (RefreshStep.ResultOp); its line is still the
+   * refresh's, as Pulumi's diff display shows outputs after a refresh step it saw (renderDiffResourceOutputsEvent).
+   */
+  private outputsStep(meta: StepEventMetadata): StepEventMetadata {
+    if (meta.type !== 'pulumi:pulumi:Stack' || meta.op !== 'same' || !this.stackRefreshing) return meta;
+    return { ...meta, op: 'refresh' };
   }
 
   private pre(meta: StepEventMetadata, planning: boolean): void {

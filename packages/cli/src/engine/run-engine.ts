@@ -44,7 +44,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     ok,
     ...(error ? { error: oneLine(error) } : {}),
     changes: d?.changes ?? {},
-    outputs: d ? (o.preview ? d.stackOutputs : state.outputs()) : {},
+    // A refresh runs no program: the stack keeps its outputs (RefreshStep.Apply returns a
+    // component's state as it was), in its preview too.
+    outputs: d ? (o.preview ? (o.operation === 'refresh' ? (oldOutputs ?? {}) : d.stackOutputs) : state.outputs()) : {},
     ...(d && oldOutputs ? { oldOutputs } : {}),
     durationMs: Date.now() - started,
   });
@@ -68,7 +70,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   let canceled = false;
   try {
     const snapshot = state.load();
-    if (o.operation === 'update' || o.operation === 'destroy') oldOutputs = rootStackOutputs(snapshot.resources);
+    oldOutputs = rootStackOutputs(snapshot.resources);
     if (!o.preview) state.backup();
     const config: Record<string, string> = {};
     for (const [k, v] of Object.entries(o.config)) config[k] = o.secretKeys.includes(k) ? '[secret]' : v;

@@ -104,7 +104,7 @@ export interface EngineResult {
   /** Stack outputs (secrets as Pulumi's secret sentinel objects). */
   outputs: Record<string, unknown>;
   /**
-   * A program's run (preview or update) or a destroy: the stack's outputs before it, what the
+   * The stack's outputs before the run (an update, a destroy, a refresh, or their preview), what the
    * display compares them with (Pulumi's stack step `Old`); undefined for a stack with no previous state.
    */
   oldOutputs?: Record<string, unknown>;

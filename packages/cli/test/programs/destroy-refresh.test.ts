@@ -80,3 +80,18 @@ test("Pulumi.yaml's options.refresh: always refreshes before destroy too; -r=fal
     await cloud.close();
   }
 });
+
+test("refresh --show-sames shows the stack's row; its preview, the stack's outputs as they stay", async () => {
+  // The stack's refresh changes nothing (RefreshStep.Apply keeps a component's state): its
+  // preview prints the outputs as sames with --show-sames (getResourceOutputsPropertiesString).
+  const p = program(inlineProgram('stacked', `export const a = 'x';\n`), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  ok(await p.run(['up', '--yes']));
+  const previewed = ok(await p.run(['refresh', '--preview-only', '--show-sames'])).stdout;
+  assert.match(
+    previewed,
+    /^ ~ +pulumi:pulumi:Stack stacked-dev refresh\nOutputs:\n {4}a: "x"\n\nResources:\n {4}1 unchanged\n/m,
+  );
+  assert.doesNotMatch(ok(await p.run(['refresh', '--preview-only'])).stdout, /Outputs:|pulumi:pulumi:Stack/);
+  const refreshed = ok(await p.run(['refresh', '--yes', '--skip-preview', '--show-sames'])).stdout;
+  assert.match(refreshed, /^ ~ +pulumi:pulumi:Stack stacked-dev refreshed \(\d+s\)\nOutputs:\n {4}a: "x"\n/m);
+});
