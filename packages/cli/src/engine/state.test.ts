@@ -1,7 +1,17 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileStackState, listStacks, openStackState, type ResourceState } from './state';
@@ -66,6 +76,35 @@ describe('stack state', () => {
     assert.deepEqual(Object.keys(listed), ['name', 'lastUpdate', 'resourceCount']);
     assert.match(listed.lastUpdate!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.deepEqual([listed.name, listed.resourceCount], ['dev', 1]);
+  });
+
+  // A run killed while it backs the state up must not leave half a backup: the new one is a
+  // temporary file renamed over the old, which stays whole until then (a reader holding it open
+  // still reads it all, where a copy in place truncated it under the reader).
+  it('replaces the backup whole, by a rename, and leaves no temporary file', () => {
+    const d = dir();
+    const s = new FileStackState(d, 'dev', crypter);
+    const stack = { urn: 'urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev', custom: false, type: 'pulumi:pulumi:Stack' };
+    s.save({ resources: [{ ...stack, inputs: {}, outputs: { n: 1 } }], pendingOperations: [] });
+    s.backup();
+    const bak = join(d, '.ocikit/stacks/dev.json.bak');
+    const first = readFileSync(bak, 'utf8');
+    const held = openSync(bak, 'r');
+    try {
+      s.save({
+        resources: [{ ...stack, inputs: {}, outputs: { n: 2, more: 'x'.repeat(100) } }],
+        pendingOperations: [],
+      });
+      s.backup();
+      assert.match(readFileSync(bak, 'utf8'), /"more"/);
+      assert.equal(readFileSync(held, 'utf8'), first, 'the previous backup, whole, to whoever holds it');
+    } finally {
+      closeSync(held);
+    }
+    assert.deepEqual(
+      readdirSync(join(d, '.ocikit/stacks')).filter((f) => f.endsWith('.tmp')),
+      [],
+    );
   });
 
   it("requested writes: each resolves once its change is on disk, in Pulumi's indented JSON", async () => {
@@ -151,13 +190,15 @@ describe('stack state', () => {
     rmSync(guard, { recursive: true });
     // A dead run's half-written state file goes when the lock is taken; a live one's stays.
     const deadWrite = join(d, `.ocikit/stacks/dev.json.${dead}.tmp`);
+    const deadBackup = join(d, `.ocikit/stacks/dev.json.${dead}.bak.tmp`);
     const liveWrite = join(d, `.ocikit/stacks/dev.json.${process.ppid}.sync.tmp`);
     writeFileSync(deadWrite, '{');
+    writeFileSync(deadBackup, '{');
     writeFileSync(liveWrite, '{');
     a.lock();
     assert.equal(JSON.parse(readFileSync(join(d, '.ocikit/stacks/dev.lock'), 'utf8')).pid, process.pid);
     assert.equal(existsSync(guard), false);
-    assert.deepEqual([existsSync(deadWrite), existsSync(liveWrite)], [false, true]);
+    assert.deepEqual([existsSync(deadWrite), existsSync(deadBackup), existsSync(liveWrite)], [false, false, true]);
     a.unlock();
   });
   // Pulumi reads a deployment with the secrets provider it names (DeserializeDeploymentV3): a

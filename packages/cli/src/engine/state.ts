@@ -160,11 +160,11 @@ export class FileStackState implements StackState {
     return true;
   }
 
-  /** The half-written state files of runs that were killed mid-write (`<stack>.json.<pid>[.sync].tmp`). */
+  /** The half-written state files of runs that were killed mid-write (`<stack>.json.<pid>[.sync|.bak].tmp`). */
   private removeDeadWrites(): void {
     const prefix = `${this.stack}.json.`;
     for (const name of readdirSync(this.dir)) {
-      const pid = /^(\d+)(\.sync)?\.tmp$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : '')?.[1];
+      const pid = /^(\d+)(\.sync|\.bak)?\.tmp$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : '')?.[1];
       if (pid && Number(pid) !== process.pid && !processAlive(Number(pid)))
         rmSync(join(this.dir, name), { force: true });
     }
@@ -233,9 +233,17 @@ export class FileStackState implements StackState {
     return typeof salt === 'string' && this.crypter?.forSalt ? this.crypter.forSalt(salt) : this.crypter;
   }
 
-  /** Copies the current file aside once per run, before the run changes it. */
+  /**
+   * Copies the current file aside once per run, before the run changes it: to a temporary file
+   * renamed over the backup, as every write of the state, so a run killed meanwhile leaves the
+   * previous backup whole (Pulumi's DIY backend copies through gocloud's fileblob writer, which
+   * renames a temporary file too).
+   */
   backup(): void {
-    if (existsSync(this.file)) copyFileSync(this.file, this.backupFile);
+    if (!existsSync(this.file)) return;
+    const tmp = `${this.file}.${process.pid}.bak.tmp`;
+    copyFileSync(this.file, tmp);
+    renameSync(tmp, this.backupFile);
   }
 
   /** Writes the snapshot now, synchronously: for use outside a run (a run writes with requestSave). */
