@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   assertIntegrity,
+  injectedError,
   inlineProgram,
+  liveEndpoints,
   ok,
   program,
   readCheckpoint,
@@ -63,12 +65,7 @@ function inState(p: Program): string[] {
 
 async function live(cloud: Cloud): Promise<{ endpoints: string[]; plans: number }> {
   const alive = (s?: string) => s !== 'DELETED' && s !== 'DELETING';
-  const endpoints = (
-    await cloud.t.language().listEndpoints({ compartmentId: cloud.sandbox.compartmentId })
-  ).endpointCollection.items
-    .filter((e) => alive(e.lifecycleState) && e.displayName?.startsWith('coe-'))
-    .map((e) => e.displayName!)
-    .sort();
+  const endpoints = (await liveEndpoints(cloud, 'coe-')).map((e) => e.displayName!).sort();
   const plans = (
     await cloud.t
       .dr(cloud.sandbox.peerRegion)
@@ -77,7 +74,7 @@ async function live(cloud: Cloud): Promise<{ endpoints: string[]; plans: number 
   return { endpoints, plans };
 }
 
-const fault = { status: 400, code: 'InvalidParameter', message: 'injected by the test', count: 1 };
+const fault = injectedError;
 
 for (const how of ['flag', 'environment'] as const) {
   const args = how === 'flag' ? ['--continue-on-error'] : [];

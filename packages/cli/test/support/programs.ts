@@ -66,6 +66,18 @@ export async function startCloud(options: { transitionDelaySeconds?: number } = 
   };
 }
 
+/** The endpoints of the sandbox's compartment, not deleted nor being deleted, whose display name starts with `prefix`. */
+export async function liveEndpoints(cloud: Cloud, prefix: string) {
+  const { items } = (await cloud.t.language().listEndpoints({ compartmentId: cloud.sandbox.compartmentId }))
+    .endpointCollection;
+  return items.filter(
+    (e) => e.lifecycleState !== 'DELETED' && e.lifecycleState !== 'DELETING' && e.displayName?.startsWith(prefix),
+  );
+}
+
+/** An `error` fault for the emulator's admin API: the next matching call is refused with a 400. */
+export const injectedError = { status: 400, code: 'InvalidParameter', message: 'injected by the test', count: 1 };
+
 export interface Program {
   dir: string;
   /** Rewrites Pulumi.<stack>.yaml's config. */
