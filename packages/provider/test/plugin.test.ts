@@ -328,6 +328,24 @@ describe('Check failures', () => {
     }
     const frac = await checkFailures(p, ENDPOINT, { compartmentId: 'c', modelId: 'm', inferenceUnits: 1.5 });
     assert.match(frac[0].reason, /integer/);
+    // Every problem at once: a wrong type or a missing input does not hide a value out of range.
+    const both = await checkFailures(p, ENDPOINT, { modelId: 'm', inferenceUnits: 11, description: 5 });
+    assert.deepEqual(
+      both.map((f) => f.property),
+      ['compartmentId', 'description', 'inferenceUnits'],
+    );
+    const plan = await checkFailures(p, DRPLAN, { displayName: 3, drProtectionGroupId: 'g', type: 'SIDEWAYS' });
+    assert.deepEqual(
+      plan.map((f) => f.property),
+      ['displayName', 'type'],
+    );
+    const once = await checkFailures(p, DRPLAN, {
+      displayName: 'a',
+      drProtectionGroupId: 'g',
+      type: 'FAILOVER',
+      definedTags: ['nodot'],
+    });
+    assert.equal(once.length, 1, JSON.stringify(once));
   });
 });
 

@@ -99,8 +99,11 @@ export function checkInputs(mod: ResourceModule, news: Props): Failure[] {
     const bad = typeError(v, spec);
     if (bad) failures.push({ property: key, reason: `${key} ${bad}` });
   }
-  if (failures.length) return failures;
-  return mod.validate(plain);
+  // The module's rules too, as pulumi-oci's bridge reports every attribute's problem at once: a
+  // wrong type elsewhere must not hide an out-of-range value; a property already refused is not
+  // refused twice.
+  const refused = new Set(failures.map((f) => f.property));
+  return [...failures, ...mod.validate(plain).filter((f) => !refused.has(f.property))];
 }
 
 /** Check's first step: each declared input converted to its type as pulumi-oci converts it (see coerce). */
