@@ -1,0 +1,98 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { scratchDir } from '../../../emulator/test/support/scratch';
+import { readConfigProfile } from '../../src/embedded';
+import { inlineProgram, ok, program, startCloud } from '../support/programs';
+
+// A @pulumi/oci program whose explicit providers carry their own credentials, as pulumi-oci users
+// write them: the API key's settings as arguments (the key itself from a secret), or a profile of
+// ~/.oci/config; the default provider takes `oci:region` from the stack's config. No OCI_*
+// variable is set: only the emulator's address.
+const INDEX = `import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@pulumi/oci';
+
+const config = new pulumi.Config();
+const compartmentId = config.require('compartmentId');
+const keyed = new oci.Provider('keyed', {
+  auth: 'ApiKey',
+  region: config.require('standbyRegion'),
+  tenancyOcid: config.require('tenancy'),
+  userOcid: config.require('user'),
+  fingerprint: config.require('fingerprint'),
+  privateKey: config.requireSecret('privateKey'),
+  retryDurationSeconds: 30,
+});
+const profiled = new oci.Provider('profiled', { configFileProfile: 'TEAM' });
+const groupId = oci.disasterrecovery
+  .getDrProtectionGroupsOutput({ compartmentId, role: 'STANDBY' }, { provider: keyed })
+  .drProtectionGroupCollections.apply((c) => c[0].items[0].id);
+const keyedPlan = new oci.disasterrecovery.DrPlan(
+  'keyed',
+  { displayName: 'keyed', type: 'FAILOVER', drProtectionGroupId: groupId },
+  { provider: keyed },
+);
+const defaultPlan = new oci.disasterrecovery.DrPlan('default', {
+  displayName: 'default',
+  type: 'SWITCHOVER',
+  drProtectionGroupId: groupId,
+});
+const endpoint = new oci.ailanguage.Endpoint(
+  'profiled',
+  { compartmentId, modelId: config.require('modelId'), displayName: 'profiled' },
+  { provider: profiled },
+);
+export const ids = { keyedPlan: keyedPlan.id, defaultPlan: defaultPlan.id, endpoint: endpoint.id };
+`;
+
+test('explicit providers with their credentials as arguments or a config profile, and oci:region for the default one', async () => {
+  const cloud = await startCloud();
+  try {
+    const profile = readConfigProfile(cloud.t.emulator.configFile, 'DEFAULT');
+    const home = scratchDir('home');
+    mkdirSync(join(home, '.oci'));
+    writeFileSync(
+      join(home, '.oci', 'config'),
+      `[TEAM]\nuser=${profile.user}\ntenancy=${profile.tenancy}\nfingerprint=${profile.fingerprint}\n` +
+        `key_file=${profile.key_file}\nregion=${cloud.t.emulator.region}\n`,
+    );
+    const p = program(inlineProgram('keys', INDEX), {
+      OCIKIT_ENDPOINT: cloud.t.url,
+      HOME: home,
+      PULUMI_CONFIG_PASSPHRASE: 'test passphrase',
+      PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
+    });
+    p.setConfig({
+      ...cloud.ociConfig,
+      'oci:region': cloud.sandbox.peerRegion,
+      'keys:compartmentId': cloud.sandbox.compartmentId,
+      'keys:standbyRegion': cloud.sandbox.peerRegion,
+      'keys:modelId': cloud.sandbox.textModelId,
+      'keys:tenancy': profile.tenancy,
+      'keys:user': profile.user,
+      'keys:fingerprint': profile.fingerprint,
+    });
+    const key = readFileSync(profile.key_file, 'utf8');
+    ok(await p.run(['config', 'set', '--secret', 'privateKey', '--', key]));
+
+    ok(await p.run(['up', '--yes']));
+    const { ids } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+    const dr = cloud.t.dr(cloud.sandbox.peerRegion);
+    for (const [id, type] of [
+      [ids.keyedPlan, 'FAILOVER'],
+      [ids.defaultPlan, 'SWITCHOVER'],
+    ]) {
+      const plan = (await dr.getDrPlan({ drPlanId: id })).drPlan;
+      assert.deepEqual([plan.type, plan.drProtectionGroupId], [type, cloud.sandbox.standbyGroupId]);
+    }
+    assert.equal((await cloud.t.language().getEndpoint({ endpointId: ids.endpoint })).endpoint.displayName, 'profiled');
+    assert.match(ok(await p.run(['preview'])).stdout, /Resources:\n {4}\d+ unchanged\n/);
+    for (const file of readdirSync(join(p.dir, '.ocikit'), { recursive: true })) {
+      const path = join(p.dir, '.ocikit', String(file));
+      if (/\.json$/.test(path)) assert.ok(!readFileSync(path, 'utf8').includes('PRIVATE KEY'), `${file} holds the key`);
+    }
+  } finally {
+    await cloud.close();
+  }
+});
