@@ -88,22 +88,63 @@ const TAG_KEYS = new Set(['definedTags', 'systemTags']);
  * flattens tags, writes dates as strings, and drops what is absent.
  */
 export function shape(value: unknown, spec: PropSpec, name = ''): unknown {
-  if (value === undefined || value === null) return undefined;
-  if (TAG_KEYS.has(name)) return flattenTags(value);
-  if (spec.$ref?.startsWith('#/types/')) return shapeObject(value, refType(spec.$ref));
+  return shaperOf(spec, name)(value);
+}
+
+/** shape() for one property, its decisions taken once per schema property rather than per value. */
+type Shaper = (value: unknown) => unknown;
+const NO_SPEC: PropSpec = {};
+const shapers = new WeakMap<PropSpec, Shaper>();
+const shapeTags: Shaper = (v) => (v === undefined || v === null ? undefined : flattenTags(v));
+
+function shaperOf(spec: PropSpec, name: string): Shaper {
+  if (TAG_KEYS.has(name)) return shapeTags;
+  let s = shapers.get(spec);
+  if (!s) shapers.set(spec, (s = compileShaper(spec)));
+  return s;
+}
+
+function compileShaper(spec: PropSpec): Shaper {
+  const ref = spec.$ref;
+  if (ref?.startsWith('#/types/'))
+    return (v) => (v === undefined || v === null ? undefined : shapeObject(v, refType(ref)));
   if (spec.type === 'array') {
-    const list = Array.isArray(value) ? value : [value];
-    return list.map((x) => shape(x, spec.items ?? {})).filter((x) => x !== undefined);
+    const item = shaperOf(spec.items ?? NO_SPEC, '');
+    return (v) => {
+      if (v === undefined || v === null) return undefined;
+      const out: unknown[] = [];
+      for (const x of Array.isArray(v) ? v : [v]) {
+        const s = item(x);
+        if (s !== undefined) out.push(s);
+      }
+      return out;
+    };
   }
-  if (spec.type === 'object' && value && typeof value === 'object') {
-    const out: Props = {};
-    for (const [k, v] of Object.entries(value as Props)) out[k] = shape(v, spec.additionalProperties ?? {});
-    return clean(out);
+  if (spec.type === 'object') {
+    const value = shaperOf(spec.additionalProperties ?? NO_SPEC, '');
+    return (v) => {
+      if (v === undefined || v === null) return undefined;
+      if (typeof v !== 'object') return clean(v);
+      const out: Props = {};
+      for (const [k, x] of Object.entries(v as Props)) {
+        const s = value(x);
+        if (s !== undefined) out[k] = s;
+      }
+      return out;
+    };
   }
-  if (value instanceof Date) return value.toISOString();
-  if (spec.type === 'string' && typeof value !== 'string')
-    return typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return clean(value);
+  if (spec.type === 'string')
+    return (v) =>
+      v === undefined || v === null
+        ? undefined
+        : typeof v === 'string'
+          ? v
+          : v instanceof Date
+            ? v.toISOString()
+            : typeof v === 'object'
+              ? JSON.stringify(v)
+              : String(v);
+  return (v) => (v === undefined || v === null ? undefined : v instanceof Date ? v.toISOString() : clean(v));
 }
 
 /**
@@ -137,13 +178,47 @@ function zeroValue(spec: PropSpec): unknown {
  * recorded counter stays absent, which is what makes an imported plan's first value only a baseline.
  */
 export function withZeroValues(outputs: Props, spec: ObjectSpec, keepAbsent: readonly string[] = []): Props {
-  const out: Props = { ...outputs };
-  for (const [name, p] of Object.entries(spec.properties)) {
+  return fillZeroValues({ ...outputs }, spec, keepAbsent);
+}
+
+function fillZeroValues(out: Props, spec: ObjectSpec, keepAbsent: readonly string[]): Props {
+  for (const [name, p] of compiled(spec).zeroable) {
     if (out[name] !== undefined || keepAbsent.includes(name)) continue;
-    const zero = zeroValue(p);
-    if (zero !== undefined) out[name] = zero;
+    out[name] = zeroValue(p);
   }
   return out;
+}
+
+/** An object type's properties as shapeObject reads them, worked out once per type. */
+interface CompiledObject {
+  /** Each property, the OCI field it may come from when absent (`userDefinedStep`, `lifecycleState`), its shaper. */
+  fields: Array<{ name: string; alt?: string; shape: Shaper }>;
+  /** The properties that have a zero value (see zeroValue), in the schema's order. */
+  zeroable: Array<[string, PropSpec]>;
+}
+const compiledObjects = new WeakMap<ObjectSpec, CompiledObject>();
+
+function compiled(spec: ObjectSpec): CompiledObject {
+  let c = compiledObjects.get(spec);
+  if (!c) {
+    c = { fields: [], zeroable: [] };
+    for (const [name, p] of Object.entries(spec.properties)) {
+      // pulumi-oci pluralises Terraform's single nested blocks: OCI's `userDefinedStep` object
+      // is `userDefinedSteps: [..]` here; OCI's lifecycleState is Terraform's (and pulumi-oci's) `state`.
+      const alt =
+        p.type === 'array' && name.endsWith('s')
+          ? name.endsWith('ies')
+            ? `${name.slice(0, -3)}y` // testStrategies ← testStrategy
+            : name.slice(0, -1)
+          : name === 'state'
+            ? 'lifecycleState'
+            : undefined;
+      c.fields.push({ name, alt, shape: shaperOf(p, name) });
+      if (zeroValue(p) !== undefined) c.zeroable.push([name, p]);
+    }
+    compiledObjects.set(spec, c);
+  }
+  return c;
 }
 
 /**
@@ -156,18 +231,13 @@ export function shapeObject(value: unknown, spec: ObjectSpec, keepAbsent: readon
   if (!value || typeof value !== 'object') return undefined;
   const src = value as Props;
   const out: Props = {};
-  for (const [name, p] of Object.entries(spec.properties)) {
-    let v = src[name];
-    // pulumi-oci pluralises Terraform's single nested blocks: OCI's `userDefinedStep` object
-    // is `userDefinedSteps: [..]` here.
-    if (v === undefined && p.type === 'array' && name.endsWith('s'))
-      v = src[name.endsWith('ies') ? `${name.slice(0, -3)}y` : name.slice(0, -1)]; // testStrategies ← testStrategy
-    // OCI's lifecycleState is Terraform's (and pulumi-oci's) `state`.
-    if (v === undefined && name === 'state') v = src.lifecycleState;
-    const s = shape(v, p, name);
-    if (s !== undefined) out[name] = s;
+  for (const f of compiled(spec).fields) {
+    let v = src[f.name];
+    if (v === undefined && f.alt !== undefined) v = src[f.alt];
+    const s = f.shape(v);
+    if (s !== undefined) out[f.name] = s;
   }
-  return withZeroValues(out, spec, keepAbsent);
+  return fillZeroValues(out, spec, keepAbsent);
 }
 
 /**
