@@ -149,6 +149,26 @@ describe('stack state', () => {
     assert.equal(readFileSync(file, 'utf8'), JSON.stringify(JSON.parse(readFileSync(file, 'utf8')), null, 4) + '\n');
   });
 
+  it('a stack of more resources than one vectored write takes is written whole, as the synchronous write writes it', async () => {
+    const d = dir();
+    const s = new FileStackState(d, 'dev', crypter);
+    const file = join(d, '.ocikit/stacks/dev.json');
+    const resources: ResourceState[] = Array.from({ length: 600 }, (_, i) => ({
+      urn: `urn:pulumi:dev::p::t:m:R::r${i}`,
+      custom: true,
+      type: 't:m:R',
+      inputs: { n: i },
+      outputs: { n: i, text: 'é'.repeat(i % 7) },
+    }));
+    await s.requestSave(() => ({ resources, pendingOperations: [] }));
+    const written = readFileSync(file, 'utf8');
+    assert.equal(JSON.parse(written).checkpoint.latest.resources.length, 600);
+    s.save({ resources, pendingOperations: [] });
+    // The same bytes but the manifest's time.
+    const withoutTime = (t: string) => t.replace(/"time": "[^"]*"/, '');
+    assert.equal(withoutTime(written), withoutTime(readFileSync(file, 'utf8')));
+  });
+
   it('a hard exit writes what was requested but not yet written (flushSync)', async () => {
     const d = dir();
     const s = new FileStackState(d, 'dev');

@@ -12,7 +12,7 @@ import {
   writeFileSync,
   copyFileSync,
 } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -81,6 +81,30 @@ const resourcesMark = '@@ocikit-resources@@';
 /** Indentation of an item of `checkpoint.latest.resources` in the file (4 spaces a level). */
 const itemIndent = ' '.repeat(16);
 const itemSeparator = Buffer.from(',\n');
+
+/** Buffers per writev: below every system's IOV_MAX (1024 on Linux). */
+const WRITEV_BATCH = 512;
+
+/**
+ * Writes `parts` to a new file (mode 0600), as writeFile writes their concatenation, without
+ * copying them into one buffer first: a 100-resource state is a megabyte or more, written after
+ * every step. A short write (writev may write less than asked) goes on from where it stopped.
+ */
+async function writeParts(file: string, parts: Buffer[]): Promise<void> {
+  const handle = await open(file, 'w', 0o600);
+  try {
+    for (let i = 0; i < parts.length; i += WRITEV_BATCH) {
+      const batch = parts.slice(i, i + WRITEV_BATCH);
+      while (batch.length > 0) {
+        let { bytesWritten } = await handle.writev(batch);
+        while (batch.length > 0 && bytesWritten >= batch[0].length) bytesWritten -= batch.shift()!.length;
+        if (bytesWritten > 0) batch[0] = batch[0].subarray(bytesWritten);
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+}
 
 export class FileStackState implements StackState {
   readonly dir: string;
@@ -251,7 +275,7 @@ export class FileStackState implements StackState {
     trace.timeSync('state write', () => {
       mkdirSync(this.dir, { recursive: true });
       const tmp = `${this.file}.${process.pid}.sync.tmp`;
-      writeFileSync(tmp, this.serialize(snapshot), { mode: 0o600 });
+      writeFileSync(tmp, Buffer.concat(this.serialize(snapshot)), { mode: 0o600 });
       renameSync(tmp, this.file);
     });
   }
@@ -311,12 +335,12 @@ export class FileStackState implements StackState {
         this.queued = undefined;
         try {
           const t0 = trace.enabled ? performance.now() : 0;
-          const text = this.serialize(this.source!());
+          const parts = this.serialize(this.source!());
           // Once per run: a recursive mkdir per write was a syscall round on every step's path.
           if (!this.dirMade) await mkdir(this.dir, { recursive: true });
           this.dirMade = true;
           const tmp = `${this.file}.${process.pid}.tmp`;
-          await writeFile(tmp, text, { mode: 0o600 });
+          await writeParts(tmp, parts);
           await rename(tmp, this.file);
           if (t0) trace.add('state write', performance.now() - t0);
           batch.resolve();
@@ -331,11 +355,11 @@ export class FileStackState implements StackState {
   }
 
   /**
-   * The file's bytes: `JSON.stringify(checkpoint, null, 4)`, with each resource's bytes kept from
-   * the previous write (resources are replaced, never changed in place, so an object's text
-   * stays valid, and its secrets are not encrypted again on every write).
+   * The file's bytes, in parts: `JSON.stringify(checkpoint, null, 4)`, with each resource's bytes
+   * kept from the previous write (resources are replaced, never changed in place, so an object's
+   * text stays valid, and its secrets are not encrypted again on every write).
    */
-  private serialize(snapshot: Snapshot): Buffer {
+  private serialize(snapshot: Snapshot): Buffer[] {
     // The resources are encoded first: their first secret may create the stack's salt, which the
     // skeleton's secrets_providers must then name.
     const items: Buffer[] = [];
@@ -359,11 +383,7 @@ export class FileStackState implements StackState {
     const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
     const skeleton = JSON.stringify(checkpoint, null, 4) + '\n';
     const at = skeleton.indexOf(`"${resourcesMark}"`);
-    return Buffer.concat([
-      Buffer.from(skeleton.slice(0, at)),
-      ...items,
-      Buffer.from(skeleton.slice(at + resourcesMark.length + 2)),
-    ]);
+    return [Buffer.from(skeleton.slice(0, at)), ...items, Buffer.from(skeleton.slice(at + resourcesMark.length + 2))];
   }
 
   private readonly encoded = new WeakMap<ResourceState, Buffer>();
