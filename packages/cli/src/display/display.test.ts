@@ -97,7 +97,7 @@ test('a preview lists each step with its symbol, type and name, and the changed 
   assert.match(lines, / ~ {3}oci:AiLanguage\/endpoint:Endpoint b update\n {8}~ inferenceUnits: 1 => 2\n/);
   assert.match(
     lines,
-    / \+- {2}oci:AiLanguage\/endpoint:Endpoint c replace\n {8}~ modelId: "m1" => \[unknown\] \(forces replacement\)/,
+    / \+- {2}oci:AiLanguage\/endpoint:Endpoint c replace\n {8}~ modelId: "m1" => \[unknown\] # forces replacement\n/,
   );
   assert.match(lines, / - {3}oci:AiLanguage\/endpoint:Endpoint d delete\n/);
   assert.doesNotMatch(lines, / e /);
@@ -468,7 +468,7 @@ test("a step's nested inputs print in Pulumi's property notation: objects, array
       '              team: "dr"',
       '          }',
       '        ~ key         : [secret] => [secret]',
-      '        ~ members     : [ (forces replacement)',
+      '        ~ members     : [',
       '            ~ [0]: {',
       '                      id  : "a"',
       '                    ~ role: "PRIMARY" => "STANDBY"',
@@ -476,7 +476,7 @@ test("a step's nested inputs print in Pulumi's property notation: objects, array
       '            - [1]: {',
       '                    - id: "b"',
       '                  }',
-      '          ]',
+      '          ] # forces replacement',
       '',
     ].join('\n'),
   );
@@ -703,10 +703,7 @@ test('a replacement is one +- row, in the plan and in the update; --show-replace
   // The ++ and -- rows, whichever verb they carry.
   const hidden = /\+\+|-- |create-replacement|delete-replaced|created replacement|original/;
   const plan = run(true);
-  assert.match(
-    plan,
-    new RegExp(` \\+- {2}${TYPE} c replace\\n {8}~ modelId: "m1" => "m2" \\(forces replacement\\)\\n`),
-  );
+  assert.match(plan, new RegExp(` \\+- {2}${TYPE} c replace\\n {8}~ modelId: "m1" => "m2" # forces replacement\\n`));
   assert.doesNotMatch(plan, hidden);
   assert.match(plan, /\+- 1 to replace/);
   const update = run(false);
@@ -720,6 +717,28 @@ test('a replacement is one +- row, in the plan and in the update; --show-replace
     run(false, true),
     new RegExp(` \\+\\+ {2}${TYPE} c created replacement \\(\\d+s\\)\\n[^]* -- {2}${TYPE} c deleting original\\n`),
   );
+});
+
+// object_diff.go writeReplaceAnnotation: the note after the property's last line, in the replace colour.
+test('a property that forces a replacement ends with " # forces replacement" in the replace colour', () => {
+  const { out, text } = stream(false);
+  const display = new Display({
+    mode: 'update',
+    preview: true,
+    stack: 'dev',
+    json: false,
+    out,
+    env: {},
+    color: 'always',
+  });
+  display.begin();
+  const metadata = meta('replace', 'c', {
+    old: { inputs: { modelId: 'm1' } } as never,
+    new: { inputs: { modelId: 'm2' } } as never,
+    detailedDiff: { modelId: { diffKind: 'update-replace', inputDiff: true } },
+  });
+  display.onEvent(event({ resourcePreEvent: { metadata, planning: true } }));
+  assert.ok(text().includes(`${ESC}[32m"m2"${ESC}[0m${ESC}[35m # forces replacement${ESC}[0m\n`), text());
 });
 
 // printStepHeader marks any step whose protect changes, an update or a replacement too.

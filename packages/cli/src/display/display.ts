@@ -394,7 +394,9 @@ export class Display {
    * prints them: translateDetailedDiff's diff (only what the provider named; the old side from the
    * old inputs, or the old outputs where the provider compared those, `inputDiff: false`: a
    * trigger's recorded counter, a refresh's drift), printed by printObjectDiff in Pulumi's property
-   * notation, two columns in from the step's line.
+   * notation, two columns in from the step's line. A property whose change forces the replacement
+   * ends with ` # forces replacement` in the replace colour (object_diff.go writeReplaceAnnotation:
+   * colors.SpecReplace, on the property's last line).
    */
   private diffLines(meta: StepEventMetadata): string[] {
     if (!['update', 'replace', 'create-replacement', 'refresh'].includes(meta.op)) return [];
@@ -415,7 +417,7 @@ export class Display {
       news,
       2,
       { showSecrets: false, paint: (op, piece) => this.paint(PROPERTY_COLOUR[op], piece) },
-      (key) => (replaced.has(key) ? ' (forces replacement)' : ''),
+      (key) => (replaced.has(key) ? this.paint(COLOUR.replace ?? 0, ' # forces replacement') : ''),
     );
     return text
       .split('\n')

@@ -549,7 +549,8 @@ export interface DetailedChange {
 /**
  * A resource's changed properties as Pulumi's diff display prints them: translateDetailedDiff's
  * diff (only what the provider named) printed by printObjectDiff at an indentation, each top-level
- * property's first line followed by its `suffix` (unpainted).
+ * property's last line followed by its `suffix` (as writeReplaceAnnotation puts its note before
+ * the property's final newline: after a list's or map's closing bracket).
  */
 export function propertyDiffText(
   changes: DetailedChange[],
@@ -569,7 +570,7 @@ export function propertyDiffText(
     const from = out.length;
     p.printObjectPropertyDiff(k, width, root.object);
     const block = out.splice(from).join('');
-    const end = block.indexOf('\n');
+    const end = block.lastIndexOf('\n');
     out.push(end < 0 ? block + suffix(k) : block.slice(0, end) + suffix(k) + block.slice(end));
   }
   return out.join('');

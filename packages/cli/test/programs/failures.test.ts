@@ -95,7 +95,7 @@ test('a create whose work request fails leaves a FAILED resource on record; the 
     const preview = ok(await p.run(['preview']));
     assert.match(
       preview.stdout,
-      /\+- +oci:AiLanguage\/endpoint:Endpoint first replace\n +- state: "FAILED" \(forces replacement\)/,
+      /\+- +oci:AiLanguage\/endpoint:Endpoint first replace\n +- state: "FAILED" # forces replacement\n/,
     );
     await converged(cloud, p);
     const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
