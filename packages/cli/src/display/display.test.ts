@@ -276,7 +276,7 @@ test("a JSON string is decoded as Go's json.Decoder reads it: its first value, t
   );
 });
 
-test('changed outputs are coloured as Pulumi colours them: added green, removed red, changed yellow', () => {
+test('changed outputs are coloured as Pulumi colours them: added green, removed red, changed yellow, same plain', () => {
   const { out, text } = stream(false);
   const display = new Display({
     mode: 'update',
@@ -288,8 +288,10 @@ test('changed outputs are coloured as Pulumi colours them: added green, removed 
     color: 'always',
   });
   display.onEvent(stackOutputs());
-  display.end({ ...result, oldOutputs: { a: 1, b: 1 }, outputs: { b: 2, c: 3 } });
+  display.end({ ...result, oldOutputs: { a: 1, b: 1, d: 4 }, outputs: { b: 2, c: 3, d: 4 } });
   const paint = (code: number, t: string) => `${ESC}[${code}m${t}${ESC}[0m`;
+  // A same output is in the terminal's own colour, not dimmed (deploy.Color(OpSame): colors.SpecUnimportant).
+  assert.ok(text().includes(`\n    d: 4\n`));
   assert.ok(text().includes(`${paint(31, '  - a: ')}${paint(31, '1')}\n`));
   assert.ok(text().includes(`${paint(33, '  ~ b: ')}${paint(31, '1')}${paint(33, ' => ')}${paint(32, '2')}\n`));
   assert.ok(text().includes(`${paint(32, '  + c: ')}${paint(32, '3')}\n`));
