@@ -26,10 +26,12 @@ function parsePropertyPath(text: string): PathSegment[] {
     throw new ProjectError(`invalid config key path: ${reason}`);
   };
   const out: PathSegment[] = [];
+  if (text.startsWith('.')) fail('expected property path to start with a name or index');
   let rest = text;
   while (rest) {
     if (rest[0] === '.') {
       rest = rest.slice(1);
+      if (!rest) fail('expected property path to end with a name or index');
     } else if (rest[0] === '[' && rest[1] === '"') {
       let name = '';
       let i = 2;
@@ -118,17 +120,15 @@ export function setAt(root: unknown, path: PathSegment[], value: unknown): unkno
   const [seg, ...rest] = path;
   if (typeof seg === 'number') {
     const list = root === undefined || root === null ? [] : root;
-    if (!Array.isArray(list)) throw new ProjectError(`config path: [${seg}] indexes a value that is not a list`);
-    // As config's setValue refuses i < 0 || i > len(t) (map.go).
-    if (seg < 0 || seg > list.length)
-      throw new ProjectError(`config path: index ${seg} is out of range (the list has ${list.length} items)`);
+    // In the words of config's Map.Set, getValue and setValue (map.go), which refuse i < 0 || i > len(t).
+    if (!Array.isArray(list)) throw new ProjectError(`an array was expected for index ${seg}`);
+    if (seg < 0 || seg > list.length) throw new ProjectError('array index out of range');
     const out = [...list];
     out[seg] = setAt(list[seg], rest, value);
     return out;
   }
   const obj = root === undefined || root === null ? {} : root;
-  if (!isRecord(obj) || isSecure(obj))
-    throw new ProjectError(`config path: '${seg}' names a key of a value that is not an object`);
+  if (!isRecord(obj) || isSecure(obj)) throw new ProjectError(`a map was expected for key ${JSON.stringify(seg)}`);
   return { ...obj, [seg]: setAt(obj[seg], rest, value) };
 }
 

@@ -600,9 +600,14 @@ test('config --path sets, gets and removes nested values, typed and secret, as P
   }
   assert.equal(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8'), before);
   const notList = await ocikit(['config', 'set', '--path', 'data.name[0]', 'x'], { cwd, env });
-  assert.match(oneLineError(notList.stderr), /not a list/);
+  assert.equal(oneLineError(notList.stderr), 'error: an array was expected for index 0');
   const range = await ocikit(['config', 'set', '--path', 'data.nums[5]', 'x'], { cwd, env });
-  assert.match(oneLineError(range.stderr), /index 5 is out of range/);
+  assert.equal(oneLineError(range.stderr), 'error: array index out of range');
+  const dotted = await ocikit(['config', 'set', '--path', '.c', '2'], { cwd, env });
+  assert.equal(
+    oneLineError(dotted.stderr),
+    'error: invalid config key path: expected property path to start with a name or index',
+  );
 });
 
 // Pulumi's `config set-all` and `config rm-all` (pkg/cmd/pulumi/config): several keys in one
