@@ -220,6 +220,22 @@ new Thing('f', { size: 1 }, { dependsOn: [d] });`;
     assert.deepEqual(Object.keys(sizes()).sort(), ['a', 'b']);
   });
 
+  // deploymentExecutor.Execute (pkg/resource/deploy/deployment_executor.go) checks its Targets
+  // (checkTargets before performDeletes, its error returned after them), never its Excludes.
+  it('destroy: an unknown --target fails the run after the deletes it allows; an unknown --exclude is ignored', async () => {
+    files.reset();
+    const t = await prog.run({ operation: 'destroy', targets: [urn('b'), urn('nope')] });
+    assert.equal(t.ok, false);
+    assert.match(t.error ?? '', /^Target '.*::nope' could not be found in the stack/);
+    assert.deepEqual(
+      calls().filter((c) => c.startsWith('delete')),
+      ['delete b'],
+    );
+    const x = await prog.run({ operation: 'destroy', excludes: [urn('nope')] });
+    assert.equal(x.ok, true, x.error);
+    assert.deepEqual(sizes(), {});
+  });
+
   it('a component targeted with --target-dependents brings its children; untargeted, it keeps its old state', async () => {
     const grouped = (n: number) => `${header}
 class Group extends pulumi.ComponentResource {
