@@ -587,6 +587,7 @@ export function buildProgram(): Command {
       runEmulator(emulatorArgs(process.argv.slice(2)));
       void cmd;
     });
+  cobraUnknownCommand(program);
   return program;
 }
 
@@ -651,15 +652,53 @@ function refuseFlags(cmd: Command, flags: Array<{ flag: string; reason: string }
 
 /**
  * `stack` and `config` run on their own too, so a mistyped subcommand would reach their action as
- * an argument (commander's "too many arguments for 'stack'"). As Pulumi's (cobra.NoArgs on
- * `pulumi config`: `unknown command "x" for "pulumi config"`), it is an unknown command, with the
- * suggestion a mistyped subcommand of `state` gets. Call after the subcommands are added (they
- * would inherit allowExcessArguments).
+ * an argument (commander's "too many arguments for 'stack'"). As Pulumi's, it is an unknown
+ * command: their `Args: cmdutil.NoArgs` (sdk/go/common/util/cmdutil/args.go ArgsFunc) prints the
+ * command's help, then fails with cobra.NoArgs' `unknown command "x" for "pulumi stack"`, without
+ * a suggestion. Call after the subcommands are added (they would inherit allowExcessArguments).
  */
 function unknownSubcommand(cmd: Command): void {
   cmd.allowExcessArguments().hook('preAction', (_, actionCommand) => {
-    if (actionCommand === cmd && cmd.args.length > 0) (cmd as unknown as { unknownCommand(): never }).unknownCommand();
+    if (actionCommand !== cmd || cmd.args.length === 0) return;
+    cmd.outputHelp();
+    throw new UserError(`unknown command "${cmd.args[0]}" for "ocikit ${cmd.name()}"`);
   });
+}
+
+/**
+ * A word that names no command of ocikit's, in the words of cobra's legacyArgs for Pulumi's root
+ * command (`unknown command "x" for "pulumi"`), with findSuggestions' block when SuggestionsFor
+ * finds any: in name order, each command (not help) whose name is within Levenshtein distance 2 of
+ * the word or starts with it, case ignored.
+ */
+function cobraUnknownCommand(program: Command): void {
+  (program as unknown as { unknownCommand(): void }).unknownCommand = () => {
+    const word = program.args[0];
+    const near = program
+      .createHelp()
+      .visibleCommands(program)
+      .map((c) => c.name())
+      .filter((name) => name !== 'help')
+      .filter(
+        (name) =>
+          levenshtein(word.toLowerCase(), name.toLowerCase()) <= 2 || name.toLowerCase().startsWith(word.toLowerCase()),
+      )
+      .sort();
+    const suggestion = near.length ? `\n\nDid you mean this?\n${near.map((name) => `\t${name}`).join('\n')}` : '';
+    program.error(`error: unknown command "${word}" for "ocikit"${suggestion}`, { code: 'commander.unknownCommand' });
+  };
+}
+
+/** The edit distance of two strings: insertions, deletions and substitutions, each costing one. */
+function levenshtein(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
 }
 
 /** Everything after the word `emulator` goes to ocikit-emulator's own flag parser untouched. */

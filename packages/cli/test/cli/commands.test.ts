@@ -61,15 +61,10 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
     // Pulumi's root command changes into --cwd first (os.Chdir), in Go's words.
     [['up', '--yes', '--cwd', join(empty, 'gone')], /^error: chdir .*gone: no such file or directory$/],
     [['up', '--bogus'], /unknown option '--bogus'/],
-    [['frobnicate'], /unknown command 'frobnicate'/],
+    [['frobnicate'], /^error: unknown command "frobnicate" for "ocikit"$/],
     // commander's suggestion stays on the error's line.
     [['up', '--yess'], /^error: unknown option '--yess' \(Did you mean --yes\?\)$/],
-    [['upp'], /^error: unknown command 'upp' \(Did you mean up\?\)$/],
     [['state', 'delet'], /^error: unknown command 'delet' \(Did you mean delete\?\)$/],
-    // stack and config run on their own too: a word after them is a mistyped subcommand, as
-    // Pulumi's (cobra.NoArgs), not an argument.
-    [['stack', 'outptu'], /^error: unknown command 'outptu' \(Did you mean output\?\)$/],
-    [['config', 'sett', 'k', 'v'], /^error: unknown command 'sett' \(Did you mean set\?\)$/],
     [
       ['config', 'set', '--path', 'a[', '1'],
       /^error: invalid config key path: missing closing bracket in array index$/,
@@ -96,6 +91,27 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
     const result = await ocikit(args, { cwd: cwd ?? project() });
     assert.notEqual(result.code, 0, args.join(' '));
     assert.match(oneLineError(result.stderr), message);
+  }
+});
+
+// cobra's words for a word that names no command: at the root (legacyArgs), with findSuggestions'
+// block; after stack or config, whose Args are cmdutil.NoArgs (ArgsFunc: the command's help, then
+// cobra.NoArgs' error), without one.
+test("an unknown command is refused in cobra's words, as Pulumi refuses it", async () => {
+  const cwd = project();
+  const upp = await ocikit(['upp'], { cwd });
+  assert.notEqual(upp.code, 0);
+  assert.equal(upp.stderr, 'error: unknown command "upp" for "ocikit"\n\nDid you mean this?\n\tup\n');
+  const st = await ocikit(['st'], { cwd });
+  assert.equal(st.stderr, 'error: unknown command "st" for "ocikit"\n\nDid you mean this?\n\tstack\n\tstate\n\tup\n');
+  for (const [args, parent] of [
+    [['stack', 'outptu'], 'stack'],
+    [['config', 'sett', 'k', 'v'], 'config'],
+  ] as const) {
+    const r = await ocikit([...args], { cwd });
+    assert.notEqual(r.code, 0, args.join(' '));
+    assert.equal(r.stderr, `error: unknown command "${args[1]}" for "ocikit ${parent}"\n`);
+    assert.match(r.stdout, new RegExp(`^Usage: ocikit ${parent} `), "the command's help first");
   }
 });
 
