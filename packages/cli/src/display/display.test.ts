@@ -801,9 +801,9 @@ test('a step whose only change is protect has its row with the lock; an unchange
   assert.match(lines, /Resources:\n {4}4 unchanged\n/);
 });
 
-test("a refresh shows the stack's row with --show-sames only, in the preview and in the run, as a refresh that changed nothing", () => {
+test("a refresh shows the stack's row, in the preview and in the run, as a refresh that changed nothing", () => {
   // The engine reports the stack's refresh step (resourcePreEvent op refresh) and ends it with its
-  // result (op same: RefreshStep.ResultOp); shouldShow hides a same unless --show-sames.
+  // result (op same: RefreshStep.ResultOp); the root stack is shown whatever its step (isRootStack).
   const stack = { type: 'pulumi:pulumi:Stack', urn: 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev' };
   const outputs = { a: 'x' };
   const refresh = (preview: boolean, showSames: boolean): string => {
@@ -837,7 +837,26 @@ test("a refresh shows the stack's row with --show-sames only, in the preview and
     refresh(false, true),
     /^ ~ +pulumi:pulumi:Stack proj-dev refreshing\n ~ +pulumi:pulumi:Stack proj-dev refreshed \(\d+s\)\nOutputs:\n {4}a: "x"\n/,
   );
-  // Without --show-sames: no row; the outputs only after the run (getResourceOutputsPropertiesString).
-  assert.match(refresh(true, false), /^Resources:\n {4}1 unchanged\n/);
-  assert.match(refresh(false, false), /^Outputs:\n {4}a: "x"\n\nResources:\n/);
+  // Without --show-sames: the row still; the outputs only after the run (getResourceOutputsPropertiesString).
+  assert.match(refresh(true, false), /^ ~ +pulumi:pulumi:Stack proj-dev refresh\nResources:\n {4}1 unchanged\n/);
+  assert.match(
+    refresh(false, false),
+    /^ ~ +pulumi:pulumi:Stack proj-dev refreshing\n ~ +pulumi:pulumi:Stack proj-dev refreshed \(\d+s\)\nOutputs:\n {4}a: "x"\n\nResources:\n/,
+  );
+});
+
+// Pulumi's displays always show the root stack: diff.go renderDiffResourcePreEvent (shouldShow ||
+// isRootStack), progress.go processNormalEvent (hidden only when !shouldShow && !isRootEvent).
+test("the stack's row shows when it is unchanged, in a preview and an update, without --show-sames", () => {
+  for (const preview of [true, false]) {
+    const { out, text } = stream(false);
+    const display = new Display({ mode: 'update', preview, stack: 'dev', json: false, out, env: {} });
+    display.begin();
+    const stack = { type: 'pulumi:pulumi:Stack', urn: 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev' };
+    display.onEvent(event({ resourcePreEvent: { metadata: meta('same', 'proj-dev', stack), planning: preview } }));
+    display.onEvent(event({ resourcePreEvent: { metadata: meta('same', 'a'), planning: preview } }));
+    display.end({ ...result, changes: { same: 2 } });
+    assert.match(text(), /\n {5}pulumi:pulumi:Stack proj-dev\n/, text());
+    assert.doesNotMatch(text(), / a\n/, 'another same resource stays hidden');
+  }
 });

@@ -242,15 +242,17 @@ export class Display {
    * for the diff view: a same step only when its protect changes or with --show-sames, a
    * replacement's non-logical create and delete only with --show-replacement-steps (the logical
    * `+-` replace stands for them). Default providers are internal to Pulumi and not shown;
-   * explicit ones are.
+   * explicit ones are. The stack always has its row, unchanged or refreshed too, as Pulumi's
+   * displays always show the root stack (diff.go renderDiffResourcePreEvent and
+   * renderDiffResourceOutputsEvent: shouldShow || isRootStack; progress.go processNormalEvent: a
+   * row is hidden only when !shouldShow && !isRootEvent).
    */
   private shown(meta: StepEventMetadata): boolean {
     if (isDefaultProvider(meta.urn)) return false;
+    if (meta.type === 'pulumi:pulumi:Stack') return true;
     if (meta.op === 'same') return protectChanges(meta) || Boolean(this.options.showSames);
     if (!meta.logical && REPLACEMENT_STEPS.has(meta.op)) return Boolean(this.options.showReplacementSteps);
-    if (meta.type !== 'pulumi:pulumi:Stack') return true;
-    // The stack's refresh never changes it (a component's state is kept): a same, shown as one is.
-    return meta.op === 'delete' || meta.op === 'create' || (meta.op === 'refresh' && Boolean(this.options.showSames));
+    return true;
   }
 
   /**
