@@ -667,8 +667,8 @@ function unknownSubcommand(cmd: Command): void {
 
 /**
  * A word that names no command of ocikit's, in the words of cobra's legacyArgs for Pulumi's root
- * command (`unknown command "x" for "pulumi"`), with findSuggestions' block when SuggestionsFor
- * finds any: in name order, each command (not help) whose name is within Levenshtein distance 2 of
+ * command (`unknown command "x" for "pulumi"`), with the commands findSuggestions would list when
+ * SuggestionsFor finds any: in name order, each command (not help) whose name is within Levenshtein distance 2 of
  * the word or starts with it, case ignored.
  */
 function cobraUnknownCommand(program: Command): void {
@@ -684,7 +684,8 @@ function cobraUnknownCommand(program: Command): void {
           levenshtein(word.toLowerCase(), name.toLowerCase()) <= 2 || name.toLowerCase().startsWith(word.toLowerCase()),
       )
       .sort();
-    const suggestion = near.length ? `\n\nDid you mean this?\n${near.map((name) => `\t${name}`).join('\n')}` : '';
+    // On the error's one line (the issue's contract), where cobra puts a block of lines.
+    const suggestion = near.length ? ` (Did you mean this? ${near.join(', ')})` : '';
     program.error(`error: unknown command "${word}" for "ocikit"${suggestion}`, { code: 'commander.unknownCommand' });
   };
 }
