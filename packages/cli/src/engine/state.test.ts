@@ -11,6 +11,7 @@ import {
   rmSync,
   writeFileSync,
   mkdirSync,
+  symlinkSync,
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,6 +169,37 @@ describe('stack state', () => {
     const withoutTime = (t: string) => t.replace(/"time": "[^"]*"/, '');
     assert.equal(withoutTime(written), withoutTime(readFileSync(file, 'utf8')));
   });
+
+  // A write the disk refuses (here its temporary file is /dev/full: ENOSPC) fails with the system's
+  // one-line error, keeps the last whole state, and leaves no half-written temporary file, as
+  // Pulumi's DIY backend (gocloud's fileblob writer removes its temporary file on Close).
+  it(
+    'a failed write keeps the last state and leaves no temporary file',
+    { skip: !existsSync('/dev/full') },
+    async () => {
+      const d = dir();
+      const s = new FileStackState(d, 'dev', crypter);
+      const stacks = join(d, '.ocikit/stacks');
+      const stack = {
+        urn: 'urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev',
+        custom: false,
+        type: 'pulumi:pulumi:Stack',
+      };
+      s.save({ resources: [{ ...stack, inputs: {}, outputs: { n: 1 } }], pendingOperations: [] });
+      const last = readFileSync(join(stacks, 'dev.json'), 'utf8');
+      const next = { resources: [{ ...stack, inputs: {}, outputs: { n: 2 } }], pendingOperations: [] };
+      symlinkSync('/dev/full', join(stacks, `dev.json.${process.pid}.tmp`));
+      await assert.rejects(
+        s.requestSave(() => next),
+        /^Error: ENOSPC: no space left on device, write$/,
+      );
+      await assert.rejects(s.flush(), /ENOSPC/);
+      symlinkSync('/dev/full', join(stacks, `dev.json.${process.pid}.sync.tmp`));
+      assert.throws(() => s.save(next), /ENOSPC/);
+      assert.equal(readFileSync(join(stacks, 'dev.json'), 'utf8'), last);
+      assert.deepEqual(readdirSync(stacks).sort(), ['dev.json']);
+    },
+  );
 
   it('a hard exit writes what was requested but not yet written (flushSync)', async () => {
     const d = dir();

@@ -12,7 +12,7 @@ import {
   writeFileSync,
   copyFileSync,
 } from 'node:fs';
-import { mkdir, open, rename } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -103,6 +103,24 @@ async function writeParts(file: string, parts: Buffer[]): Promise<void> {
     }
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Runs `write`, which fills `tmp` and renames it into place; if it fails, `tmp` goes, as Pulumi's
+ * DIY backend leaves no temporary file after a failed write (bucket.WriteAll closes gocloud's
+ * fileblob writer, whose Close removes its temporary file: blob/fileblob/fileblob.go writer.Close).
+ */
+function removedOnFailure(tmp: string, write: () => void): void {
+  try {
+    write();
+  } catch (e) {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // The write's own error says more.
+    }
+    throw e;
   }
 }
 
@@ -266,8 +284,10 @@ export class FileStackState implements StackState {
   backup(): void {
     if (!existsSync(this.file)) return;
     const tmp = `${this.file}.${process.pid}.bak.tmp`;
-    copyFileSync(this.file, tmp);
-    renameSync(tmp, this.backupFile);
+    removedOnFailure(tmp, () => {
+      copyFileSync(this.file, tmp);
+      renameSync(tmp, this.backupFile);
+    });
   }
 
   /** Writes the snapshot now, synchronously: for use outside a run (a run writes with requestSave). */
@@ -275,8 +295,10 @@ export class FileStackState implements StackState {
     trace.timeSync('state write', () => {
       mkdirSync(this.dir, { recursive: true });
       const tmp = `${this.file}.${process.pid}.sync.tmp`;
-      writeFileSync(tmp, Buffer.concat(this.serialize(snapshot)), { mode: 0o600 });
-      renameSync(tmp, this.file);
+      removedOnFailure(tmp, () => {
+        writeFileSync(tmp, Buffer.concat(this.serialize(snapshot)), { mode: 0o600 });
+        renameSync(tmp, this.file);
+      });
     });
   }
 
@@ -333,18 +355,20 @@ export class FileStackState implements StackState {
         await new Promise<void>((r) => setImmediate(r));
         const batch = this.queued;
         this.queued = undefined;
+        const tmp = `${this.file}.${process.pid}.tmp`;
         try {
           const t0 = trace.enabled ? performance.now() : 0;
           const parts = this.serialize(this.source!());
           // Once per run: a recursive mkdir per write was a syscall round on every step's path.
           if (!this.dirMade) await mkdir(this.dir, { recursive: true });
           this.dirMade = true;
-          const tmp = `${this.file}.${process.pid}.tmp`;
           await writeParts(tmp, parts);
           await rename(tmp, this.file);
           if (t0) trace.add('state write', performance.now() - t0);
           batch.resolve();
         } catch (e) {
+          // Nothing half-written stays (see removedOnFailure); the state file is still the last whole write.
+          await rm(tmp, { force: true }).catch(() => undefined);
           this.writeFailure ??= e;
           batch.reject(e);
         }
