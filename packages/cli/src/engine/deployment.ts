@@ -418,8 +418,7 @@ export class Deployment {
   }
 
   private reportFailure(metadata: StepEventMetadata, message: string, cause?: unknown): void {
-    const said = cause === undefined ? message : cause instanceof Error ? cause.message : String(cause);
-    this.o.events.diag('error', said, metadata.urn);
+    this.o.events.diag('error', cause === undefined ? message : errorText(cause), metadata.urn);
     const steps = Object.values(this.changes).reduce((sum, n) => sum + (n ?? 0), 0);
     this.o.events.emit({ resOpFailedEvent: { metadata, status: resourceStatusAfter(cause), steps } });
   }
@@ -463,6 +462,19 @@ export class Deployment {
     this.recordFailure(messages[0]);
     for (const m of messages) this.o.events.diag('error', m, urn);
     return new StepError(messages[0]);
+  }
+
+  /**
+   * A provider's Check or Diff that answered an error. Pulumi calls both in its step generator
+   * (generateSteps, generateStepsFromDiff), before any step exists, and its deployment executor
+   * reports the error as a diagnostic on the resource (Execute: reportError with
+   * generateEventURN): no row, no resource-operation-failed event, nothing counted.
+   */
+  private preStepFailed(urn: string, operation: string, cause: unknown): StepError {
+    const message = `${urn}: ${operation} failed: ${oneLine(cause)}`;
+    this.recordFailure(message);
+    this.o.events.diag('error', errorText(cause), urn);
+    return new StepError(message);
   }
 
   private recordFailure(message: string): void {
@@ -1078,9 +1090,8 @@ export class Deployment {
     const targeted = Boolean(old && this.o.replace?.(urn));
     const fresh = !old || Boolean(recreating) || targeted;
     const news = fresh ? reg.inputs : applyIgnoreChanges(old!.inputs, reg.inputs, reg.ignoreChanges);
-    const checkMeta = () => stepMetadata(old ? 'update' : 'create', urn, reg.type, old, undefined);
     const check = await plugin.check(urn, reg.name, reg.type, fresh ? {} : old!.inputs, news).catch((e: unknown) => {
-      throw this.failed(checkMeta(), `${urn}: checking failed: ${oneLine(e)}`, e);
+      throw this.preStepFailed(urn, 'checking', e);
     });
     if (check.failures.length) throw this.checkFailed(urn, reg.type, news, check.failures);
     const inputs = check.inputs;
@@ -1111,7 +1122,11 @@ export class Deployment {
           deleteBeforeReplace: false,
           diffs: changedKeys(old.inputs, inputs),
         }
-      : await plugin.diff(urn, reg.name, reg.type, old.id ?? '', old.outputs, inputs, old.inputs, reg.ignoreChanges);
+      : await plugin
+          .diff(urn, reg.name, reg.type, old.id ?? '', old.outputs, inputs, old.inputs, reg.ignoreChanges)
+          .catch((e: unknown) => {
+            throw this.preStepFailed(urn, 'diffing', e);
+          });
     if (diff.changes === 'unknown') {
       const keys = changedKeys(old.inputs, inputs);
       diff = {
@@ -2392,9 +2407,14 @@ function splitRef(ref: string): [string, string] {
   return i < 0 ? [ref, ''] : [ref.slice(0, i), ref.slice(i + 2)];
 }
 
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
 function oneLine(e: unknown): string {
-  const m = e instanceof Error ? e.message : String(e);
-  return m.replace(/\s*\n\s*/g, ' ').trim();
+  return errorText(e)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }
 
 /**

@@ -259,6 +259,28 @@ describe('step generator (fake provider)', () => {
     assert.ok(!r.events.some((e) => e.resOpFailedEvent));
   });
 
+  it("reports a Check or Diff error as Pulumi's deployment executor does: a diagnostic on the resource, no step", async () => {
+    prog.write(header + stage2 + `new Thing('odd', { size: 1 });\n`);
+    assert.equal((await prog.run()).ok, true);
+    for (const [props, message, line] of [
+      ['{ checkThrows: true }', 'the provider could not check it', 'checking'],
+      ['{ size: 2, diffThrows: true }', 'the provider could not diff it', 'diffing'],
+    ]) {
+      prog.write(header + stage2 + `new Thing('odd', ${props});\n`);
+      for (const preview of [true, false]) {
+        const r = await prog.run({ preview });
+        assert.equal(r.ok, false);
+        const urn = r.events.find((e) => e.diagnosticEvent?.severity === 'error')?.diagnosticEvent?.urn ?? '';
+        assert.ok(urn.endsWith('::odd'), urn);
+        assert.deepEqual(diagnostics(r.events, 'error'), [message]);
+        assert.equal(r.error, `${urn}: ${line} failed: ${message}`);
+        // No step for it, not even a failed one (so no "creating failed" row), and nothing counted.
+        assert.ok(!r.events.some((e) => e.resourcePreEvent?.metadata.urn.endsWith('::odd')));
+        assert.ok(!r.events.some((e) => e.resOpFailedEvent));
+      }
+    }
+  });
+
   it('refreshes drift into the state without writing to the cloud, and the next up repairs it', async () => {
     prog.write(header + stage2 + `new Thing('f', { failInit: false, size: 5 });\n`);
     let r = await prog.run();

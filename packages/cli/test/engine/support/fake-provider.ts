@@ -23,10 +23,12 @@ const provider: Provider = {
   async check(urn, olds, news) {
     log(`check ${urn.split('::').pop()} olds=${olds === undefined ? 'none' : Object.keys(olds).length}`);
     if ((news as Props).bad) return { inputs: news, failures: [{ property: 'bad', reason: 'bad is not allowed' }] };
+    if ((news as Props).checkThrows) throw new Error('the provider could not check it');
     return { inputs: news };
   },
   async diff(id, urn, olds: Props, news: Props) {
     log(`diff ${urn.split('::').pop()}`);
+    if (news.diffThrows) throw new Error('the provider could not diff it');
     const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
       (k) => !['id', 'state'].includes(k) && JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
     );
