@@ -2172,15 +2172,17 @@ export class Deployment {
   /**
    * A preview does not resolve pending operations (it writes nothing): it says they are there, and
    * that the run that follows resolves them first, so its steps may differ from the preview's (a
-   * create sent again is adopted, not shown as a create).
+   * create sent again is adopted, not shown as a create). A refresh's preview reads a pending
+   * update or delete as its refresh does (see resolvePending): nothing to say.
    */
-  notePending(): void {
+  notePending(refreshes: boolean): void {
     for (const op of this.pending)
-      this.o.events.diag(
-        'warning',
-        `${op.resource.urn}: an earlier run was interrupted while ${op.type} it; the next run that may change it resolves that first (it reads the resource back, or sends the create again), so what it does may differ from this preview`,
-        op.resource.urn,
-      );
+      if (!refreshes || op.type === 'creating' || op.type === 'importing')
+        this.o.events.diag(
+          'warning',
+          `${op.resource.urn}: an earlier run was interrupted while ${op.type} it; the next run that may change it resolves that first (it reads the resource back, or sends the create again), so what it does may differ from this preview`,
+          op.resource.urn,
+        );
   }
 
   /**
@@ -2192,9 +2194,13 @@ export class Deployment {
    * so OCI answers with the resource it made (or makes it now), which then takes its steps like
    * any other (kept, updated to the program's inputs, replaced, or deleted); a targeted run does
    * so for the resources it targets. Elsewhere (a refresh, an import, a resource a targeted run
-   * leaves alone) it is kept until a run creates it (see create).
+   * leaves alone) it is kept until a run creates it (see create). A run that refreshes
+   * (`refresh`, `--refresh`) does not read a pending update or delete back itself: its refresh
+   * step reads the resource, still in the state, and shows and counts what it found, and the
+   * operation is dropped, as Pulumi keeps only the pending creates of the base state
+   * (pkg/backend/snapshot.go: "Track pending create operations from the base snapshot").
    */
-  async resolvePending(opts: { completeCreates: boolean; adoptImports?: boolean }): Promise<void> {
+  async resolvePending(opts: { completeCreates: boolean; adoptImports?: boolean; refreshes?: boolean }): Promise<void> {
     const ops = [...this.pending];
     if (ops.length === 0) return;
     // A targeted run finishes only the creates of resources it targets (and does not exclude).
@@ -2237,7 +2243,7 @@ export class Deployment {
         );
         continue;
       }
-      if (!existing || !existing.custom || !existing.id) continue;
+      if (!existing || !existing.custom || !existing.id || opts.refreshes) continue;
       try {
         const read = await this.readSettled(existing, op.type);
         this.replaceOldState(

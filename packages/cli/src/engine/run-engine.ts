@@ -128,9 +128,11 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       // A whole update or destroy finishes the creates an interrupted run left pending (they may
       // write to the cloud); a refresh or an import only reads it.
       const completeCreates = (o.operation === 'update' && !o.imports?.length) || o.operation === 'destroy';
-      if (o.preview) d.notePending();
+      const refreshes = o.operation === 'refresh' || Boolean(o.refresh);
+      if (o.preview) d.notePending(refreshes);
       // A refresh reads in the pending creates `--import-pending-creates` gave ids (now imports).
-      else if (!canceled) await d.resolvePending({ completeCreates, adoptImports: o.operation === 'refresh' });
+      else if (!canceled)
+        await d.resolvePending({ completeCreates, adoptImports: o.operation === 'refresh', refreshes });
       if (canceled) throw new StepError('the update was canceled');
       // Only a program's update can create again what an interrupted run was creating (see finish):
       // the others keep it on record for the next.

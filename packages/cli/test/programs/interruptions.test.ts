@@ -334,15 +334,39 @@ test('a destroy killed half-way leaves a whole state; the next destroy finishes,
       [['deleting', 'second']],
     );
     assert.ok(existsSync(join(p.dir, '.ocikit/stacks/dev.json.bak')), 'the backup of the state before the run');
+    // A refresh reads it as any resource in the state (Pulumi keeps only pending creates): found
+    // gone once OCI has finished the delete, it is shown and counted deleted, and the pending
+    // delete is dropped.
+    const { language } = cloud.t;
+    const deleted = async () =>
+      (await language().listEndpoints({ compartmentId: cloud.sandbox.compartmentId })).endpointCollection.items.every(
+        (e) => e.displayName !== 'itr-second' || e.lifecycleState === 'DELETED',
+      );
+    while (!(await deleted())) await new Promise((resolve) => setTimeout(resolve, 200));
+    const previewed = await p.run(['refresh', '--preview-only']);
+    ok(previewed, 'the preview of the refresh');
+    assert.match(previewed.stdout, /^ - +oci:AiLanguage\/endpoint:Endpoint second delete$/m);
+    assert.doesNotMatch(previewed.stdout, /interrupted/);
+    const refreshed = await p.run(['refresh', '--yes']);
+    ok(refreshed, 'the refresh');
+    assert.match(refreshed.stdout, /^ - +oci:AiLanguage\/endpoint:Endpoint second deleted/m);
+    assert.match(refreshed.stdout, /^ +- 1 deleted$/m);
+    assert.doesNotMatch(refreshed.stdout, /resolved the interrupted/);
+    const after = readCheckpoint(p);
+    assert.equal(after.pending_operations, undefined);
+    assert.deepEqual(
+      (after.resources ?? []).map((r) => r.urn.split('::').pop()).filter((n) => n === 'second'),
+      [],
+    );
     ok(await p.run(['destroy', '--yes']), 'the second destroy');
     assert.deepEqual(
       (await live(cloud)).map((e) => e.id),
       [kept.id],
       'only the retained endpoint is left in the cloud',
     );
-    const after = readCheckpoint(p);
-    assert.deepEqual(after.resources ?? [], []);
-    assert.equal(after.pending_operations, undefined);
+    const destroyed = readCheckpoint(p);
+    assert.deepEqual(destroyed.resources ?? [], []);
+    assert.equal(destroyed.pending_operations, undefined);
   } finally {
     await cloud.close();
   }
