@@ -203,9 +203,19 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
         );
     };
 
-  /** A resource's outputs as the engine gets them: with pulumi-oci's zero values (see withZeroValues). */
-  const reported = (m: ResourceModule, outputs: Props): Props =>
-    schemaModule().withZeroValues(outputs, schemaModule().packageSchema().resources[m.token], m.triggers);
+  /**
+   * A resource's outputs as the engine gets them: with pulumi-oci's zero values (see
+   * withZeroValues), and every other property of the schema null (a DrPlan trigger with no
+   * recorded counter), as pulumi-oci's bridge returns the whole Terraform state, nulls included
+   * (tfshim/sdk-v2 v2InstanceState2.Object, MakeTerraformOutputs): a program then reads it as a
+   * known undefined, in a preview too (a property left out resolves unknown there).
+   */
+  const reported = (m: ResourceModule, outputs: Props): Props => {
+    const spec = schemaModule().packageSchema().resources[m.token];
+    const out = schemaModule().withZeroValues(outputs, spec, m.triggers);
+    for (const k of Object.keys(spec.properties)) if (out[k] === undefined) out[k] = null;
+    return out;
+  };
 
   /**
    * A partial failure's outputs as a success's are (zero values, secrets kept secret): the engine

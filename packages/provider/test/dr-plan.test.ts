@@ -325,7 +325,7 @@ describe('DrPlan', () => {
         'trig4',
         s.id,
         // as an import's Read leaves them: no recorded counters, no inputs
-        { ...s.outputs, refreshTrigger: undefined, verifyTrigger: undefined },
+        { ...s.outputs, refreshTrigger: null, verifyTrigger: null },
         {},
         {
           ...s.inputs,
@@ -413,9 +413,18 @@ describe('DrPlan', () => {
       freeformTags: { k: 'v' },
       refreshTrigger: 1,
     };
+    // Every property is there, an input OCI does not report as null (no recorded counter), as
+    // pulumi-oci's bridge returns the whole state: a program's `.get` reads it as known.
+    assert.deepEqual([imported.outputs.refreshTrigger, imported.outputs.verifyTrigger], [null, null]);
     const checked = await check(plugin, DRPLAN, 'imp', imported.inputs, program);
     const d = await diff(plugin, DRPLAN, 'imp', s.id, imported.outputs, imported.inputs, checked);
     assert.equal(d.changes, 'NONE');
+    // The program's first value was the baseline (the old inputs): raising it is a change.
+    const raised = await diff(plugin, DRPLAN, 'imp', s.id, imported.outputs, checked, {
+      ...checked,
+      refreshTrigger: 2,
+    });
+    assert.deepEqual(raised.diffs, ['refreshTrigger']);
     const got = await read(plugin, DRPLAN, 'imp', s.id, { displayName: 'imp' });
     assert.equal(got.outputs.state, 'ACTIVE');
     assert.equal(got.outputs.peerRegion, (await getPlan(s.id)).peerRegion);

@@ -1768,7 +1768,7 @@ export class Deployment {
       this.put(old, next);
       await this.write();
       // Pulumi's ShouldRecordReadStep: a read counts only when it changed what the state held.
-      if (old?.outputs && !deepEqual(old.outputs, next.outputs)) this.count('read');
+      if (old?.outputs && changedKeys(old.outputs, next.outputs).length) this.count('read');
       this.outputs(stepMetadata('read', urn, reg.type, old, next));
       return { urn, id: read.id, outputs: next.outputs };
     });

@@ -28,6 +28,12 @@ describe('values', () => {
     assert.deepEqual(changedKeys({ a: makeSecret('x'), b: 1 }, { a: 'x', b: 2, c: 3 }), ['b', 'c']);
   });
 
+  it("counts a null as absent, as Pulumi's PropertyMap.Diff counts only values", () => {
+    assert.deepEqual(changedKeys({ a: 1, t: null }, { a: 1 }), []);
+    assert.deepEqual(changedKeys({ a: 1 }, { a: 1, t: null }), []);
+    assert.deepEqual(changedKeys({ t: null }, { t: 0 }), ['t']);
+  });
+
   it('reads customTimeouts durations as Go writes them', () => {
     assert.equal(parseDuration('1h30m'), 5400);
     assert.equal(parseDuration('90s'), 90);

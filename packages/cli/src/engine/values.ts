@@ -84,10 +84,16 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** Top-level keys whose values differ (the engine's own diff when a provider answers DIFF_UNKNOWN). */
+/**
+ * Top-level keys whose values differ (the engine's own diff when a provider answers DIFF_UNKNOWN),
+ * a null as good as absent, as Pulumi's PropertyMap.Diff counts only values (HasValue).
+ */
 export function changedKeys(olds: Props, news: Props): string[] {
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-  return [...keys].filter((k) => !deepEqual(stripSecrets(olds[k]), stripSecrets(news[k]))).sort();
+  return [...keys]
+    .filter((k) => (olds[k] ?? null) !== null || (news[k] ?? null) !== null)
+    .filter((k) => !deepEqual(stripSecrets(olds[k]), stripSecrets(news[k])))
+    .sort();
 }
 
 /** Reads a property path like `a.b[0].c` or `["a.b"]` (a JSON string, escapes and all) into segments. */

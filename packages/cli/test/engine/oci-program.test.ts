@@ -41,6 +41,7 @@ export const planId = plan.id;
 export const planState = plan.state;
 export const planGroups = plan.planGroups.apply((g) => g.length);
 export const readName = again.displayName;
+export const readTrigger = again.refreshTrigger.apply((t) => t ?? 'none');
 export const groupRole = group.apply((g) => g.role);
 export const endpointId = ep.id;
 export const endpointName = ep.displayName;
@@ -106,6 +107,12 @@ describe('engine with pulumi-resource-oci and the emulator', () => {
     assert.equal(eps.length, 1);
     assert.ok(!stateText().includes(secretName), 'the secret endpoint name is not in the state in plain text');
     assert.ok(!stateText().includes('PRIVATE KEY'));
+    assert.equal(r.outputs.readTrigger, 'none');
+    // A `.get` read in a preview: what OCI does not report (a trigger) is known, and null, as
+    // pulumi-oci reads it, not unknown.
+    r = await prog.run({ preview: true });
+    assert.equal(r.ok, true, r.error);
+    assert.equal(r.outputs.readTrigger, 'none');
     r = await prog.run();
     assert.equal(r.ok, true, r.error);
     assert.deepEqual(

@@ -169,7 +169,7 @@ export function diffInputs(
     // now is compared with (so `freeformTags: {}` clears tags the program no longer named).
     const computed = mod.computedInputs.includes(key);
     const fromOutputs = mod.triggers.includes(key)
-      ? olds[key] !== undefined
+      ? olds[key] !== undefined && olds[key] !== null
       : !hasOldInput || (computed && oldInputs[key] === undefined);
     const o = reveal(fromOutputs ? olds[key] : oldInputs[key]);
     const n = reveal(news[key]);

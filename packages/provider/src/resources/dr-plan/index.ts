@@ -193,7 +193,7 @@ export const drPlan: ResourceModule = {
   async update(ctx, p: UpdatePlan) {
     const { id, news, olds, oldInputs, changed } = p;
     const applied: Props = { ...news };
-    const oldOf = (k: string): unknown => (olds[k] !== undefined ? olds[k] : oldInputs[k]);
+    const oldOf = (k: string): unknown => olds[k] ?? oldInputs[k];
     const doRefresh = raised(oldOf('refreshTrigger'), news.refreshTrigger);
     const doVerify = raised(oldOf('verifyTrigger'), news.verifyTrigger);
     // Until an action has run, its counter stays at the old value in the outputs, so a failed
