@@ -1,5 +1,26 @@
-/** A failure the user can fix (bad flag, missing file, locked stack…): one line, exit 1, no stack trace. */
-export class UserError extends Error {}
+/**
+ * Pulumi's exit codes for the failures ocikit tells apart (pkg/cmd/pulumi/cmd/exit_codes.go
+ * ExitCodeFor, "part of the contract for automation and agent integrations"); any other failure,
+ * and a bail (a failed step, a declined confirmation), exits 1.
+ */
+export const ExitCode = {
+  /** NoConfirmationInNonInteractiveError (and ConfigurationError: malformed input). */
+  configuration: 2,
+  /** StackNotFoundError, NoStacksError, NoStackSelectedError, StackStateNotFoundError. */
+  stackNotFound: 6,
+  /** NoChangesExpectedError: --expect-no-changes, and changes. */
+  noChanges: 7,
+} as const;
+
+/** A failure the user can fix (bad flag, missing file, locked stack…): one line, no stack trace, exit 1 or `exitCode`. */
+export class UserError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
 
 /** Errors whose message is already a one-line reason for the user. */
 const USER_ERRORS = new Set([

@@ -732,7 +732,7 @@ export async function main(argv = process.argv): Promise<void> {
 export function fail(error: unknown): void {
   process.stderr.write(`error: ${oneLine(error)}\n`);
   if (!isUserError(error) && process.env.OCIKIT_DEBUG) process.stderr.write(`${(error as Error).stack ?? ''}\n`);
-  process.exitCode = process.exitCode || 1;
+  process.exitCode = process.exitCode || (error instanceof UserError ? error.exitCode : 1);
 }
 
 if (require.main === module) void main();

@@ -5,7 +5,7 @@ import { readProject, stackConfigPath, type Project } from '../project/project';
 import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
 import { openStackState } from '../engine/state';
-import { UserError } from '../errors';
+import { ExitCode, UserError } from '../errors';
 
 export interface CommandContext {
   project: Project;
@@ -77,7 +77,7 @@ export function canPrompt(options: GlobalOptions): boolean {
  * remove a stack refuse an unknown one as Pulumi does: `error: no stack named 'x' found`.
  */
 export function requireExistingStack(context: CommandContext): void {
-  if (!stackExists(context)) throw new UserError(`no stack named '${context.stack}' found`);
+  if (!stackExists(context)) throw new UserError(`no stack named '${context.stack}' found`, ExitCode.stackNotFound);
 }
 
 export function stackExists({ project, stack }: CommandContext): boolean {

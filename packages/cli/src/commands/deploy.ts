@@ -1,6 +1,6 @@
 import { configuredCloud, startEmbeddedCloud, type EmbeddedCloud } from '../embedded';
 import { Display, type DisplayMode } from '../display/display';
-import { UserError } from '../errors';
+import { ExitCode, UserError } from '../errors';
 import type { Operation } from '../engine';
 import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
@@ -104,6 +104,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     throw new UserError(
       // Pulumi's words (up.go; refresh.go and destroy.go name --preview-only too).
       `--yes or --skip-preview${kind === 'up' ? '' : ' or --preview-only'} must be passed in to proceed when running in non-interactive mode`,
+      ExitCode.configuration,
     );
   if (options.clearPendingCreates && options.skipPendingCreates)
     throw new UserError('cannot set both --skip-pending-creates and --clear-pending-creates');
@@ -284,6 +285,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       if (options.expectNoChanges && (previewOnly || !preview) && hasChanges(result.changes))
         throw new UserError(
           `no changes were expected but changes ${kind === 'preview' ? 'were proposed' : 'occurred'}`,
+          ExitCode.noChanges,
         );
       return result;
     };

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
-import { UserError } from '../errors';
+import { ExitCode, UserError } from '../errors';
 import { checkSnapshot, listStacks, passphraseSalt, type Crypter, type ImportedDeployment } from '../engine';
 import type { GlobalOptions } from './options';
 import type { StackConfigFile } from '../project/stack-config';
@@ -440,7 +440,7 @@ function createStack(context: CommandContext, options: StackCreateOptions): void
 export function stackSelect(options: StackCreateOptions & { create?: boolean }, name?: string): void {
   const context = namedStack(options, name, 'no stack name given, use --stack to specify a stack name');
   if (!stackExists(context)) {
-    if (!options.create) throw new UserError(`no stack named '${context.stack}' found`);
+    if (!options.create) throw new UserError(`no stack named '${context.stack}' found`, ExitCode.stackNotFound);
     createStack(context, { ...options, select: true });
     return;
   }

@@ -155,7 +155,7 @@ test('commands that read or remove a stack refuse an unknown one, as Pulumi does
     ['destroy', '--yes'],
   ]) {
     const result = await ocikit(['--stack', 'nope', ...args], { cwd });
-    assert.equal(result.code, 1, args.join(' '));
+    assert.equal(result.code, 6, args.join(' '));
     assert.equal(oneLineError(result.stderr), "error: no stack named 'nope' found");
   }
   // A stack with only its Pulumi.<stack>.yaml exists (ocikit's `stack init` is `config set`).
@@ -197,7 +197,7 @@ test('without --yes, up, refresh and destroy refuse when stdin is not a terminal
   const cwd = project();
   for (const command of ['up', 'refresh', 'destroy']) {
     const result = await ocikit([command], { cwd });
-    assert.equal(result.code, 1);
+    assert.equal(result.code, 2);
     // refresh.go and destroy.go name --preview-only too.
     const flags = command === 'up' ? '--yes or --skip-preview' : '--yes or --skip-preview or --preview-only';
     assert.equal(
@@ -208,6 +208,31 @@ test('without --yes, up, refresh and destroy refuse when stdin is not a terminal
   // PULUMI_SKIP_CONFIRMATIONS=true is --yes, as in Pulumi: destroy then goes on (to the unknown stack).
   const skipping = await ocikit(['destroy'], { cwd, env: cleanEnv({ PULUMI_SKIP_CONFIRMATIONS: 'true' }) });
   assert.equal(oneLineError(skipping.stderr), "error: no stack named 'dev' found");
+});
+
+// Pulumi's exit codes (pkg/cmd/pulumi/cmd/exit_codes.go ExitCodeFor), which scripts and agents
+// branch on: 2 no confirmation without a terminal, 6 stack not found, 1 any other failure.
+// (7, --expect-no-changes with changes, is asserted where programs run: audit and deploy-flags.)
+test("a failure exits with Pulumi's code for it", async () => {
+  const cwd = project();
+  for (const [args, code] of [
+    [['up'], 2],
+    [['refresh'], 2],
+    [['destroy'], 2],
+    [['--stack', 'nope', 'stack', 'output'], 6],
+    [['--stack', 'nope', 'stack', 'export'], 6],
+    [['stack', 'select', 'nope'], 6],
+    [['--stack', 'nope', 'refresh', '--yes'], 6],
+    [['--stack', 'nope', 'destroy', '--yes'], 6],
+    [['config', 'get', 'missing'], 1],
+    // Not malformed input to Pulumi: cobra's unknown command reaches ExitCodeFor as a plain error
+    // (pkg/cmd/pulumi/pulumi_test.go TestUnknownCommandSuggestions: cmd.ExitCodeError).
+    [['upp'], 1],
+  ] as Array<[string[], number]>) {
+    const result = await ocikit(args, { cwd });
+    assert.equal(result.code, code, args.join(' '));
+    assert.match(oneLineError(result.stderr), /^error: /, args.join(' '));
+  }
 });
 
 // Pulumi's flags of preview, up, refresh and destroy (pkg/cmd/pulumi/operations): the short ones

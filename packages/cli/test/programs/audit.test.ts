@@ -55,11 +55,11 @@ test('--expect-no-changes passes on a stack in step and fails, as Pulumi, when a
     .find((e) => e.resourcePreEvent?.metadata.op === 'update')!.resourcePreEvent!.metadata;
   assert.deepEqual(update.detailedDiff, { inferenceUnits: { diffKind: 'update', inputDiff: true } });
   const proposed = await p.run(['preview', '--expect-no-changes']);
-  assert.equal(proposed.code, 1);
+  assert.equal(proposed.code, 7, 'ExitNoChanges');
   assert.match(proposed.stdout, /~ 1 to update/);
   assert.match(proposed.stderr, /^error: no changes were expected but changes were proposed\n$/);
   const made = await p.run(['up', '--yes', '--expect-no-changes']);
-  assert.equal(made.code, 1);
+  assert.equal(made.code, 7, 'ExitNoChanges');
   assert.match(made.stderr, /^error: no changes were expected but changes occurred\n$/);
   const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { endpointId: string };
   assert.equal(

@@ -46,6 +46,7 @@ test('up, refresh and destroy --config-path; preview --debug; destroy --preview-
 
     const expecting = await p.run(['destroy', '--preview-only', '--expect-no-changes']);
     assert.equal(expecting.stderr, 'error: no changes were expected but changes occurred\n', 'checked on the preview');
+    assert.equal(expecting.code, 7, 'ExitNoChanges');
 
     // --remove after a destroy that left resources (--exclude): the DIY backend's RemoveStack refuses,
     // in its words, and the stack and its config stay.
