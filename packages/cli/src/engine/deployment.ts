@@ -471,9 +471,13 @@ export class Deployment {
    * generateEventURN): no row, no resource-operation-failed event, nothing counted.
    */
   private preStepFailed(urn: string, operation: string, cause: unknown): StepError {
-    const message = `${urn}: ${operation} failed: ${oneLine(cause)}`;
+    return this.refusedBeforeStep(urn, `${urn}: ${operation} failed: ${oneLine(cause)}`, errorText(cause));
+  }
+
+  /** An error before any step (preStepFailed): the run's one line, and `diagnostic` under the resource. */
+  private refusedBeforeStep(urn: string, message: string, diagnostic = message): StepError {
     this.recordFailure(message);
-    this.o.events.diag('error', errorText(cause), urn);
+    this.o.events.diag('error', diagnostic, urn);
     return new StepError(message);
   }
 
@@ -714,8 +718,9 @@ export class Deployment {
     const urn = this.urn(reg.type, reg.name, reg.parent);
     const pkg = reg.type.slice(providerPrefix.length);
     const { old, alias } = this.findOld(urn, reg);
-    if (pkg !== SERVED_PACKAGE)
-      throw this.failed(stepMetadata('create', urn, reg.type, old, undefined), unservedPackage(pkg));
+    // A plugin that cannot start fails Pulumi's registry Check (providers/registry.go Check:
+    // loadProvider's error), in the step generator before any step: an error under the provider.
+    if (pkg !== SERVED_PACKAGE) throw this.refusedBeforeStep(urn, unservedPackage(pkg));
     const plugin = await this.startPlugin();
     // As Pulumi's resource monitor (providers.SetProviderVersion): the version the SDK registered
     // the provider with is one of its inputs, as it is for a default provider.
