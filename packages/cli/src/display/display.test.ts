@@ -586,6 +586,34 @@ test("--json prints every engine event as one JSON object a line and nothing els
   );
 });
 
+test("--json: a refresh's result op only when the operation is a refresh, not with up --refresh or preview --refresh", () => {
+  const drifted = meta('refresh', 'a', {
+    old: { outputs: { a: 1 } } as never,
+    new: { outputs: { a: 2 } } as never,
+    diffs: ['a'],
+  });
+  for (const [mode, preview, op] of [
+    ['refresh', false, 'update'],
+    ['refresh', true, 'update'],
+    ['update', false, 'refresh'],
+    ['update', true, 'refresh'],
+    ['destroy', false, 'refresh'],
+  ] as const) {
+    const { out, text } = stream(true);
+    const display = new Display({ mode, preview, stack: 'dev', json: true, out, env: {} });
+    display.begin();
+    display.onEvent(event({ resourcePreEvent: { metadata: drifted } }));
+    display.onEvent(event({ resOutputsEvent: { metadata: drifted } }));
+    display.end(result);
+    const ops = text()
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as EngineEvent)
+      .map((e) => (e.resourcePreEvent ?? e.resOutputsEvent)?.metadata.op);
+    assert.deepEqual(ops, ['refresh', op], `${mode}, preview ${preview}`);
+  }
+});
+
 test('--json: a preview reports a failed step as its error alone; an update also as a resOpFailedEvent', () => {
   for (const preview of [true, false]) {
     const { out, text } = stream(true);

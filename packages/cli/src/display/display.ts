@@ -156,7 +156,7 @@ export class Display {
       }
       // A preview reports a failed step as an error alone (previewActions.OnResourceStepPost).
       if (event.resOpFailedEvent && this.options.preview) return;
-      const shown = jsonEvent(event, this.jsonColour);
+      const shown = jsonEvent(event, this.jsonColour, this.options.mode === 'refresh');
       // Numbered as printed, as Pulumi's JSON display numbers the events it shows.
       if (shown) this.out.write(JSON.stringify({ ...shown, sequence: this.printed++ }) + '\n');
       return;

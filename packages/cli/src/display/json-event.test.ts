@@ -35,6 +35,8 @@ test("--json prints step events in apitype's shape: old/new always, empty fields
         new: state({ a: 2 }),
         ...extra,
       }),
+      false,
+      true,
     )!.resOutputsEvent!.metadata;
   const drifted = refresh({ diffs: ['a'], detailedDiff: { a: { diffKind: 'update', inputDiff: false } } });
   assert.equal(drifted.op, 'update');

@@ -8,9 +8,9 @@ const STEP_EVENTS = ['resourcePreEvent', 'resOutputsEvent', 'resOpFailedEvent'] 
  * (sdk/go/common/apitype/events.go), which is what scripts written for `pulumi up --json` parse.
  * Undefined for an event Pulumi does not print: a default provider's steps are internal
  * (display.go ShowEvents drops them). `colour`: the colorization is not never (see
- * rawDiagnostic).
+ * rawDiagnostic). `refresh`: the operation is a refresh (`ocikit refresh`, not `up --refresh`).
  */
-export function jsonEvent(event: EngineEvent, colour = false): EngineEvent | undefined {
+export function jsonEvent(event: EngineEvent, colour = false, refresh = false): EngineEvent | undefined {
   const key = STEP_EVENTS.find((k) => event[k]);
   if (!key)
     return colour && event.diagnosticEvent
@@ -19,13 +19,16 @@ export function jsonEvent(event: EngineEvent, colour = false): EngineEvent | und
   const step = event[key]!;
   const m = step.metadata;
   if (isDefaultProvider(m.urn)) return undefined;
-  return { ...event, [key]: { ...step, metadata: jsonMetadata(m, key === 'resOutputsEvent') } };
+  return { ...event, [key]: { ...step, metadata: jsonMetadata(m, refresh && key === 'resOutputsEvent') } };
 }
 
 /**
  * StepEventMetadata's JSON: `old`, `new` and `detailedDiff` always (null when there is none),
- * `keys`, `diffs` and `logical` only when set (omitempty). A refresh's result carries what it found
- * (RefreshStep.ResultOp, update.go OnResourceStepPost): same, update (drift) or delete (gone).
+ * `keys`, `diffs` and `logical` only when set (omitempty). The result of a refresh operation's
+ * step carries what it found (RefreshStep.ResultOp): same, update (drift) or delete (gone). Only
+ * there: Pulumi converts the op only when the whole operation is a refresh (pkg/engine/update.go
+ * OnResourceStepPost: `acts.Opts.isRefresh`, set by engine.Refresh alone), so `up --refresh` and
+ * `preview --refresh` keep `refresh`.
  */
 function jsonMetadata(m: StepEventMetadata, result: boolean): StepEventMetadata {
   const op = result && m.op === 'refresh' ? (!m.new ? 'delete' : m.diffs?.length ? 'update' : 'same') : m.op;
