@@ -69,6 +69,17 @@ const OPERATION: Record<DeployKind, Operation> = {
   destroy: 'destroy',
   import: 'update',
 };
+/**
+ * A terminated run's error, each command's words for the engine's context.Canceled (up.go,
+ * refresh.go, destroy.go, import.go: "<operation> cancelled"; preview.go returns it as it is).
+ */
+const TERMINATED: Record<DeployKind, string> = {
+  preview: 'context canceled',
+  up: 'update cancelled',
+  refresh: 'refresh cancelled',
+  destroy: 'destroy cancelled',
+  import: 'import cancelled',
+};
 const QUESTION: Partial<Record<DeployKind, string>> = {
   up: 'Do you want to perform this update?',
   refresh: 'Do you want to perform this refresh?',
@@ -173,16 +184,39 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   // The preview's plugins serve the operation that follows it (see PluginHandover).
   const plugins = new engine.PluginHandover();
   const controller = new AbortController();
-  const onSignal = () => {
+  // The run in progress (its preview or its operation): a signal's message goes to its display, as
+  // Pulumi's cancellation scope sends it into the run's events (a stdout event).
+  let running: { display: Display; preview: boolean } | undefined;
+  const say = (message: string) => {
+    // (Before the first run starts: to stdout, or beside --json's events.)
+    if (!running) return void (options.json ? process.stderr : process.stdout).write(message);
+    running.display.onEvent({
+      sequence: 0,
+      timestamp: Math.floor(Date.now() / 1000),
+      stdoutEvent: { message, color: 'never' },
+    });
+  };
+  // Pulumi's cancellation scope (pkg/backend/cancellation_scope.go NewScope): SIGINT or SIGTERM
+  // cancels, a second one terminates, each in its words.
+  const onSignal = (signal: NodeJS.Signals) => {
+    const what = signal === 'SIGTERM' ? 'SIGTERM' : '^C';
     if (controller.signal.aborted) {
-      // Pulumi's second Ctrl-C terminates, and its backend still unlocks the stack on the way out.
-      process.stderr.write('\nterminating: the state is saved as it is, pending operations included\n');
+      say(`${what} received; terminating\n`);
+      // The state as it is, pending operations included, and the stack unlocked on the way out, as
+      // Pulumi's backend saves the snapshot and unlocks after the engine returns context.Canceled;
+      // the command then fails in its words (see TERMINATED), exit 1 (ExitCodeFor: a plain error).
       state.flushSync();
       state.unlock();
-      process.exit(130);
+      process.stderr.write(`error: ${TERMINATED[kind]}\n`);
+      process.exit(1);
     }
-    process.stderr.write(
-      '\ncancelling: no new step starts, the operations in flight stop waiting and are recorded (Ctrl-C again to quit at once)\n',
+    say(
+      (signal === 'SIGTERM'
+        ? 'SIGTERM received; cancelling. If you would like to terminate immediately, send SIGTERM again.\n'
+        : '^C received; cancelling. If you would like to terminate immediately, press ^C again.\n') +
+        ((running ? running.preview : previewFirst)
+          ? ''
+          : 'Note that terminating immediately may lead to orphaned resources and other inconsistencies.\n'),
     );
     controller.abort();
   };
@@ -267,6 +301,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         showDebug: options.debug,
       });
       display.begin();
+      running = { display, preview };
       const result = await engine.runEngine({
         ...base,
         preview,

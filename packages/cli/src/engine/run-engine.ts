@@ -214,10 +214,11 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       trace.mark('state flushed');
     }
   } catch (e) {
-    // Pulumi's words for a cancelled run (up.go, refresh.go, destroy.go: context.Canceled).
-    const cancelled = `${o.operation === 'refresh' || o.operation === 'destroy' ? o.operation : 'update'} cancelled`;
-    error = canceled ? cancelled : e instanceof Error ? e.message : String(e);
-    if (!(e instanceof StepError) && !firstError) events.diag('error', error);
+    // A cancelled run ends as Pulumi's deployment executor ends it (deployment_executor.go Execute:
+    // reportExecResult("canceled"), "update canceled", for a refresh or a destroy too, "preview
+    // canceled" for a preview; then a bail): an error diagnostic, and that reason.
+    error = canceled ? `${o.preview ? 'preview' : 'update'} canceled` : e instanceof Error ? e.message : String(e);
+    if (canceled || (!(e instanceof StepError) && !firstError)) events.diag('error', error);
   } finally {
     // A program started ahead for this run, if the run ended before it started the program.
     o.prestarted?.discard();

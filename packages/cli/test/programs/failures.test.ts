@@ -202,20 +202,27 @@ test('refresh --import-pending-creates reads a pending create into the state und
   }
 });
 
-// A second Ctrl-C quits at once (Pulumi's "^C received; terminating"): the state is written as it
-// is, and the stack is unlocked on the way out, as Pulumi's backend unlocks it; the next up converges.
-test('a second Ctrl-C quits at once, leaves no lock, and the next up converges', async () => {
+// A second signal quits at once, in the words of Pulumi's cancellation scope (SIGTERM here; "^C"
+// for SIGINT), and fails as up.go fails on the engine's context.Canceled ("update cancelled", exit
+// 1): the state is written as it is, and the stack is unlocked on the way out, as Pulumi's backend
+// unlocks it; the next up converges.
+test('a second SIGTERM quits at once, exits 1, leaves no lock, and the next up converges', async () => {
   const cloud = await startCloud({ transitionDelaySeconds: 4 });
   try {
     const p = await pair(cloud);
     const { child, done } = await upUntilPlanCreating(p);
     // Both before the first one's cancel is done (it ends the plan's wait at once).
-    child.kill('SIGINT');
+    child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 20));
-    child.kill('SIGINT');
+    child.kill('SIGTERM');
     const quit = await done;
-    assert.equal(quit.code, 130, quit.stdout + quit.stderr);
-    assert.match(quit.stderr, /terminating: the state is saved as it is/);
+    assert.equal(quit.code, 1, quit.stdout + quit.stderr);
+    assert.match(
+      quit.stdout,
+      /^SIGTERM received; cancelling\. If you would like to terminate immediately, send SIGTERM again\.\nNote that terminating immediately may lead to orphaned resources and other inconsistencies\.$/m,
+    );
+    assert.match(quit.stdout, /^SIGTERM received; terminating$/m);
+    assert.equal(quit.stderr, 'error: update cancelled\n');
     assert.ok(!existsSync(join(p.dir, '.ocikit', 'stacks', 'dev.lock')), 'the lock is released');
     assertIntegrity(readCheckpoint(p));
     await converged(cloud, p);
@@ -257,10 +264,15 @@ test('Ctrl-C half-way through up finishes what is in flight, records it, unlocks
     const { child, done } = await upUntilPlanCreating(p);
     child.kill('SIGINT');
     const cancelled = await done;
-    assert.notEqual(cancelled.code, 0, 'a cancelled up does not succeed');
-    const lines = cancelled.stderr.trim().split('\n');
-    assert.match(lines[0], /^cancelling: no new step starts, the operations in flight stop waiting and are recorded/);
-    assert.deepEqual(lines.slice(1), ['error: update cancelled'], cancelled.stderr);
+    // Pulumi's words and exit code: its cancellation scope's message, then the deployment
+    // executor's "update canceled" and a bail, which ExitCodeFor maps to 1.
+    assert.equal(cancelled.code, 1, cancelled.stdout + cancelled.stderr);
+    assert.match(
+      cancelled.stdout,
+      /^\^C received; cancelling\. If you would like to terminate immediately, press \^C again\.\nNote that terminating immediately may lead to orphaned resources and other inconsistencies\.$/m,
+    );
+    assert.match(cancelled.stdout, /^error: update canceled$/m);
+    assert.equal(cancelled.stderr, 'error: update canceled\n');
     // The plugin's progress while the endpoint was being created, under it (stdout is not a terminal).
     assert.match(cancelled.stdout, /^ {4}oci:AiLanguage\/endpoint:Endpoint first: work request in_progress \d+%$/m);
     // The plan's create was in flight: it finished and is recorded, not left pending.
