@@ -228,6 +228,13 @@ test("a failure exits with Pulumi's code for it", async () => {
     // Not malformed input to Pulumi: cobra's unknown command reaches ExitCodeFor as a plain error
     // (pkg/cmd/pulumi/pulumi_test.go TestUnknownCommandSuggestions: cmd.ExitCodeError).
     [['upp'], 1],
+    // Nor are flag and argument mistakes: no FlagErrorFunc in NewPulumiCmd, so pflag's error as it
+    // is (cobra's default FlagErrorFunc), and cmdutil.ArgsFunc's plain error.
+    [['up', '--bogus'], 1],
+    [['up', '--stack'], 1],
+    [['--parallel', 'zero', 'preview'], 1],
+    [['up', 'template'], 1],
+    [['stack', 'output', 'a', 'b'], 1],
   ] as Array<[string[], number]>) {
     const result = await ocikit(args, { cwd });
     assert.equal(result.code, code, args.join(' '));
