@@ -10,6 +10,8 @@ export const ExitCode = {
   stackNotFound: 6,
   /** NoChangesExpectedError: --expect-no-changes, and changes. */
   noChanges: 7,
+  /** CancelledError ("update cancelled", "destroy cancelled", …): a run terminated by a second signal. */
+  cancelled: 8,
 } as const;
 
 /** A failure the user can fix (bad flag, missing file, locked stack…): one line, no stack trace, exit 1 or `exitCode`. */

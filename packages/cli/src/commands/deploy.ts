@@ -204,11 +204,13 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       say(`${what} received; terminating\n`);
       // The state as it is, pending operations included, and the stack unlocked on the way out, as
       // Pulumi's backend saves the snapshot and unlocks after the engine returns context.Canceled;
-      // the command then fails in its words (see TERMINATED), exit 1 (ExitCodeFor: a plain error).
+      // the command then fails in its words (see TERMINATED): a CancelledError, exit 8, in the
+      // Pulumi whose exit codes ocikit follows (its ExitCodeFor tests name the operations that
+      // return one: update, destroy, refresh, import); preview passes the plain error on, exit 1.
       state.flushSync();
       state.unlock();
       process.stderr.write(`error: ${TERMINATED[kind]}\n`);
-      process.exit(1);
+      process.exit(kind === 'preview' ? 1 : ExitCode.cancelled);
     }
     say(
       (signal === 'SIGTERM'

@@ -203,10 +203,10 @@ test('refresh --import-pending-creates reads a pending create into the state und
 });
 
 // A second signal quits at once, in the words of Pulumi's cancellation scope (SIGTERM here; "^C"
-// for SIGINT), and fails as up.go fails on the engine's context.Canceled ("update cancelled", exit
-// 1): the state is written as it is, and the stack is unlocked on the way out, as Pulumi's backend
+// for SIGINT), and fails as up.go fails on the engine's context.Canceled (a CancelledError, "update
+// cancelled", exit 8): the state is written as it is, and the stack is unlocked on the way out, as Pulumi's backend
 // unlocks it; the next up converges.
-test('a second SIGTERM quits at once, exits 1, leaves no lock, and the next up converges', async () => {
+test('a second SIGTERM quits at once, exits 8, leaves no lock, and the next up converges', async () => {
   const cloud = await startCloud({ transitionDelaySeconds: 4 });
   try {
     const p = await pair(cloud);
@@ -216,7 +216,7 @@ test('a second SIGTERM quits at once, exits 1, leaves no lock, and the next up c
     await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGTERM');
     const quit = await done;
-    assert.equal(quit.code, 1, quit.stdout + quit.stderr);
+    assert.equal(quit.code, 8, quit.stdout + quit.stderr);
     assert.match(
       quit.stdout,
       /^SIGTERM received; cancelling\. If you would like to terminate immediately, send SIGTERM again\.\nNote that terminating immediately may lead to orphaned resources and other inconsistencies\.$/m,
