@@ -331,7 +331,9 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     if (previewFirst) {
       await run(mode, true);
       if (previewOnly) return;
-      if (controller.signal.aborted) return;
+      // A signal that came as the preview ended: the operation does not start, and the run fails
+      // as one cancelled at its start does (the engine's words, exit 1), not as a success.
+      if (controller.signal.aborted) throw new UserError('update canceled');
       if (confirm) {
         if (!options.json) process.stdout.write(planned.notices(OPERATION[kind]));
         // The preview's summary ends with a blank line (Display.end), as Pulumi's does.
