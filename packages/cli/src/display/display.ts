@@ -173,8 +173,7 @@ export class Display {
     else if (event.diagnosticEvent) this.diagnostic(event.diagnosticEvent);
     else if (event.summaryEvent) this.summary = event.summaryEvent;
     else if (event.stdoutEvent) this.line(event.stdoutEvent.message.replace(/\n$/, ''));
-    // A cancel before the summary is the user's; after it, the end of a run that succeeded.
-    else if (event.cancelEvent && !this.summary) this.line(this.paint(33, 'cancelled'));
+    // (A cancelEvent is the stream's end marker; Pulumi's diff display renders it as nothing.)
   };
 
   /**

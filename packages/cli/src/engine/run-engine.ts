@@ -118,7 +118,6 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     d.warmPlugins(o.operation === 'update');
     const onAbort = () => {
       canceled = true;
-      events.emit({ cancelEvent: {} });
       void d.cancel();
     };
     if (o.signal?.aborted) onAbort();

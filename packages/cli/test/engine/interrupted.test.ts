@@ -72,6 +72,12 @@ describe('interrupted runs', () => {
     const r = await run;
     assert.equal(r.ok, false);
     assert.match(r.error!, /cancel/);
+    // Pulumi's cancelEvent is the stream's end marker (a deferred NewCancelEvent), not a signal's
+    // echo: consumers stop reading at it, so a Ctrl-C must not send one before the run's end.
+    assert.deepEqual(
+      r.events.flatMap((e, i) => (e.cancelEvent ? [i] : [])),
+      [r.events.length - 1],
+    );
     const again = await prog.run();
     assert.equal(again.ok, true, again.error);
     assert.equal((await live('int-a')).length, 1, 'no duplicate of a');
