@@ -537,9 +537,14 @@ export class Deployment {
 
   private readonly claimed = new Set<string>();
 
-  /** Two registrations of one URN in a run are the program's mistake (Pulumi: "Duplicate resource URN"). */
+  /**
+   * Two registrations of one URN in a run are the program's mistake, refused before any step in
+   * Pulumi's words, under the resource (step_generator.go generateURN: bailDiag with
+   * diag.GetDuplicateResourceURNError).
+   */
   private claim(urn: string): void {
-    if (this.claimed.has(urn)) throw new StepError(`duplicate resource URN '${urn}'; try giving it a unique name`);
+    if (this.claimed.has(urn))
+      throw this.refusedBeforeStep(urn, `Duplicate resource URN '${urn}'; try giving it a unique name`);
     const by = this.aliased.get(urn);
     if (by) throw new StepError(`duplicate resource URN '${urn}': it is an alias of '${by}', registered earlier`);
     this.claimed.add(urn);

@@ -248,3 +248,24 @@ export const b = 'y';
   assert.equal(destroyed.code, 0, destroyed.stderr);
   assert.equal(destroyed.stdout.match(/^Outputs:\n {2}- a: "x"\n {2}- b: "y"\n\n/gm)?.length, 2, destroyed.stdout);
 });
+
+// Two resources of one type and name: Pulumi's step generator refuses the second before any step,
+// in its words and under the resource (step_generator.go generateURN: bailDiag with
+// GetDuplicateResourceURNError), and the program is stopped; the program does not see an RPC error.
+test('a second resource of the same type and name is refused in Pulumi’s words, under the resource', async () => {
+  const index = `import * as pulumi from '@pulumi/pulumi';
+new pulumi.ComponentResource('my:x:C', 'twin');
+new pulumi.ComponentResource('my:x:C', 'twin');
+setTimeout(() => console.log('the program was left running'), 15_000);
+`;
+  const q = program(inlineProgram('twins', index), { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  q.setConfig(cloud.ociConfig);
+  const message = "Duplicate resource URN 'urn:pulumi:dev::twins::my:x:C::twin'; try giving it a unique name";
+  for (const command of [['preview'], ['up', '--yes', '--skip-preview']]) {
+    const result = await q.run(command);
+    assert.equal(result.code, 1, result.stdout);
+    assert.equal(result.stderr, `error: ${message}\n`);
+    assert.match(result.stdout, new RegExp(`^ {4}my:x:C twin: error: ${message.replace(/[$()]/g, '\\$&')}$`, 'm'));
+    assert.doesNotMatch(result.stdout, /failed to register|UNKNOWN|unhandled exception|left running/);
+  }
+});
