@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './commands/options';
 import { COLOR_MODES } from './display/modes';
 import { isUserError, oneLine, UserError } from './errors';
+import { urnName } from './engine/urn';
 
 /**
  * `ocikit`: commands and flags of issue 9's contract. This module loads only commander; each
@@ -743,7 +744,7 @@ if (require.main === module) void main();
  */
 function nameAndUrn(flag: string, given: string | undefined): { variable: string; urn: string } | undefined {
   if (!given) return undefined;
-  if (given.startsWith('urn:')) return { variable: given.split('::').pop()!, urn: given };
+  if (given.startsWith('urn:')) return { variable: urnName(given), urn: given };
   const eq = given.indexOf('=');
   if (eq <= 0 || !given.slice(eq + 1).startsWith('urn:'))
     throw new UserError(`could not parse ${flag} '${given}': expected name=urn`);

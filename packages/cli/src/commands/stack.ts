@@ -15,6 +15,7 @@ import { ExitCode, UserError } from '../errors';
 import { checkSnapshot, listStacks, passphraseSalt, type Crypter, type ImportedDeployment } from '../engine';
 import type { GlobalOptions } from './options';
 import type { StackConfigFile } from '../project/stack-config';
+import { urnName } from '../engine/urn';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
 import {
   canPrompt,
@@ -121,7 +122,7 @@ export function stackShow(
       const info: string[] = [];
       if (options.showUrns) info.push(`    ${infoPrefix}URN: ${r.urn}`);
       if (options.showIds && r.id) info.push(`    ${infoPrefix}ID: ${r.id}`);
-      rows.push({ cells: [prefix + r.type, r.urn.split('::').pop() ?? ''], info });
+      rows.push({ cells: [prefix + r.type, urnName(r.urn)], info });
     };
     // A tree under the stack resource (orphans under it too), as Pulumi's renderTree.
     const children = new Map<string, typeof resources>();

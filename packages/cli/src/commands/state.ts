@@ -1,6 +1,7 @@
 import { UserError } from '../errors';
 import type { ResourceState, Snapshot } from '../engine';
 import { allDependencies, providerUrn } from '../engine/targets';
+import { urnName } from '../engine/urn';
 import type { GlobalOptions } from './options';
 import { canPrompt, openStack, skipConfirmations } from './context';
 import { ask } from './prompt';
@@ -73,7 +74,7 @@ export async function stateDelete(
       if (options.all || options.targetDependents) dependents.forEach(condemn);
       else if (dependents.length > 0)
         throw new UserError(
-          `${r.urn} can't be safely deleted because the following resources depend on it: ${dependents.map((d) => `${d.urn.split('::').pop()} (${d.urn})`).join(', ')}; delete those resources first or pass --target-dependents`,
+          `${r.urn} can't be safely deleted because the following resources depend on it: ${dependents.map((d) => `${urnName(d.urn)} (${d.urn})`).join(', ')}; delete those resources first or pass --target-dependents`,
         );
     };
     if (options.all) snapshot.resources.forEach(condemn);

@@ -705,13 +705,7 @@ export class Deployment {
     if (!state) throw new Error(`provider ${resolved} is not known to the stack`);
     const instance = (async () => {
       const plugin = await this.startPlugin();
-      await plugin.configure(
-        state.type.slice(providerPrefix.length),
-        purn,
-        purn.split('::').pop() ?? '',
-        pid,
-        state.inputs,
-      );
+      await plugin.configure(state.type.slice(providerPrefix.length), purn, urnName(purn), pid, state.inputs);
       return { plugin, ref: resolved };
     })();
     this.providers.set(resolved, instance);
@@ -1978,15 +1972,7 @@ export class Deployment {
         const done = await this.beginPending(r, 'deleting');
         try {
           await this.withErrorHooks(r.resourceHooks, { ...hookArgs, failedOperation: 'delete' }, () =>
-            p.delete(
-              r.urn,
-              r.urn.split('::').pop() ?? '',
-              r.type,
-              r.id!,
-              r.outputs,
-              r.inputs,
-              r.customTimeouts?.delete,
-            ),
+            p.delete(r.urn, urnName(r.urn), r.type, r.id!, r.outputs, r.inputs, r.customTimeouts?.delete),
           );
         } catch (e) {
           done();
@@ -2049,7 +2035,7 @@ export class Deployment {
         this.sem.run(async () => {
           this.guard();
           const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
-          const name = r.urn.split('::').pop() ?? '';
+          const name = urnName(r.urn);
           const meta = stepMetadata('refresh', r.urn, r.type, r, r);
           this.pre(meta);
           let read;

@@ -269,3 +269,25 @@ setTimeout(() => console.log('the program was left running'), 15_000);
     assert.doesNotMatch(result.stdout, /failed to register|UNKNOWN|unhandled exception|left running/);
   }
 });
+
+// Pulumi takes any string as a resource name: a URN's name is all that follows its type, `::`
+// and `$` included (sdk/go/common/resource/urn.go: Name is SplitN(…, "::", 4)[3]).
+test('resource names with unicode, 120 characters, `::` and `$` round-trip and are shown whole', async () => {
+  const long = 'n'.repeat(120);
+  const index = `import * as pulumi from '@pulumi/pulumi';
+const parent = new pulumi.ComponentResource('my:x:C', 'ünï-名前');
+new pulumi.ComponentResource('my:x:C', 'a::b$c', {}, { parent });
+new pulumi.ComponentResource('my:x:C', '${long}');
+`;
+  const q = program(inlineProgram('names', index), { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  q.setConfig(cloud.ociConfig);
+  const up = await q.run(['up', '--yes']);
+  assert.equal(up.code, 0, up.stderr);
+  assert.match(up.stdout, /^ \+ {3}my:x:C a::b\$c created/m);
+  const again = await q.run(['preview']);
+  assert.match(again.stdout, /^ {4}4 unchanged$/m);
+  const tree = (await q.run(['stack'])).stdout;
+  assert.match(tree, /^ {4}├─ my:x:C {12}ünï-名前$/m);
+  assert.match(tree, /^ {4}│ {2}└─ my:x:C {9}a::b\$c$/m, tree);
+  assert.match(tree, new RegExp(`^ {4}└─ my:x:C {12}${long}$`, 'm'));
+});
