@@ -177,13 +177,13 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         if (d.failure) throw d.failure;
         if (exit.code !== 0) {
           // 32: the program already reported its error through Engine.Log. Otherwise the Node.js
-          // language host's words (execRuntime).
-          throw new StepError(
-            firstError ??
-              (exit.signal
-                ? `Program exited unexpectedly: signal: ${exit.signal}`
-                : `Program exited with non-zero exit code: ${exit.code}`),
-          );
+          // language host's words (pulumi-language-nodejs main.go: exiterr.ExitCode(), -1 for a
+          // signal), wrapped by Pulumi's evalSource ("an unhandled error occurred: …") and reported
+          // by its deployment executor as an error diagnostic (Execute: reportError("", err)).
+          if (firstError) throw new StepError(firstError);
+          const message = `an unhandled error occurred: Program exited with non-zero exit code: ${exit.code ?? -1}`;
+          events.diag('error', message);
+          throw new StepError(message);
         }
         await finish();
         trace.mark('deletes done');

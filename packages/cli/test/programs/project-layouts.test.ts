@@ -151,7 +151,11 @@ test('a program process that ends at its start fails the run in one line, withou
     assert.doesNotMatch(run.stderr, /EPIPE|ECONNRESET|PrestartedProgram/, args.join(' '));
     // Node's own message, as the program printed it (Pulumi shows it too), then ocikit's one line.
     assert.match(run.stdout, /Cannot find module '\.\/missing\.js'/, args.join(' '));
-    assert.equal(run.stderr, 'error: Program exited with non-zero exit code: 1\n', args.join(' '));
+    assert.equal(
+      run.stderr,
+      'error: an unhandled error occurred: Program exited with non-zero exit code: 1\n',
+      args.join(' '),
+    );
   }
 });
 

@@ -291,3 +291,25 @@ new pulumi.ComponentResource('my:x:C', '${long}');
   assert.match(tree, /^ {4}│ {2}└─ my:x:C {9}a::b\$c$/m, tree);
   assert.match(tree, new RegExp(`^ {4}└─ my:x:C {12}${long}$`, 'm'));
 });
+
+// A program that exits non-zero without an error of its own (process.exit, a signal): the Node.js
+// language host's words (pulumi-language-nodejs main.go: exiterr.ExitCode(), -1 for a signal),
+// wrapped by Pulumi's evalSource and reported as an error diagnostic by its deployment executor
+// (source_eval.go: "an unhandled error occurred: %v"; deployment_executor.go Execute: reportError).
+test('a program that exits non-zero on its own fails in Pulumi’s words, on stdout as on stderr', async () => {
+  for (const [exit, code] of [
+    ['process.exit(3);', 3],
+    ["process.kill(process.pid, 'SIGKILL');", -1],
+  ] as const) {
+    const index = `import * as pulumi from '@pulumi/pulumi';\nvoid pulumi;\nexport const x = 1;\n${exit}\n`;
+    const q = program(inlineProgram('exits', index), { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+    q.setConfig(cloud.ociConfig);
+    const message = `an unhandled error occurred: Program exited with non-zero exit code: ${code}`;
+    for (const command of [['preview'], ['up', '--yes', '--skip-preview']]) {
+      const result = await q.run(command);
+      assert.equal(result.code, 1, exit);
+      assert.equal(result.stderr, `error: ${message}\n`, exit);
+      assert.match(result.stdout, new RegExp(`^error: ${message}$`, 'm'), exit);
+    }
+  }
+});
