@@ -956,6 +956,10 @@ export class Deployment {
       created: old?.created ?? new Date().toISOString(),
       modified: op === 'same' ? old?.modified : new Date().toISOString(),
     };
+    // Until the program registers them, the stack's outputs are its old ones, in a preview too
+    // (step.go SameStep.Apply: new.Outputs = old.Outputs): a program that ends without
+    // registering them (process.exit(0) before its exports resolve) keeps them.
+    if (urn === this.stackUrn) this.stackOutputs = next.outputs;
     const meta = stepMetadata(op, urn, reg.type, old, next);
     this.componentOps.set(urn, { op, old });
     this.pre(meta);

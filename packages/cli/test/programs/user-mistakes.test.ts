@@ -313,3 +313,24 @@ test('a program that exits non-zero on its own fails in Pulumi’s words, on std
     }
   }
 });
+
+// A program that exits 0 before its exports resolve registers no stack outputs: the stack keeps
+// its old ones, as Pulumi's same step keeps a resource's outputs until it registers new ones
+// (step.go SameStep.Apply: new.Outputs = old.Outputs), in a preview as in the update.
+test('a program that exits 0 early keeps the stack outputs, and its preview does not show them removed', async () => {
+  const index = `import * as pulumi from '@pulumi/pulumi';
+export const x = 1;
+if (new pulumi.Config().getBoolean('quit')) process.exit(0);
+`;
+  const q = program(inlineProgram('quits', index), { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  q.setConfig(cloud.ociConfig);
+  assert.equal((await q.run(['up', '--yes'])).code, 0);
+  q.setConfig({ ...cloud.ociConfig, 'quits:quit': true });
+  const previewed = await q.run(['preview']);
+  assert.equal(previewed.code, 0, previewed.stderr);
+  assert.doesNotMatch(previewed.stdout, /Outputs:/, previewed.stdout);
+  const up = await q.run(['up', '--yes', '--skip-preview']);
+  assert.equal(up.code, 0, up.stderr);
+  assert.match(up.stdout, /^Outputs:\n {4}x: 1\n/m);
+  assert.deepEqual(JSON.parse((await q.run(['stack', 'output', '--json'])).stdout), { x: 1 });
+});
