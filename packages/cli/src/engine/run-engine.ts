@@ -180,7 +180,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
           // language host's words (pulumi-language-nodejs main.go: exiterr.ExitCode(), -1 for a
           // signal), wrapped by Pulumi's evalSource ("an unhandled error occurred: …") and reported
           // by its deployment executor as an error diagnostic (Execute: reportError("", err)).
-          if (firstError) throw new StepError(firstError);
+          if (firstError && exit.code === 32) throw new StepError(firstError);
           const message = `an unhandled error occurred: Program exited with non-zero exit code: ${exit.code ?? -1}`;
           events.diag('error', message);
           throw new StepError(message);

@@ -312,6 +312,18 @@ test('a program that exits non-zero on its own fails in Pulumi’s words, on std
       assert.match(result.stdout, new RegExp(`^error: ${message}$`, 'm'), exit);
     }
   }
+  // An error the program logged does not stand for the exit code: only 32 (@pulumi/pulumi's "error
+  // already reported") does; with 1 the language host's error follows the logged one.
+  const index = `import * as pulumi from '@pulumi/pulumi';\nvoid pulumi.log.error('logged first').then(() => process.exit(1));\n`;
+  const q = program(inlineProgram('logs-then-exits', index), { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  q.setConfig(cloud.ociConfig);
+  const result = await q.run(['preview']);
+  assert.equal(result.code, 1);
+  assert.equal(result.stderr, 'error: an unhandled error occurred: Program exited with non-zero exit code: 1\n');
+  assert.match(
+    result.stdout,
+    /^error: logged first\nerror: an unhandled error occurred: Program exited with non-zero exit code: 1$/m,
+  );
 });
 
 // A program that exits 0 before its exports resolve registers no stack outputs: the stack keeps
