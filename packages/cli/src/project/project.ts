@@ -140,11 +140,17 @@ export function checkEntryPoint(project: Project): void {
       throw new ProjectError(`${pkgFile}: ${(error as Error).message.split('\n')[0]}`);
     }
   }
+  // Node's require of the folder: the package.json `main` (as a file, or a folder's index), else,
+  // when that is missing, the folder's own index, which @pulumi/pulumi then runs with its
+  // warning "Could not find entry point '<main>' specified in package.json" (`npm init` writes
+  // `main: index.js` beside an index.ts).
   const base = resolve(target, entry);
-  const found = [base, join(base, 'index')].some((b) => MODULE_EXTENSIONS.some((ext) => isFile(b + ext)));
+  const found = [base, join(base, 'index'), join(target, 'index')].some((b) =>
+    MODULE_EXTENSIONS.some((ext) => isFile(b + ext)),
+  );
   if (!found)
     throw new ProjectError(
-      `no program to run in ${target}: ${entry === 'index' ? 'no index.ts or index.js' : `package.json main '${entry}' does not exist`} (set 'main' in Pulumi.yaml)`,
+      `no program to run in ${target}: ${entry === 'index' ? 'no index.ts or index.js' : `package.json main '${entry}' does not exist, nor an index.ts or index.js`} (set 'main' in Pulumi.yaml)`,
     );
 }
 

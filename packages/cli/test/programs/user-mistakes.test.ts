@@ -41,6 +41,21 @@ test('a main that does not exist is one line, before the program starts', async 
   assert.match(noIndex.stderr, /^error: the program's main 'lib\/'/);
 });
 
+// `npm init -y` writes `"main": "index.js"` beside the user's index.ts: Node's require of the folder
+// falls back to its index, and @pulumi/pulumi runs it with a warning, as under Pulumi.
+test("a package.json main that is not there runs the folder's index, with @pulumi/pulumi's warning", async () => {
+  writeFileSync(join(p.dir, 'Pulumi.yaml'), 'name: mistakes\nruntime: nodejs\n');
+  const pkg = readFileSync(join(p.dir, 'package.json'), 'utf8');
+  writeFileSync(join(p.dir, 'package.json'), '{ "name": "mistakes", "private": true, "main": "index.js" }\n');
+  try {
+    const result = await p.run(['preview']);
+    assert.equal(result.stderr.split('\n').at(-2), 'error: the program failed: the program gave up', result.stderr);
+    assert.match(result.stdout, /warning: Could not find entry point 'index\.js' specified in package\.json/);
+  } finally {
+    writeFileSync(join(p.dir, 'package.json'), pkg);
+  }
+});
+
 test('a program that throws: its message in one line, no stack trace on stdout or stderr', async () => {
   writeFileSync(join(p.dir, 'Pulumi.yaml'), 'name: mistakes\nruntime: nodejs\n');
   const result = await p.run(['preview']);
