@@ -100,12 +100,13 @@ export function inlineProgram(name: string, index: string, pulumiYaml = `name: $
 /**
  * A copy of a program folder in a temporary directory, with the repository's node_modules linked
  * in so the program finds its own @pulumi/pulumi, ts-node, @ocikit/oci and @pulumi/oci, as an
- * installed project does.
+ * installed project does. Without the stacks' config files: a test sets its own (setConfig), and
+ * one there was left by a user's runs (the README's "Try it" writes examples/quickstart/Pulumi.dev.yaml).
  */
 export function program(source: string, baseEnv: Record<string, string | undefined> = {}): Program {
   const dir = scratchDir('program');
   for (const entry of readdirSync(source))
-    if (entry !== 'node_modules' && entry !== '.ocikit')
+    if (entry !== 'node_modules' && entry !== '.ocikit' && !/^Pulumi\..+\.(ya?ml|json)$/.test(entry))
       cpSync(join(source, entry), join(dir, entry), { recursive: true });
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
   const env = (extra: Record<string, string | undefined> = {}) => cleanEnv({ ...baseEnv, ...extra });
