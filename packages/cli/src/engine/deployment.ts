@@ -2001,12 +2001,14 @@ export class Deployment {
   /**
    * Reads every custom resource back; records drift in the state, writes nothing to the cloud.
    * `refresh`, or the refresh that `up --refresh` runs before the program (`beforeUpdate`): then
-   * only drift counts, as refreshed, and the update's steps diff against what was read.
+   * nothing it finds is counted, and the update's steps diff against what was read. Pulumi counts
+   * a refresh step only in a refresh operation, as its result (same, update, delete); elsewhere a
+   * refresh step is not logical (RefreshStep.Logical) and goes uncounted (pkg/engine/update.go
+   * OnResourceStepPost: `record` is `step.Logical()` unless `acts.Opts.isRefresh`).
    */
   async refresh(options: { beforeUpdate?: boolean } = {}): Promise<void> {
     const count = (kind: 'same' | 'update' | 'delete') => {
       if (!options.beforeUpdate) this.count(kind);
-      else if (kind !== 'same') this.count('refresh');
     };
     // Before an update, what was read becomes the old state the steps start from.
     const replaceOld = (r: ResourceState, next: ResourceState | undefined) =>

@@ -306,6 +306,32 @@ describe('step generator (fake provider)', () => {
     assert.equal(cloudState()[fid].size, 5);
   });
 
+  it("up --refresh counts none of its refresh steps, as Pulumi's: only the program's steps", async () => {
+    prog.write(header + stage2 + `new Thing('r', { size: 5 });\n`);
+    let r = await prog.run();
+    assert.equal(r.ok, true, r.error);
+    const id = Object.keys(cloudState()).find((x) => x.startsWith('fake-r-'))!;
+    const drift = (change: Record<string, unknown>) => {
+      const s = cloudState();
+      Object.assign(s[id], change);
+      writeFileSync(cloud, JSON.stringify(s));
+    };
+    // Outputs alone changed (the provider's Diff ignores `state`): read, not counted, nothing to do.
+    drift({ state: 'UPDATING' });
+    for (const preview of [true, false]) {
+      r = await prog.run({ refresh: true, preview });
+      assert.equal(r.ok, true, r.error);
+      assert.deepEqual(Object.keys(r.changes), ['same']);
+    }
+    // An input changed outside: the program's update repairs it, and only that is counted.
+    drift({ size: 6 });
+    r = await prog.run({ refresh: true });
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(Object.keys(r.changes).sort(), ['same', 'update']);
+    assert.equal(r.changes.update, 1);
+    assert.equal(cloudState()[id].size, 5);
+  });
+
   it('a refresh that finds a resource gone drops what the others recorded of it, as Pulumi rebuilds its base state', async () => {
     prog.write(
       header +
