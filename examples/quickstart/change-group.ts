@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     await client.createWaiters().forWorkRequest({ workRequestId: r.opcWorkRequestId });
     console.log(`Added volume group ${volumeGroupId} to protection group "${group.displayName}".`);
     console.log(
-      'Its DR plans now need a refresh: `npx ocikit refresh --yes` shows it; raise refreshTrigger, then verifyTrigger.',
+      'Its DR plans now need a refresh (`npx ocikit refresh --yes` records their new state): raise refreshTrigger, then verifyTrigger.',
     );
   } finally {
     client.close();

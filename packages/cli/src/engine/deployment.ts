@@ -1135,14 +1135,7 @@ export class Deployment {
           .catch((e: unknown) => {
             throw this.preStepFailed(urn, 'diffing', e);
           });
-    if (diff.changes === 'unknown') {
-      const keys = changedKeys(old.inputs, inputs);
-      diff = {
-        ...diff,
-        changes: keys.length || diff.replaces.length ? 'some' : 'none',
-        diffs: diff.diffs.length ? diff.diffs : keys,
-      };
-    }
+    diff = knownDiff(diff, old.inputs, inputs);
     // A resource left with init errors is updated until it initialises (step_generator.go).
     if (diff.changes === 'none' && old.initErrors?.length) diff = { ...diff, changes: 'some' };
     const forcedKeys = await this.forcedReplacement(reg, old, ref);
@@ -2044,49 +2037,38 @@ export class Deployment {
           const name = urnName(r.urn);
           const meta = stepMetadata('refresh', r.urn, r.type, r, r);
           this.pre(meta);
-          let read;
+          let next: ResourceState | undefined;
+          let drift: { changed: boolean; extra: Partial<StepEventMetadata> } | undefined;
           try {
-            read = await plugin.read(r.urn, name, r.type, r.id!, r.outputs, r.inputs);
+            const read = await plugin.read(r.urn, name, r.type, r.id!, r.outputs, r.inputs);
+            if (read.id) {
+              const outputs = { ...read.properties };
+              for (const [k, v] of Object.entries(r.outputs))
+                if (isSecret(v) && k in outputs && !isSecret(outputs[k])) outputs[k] = makeSecret(outputs[k]);
+              next = { ...r, id: read.id, outputs, inputs: read.inputs ?? r.inputs, initErrors: undefined };
+              delete next.initErrors;
+              drift = await this.refreshDrift(plugin, r, next);
+            }
           } catch (e) {
             // Reported, but the other reads go on (recorded as the run's failure below): Pulumi's
             // refresh runs its step executor ignoring errors (deployment_executor.go refresh,
-            // newStepExecutor(..., true)), and a failed read keeps the old state (NewRefreshStep).
+            // newStepExecutor(..., true)), and a failed read (or Diff) keeps the old state
+            // (NewRefreshStep; RefreshStep.Apply returns the error).
             const message = `${r.urn}: refreshing failed: ${oneLine(e)}`;
             this.reportFailure(meta, message, e);
             throw new StepError(message);
           }
-          if (!read.id) {
+          if (!next || !drift) {
             replaceOld(r, undefined);
             await this.write();
             count('delete');
             this.outputs(stepMetadata('refresh', r.urn, r.type, r, undefined, { diffs: ['id'] }));
             return;
           }
-          const secretInputs: Props = {};
-          for (const [k, v] of Object.entries(r.outputs)) if (isSecret(v)) secretInputs[k] = v;
-          const outputs = { ...read.properties };
-          for (const k of Object.keys(secretInputs))
-            if (k in outputs && !isSecret(outputs[k])) outputs[k] = makeSecret(outputs[k]);
-          const next: ResourceState = {
-            ...r,
-            id: read.id,
-            outputs,
-            inputs: read.inputs ?? r.inputs,
-            initErrors: undefined,
-          };
-          if (!next.initErrors) delete next.initErrors;
-          const drift = changedKeys(r.outputs, next.outputs);
           replaceOld(r, next);
           await this.write();
-          count(drift.length ? 'update' : 'same');
-          this.outputs(
-            stepMetadata('refresh', r.urn, r.type, r, next, {
-              diffs: drift,
-              detailedDiff: Object.fromEntries(
-                drift.map((k) => [k, { diffKind: 'update' as const, inputDiff: false }]),
-              ),
-            }),
-          );
+          count(drift.changed ? 'update' : 'same');
+          this.outputs(stepMetadata('refresh', r.urn, r.type, r, next, drift.extra));
         }),
       ),
     );
@@ -2097,6 +2079,41 @@ export class Deployment {
       if (reason instanceof StepError) this.recordFailure(reason.message);
       throw reason;
     }
+  }
+
+  /**
+   * What a refresh found changed, as Pulumi's RefreshStep.Apply computes it (pkg/resource/deploy/
+   * step.go; the default since pulumi/pulumi#16146, `PULUMI_ENABLE_LEGACY_REFRESH_DIFF` restoring
+   * the old way): the diff the next `up` of an unchanged program would show, turned round. The
+   * provider's Diff is asked with what was read as the old inputs and outputs and the state's
+   * inputs as the new ones (and the state's ignoreChanges), an unknown answer is decided on the
+   * inputs (diffResource), and the result is inverted (DiffResult.Invert), so the drift names the
+   * inputs the cloud no longer matches; outputs that changed alone are no drift. An external
+   * resource (a `.get`) compares its outputs, as Pulumi's does.
+   */
+  private async refreshDrift(
+    plugin: ProviderPlugin,
+    r: ResourceState,
+    next: ResourceState,
+  ): Promise<{ changed: boolean; extra: Partial<StepEventMetadata> }> {
+    if (r.external) {
+      const drift = changedKeys(r.outputs, next.outputs);
+      const detailedDiff = Object.fromEntries(drift.map((k) => [k, { diffKind: 'update' as const, inputDiff: false }]));
+      return { changed: drift.length > 0, extra: { diffs: drift, detailedDiff } };
+    }
+    const ignore = r.ignoreChanges ?? [];
+    const answer = await plugin.diff(
+      r.urn,
+      urnName(r.urn),
+      r.type,
+      next.id!,
+      next.outputs,
+      r.inputs,
+      next.inputs,
+      ignore,
+    );
+    const diff = knownDiff(answer, next.inputs, applyIgnoreChanges(next.inputs, r.inputs, ignore));
+    return { changed: diff.changes !== 'none', extra: diffExtra(invertDiff(diff), undefined, {}) };
   }
 
   /**
@@ -2451,6 +2468,32 @@ function replacementKeys(diff: DiffResult): string[] {
   const keys = new Set(diff.replaces);
   for (const [path, d] of Object.entries(diff.detailedDiff ?? {})) if (d.kind % 2 === 1) keys.add(path);
   return [...keys].sort();
+}
+
+/**
+ * A Diff that answered unknown decided on the inputs, as Pulumi's diffResource decides it
+ * (step_generator.go: some when they differ, else none); ocikit also takes a replacement the
+ * provider named as a change.
+ */
+function knownDiff(diff: DiffResult, oldInputs: Props, newInputs: Props): DiffResult {
+  if (diff.changes !== 'unknown') return diff;
+  const keys = changedKeys(oldInputs, newInputs);
+  return {
+    ...diff,
+    changes: keys.length || diff.replaces.length ? 'some' : 'none',
+    diffs: diff.diffs.length ? diff.diffs : keys,
+  };
+}
+
+/**
+ * DiffResult.Invert (sdk/go/common/resource/plugin/provider.go): each detailed entry's kind turned
+ * round (DiffKind.Invert: an add is a delete and the other way, an update stays), the rest kept;
+ * the detailed diff always there, empty when the provider sent none.
+ */
+function invertDiff(diff: DiffResult): DiffResult {
+  const inverse = [2, 3, 0, 1, 4, 5];
+  const entries = Object.entries(diff.detailedDiff ?? {});
+  return { ...diff, detailedDiff: Object.fromEntries(entries.map(([k, d]) => [k, { ...d, kind: inverse[d.kind] }])) };
 }
 
 /**

@@ -91,6 +91,33 @@ test('up --refresh reads the cloud first: a change made outside is seen and undo
   ok(await p.run(['up', '--refresh', '--yes', '--expect-no-changes']));
 });
 
+test("refresh's drift is what the provider's Diff finds against the state's inputs, as Pulumi's: a change the program does not make is none", async () => {
+  const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { endpointId: string };
+  const language = cloud.t.language();
+  const classifier = async () =>
+    JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.resources.find((r: { urn: string }) =>
+      r.urn.endsWith('::classifier'),
+    );
+  // The program leaves displayName to OCI: renamed outside (timeUpdated moves too), it is read and
+  // recorded, but no drift: the next up would change nothing.
+  await language.updateEndpoint({ endpointId, updateEndpointDetails: { displayName: 'renamed-outside' } });
+  await cloud.t.advance(5);
+  const renamed = ok(await p.run(['refresh', '--yes', '--expect-no-changes']));
+  assert.doesNotMatch(renamed.stdout, /displayName|timeUpdated|updated/, renamed.stdout);
+  assert.equal((await classifier()).outputs.displayName, 'renamed-outside');
+  // An input the program sets, changed outside: the drift names it alone, old value to the cloud's.
+  await language.updateEndpoint({ endpointId, updateEndpointDetails: { inferenceUnits: 2 } });
+  await cloud.t.advance(5);
+  const drifted = await p.run(['refresh', '--yes', '--expect-no-changes']);
+  assert.equal(drifted.code, 7, drifted.stdout + drifted.stderr);
+  assert.match(drifted.stdout, /Endpoint classifier refreshed \(\d+s\)\n +~ inferenceUnits: 1 => 2\n(?! +~)/);
+  assert.match(drifted.stdout, /^ +~ 1 updated$/m);
+  assert.equal((await classifier()).inputs.inferenceUnits, 2);
+  assert.match(ok(await p.run(['preview'])).stdout, /~ inferenceUnits: 2 => 1/);
+  ok(await p.run(['up', '--yes']));
+  assert.equal((await language.getEndpoint({ endpointId })).endpoint.inferenceUnits, 1, 'repaired');
+});
+
 test('stack export names the passphrase salt a run created, so Pulumi can read its secrets', async () => {
   const salt = parseYaml(readFileSync(join(p.dir, 'Pulumi.dev.yaml'), 'utf8')).encryptionsalt as string;
   assert.match(salt, /^v1:/);

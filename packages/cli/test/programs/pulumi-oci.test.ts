@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
+import type { StepEventMetadata } from '../../src/engine';
 
 // A program written for the official @pulumi/oci, run unchanged: its default and explicit `oci`
 // providers (whatever version they ask for) go to our plugin. Its endpoint name is a secret.
@@ -107,6 +108,30 @@ test('--json prints the engine events, one JSON object a line', async () => {
 test('stack ls lists the stack with its resources', async () => {
   const ls = ok(await p.run(['stack', 'ls']));
   assert.match(ls.stdout, /^NAME +LAST UPDATE +RESOURCE COUNT\ndev\* +(now|\d+ \w+ ago) +\d+\n/);
+});
+
+test("refresh reports drift in the cloud's direction, as Pulumi's inverted Diff: a tag added outside is an add", async () => {
+  const { endpointId } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { endpointId: string };
+  const language = cloud.t.language();
+  await language.updateEndpoint({
+    endpointId,
+    updateEndpointDetails: { freeformTags: { managedBy: 'pulumi', team: 'dr' } },
+  });
+  await cloud.t.advance(5);
+  const events = ok(await p.run(['refresh', '--yes', '--skip-preview', '--json']))
+    .stdout.trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { resOutputsEvent?: { metadata: StepEventMetadata } });
+  const found = events.find((e) => e.resOutputsEvent?.metadata.urn.endsWith('::classifier'))!.resOutputsEvent!;
+  // The provider's Diff of what was read against the state's inputs, inverted (RefreshStep.Apply):
+  // the tag the cloud has and the state does not is an add; the secret name, unchanged, is no drift.
+  assert.equal(found.metadata.op, 'update');
+  assert.deepEqual(found.metadata.diffs, ['freeformTags']);
+  assert.deepEqual(found.metadata.detailedDiff, { 'freeformTags.team': { diffKind: 'add', inputDiff: true } });
+  const plan = ok(await p.run(['preview'])).stdout;
+  assert.match(plan, /~ freeformTags: \{\n +- team *: "dr"\n/);
+  ok(await p.run(['up', '--yes']));
+  assert.deepEqual((await language.getEndpoint({ endpointId })).endpoint.freeformTags, { managedBy: 'pulumi' });
 });
 
 // Command lines written for the Pulumi CLI use its display and bookkeeping flags.
