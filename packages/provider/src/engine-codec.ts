@@ -37,7 +37,7 @@ export const ENGINE_LAYOUTS = {
   PluginInfo: LAYOUTS.PluginInfo,
   CheckRequest: plus(LAYOUTS.CheckRequest, [5, 'randomSeed', 'bytes'], ...NAME_TYPE(6, 7)),
   CheckResponse: optional(LAYOUTS.CheckResponse, 'inputs'),
-  DiffRequest: plus(LAYOUTS.DiffRequest, [5, 'ignoreChanges', 'strings'], ...NAME_TYPE(7, 8)),
+  DiffRequest: plus(LAYOUTS.DiffRequest, ...NAME_TYPE(7, 8)),
   DiffResponse: LAYOUTS.DiffResponse,
   ConfigureRequest: plus(
     LAYOUTS.ConfigureRequest,

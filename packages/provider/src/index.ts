@@ -5,6 +5,7 @@ export const schemaPath = path.join(__dirname, '..', 'schema.json');
 
 /** The wire codec's layouts for the engine side of the plugin's protocols (ocikit's engine uses them). */
 export { ENGINE_LAYOUTS, engineCodec, type EngineMessage } from './engine-codec';
+export { applyIgnoreChanges, parsePath } from './property-path';
 
 /** ocikit's addition to the protocol: another provider instance in a running plugin (see ./instances). */
 export { CREATE_KEY_HEADER, START_PROVIDER_PATH, startProviderCodec, type StartProviderResponse } from './instances';

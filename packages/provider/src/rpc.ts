@@ -44,6 +44,7 @@ export const LAYOUTS = {
     [2, 'urn', 'string'],
     [3, 'olds', 'struct'],
     [4, 'news', 'struct'],
+    [5, 'ignoreChanges', 'strings'],
     [6, 'oldInputs', 'struct'],
   ],
   DiffResponse: [

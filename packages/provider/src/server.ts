@@ -8,6 +8,7 @@ import type { EngineLog } from './engine-log';
 import { messageOf, PartialFailure, ProviderError } from './errors';
 import { CREATE_KEY_HEADER } from './instances';
 import { packageVersion } from './package-version';
+import { applyIgnoreChanges } from './property-path';
 import type { InputDiff, OpContext, ResourceModule } from './resources/resource';
 import { codec } from './rpc';
 import { CancelledError, WaitTimeoutError } from './wait';
@@ -67,6 +68,7 @@ interface DiffRequest {
   olds: Props;
   news: Props;
   oldInputs: Props;
+  ignoreChanges?: string[];
 }
 interface CreateRequest {
   urn: string;
@@ -327,7 +329,11 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     }),
     diff: unary((req: DiffRequest) => {
       const { m } = mod(req.urn);
-      const d = resources().diffInputs(m, req.olds, req.oldInputs, req.news, currentConfig());
+      // The paths to ignore make no diff, as in pulumi-oci (its bridge's Diff reads ignoreChanges):
+      // they take the old inputs' values. The engine applies them to an update's inputs itself;
+      // a refresh's Diff (old inputs: what was read) gets them only here.
+      const news = applyIgnoreChanges(req.oldInputs, req.news, req.ignoreChanges ?? []);
+      const d = resources().diffInputs(m, req.olds, req.oldInputs, news, currentConfig());
       // A resource OCI left FAILED (its create's or an update's work request failed) cannot be
       // updated, only deleted ("is FAILED; … Delete it and create a new one"): it is replaced, as
       // Terraform replaces a resource whose create failed. The engine would otherwise "update" it
