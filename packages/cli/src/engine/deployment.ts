@@ -2047,6 +2047,9 @@ export class Deployment {
                 if (isSecret(v) && k in outputs && !isSecret(outputs[k])) outputs[k] = makeSecret(outputs[k]);
               next = { ...r, id: read.id, outputs, inputs: read.inputs ?? r.inputs, initErrors: undefined };
               delete next.initErrors;
+              // Modified moves only when what was read differs from the state (RefreshStep.Apply).
+              if (!deepEqual(next.inputs, r.inputs) || !deepEqual(next.outputs, r.outputs))
+                next.modified = new Date().toISOString();
               drift = await this.refreshDrift(plugin, r, next);
             }
           } catch (e) {

@@ -100,11 +100,17 @@ test("refresh's drift is what the provider's Diff finds against the state's inpu
     );
   // The program leaves displayName to OCI: renamed outside (timeUpdated moves too), it is read and
   // recorded, but no drift: the next up would change nothing.
+  const before = (await classifier()).modified as string;
   await language.updateEndpoint({ endpointId, updateEndpointDetails: { displayName: 'renamed-outside' } });
   await cloud.t.advance(5);
   const renamed = ok(await p.run(['refresh', '--yes', '--expect-no-changes']));
   assert.doesNotMatch(renamed.stdout, /displayName|timeUpdated|updated/, renamed.stdout);
-  assert.equal((await classifier()).outputs.displayName, 'renamed-outside');
+  const recorded = await classifier();
+  assert.equal(recorded.outputs.displayName, 'renamed-outside');
+  // Its modified time moves when what was read differs from the state, only then (RefreshStep.Apply).
+  assert.ok(recorded.modified > before, `${recorded.modified} after ${before}`);
+  ok(await p.run(['refresh', '--yes']));
+  assert.equal((await classifier()).modified, recorded.modified);
   // An input the program sets, changed outside: the drift names it alone, old value to the cloud's.
   await language.updateEndpoint({ endpointId, updateEndpointDetails: { inferenceUnits: 2 } });
   await cloud.t.advance(5);
