@@ -591,6 +591,7 @@ test("--json: a refresh's result op only when the operation is a refresh, not wi
     old: { outputs: { a: 1 } } as never,
     new: { outputs: { a: 2 } } as never,
     diffs: ['a'],
+    refreshResult: 'update',
   });
   for (const [mode, preview, op] of [
     ['refresh', false, 'update'],

@@ -38,7 +38,11 @@ test("--json prints step events in apitype's shape: old/new always, empty fields
       false,
       true,
     )!.resOutputsEvent!.metadata;
-  const drifted = refresh({ diffs: ['a'], detailedDiff: { a: { diffKind: 'update', inputDiff: false } } });
+  const drifted = refresh({
+    diffs: ['a'],
+    detailedDiff: { a: { diffKind: 'update', inputDiff: false } },
+    refreshResult: 'update',
+  });
   assert.equal(drifted.op, 'update');
   assert.deepEqual(Object.keys(drifted), ['op', 'urn', 'type', 'old', 'new', 'diffs', 'detailedDiff', 'provider']);
   assert.equal(refresh({}).detailedDiff, null, 'no detailed diff: null, as apitype prints it');
@@ -52,8 +56,11 @@ test("--json prints step events in apitype's shape: old/new always, empty fields
     'outputs',
     'provider',
   ]);
-  assert.equal(refresh({ diffs: [], detailedDiff: {} }).op, 'same');
-  const gone = refresh({ new: undefined, diffs: ['id'] });
+  assert.equal(refresh({ diffs: [], detailedDiff: {}, refreshResult: 'same' }).op, 'same');
+  // The op is the step's result, which the summary counts: a Diff that answered "some changes"
+  // without naming a key is an update all the same (RefreshStep.ResultOp: Changes != DiffNone).
+  assert.equal(refresh({ diffs: [], detailedDiff: {}, refreshResult: 'update' }).op, 'update');
+  const gone = refresh({ new: undefined, diffs: ['id'], refreshResult: 'delete' });
   assert.deepEqual([gone.op, gone.new], ['delete', null]);
 
   const create = jsonEvent({

@@ -25,13 +25,14 @@ export function jsonEvent(event: EngineEvent, colour = false, refresh = false): 
 /**
  * StepEventMetadata's JSON: `old`, `new` and `detailedDiff` always (null when there is none),
  * `keys`, `diffs` and `logical` only when set (omitempty). The result of a refresh operation's
- * step carries what it found (RefreshStep.ResultOp): same, update (drift) or delete (gone). Only
+ * step carries what it found (RefreshStep.ResultOp, the engine's refreshResult, which the summary
+ * counts too): same, update (drift, even from a Diff that names no key) or delete (gone). Only
  * there: Pulumi converts the op only when the whole operation is a refresh (pkg/engine/update.go
  * OnResourceStepPost: `acts.Opts.isRefresh`, set by engine.Refresh alone), so `up --refresh` and
  * `preview --refresh` keep `refresh`.
  */
 function jsonMetadata(m: StepEventMetadata, result: boolean): StepEventMetadata {
-  const op = result && m.op === 'refresh' ? (!m.new ? 'delete' : m.diffs?.length ? 'update' : 'same') : m.op;
+  const op = result && m.op === 'refresh' ? (m.refreshResult ?? (m.new ? 'same' : 'delete')) : m.op;
   return {
     op,
     urn: m.urn,

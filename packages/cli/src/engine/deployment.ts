@@ -2027,7 +2027,7 @@ export class Deployment {
           const meta = stepMetadata('refresh', r.urn, r.type, r, r);
           this.pre(meta);
           count('same');
-          this.outputs(meta);
+          this.outputs({ ...meta, refreshResult: 'same' });
         }
     const results = await Promise.allSettled(
       targets.map((r) =>
@@ -2065,13 +2065,16 @@ export class Deployment {
             replaceOld(r, undefined);
             await this.write();
             count('delete');
-            this.outputs(stepMetadata('refresh', r.urn, r.type, r, undefined, { diffs: ['id'] }));
+            this.outputs(
+              stepMetadata('refresh', r.urn, r.type, r, undefined, { diffs: ['id'], refreshResult: 'delete' }),
+            );
             return;
           }
           replaceOld(r, next);
           await this.write();
-          count(drift.changed ? 'update' : 'same');
-          this.outputs(stepMetadata('refresh', r.urn, r.type, r, next, drift.extra));
+          const result = drift.changed ? 'update' : 'same';
+          count(result);
+          this.outputs(stepMetadata('refresh', r.urn, r.type, r, next, { ...drift.extra, refreshResult: result }));
         }),
       ),
     );

@@ -175,6 +175,12 @@ export interface StepEventMetadata {
   detailedDiff?: Record<string, PropertyDiff>;
   logical?: boolean;
   provider: string;
+  /**
+   * ocikit's, not apitype's (--json leaves it out): what a refresh step found, its
+   * RefreshStep.ResultOp (same, update: drift, delete: gone), the op it is counted and printed as
+   * in a refresh operation.
+   */
+  refreshResult?: 'same' | 'update' | 'delete';
 }
 
 /** apitype.EngineEvent: exactly one of the payload fields is set. */

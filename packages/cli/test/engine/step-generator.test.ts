@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { openStackState } from '../../src/engine';
+import { jsonEvent } from '../../src/display/json-event';
 import { makeProgram, steps, diagnostics, type TestProgram } from './support/harness';
 
 const urnName = (urn: string) => urn.split('::').pop();
@@ -294,6 +295,11 @@ describe('step generator (fake provider)', () => {
     assert.equal(r.ok, true, r.error);
     assert.ok(!calls().some((c) => /^(create|update|delete)/.test(c)));
     assert.equal(r.changes.update, 1);
+    // The fake's Diff answers "some changes" naming no key: --json's op is the step's result, the
+    // update the summary counts (RefreshStep.ResultOp), not a same for want of diffs.
+    const fEvent = r.events.find((e) => e.resOutputsEvent?.metadata.urn.endsWith('::f'))!;
+    assert.deepEqual(fEvent.resOutputsEvent!.metadata.diffs ?? [], []);
+    assert.equal(jsonEvent(fEvent, false, true)!.resOutputsEvent!.metadata.op, 'update');
     const f = JSON.parse(stateText()).checkpoint.latest.resources.find((x: { urn: string }) => x.urn.endsWith('::f'));
     assert.equal(f.outputs.size, 6);
     r = await prog.run({ preview: true });
