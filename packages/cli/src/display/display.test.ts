@@ -419,6 +419,19 @@ test('a changed property shows the old value the provider compared (input, or ou
   run.onEvent(event({ resOutputsEvent: { metadata: drift } }));
   run.end(result);
   assert.match(applied.text(), /Endpoint ep refreshed \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/);
+
+  // An external resource's refresh (a `.get`) has no diff, as Pulumi's: its changed outputs show.
+  const external = stream(false);
+  const read = new Display({ mode: 'refresh', preview: false, stack: 'dev', json: false, out: external.out, env: {} });
+  read.begin();
+  read.onEvent(event({ resourcePreEvent: { metadata: meta('refresh', 'got') } }));
+  const { detailedDiff, ...withoutDiff } = drift;
+  void detailedDiff;
+  read.onEvent(
+    event({ resOutputsEvent: { metadata: { ...withoutDiff, urn: withoutDiff.urn.replace('::ep', '::got') } } }),
+  );
+  read.end(result);
+  assert.match(external.text(), /Endpoint got refreshed \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/);
 });
 
 // printObjectDiff / printPropertyValueDiff (pkg/backend/display/object_diff.go) for a step's

@@ -3,7 +3,7 @@ import { jsonEvent } from './json-event';
 import { isDefaultProvider } from '../engine/default-provider';
 import { formatDuration, isSecret, SECRET_SIG, SECRET_VALUE, summaryDuration } from './format';
 import { propertyDiffText, stackOutputsText, type PropertyOp } from './properties';
-import { parsePath } from '../engine/values';
+import { changedKeys, parsePath } from '../engine/values';
 import { urnName } from '../engine/urn';
 import type { ColorMode } from './modes';
 
@@ -401,10 +401,20 @@ export class Display {
    */
   private diffLines(meta: StepEventMetadata): string[] {
     if (!['update', 'replace', 'create-replacement', 'refresh'].includes(meta.op)) return [];
+    // A refresh without a diff (an external resource's: Pulumi diffs only managed ones) shows the
+    // outputs that changed.
+    const outputDrift = meta.op === 'refresh' && !meta.detailedDiff && !meta.diffs?.length;
     const detailed: Record<string, PropertyDiff> =
       meta.detailedDiff && Object.keys(meta.detailedDiff).length
         ? meta.detailedDiff
-        : Object.fromEntries((meta.diffs ?? []).map((key) => [key, { diffKind: 'update', inputDiff: true }]));
+        : outputDrift
+          ? Object.fromEntries(
+              changedKeys(meta.old?.outputs ?? {}, meta.new?.outputs ?? {}).map((key) => [
+                key,
+                { diffKind: 'update', inputDiff: false },
+              ]),
+            )
+          : Object.fromEntries((meta.diffs ?? []).map((key) => [key, { diffKind: 'update', inputDiff: true }]));
     const replaced = new Set<string>();
     const changes = Object.entries(detailed).map(([path, d]) => {
       const parsed = parsePath(path);

@@ -60,7 +60,8 @@ test("--json prints step events in apitype's shape: old/new always, empty fields
   // The op is the step's result, which the summary counts: a Diff that answered "some changes"
   // without naming a key is an update all the same (RefreshStep.ResultOp: Changes != DiffNone).
   assert.equal(refresh({ diffs: [], detailedDiff: {}, refreshResult: 'update' }).op, 'update');
-  const gone = refresh({ new: undefined, diffs: ['id'], refreshResult: 'delete' });
+  const gone = refresh({ new: undefined, refreshResult: 'delete' });
+  assert.equal(gone.diffs, undefined);
   assert.deepEqual([gone.op, gone.new], ['delete', null]);
 
   const create = jsonEvent({

@@ -2065,9 +2065,7 @@ export class Deployment {
             replaceOld(r, undefined);
             await this.write();
             count('delete');
-            this.outputs(
-              stepMetadata('refresh', r.urn, r.type, r, undefined, { diffs: ['id'], refreshResult: 'delete' }),
-            );
+            this.outputs(stepMetadata('refresh', r.urn, r.type, r, undefined, { refreshResult: 'delete' }));
             return;
           }
           replaceOld(r, next);
@@ -2095,18 +2093,17 @@ export class Deployment {
    * inputs as the new ones (and the state's ignoreChanges), an unknown answer is decided on the
    * inputs (diffResource), and the result is inverted (DiffResult.Invert), so the drift names the
    * inputs the cloud no longer matches; outputs that changed alone are no drift. An external
-   * resource (a `.get`) compares its outputs, as Pulumi's does.
+   * resource (a `.get`) compares its outputs, as Pulumi's does (RefreshStep.ResultOp), and, as
+   * there, its step carries no diff (RefreshStep.Apply diffs only a managed resource).
    */
   private async refreshDrift(
     plugin: ProviderPlugin,
     r: ResourceState,
     next: ResourceState,
   ): Promise<{ changed: boolean; extra: Partial<StepEventMetadata> }> {
-    if (r.external) {
-      const drift = changedKeys(r.outputs, next.outputs);
-      const detailedDiff = Object.fromEntries(drift.map((k) => [k, { diffKind: 'update' as const, inputDiff: false }]));
-      return { changed: drift.length > 0, extra: { diffs: drift, detailedDiff } };
-    }
+    // Pulumi asks no Diff of an external resource: its step has no diff (no changed keys, no
+    // detailed diff); the display shows its changed outputs.
+    if (r.external) return { changed: changedKeys(r.outputs, next.outputs).length > 0, extra: {} };
     const ignore = r.ignoreChanges ?? [];
     const answer = await plugin.diff(
       r.urn,

@@ -356,6 +356,10 @@ new Thing('k', { size: 1 }, { parent: g });
     writeFileSync(cloud, JSON.stringify(s));
     r = await prog.run({ operation: 'refresh' });
     assert.equal(r.ok, true, r.error);
+    // --json: a delete with no diff, as Pulumi's RefreshStep of a resource gone (no Diff asked).
+    const gone = r.events.find((e) => e.resOutputsEvent?.metadata.urn.endsWith('::g'))!;
+    const goneJson = jsonEvent(gone, false, true)!.resOutputsEvent!.metadata;
+    assert.deepEqual([goneJson.op, goneJson.diffs, goneJson.detailedDiff], ['delete', undefined, null]);
     const resources = JSON.parse(stateText()).checkpoint.latest.resources as Array<Record<string, unknown>>;
     const byName = (n: string) => resources.find((x) => String(x.urn).endsWith(`::${n}`))!;
     assert.equal(
@@ -384,6 +388,14 @@ new Thing('k', { size: 1 }, { parent: g });
     assert.equal(r.ok, true, r.error);
     assert.ok(steps(r.events).includes('read got'));
     assert.equal(r.outputs.got, 3);
+    // Changed outside and refreshed: an update (its outputs differ), with no diff in --json, as
+    // Pulumi's RefreshStep of an external resource (ResultOp compares outputs; no Diff is asked).
+    writeFileSync(cloud, JSON.stringify({ ...cloudState(), 'ext-2': { size: 4, state: 'ACTIVE' } }));
+    r = await prog.run({ operation: 'refresh' });
+    assert.equal(r.ok, true, r.error);
+    const got = r.events.find((e) => e.resOutputsEvent?.metadata.urn.endsWith('::got'))!;
+    const gotJson = jsonEvent(got, false, true)!.resOutputsEvent!.metadata;
+    assert.deepEqual([gotJson.op, gotJson.diffs, gotJson.detailedDiff], ['update', undefined, null]);
     // In a preview where its id is known only after the update, the read is planned and what
     // the state holds for it stays (Pulumi's ReadStep does nothing then): no discard.
     prog.write(
