@@ -344,6 +344,7 @@ test('a changed property shows the old value the provider compared (input, or ou
     old: { inputs: { inferenceUnits: 1 }, outputs: { inferenceUnits: 1 } } as never,
     new: { inputs: { inferenceUnits: 1 }, outputs: { inferenceUnits: 3 } } as never,
     detailedDiff: { inferenceUnits: { diffKind: 'update', inputDiff: false } },
+    refreshResult: 'update',
   });
   display.onEvent(event({ resourcePreEvent: { metadata: meta('refresh', 'ep'), planning: true } }));
   display.onEvent(event({ resOutputsEvent: { metadata: drift, planning: true } }));
@@ -411,14 +412,18 @@ test('a changed property shows the old value the provider compared (input, or ou
   assert.match(lines, / ~ +oci:AiLanguage\/endpoint:Endpoint ep refresh\n +~ inferenceUnits: 1 => 3\n/);
   assert.equal(lines.match(/Endpoint ep refresh/g)?.length, 1);
 
-  // Applied (refresh --yes): the drift under the step's "refreshed" line.
+  // Applied (refresh --yes): the drift under the row, which ends as what the refresh found
+  // (progress.go getStepDoneDescription of RefreshStep.ResultOp): updated.
   const applied = stream(false);
   const run = new Display({ mode: 'refresh', preview: false, stack: 'dev', json: false, out: applied.out, env: {} });
   run.begin();
   run.onEvent(event({ resourcePreEvent: { metadata: meta('refresh', 'ep') } }));
   run.onEvent(event({ resOutputsEvent: { metadata: drift } }));
   run.end(result);
-  assert.match(applied.text(), /Endpoint ep refreshed \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/);
+  assert.match(
+    applied.text(),
+    / ~ +oci:AiLanguage\/endpoint:Endpoint ep updated \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/,
+  );
 
   // An external resource's refresh (a `.get`) has no diff, as Pulumi's: its changed outputs show.
   const external = stream(false);
@@ -431,7 +436,45 @@ test('a changed property shows the old value the provider compared (input, or ou
     event({ resOutputsEvent: { metadata: { ...withoutDiff, urn: withoutDiff.urn.replace('::ep', '::got') } } }),
   );
   read.end(result);
-  assert.match(external.text(), /Endpoint got refreshed \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/);
+  assert.match(external.text(), /Endpoint got updated \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/);
+});
+
+// A refresh row's end, as Pulumi's progress display words it (progress.go getStepDoneDescription,
+// getPreviewDoneText): in a refresh operation the outputs event's op is RefreshStep.ResultOp
+// (updated; unchanged says nothing), with up --refresh it stays OpRefresh ("refresh").
+test('a refresh row ends as what the refresh found in a refresh, as "refresh" with up --refresh', () => {
+  const found = (refreshResult: 'same' | 'update') =>
+    meta('refresh', 'ep', {
+      old: { inputs: { inferenceUnits: 1 }, outputs: { inferenceUnits: 1 } } as never,
+      new: { inputs: { inferenceUnits: 1 }, outputs: { inferenceUnits: refreshResult === 'update' ? 3 : 1 } } as never,
+      detailedDiff: refreshResult === 'update' ? { inferenceUnits: { diffKind: 'update', inputDiff: false } } : {},
+      refreshResult,
+    });
+  const rows = (mode: 'refresh' | 'update', preview: boolean, refreshResult: 'same' | 'update') => {
+    const { out, text } = stream(false);
+    const display = new Display({ mode, preview, stack: 'dev', json: false, out, env: {} });
+    display.begin();
+    display.onEvent(event({ resourcePreEvent: { metadata: meta('refresh', 'ep'), planning: preview } }));
+    display.onEvent(event({ resOutputsEvent: { metadata: found(refreshResult), planning: preview } }));
+    display.end(result);
+    return text();
+  };
+  assert.match(
+    rows('refresh', false, 'update'),
+    /\n ~ +oci:AiLanguage\/endpoint:Endpoint ep updated \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/,
+  );
+  assert.match(rows('refresh', false, 'same'), /refreshing\n {5}oci:AiLanguage\/endpoint:Endpoint ep\n/);
+  assert.match(
+    rows('refresh', true, 'update'),
+    /^ ~ +oci:AiLanguage\/endpoint:Endpoint ep update\n +~ inferenceUnits: 1 => 3\n/m,
+  );
+  assert.match(rows('refresh', true, 'same'), /^ {5}oci:AiLanguage\/endpoint:Endpoint ep\n/m);
+  assert.match(
+    rows('update', false, 'update'),
+    /\n ~ +oci:AiLanguage\/endpoint:Endpoint ep refresh \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/,
+  );
+  assert.match(rows('update', true, 'update'), /^ ~ +oci:AiLanguage\/endpoint:Endpoint ep refresh\n/m);
+  assert.doesNotMatch(rows('update', false, 'same'), /refreshed/);
 });
 
 // printObjectDiff / printPropertyValueDiff (pkg/backend/display/object_diff.go) for a step's
@@ -873,17 +916,17 @@ test("a refresh shows the stack's row, in the preview and in the run, as a refre
   };
   assert.match(
     refresh(true, true),
-    /^ ~ +pulumi:pulumi:Stack proj-dev refresh\nOutputs:\n {4}a: "x"\n\nResources:\n {4}1 unchanged\n/,
+    /^ {5}pulumi:pulumi:Stack proj-dev\nOutputs:\n {4}a: "x"\n\nResources:\n {4}1 unchanged\n/,
   );
   assert.match(
     refresh(false, true),
-    /^ ~ +pulumi:pulumi:Stack proj-dev refreshing\n ~ +pulumi:pulumi:Stack proj-dev refreshed \(\d+s\)\nOutputs:\n {4}a: "x"\n/,
+    /^ ~ +pulumi:pulumi:Stack proj-dev refreshing\n {5}pulumi:pulumi:Stack proj-dev\nOutputs:\n {4}a: "x"\n/,
   );
   // Without --show-sames: the row still; the outputs only after the run (getResourceOutputsPropertiesString).
-  assert.match(refresh(true, false), /^ ~ +pulumi:pulumi:Stack proj-dev refresh\nResources:\n {4}1 unchanged\n/);
+  assert.match(refresh(true, false), /^ {5}pulumi:pulumi:Stack proj-dev\nResources:\n {4}1 unchanged\n/);
   assert.match(
     refresh(false, false),
-    /^ ~ +pulumi:pulumi:Stack proj-dev refreshing\n ~ +pulumi:pulumi:Stack proj-dev refreshed \(\d+s\)\nOutputs:\n {4}a: "x"\n\nResources:\n/,
+    /^ ~ +pulumi:pulumi:Stack proj-dev refreshing\n {5}pulumi:pulumi:Stack proj-dev\nOutputs:\n {4}a: "x"\n\nResources:\n/,
   );
 });
 

@@ -285,10 +285,20 @@ export class Display {
   private done(meta: StepEventMetadata, planning: boolean): void {
     // A refresh that found the resource gone shows as its delete, as Pulumi shows it.
     const gone = meta.op === 'refresh' && !meta.new;
-    const shownAs = gone ? { ...meta, op: 'delete' as const } : meta;
+    // In a refresh operation a resource's row ends as what its refresh found (the outputs event's
+    // op is RefreshStep.ResultOp there, pkg/engine/update.go): updated, or nothing said when it is
+    // unchanged (progress.go getStepDoneDescription and getPreviewDoneText: OpSame is ""). Elsewhere
+    // (up --refresh) it ends as the refresh itself: "refresh" (OpRefresh's done text).
+    const result =
+      meta.op === 'refresh' && this.options.mode === 'refresh' ? (meta.refreshResult ?? 'same') : undefined;
+    const shownAs = gone
+      ? { ...meta, op: 'delete' as const }
+      : result === 'update' || result === 'same'
+        ? { ...meta, op: result }
+        : meta;
     if (planning || this.options.preview) {
       if (meta.op === 'refresh' && this.shown(meta)) {
-        this.line(this.stepLine(shownAs, gone ? 'delete' : meta.op));
+        this.line(shownAs.op === 'same' ? this.stepLine(shownAs, '').trimEnd() : this.stepLine(shownAs, shownAs.op));
         if (!gone) for (const detail of this.diffLines(meta)) this.line(detail);
       }
       return;
@@ -296,7 +306,8 @@ export class Display {
     const start = this.started.get(key(meta));
     if (!start) return;
     this.started.delete(key(meta));
-    const [, did] = PRESENT[shownAs.op] ?? [meta.op, meta.op];
+    if (shownAs.op === 'same') return this.line(this.stepLine(shownAs, '').trimEnd());
+    const did = meta.op === 'refresh' && shownAs.op === 'refresh' ? 'refresh' : (PRESENT[shownAs.op]?.[1] ?? meta.op);
     this.line(`${this.stepLine(shownAs, did)} (${formatDuration(Date.now() - start.at)})`);
     // What a refresh read differently from the state (its drift), as Pulumi shows it.
     if (meta.op === 'refresh' && !gone) for (const detail of this.diffLines(meta)) this.line(detail);

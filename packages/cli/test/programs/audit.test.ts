@@ -116,7 +116,11 @@ test("refresh's drift is what the provider's Diff finds against the state's inpu
   await cloud.t.advance(5);
   const drifted = await p.run(['refresh', '--yes', '--expect-no-changes']);
   assert.equal(drifted.code, 7, drifted.stdout + drifted.stderr);
-  assert.match(drifted.stdout, /Endpoint classifier refreshed \(\d+s\)\n +~ inferenceUnits: 1 => 2\n(?! +~)/);
+  // Its row ends as what the refresh found, as Pulumi's (getStepDoneDescription of ResultOp).
+  assert.match(
+    drifted.stdout,
+    / ~ +oci:AiLanguage\/endpoint:Endpoint classifier updated \(\d+s\)\n +~ inferenceUnits: 1 => 2\n(?! +~)/,
+  );
   assert.match(drifted.stdout, /^ +~ 1 updated$/m);
   assert.equal((await classifier()).inputs.inferenceUnits, 2);
   assert.match(ok(await p.run(['preview'])).stdout, /~ inferenceUnits: 2 => 1/);

@@ -364,7 +364,7 @@ test('a refresh read that fails does not stop the other reads; the run fails aft
     };
     const preview = await p.run(['--parallel', '1', 'refresh', '--preview-only']);
     failedRead(preview);
-    assert.match(preview.stdout, /DrPlan second refresh\n\s+~ displayName: "pair-second" => "drifted"/);
+    assert.match(preview.stdout, /DrPlan second update\n\s+~ displayName: "pair-second" => "drifted"/);
     for (const command of [
       ['refresh', '--skip-preview'],
       ['up', '--refresh', '--skip-preview'],

@@ -125,9 +125,10 @@ test('refresh records an out-of-band change and a deletion; preview shows the dr
   await language().deleteEndpoint({ endpointId: state.get('ignored').id });
   await cloud.t.advance(5);
   const refresh = ok(await p.run(['refresh', '--yes']));
-  // The drift it read, under the step (its preview and the refresh itself).
+  // The drift it read, under the step (its preview and the refresh itself), whose row ends as
+  // what the refresh found: update, updated (Ns).
   assert.equal(
-    refresh.stdout.match(new RegExp(`${ENDPOINT} ep refresh.*\n +~ displayName: "ep" => "changed"`, 'g'))?.length,
+    refresh.stdout.match(new RegExp(`${ENDPOINT} ep update.*\n +~ displayName: "ep" => "changed"`, 'g'))?.length,
     2,
     refresh.stdout,
   );
