@@ -127,17 +127,10 @@ function openBetterSqlite3(filename: string): SqliteConnection {
   try {
     Database = require('better-sqlite3') as typeof BetterSqlite3;
   } catch (error) {
-    const reason =
-      (error as { code?: string }).code === 'MODULE_NOT_FOUND'
-        ? 'is not installed'
-        : `cannot be loaded (${(error as Error).message.split('\n')[0]})`;
-    throw new Error(
-      `better-sqlite3 ${reason}; on Node.js ${process.version} ` +
-        "the emulator needs it: install it again with `npm ci` (its build needs Node's headers: access to " +
-        "github.com or nodejs.org, or npm_config_nodedir=<Node's prefix>, e.g. /usr for Debian's nodejs), " +
-        'or use Node.js 22.13+ (built-in node:sqlite)',
-      { cause: error },
-    );
+    throw betterSqlite3Error(error, {
+      forced: process.env[DRIVER_ENV] === 'better-sqlite3' && hasNodeSqlite(),
+      version: process.version,
+    });
   }
   const db = new Database(filename);
   return {
@@ -155,4 +148,26 @@ function openBetterSqlite3(filename: string): SqliteConnection {
       if (db.open) db.close();
     },
   };
+}
+
+/**
+ * Why better-sqlite3 cannot be opened, and what to do: on a Node without node:sqlite the emulator
+ * needs it; where `OCIKIT_SQLITE=better-sqlite3` forces it (`forced`), that setting is the cause.
+ */
+export function betterSqlite3Error(error: unknown, o: { forced: boolean; version: string }): Error {
+  const reason =
+    (error as { code?: string }).code === 'MODULE_NOT_FOUND'
+      ? 'is not installed'
+      : `cannot be loaded (${(error as Error).message.split('\n')[0]})`;
+  const reinstall =
+    "install it again with `npm ci` (its build needs Node's headers: access to github.com or nodejs.org, " +
+    "or npm_config_nodedir=<Node's prefix>, e.g. /usr for Debian's nodejs)";
+  return new Error(
+    o.forced
+      ? `better-sqlite3 ${reason}; ${DRIVER_ENV}=better-sqlite3 forces it on Node.js ${o.version}: ${reinstall}, ` +
+          `or unset ${DRIVER_ENV} to use the built-in node:sqlite`
+      : `better-sqlite3 ${reason}; on Node.js ${o.version} the emulator needs it: ${reinstall}, ` +
+          'or use Node.js 22.13+ (built-in node:sqlite)',
+    { cause: error },
+  );
 }

@@ -4,7 +4,14 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Entity } from './entity';
-import { DRIVER_ENV, hasNodeSqlite, openSqlite, sqliteDriverName, type SqliteDriverName } from './sqlite-driver';
+import {
+  betterSqlite3Error,
+  DRIVER_ENV,
+  hasNodeSqlite,
+  openSqlite,
+  sqliteDriverName,
+  type SqliteDriverName,
+} from './sqlite-driver';
 import { SqliteStore } from './sqlite-store';
 import type { KindDefinition } from './store';
 
@@ -66,6 +73,19 @@ describe('SQLite driver choice', () => {
 
   it('names what is missing when the forced driver cannot load', { skip: hasNodeSqlite() }, () => {
     assert.throws(() => openSqlite(':memory:', 'node'), /node:sqlite is not available on Node\.js v20/);
+  });
+
+  it(`blames ${DRIVER_ENV}, not Node, when it forces a better-sqlite3 that is not installed`, () => {
+    const missing = Object.assign(new Error("Cannot find module 'better-sqlite3'"), { code: 'MODULE_NOT_FOUND' });
+    const forced = betterSqlite3Error(missing, { forced: true, version: 'v24.1.0' }).message;
+    assert.match(
+      forced,
+      /^better-sqlite3 is not installed; OCIKIT_SQLITE=better-sqlite3 forces it on Node\.js v24\.1\.0: /,
+    );
+    assert.match(forced, /or unset OCIKIT_SQLITE to use the built-in node:sqlite$/);
+    assert.doesNotMatch(forced, /the emulator needs it|use Node\.js 22/);
+    const needed = betterSqlite3Error(missing, { forced: false, version: 'v20.20.2' }).message;
+    assert.match(needed, /^better-sqlite3 is not installed; on Node\.js v20\.20\.2 the emulator needs it: /);
   });
 });
 
