@@ -545,8 +545,13 @@ export class Deployment {
   private claim(urn: string): void {
     if (this.claimed.has(urn))
       throw this.refusedBeforeStep(urn, `Duplicate resource URN '${urn}'; try giving it a unique name`);
+    // (Pulumi reports this one with GetDuplicateResourceAliasedError, on the resource too.)
     const by = this.aliased.get(urn);
-    if (by) throw new StepError(`duplicate resource URN '${urn}': it is an alias of '${by}', registered earlier`);
+    if (by)
+      throw this.refusedBeforeStep(
+        urn,
+        `duplicate resource URN '${urn}': it is an alias of '${by}', registered earlier`,
+      );
     this.claimed.add(urn);
   }
 
@@ -561,10 +566,16 @@ export class Deployment {
     for (const alias of this.aliasUrns(reg)) {
       const old = this.olds.get(alias);
       if (!old) continue;
-      if (this.claimed.has(alias))
-        throw new StepError(`${urn}: its alias '${alias}' is a resource registered in this run; remove the alias`);
-      const other = this.aliased.get(alias);
-      if (other) throw new StepError(`${urn}: its alias '${alias}' is already claimed by '${other}'`);
+      // An alias that names a resource registered in this run, or that another resource claimed:
+      // refused under the resource in Pulumi's words (step_generator.go generateSteps:
+      // diag.GetDuplicateResourceAliasError, with the resource's own URN as the conflicting one
+      // in the first case, as Pulumi passes it), then the resource is invalid and the run bails.
+      const conflicting = this.claimed.has(alias) ? urn : this.aliased.get(alias);
+      if (conflicting)
+        throw this.refusedBeforeStep(
+          urn,
+          `Duplicate resource alias '${alias}' applied to resource with URN '${urn}' conflicting with resource with URN '${conflicting}'`,
+        );
       this.aliased.set(alias, urn);
       this.aliasOf.set(urn, alias);
       this.registered.add(alias);

@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../emulator/test/support/scratch';
-import { inlineProgram, program, startCloud, type Cloud, type Program } from '../support/programs';
+import {
+  assertIntegrity,
+  inlineProgram,
+  program,
+  readCheckpoint,
+  startCloud,
+  type Cloud,
+  type Program,
+} from '../support/programs';
 
 // A program's mistakes (a main that is not there, an exception) end with one line on stderr and
 // no stack trace anywhere, as the issue's contract asks.
@@ -282,6 +290,52 @@ setTimeout(() => console.log('the program was left running'), 15_000);
     assert.equal(result.stderr, `error: ${message}\n`);
     assert.match(result.stdout, new RegExp(`^ {4}my:x:C twin: error: ${message.replace(/[$()]/g, '\\$&')}$`, 'm'));
     assert.doesNotMatch(result.stdout, /failed to register|UNKNOWN|unhandled exception|left running/);
+  }
+});
+
+// An alias that names a resource registered in the same run, or one another resource claimed
+// first: Pulumi's step generator reports it on the resource (generateSteps:
+// diag.GetDuplicateResourceAliasError) and the run bails; the program does not fail with its own
+// exception, and the refused resource is not recorded.
+test('an alias that another resource holds is refused under the resource, in Pulumi’s words', async () => {
+  const index = `import * as pulumi from '@pulumi/pulumi';
+const mode = new pulumi.Config().get('mode');
+if (mode === 'registered') {
+  new pulumi.ComponentResource('my:x:C', 'old');
+  new pulumi.ComponentResource('my:x:C', 'new', {}, { aliases: [{ name: 'old' }] });
+} else if (mode === 'twice') {
+  new pulumi.ComponentResource('my:x:C', 'n1', {}, { aliases: [{ name: 'old' }] });
+  new pulumi.ComponentResource('my:x:C', 'n2', {}, { aliases: [{ name: 'old' }] });
+} else new pulumi.ComponentResource('my:x:C', 'old');
+`;
+  const q = program(inlineProgram('aliases', index), { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  q.setConfig(cloud.ociConfig);
+  assert.equal((await q.run(['up', '--yes'])).code, 0);
+  const urn = (name: string) => `urn:pulumi:dev::aliases::my:x:C::${name}`;
+  for (const [mode, name, message] of [
+    [
+      'registered',
+      'new',
+      `Duplicate resource alias '${urn('old')}' applied to resource with URN '${urn('new')}' conflicting with resource with URN '${urn('new')}'`,
+    ],
+    [
+      'twice',
+      'n2',
+      `Duplicate resource alias '${urn('old')}' applied to resource with URN '${urn('n2')}' conflicting with resource with URN '${urn('n1')}'`,
+    ],
+  ] as const) {
+    q.setConfig({ ...cloud.ociConfig, 'aliases:mode': mode });
+    for (const command of [['preview'], ['up', '--yes', '--skip-preview']]) {
+      const result = await q.run(command);
+      assert.equal(result.code, 1, result.stdout);
+      assert.equal(result.stderr, `error: ${message}\n`, mode);
+      assert.ok(result.stdout.includes(`    my:x:C ${name}: error: ${message}\n`), result.stdout);
+      assert.doesNotMatch(result.stdout, /failed to register|UNKNOWN|unhandled exception/);
+    }
+    // Nothing of the refused resource is recorded (a resource registered before it keeps its step).
+    const state = readCheckpoint(q);
+    assertIntegrity(state);
+    assert.ok(!state.resources?.some((r) => r.urn === urn(name)), `${name} is not in the state`);
   }
 });
 
