@@ -184,6 +184,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   // The preview's plugins serve the operation that follows it (see PluginHandover).
   const plugins = new engine.PluginHandover();
   const controller = new AbortController();
+  const terminator = new AbortController();
   // The run in progress (its preview or its operation): a signal's message goes to its display, as
   // Pulumi's cancellation scope sends it into the run's events (a stdout event).
   let running: { display: Display; preview: boolean } | undefined;
@@ -202,6 +203,9 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     const what = signal === 'SIGTERM' ? 'SIGTERM' : '^C';
     if (controller.signal.aborted) {
       say(`${what} received; terminating\n`);
+      // The run in progress ends its events as Pulumi's engine does on a terminate: its summary,
+      // then the cancelEvent that ends --json's stream (see runEngine's `terminate`).
+      terminator.abort();
       // The state as it is, pending operations included, and the stack unlocked on the way out, as
       // Pulumi's backend saves the snapshot and unlocks after the engine returns context.Canceled;
       // the command then fails in its words (see TERMINATED): a CancelledError, exit 8, in the
@@ -311,6 +315,8 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         prestarted: programs.shift(),
         plugins,
         keepPlugins: preview && !previewOnly,
+        terminate: terminator.signal,
+        onTerminated: (r) => display.end(r),
       });
       display.end(result);
       if (!result.ok) {

@@ -64,6 +64,31 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   }
 
   let deployment: Deployment | undefined;
+  // The end of the event stream: the summary, then the cancelEvent, the last event of every run,
+  // as Pulumi's engine sends them (deployment.go run: summaryEvent, also after a terminate; a
+  // deferred NewCancelEvent in update.go, destroy.go, refresh.go and import.go): consumers stop at it.
+  let ended = false;
+  const endStream = () => {
+    if (ended) return;
+    ended = true;
+    events.emit({
+      summaryEvent: {
+        isPreview: o.preview,
+        maybeCorrupt: false,
+        // Rounded up, as Pulumi's ConvertEngineEvent does (a run under a second says 1).
+        durationSeconds: Math.ceil((Date.now() - started) / 1000),
+        resourceChanges: deployment?.opCounts ?? {},
+        PolicyPacks: {},
+      },
+    });
+    events.emit({ cancelEvent: {} });
+  };
+  // A terminate returns at once (deployment.go run: TerminateErr), the stream ended all the same.
+  const onTerminate = () => {
+    endStream();
+    o.onTerminated?.(result(false, undefined, deployment));
+  };
+  o.terminate?.addEventListener('abort', onTerminate, { once: true });
   const parallel = o.parallel && o.parallel > 0 ? o.parallel : defaultParallel();
   let monitor: Awaited<ReturnType<typeof startMonitor>> | undefined;
   let error: string | undefined;
@@ -229,19 +254,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
   }
   trace.mark('engine end (plugins stopped)');
   trace.flush();
-  events.emit({
-    summaryEvent: {
-      isPreview: o.preview,
-      maybeCorrupt: false,
-      // Rounded up, as Pulumi's ConvertEngineEvent does (a run under a second says 1).
-      durationSeconds: Math.ceil((Date.now() - started) / 1000),
-      resourceChanges: deployment?.opCounts ?? {},
-      PolicyPacks: {},
-    },
-  });
-  // The last event of every run, as Pulumi's engine sends it (a deferred NewCancelEvent in
-  // update.go and destroy.go): consumers of the stream stop at it.
-  events.emit({ cancelEvent: {} });
+  o.terminate?.removeEventListener('abort', onTerminate);
+  endStream();
   return result(error === undefined, error, deployment);
 }
 

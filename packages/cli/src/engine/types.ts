@@ -84,6 +84,12 @@ export interface EngineOptions {
   debug?: boolean;
   /** Cancel (Ctrl-C): stop waits, record pending operations, exit cleanly. */
   signal?: AbortSignal;
+  /**
+   * Terminate (a second Ctrl-C): the run ends its event stream at once (the summary, then the
+   * cancelEvent) and gives `onTerminated` what it has, before the caller exits.
+   */
+  terminate?: AbortSignal;
+  onTerminated?: (result: EngineResult) => void;
   /** The program's process, started ahead of the run (as ocikit starts; `up`'s update's during its preview). */
   prestarted?: PrestartedProgram;
   /**

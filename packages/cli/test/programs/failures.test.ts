@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import {
   assertIntegrity,
   FIXTURES,
+  inlineProgram,
   ok,
   program,
   readCheckpoint,
@@ -226,6 +227,68 @@ test('a second SIGTERM quits at once, exits 8, leaves no lock, and the next up c
     assert.ok(!existsSync(join(p.dir, '.ocikit', 'stacks', 'dev.lock')), 'the lock is released');
     assertIntegrity(readCheckpoint(p));
     await converged(cloud, p);
+  } finally {
+    await cloud.close();
+  }
+});
+
+// A terminate still ends the run's events as Pulumi's engine ends them: deployment.go run emits the
+// summary after TerminateErr, and update.go's deferred NewCancelEvent follows, which --json prints
+// as its last line (display/json.go ShowJSONEvents stops at it). The program here ignores the
+// SIGTERM that cancelling sends it, so the second signal always finds the run in progress.
+test('a second signal ends the event stream: the summary, then the cancelEvent as --json’s last line', async () => {
+  const cloud = await startCloud();
+  try {
+    const index = `import * as pulumi from '@pulumi/pulumi';
+process.on('SIGTERM', () => undefined);
+new pulumi.ComponentResource('my:x:C', 'a');
+export const x = new Promise((r) => setTimeout(() => r(1), 60_000));
+`;
+    const p = program(inlineProgram('stubborn', index), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true', ...cloud.env });
+    p.setConfig(cloud.ociConfig);
+    const twice = async (args: string[], registered: RegExp, cancelling: RegExp) => {
+      const { child, done } = p.spawn(args);
+      let seen = '';
+      const until = (pattern: RegExp) =>
+        new Promise<void>((resolve) => {
+          const look = () => pattern.test(seen) && (child.stdout!.off('data', onData), resolve());
+          const onData = (d: Buffer) => ((seen += d), look());
+          child.stdout!.on('data', onData);
+          look();
+        });
+      await until(registered);
+      child.kill('SIGINT');
+      await until(cancelling);
+      child.kill('SIGINT');
+      return done;
+    };
+    // (A preview first: the stack is new, so both resources are creates.)
+    const preview = await twice(['preview'], /my:x:C a create/, /\^C received; cancelling/);
+    assert.equal(preview.code, 1);
+    assert.equal(preview.stderr, 'error: context canceled\n');
+    assert.match(preview.stdout, /^\^C received; terminating\nResources:\n {4}\+ 2 to create\n/m);
+    const json = await twice(
+      ['up', '--yes', '--skip-preview', '--json'],
+      /"resOutputsEvent".*my:x:C::a/,
+      /"stdoutEvent".*\^C received; cancelling/,
+    );
+    assert.equal(json.code, 8, json.stderr);
+    assert.equal(json.stderr, 'error: update cancelled\n');
+    const events = json.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(
+      events.slice(-3).map((e) => Object.keys(e).find((k) => k.endsWith('Event'))),
+      ['stdoutEvent', 'summaryEvent', 'cancelEvent'],
+    );
+    assert.equal(events.filter((e) => e.cancelEvent).length, 1);
+    assert.deepEqual(events.at(-2)!.summaryEvent, {
+      ...(events.at(-2)!.summaryEvent as object),
+      isPreview: false,
+      resourceChanges: { create: 2 },
+    });
+    assert.ok(!existsSync(join(p.dir, '.ocikit', 'stacks', 'dev.lock')), 'the lock is released');
   } finally {
     await cloud.close();
   }
