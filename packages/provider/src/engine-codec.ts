@@ -21,6 +21,13 @@ const NAME_TYPE = (name: number, type: number): Field[] => [
   [type, 'type', 'string'],
 ];
 
+/** pulumirpc.SourcePosition (source.proto): where the program made a registration. */
+const SOURCE_POSITION: Layout = [
+  [1, 'uri', 'string'],
+  [2, 'line', 'int'],
+  [3, 'column', 'int'],
+];
+
 export const ENGINE_LAYOUTS = {
   // ---- pulumirpc.ResourceProvider, as its client ----
   ProviderHandshakeRequest: plus(
@@ -144,6 +151,7 @@ export const ENGINE_LAYOUTS = {
       ],
     ],
     [27, 'deletedWith', 'string'],
+    [29, 'sourcePosition', 'message', SOURCE_POSITION],
     [
       31,
       'transforms',
@@ -194,6 +202,7 @@ export const ENGINE_LAYOUTS = {
     [9, 'acceptSecrets', 'bool'],
     [10, 'additionalSecretOutputs', 'strings'],
     [12, 'acceptResources', 'bool'],
+    [14, 'sourcePosition', 'message', SOURCE_POSITION],
   ],
   ReadResourceResponse: [
     [1, 'urn', 'string'],

@@ -136,6 +136,8 @@ export interface Registration {
   replacementTrigger?: unknown;
   /** The `hooks` option: hook names by type. */
   hooks?: HookBinding;
+  /** Where the program made it (source-position.ts), recorded in the state as Pulumi records it. */
+  sourcePosition?: string;
 }
 
 /** One alias of a registration: an old URN, or the parts of one (unset parts are the resource's own). */
@@ -260,6 +262,11 @@ export class Deployment {
   continuedPast?: string;
   /** --continue-on-error: URNs whose steps failed or were skipped (the deployment executor's `skipped`). */
   private readonly skipped = new Set<string>();
+
+  /** The project's folder (Pulumi.yaml's): source positions are relative to it. */
+  get projectRoot(): string {
+    return this.o.programDir;
+  }
 
   constructor(options: DeploymentOptions, snapshot: Snapshot) {
     this.o = options;
@@ -760,6 +767,7 @@ export class Deployment {
       ...(reg.protect ? { protect: true } : {}),
       ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
       ...(alias ? { aliases: [alias] } : {}),
+      ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
       created: op === 'replace' ? new Date().toISOString() : (old?.created ?? new Date().toISOString()),
       modified: op === 'same' ? old?.modified : new Date().toISOString(),
     };
@@ -964,6 +972,7 @@ export class Deployment {
       ...(alias ? { aliases: [alias] } : {}),
       ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
       ...(reg.hooks ? { resourceHooks: reg.hooks } : {}),
+      ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
       created: old?.created ?? new Date().toISOString(),
       modified: op === 'same' ? old?.modified : new Date().toISOString(),
     };
@@ -1100,6 +1109,7 @@ export class Deployment {
       ...(reg.replaceWith?.length ? { replaceWith: reg.replaceWith } : {}),
       ...(reg.replacementTrigger !== undefined ? { replacementTrigger: reg.replacementTrigger } : {}),
       ...(reg.hooks ? { resourceHooks: reg.hooks } : {}),
+      ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
       created: old?.created ?? new Date().toISOString(),
       modified: new Date().toISOString(),
       ...extra,
@@ -1563,6 +1573,7 @@ export class Deployment {
       ...(reg.retainOnDelete ? { retainOnDelete: true } : {}),
       ...(reg.ignoreChanges.length ? { ignoreChanges: reg.ignoreChanges } : {}),
       ...(reg.hooks ? { resourceHooks: reg.hooks } : {}),
+      ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
       importID: reg.importId,
       created: new Date().toISOString(),
       modified: new Date().toISOString(),
@@ -1762,6 +1773,7 @@ export class Deployment {
         ...(reg.parent ? { parent: reg.parent } : {}),
         ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
         provider: ref,
+        ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
       };
       const meta = stepMetadata('read', urn, reg.type, old, draft);
       this.pre(meta);

@@ -19,6 +19,7 @@ import {
 import type { EventSink } from './events';
 import { hookBinding, type HookBindingMessage } from './hooks';
 import { trace } from './trace';
+import { sourcePosition, type SourcePositionMessage } from './source-position';
 import { Transforms } from './transforms';
 import { parseDuration, stripSecrets, type Props } from './values';
 
@@ -123,7 +124,7 @@ interface AliasMessage {
   spec?: { name: string; type: string; stack: string; project: string; parentUrn: string; noParent: boolean };
 }
 
-function registration(req: Props): Registration {
+function registration(req: Props, projectRoot: string): Registration {
   const propertyDependencies: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(req.propertyDependencies as Record<string, { urns: string[] } | undefined>))
     propertyDependencies[k] = v?.urns ?? [];
@@ -150,6 +151,7 @@ function registration(req: Props): Registration {
     additionalSecretOutputs: req.additionalSecretOutputs as string[],
     customTimeouts: hasTimeouts ? JSON.parse(JSON.stringify(timeouts)) : undefined,
     importId: req.importId as string,
+    sourcePosition: sourcePosition(req.sourcePosition as SourcePositionMessage | undefined, projectRoot),
     ...engineOptions(req),
   };
 }
@@ -222,7 +224,7 @@ export async function startMonitor(
           throw registrationError(d, new Error(`${urn}: ${e instanceof Error ? e.message : String(e)}`));
         }
       }
-      const reg = registration(req);
+      const reg = registration(req, d.projectRoot);
       // Where the engine's part of an update starts (the bench's breakdown): the Stack and
       // components come first, the program's custom resources once its synchronous code is done.
       if (reg.custom) trace.mark('first custom RegisterResource');
@@ -275,6 +277,7 @@ export async function startMonitor(
         replaceOnChanges: [],
         additionalSecretOutputs: req.additionalSecretOutputs as string[],
         importId: '',
+        sourcePosition: sourcePosition(req.sourcePosition as SourcePositionMessage | undefined, d.projectRoot),
       };
       try {
         outcome = await d.readResource(reg);

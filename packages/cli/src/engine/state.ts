@@ -54,6 +54,8 @@ export interface ResourceState {
   resourceHooks?: HookBinding;
   created?: string;
   modified?: string;
+  /** `project:///index.ts#12,5`: where the program registered it (source-position.ts). */
+  sourcePosition?: string;
 }
 
 export type PendingKind = 'creating' | 'updating' | 'deleting' | 'reading' | 'importing';

@@ -1,0 +1,70 @@
+// Fields of the checkpoint's resources that Pulumi writes and `pulumi stack import` reads back
+// (apitype.ResourceV3, sdk/go/common/apitype/core.go), as ocikit writes them after a run.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sourcePosition } from '../../src/engine/source-position';
+import { fakeProviderSuite } from './support/harness';
+
+const header = `import * as pulumi from '@pulumi/pulumi';
+class Thing extends pulumi.CustomResource {
+  constructor(name: string, args: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
+    super('oci:Test/thing:Thing', name, args, opts);
+  }
+}
+`;
+
+const program = `class Group extends pulumi.ComponentResource {
+  constructor(name: string) {
+    super('test:index:Group', name, {});
+  }
+}
+const group = new Group('group');
+const made = new Thing('made', { size: 1 }, { parent: group });
+new Thing('read', {}, { id: made.id });
+`;
+
+interface Entry {
+  urn: string;
+  sourcePosition?: string;
+}
+
+describe('checkpoint fields (fake provider)', () => {
+  const suite = fakeProviderSuite(header);
+  const recorded = (): Entry[] =>
+    JSON.parse(readFileSync(join(suite.prog.dir, '.ocikit/stacks/dev.json'), 'utf8')).checkpoint.latest.resources;
+
+  // Pulumi's resource monitor reads the SDK's source position of each registration and read
+  // (source_eval.go RegisterResource and ReadResource: rm.sourcePositions.getFromRequest) and the
+  // step generator records it in the resource's state (goal.SourcePosition).
+  it("records where the program registered each resource, relative to the project's folder", async () => {
+    const result = await suite.run(program);
+    assert.equal(result.ok, true, result.error);
+    const lines = (header + program).split('\n');
+    const lineOf = (text: string) => lines.findIndex((l) => l.includes(text)) + 1;
+    const at = (name: string) => recorded().find((r) => r.urn.endsWith(`::${name}`))?.sourcePosition;
+    assert.match(at('group') ?? '', new RegExp(`^project:///index\\.ts#${lineOf("new Group('group')")},\\d+$`));
+    assert.match(at('made') ?? '', new RegExp(`^project:///index\\.ts#${lineOf("'made'")},\\d+$`));
+    assert.match(at('read') ?? '', new RegExp(`^project:///index\\.ts#${lineOf("'read'")},\\d+$`));
+    // A default provider is the engine's own registration: no position.
+    const provider = recorded().find((r) => r.urn.includes('::pulumi:providers:oci::default'));
+    assert.ok(provider, 'a default provider');
+    assert.equal(provider.sourcePosition, undefined);
+  });
+
+  it('words a position as Pulumi does, and records none where Pulumi refuses one', () => {
+    const root = '/work/my project';
+    const at = (file: string, line: number, column: number) =>
+      sourcePosition({ uri: pathToFileURL(file).toString(), line, column }, root);
+    assert.equal(at('/work/my project/src/index.ts', 3, 7), 'project:///src/index.ts#3,7');
+    // Escaped as Go's url.URL.String escapes a path; no column, no comma.
+    assert.equal(at('/work/my project/a b/é.ts', 4, 0), 'project:///a%20b/%C3%A9.ts#4');
+    assert.equal(at('/work/lib/x.ts', 1, 1), 'project:///../lib/x.ts#1,1');
+    assert.equal(at('/work/my project/index.ts', 0, 1), undefined);
+    assert.equal(at('/work/my project/index.ts', 1, -1), undefined);
+    assert.equal(sourcePosition({ uri: 'https://example.com/index.ts', line: 1, column: 1 }, root), undefined);
+    assert.equal(sourcePosition(undefined, root), undefined);
+  });
+});
