@@ -79,6 +79,32 @@ describe('stack state', () => {
     assert.deepEqual([listed.name, listed.resourceCount], ['dev', 1]);
   });
 
+  // Pulumi's ResourceV3 and DeploymentV3 leave out empty inputs, outputs and resources
+  // (sdk/go/common/apitype/core.go `omitempty`; SerializeDeployment's slice.Prealloc is nil for none).
+  it('leaves out empty inputs, outputs and resources, as Pulumi writes them, and reads them back empty', async () => {
+    const d = dir();
+    const s = new FileStackState(d, 'dev', crypter);
+    const group = { urn: 'urn:pulumi:dev::p::my:index:Group::g', custom: false, type: 'my:index:Group' };
+    const resource = { ...group, inputs: {}, outputs: {} };
+    const written = () => JSON.parse(readFileSync(join(d, '.ocikit/stacks/dev.json'), 'utf8')).checkpoint.latest;
+    s.save({ resources: [resource], pendingOperations: [{ type: 'creating', resource }] });
+    assert.deepEqual(written().resources, [group]);
+    assert.deepEqual(written().pending_operations, [{ type: 'creating', resource: group }]);
+    assert.deepEqual(s.load().resources, [resource]);
+    await s.requestSave(() => ({ resources: [resource], pendingOperations: [] }));
+    assert.deepEqual(written().resources, [group]);
+    for (const save of [
+      () => s.save({ resources: [], pendingOperations: [] }),
+      () => s.requestSave(() => ({ resources: [], pendingOperations: [] })),
+    ]) {
+      await save();
+      assert.deepEqual(Object.keys(written()), ['manifest']);
+      assert.deepEqual(Object.keys((s.exportDeployment() as { deployment: object }).deployment), ['manifest']);
+      assert.deepEqual(s.load().resources, []);
+      assert.equal(listStacks(d)[0].resourceCount, 0);
+    }
+  });
+
   // A run killed while it backs the state up must not leave half a backup: the new one is a
   // temporary file renamed over the old, which stays whole until then (a reader holding it open
   // still reads it all, where a copy in place truncated it under the reader).

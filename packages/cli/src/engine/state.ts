@@ -58,6 +58,9 @@ export interface ResourceState {
   sourcePosition?: string;
 }
 
+/** A resource as the state file holds it (apitype.ResourceV3: empty inputs and outputs left out). */
+type WrittenResource = Omit<ResourceState, 'inputs' | 'outputs'> & Partial<Pick<ResourceState, 'inputs' | 'outputs'>>;
+
 export type PendingKind = 'creating' | 'updating' | 'deleting' | 'reading' | 'importing';
 
 /** apitype.OperationV2 */
@@ -388,27 +391,25 @@ export class FileStackState implements StackState {
   private serialize(snapshot: Snapshot): Buffer[] {
     // The resources are encoded first: their first secret may create the stack's salt, which the
     // skeleton's secrets_providers must then name.
-    const items: Buffer[] = [];
-    if (snapshot.resources.length === 0) items.push(Buffer.from('[]'));
-    else {
-      items.push(Buffer.from('[\n'));
-      snapshot.resources.forEach((r, i) => {
-        let bytes = this.encoded.get(r);
-        if (bytes === undefined) {
-          const text = JSON.stringify(this.encodeResource(r), null, 4).replace(/\n/g, `\n${itemIndent}`);
-          bytes = Buffer.from(itemIndent + text);
-          this.encoded.set(r, bytes);
-        }
-        if (i > 0) items.push(itemSeparator);
-        items.push(bytes);
-      });
-      items.push(Buffer.from(`\n${itemIndent.slice(4)}]`));
-    }
+    const items: Buffer[] = [Buffer.from('[\n')];
+    snapshot.resources.forEach((r, i) => {
+      let bytes = this.encoded.get(r);
+      if (bytes === undefined) {
+        const text = JSON.stringify(this.encodeResource(r), null, 4).replace(/\n/g, `\n${itemIndent}`);
+        bytes = Buffer.from(itemIndent + text);
+        this.encoded.set(r, bytes);
+      }
+      if (i > 0) items.push(itemSeparator);
+      items.push(bytes);
+    });
+    items.push(Buffer.from(`\n${itemIndent.slice(4)}]`));
     const deployment = this.deployment({ ...snapshot, resources: [] });
-    deployment.resources = resourcesMark;
+    // No resources, no list (DeploymentV3's `resources,omitempty`): a destroyed stack's deployment.
+    if (snapshot.resources.length > 0) deployment.resources = resourcesMark;
     const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
     const skeleton = JSON.stringify(checkpoint, null, 4) + '\n';
     const at = skeleton.indexOf(`"${resourcesMark}"`);
+    if (at < 0) return [Buffer.from(skeleton)];
     return [Buffer.from(skeleton.slice(0, at)), ...items, Buffer.from(skeleton.slice(at + resourcesMark.length + 2))];
   }
 
@@ -435,7 +436,7 @@ export class FileStackState implements StackState {
     const salt = this.saltCache.value;
     // Pulumi needs it to read the ciphertexts back (`pulumi stack import` refuses them without).
     if (salt) out.secrets_providers = { type: 'passphrase', state: { salt } };
-    out.resources = resources;
+    if (resources.length > 0) out.resources = resources;
     if (pending.length > 0) out.pending_operations = pending;
     return out;
   }
@@ -528,11 +529,19 @@ export class FileStackState implements StackState {
     }
   }
 
-  private encodeResource(r: ResourceState): ResourceState {
-    const out = { ...r, inputs: this.encode(r.inputs) as Props, outputs: this.encode(r.outputs) as Props };
-    // A replacementTrigger may be secret too.
-    if (r.replacementTrigger !== undefined) out.replacementTrigger = this.encode(r.replacementTrigger);
-    return out;
+  /**
+   * A resource as the file holds it: its secrets encrypted, and no `inputs` or `outputs` when they
+   * are empty, as Pulumi writes a resource (ResourceV3's `omitempty`: a component, a read's inputs).
+   */
+  private encodeResource(r: ResourceState): WrittenResource {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(r)) {
+      const properties = key === 'inputs' || key === 'outputs';
+      if (properties && Object.keys((value as Props | undefined) ?? {}).length === 0) continue;
+      // A replacementTrigger may be secret too.
+      out[key] = properties || key === 'replacementTrigger' ? this.encode(value) : value;
+    }
+    return out as WrittenResource;
   }
 
   /** A resource as the file holds it, in wire form; `crypter` reads its secrets (default: this stack's). */

@@ -93,7 +93,9 @@ export function makeProgram(
   return {
     dir,
     write,
-    resources: () => JSON.parse(readFileSync(join(dir, '.ocikit/stacks/dev.json'), 'utf8')).checkpoint.latest.resources,
+    // A stack with no resources has no list (DeploymentV3 `resources,omitempty`).
+    resources: () =>
+      JSON.parse(readFileSync(join(dir, '.ocikit/stacks/dev.json'), 'utf8')).checkpoint.latest.resources ?? [],
     async run(overrides = {}) {
       const events: EngineEvent[] = [];
       const options = {
