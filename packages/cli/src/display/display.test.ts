@@ -642,6 +642,33 @@ test("--json prints every engine event as one JSON object a line and nothing els
   );
 });
 
+test("--json numbers the events as Pulumi stamps them: a default provider's steps are not printed but take their numbers", () => {
+  const { out, text } = stream(true);
+  const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: true, out, env: {} });
+  display.begin();
+  const provider = {
+    ...meta('create', 'default_2_31_0'),
+    urn: 'urn:pulumi:dev::proj::pulumi:providers:oci::default_2_31_0',
+    type: 'pulumi:providers:oci',
+  };
+  display.onEvent(event({ preludeEvent: { config: {} } }));
+  display.onEvent(event({ resourcePreEvent: { metadata: provider } }));
+  display.onEvent(event({ resOutputsEvent: { metadata: provider } }));
+  display.onEvent(event({ resourcePreEvent: { metadata: meta('create', 'a') } }));
+  display.end(result);
+  const printed = text()
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as EngineEvent);
+  assert.deepEqual(
+    printed.map((e) => [e.sequence, e.resourcePreEvent?.metadata.urn.split('::').pop() ?? 'prelude']),
+    [
+      [0, 'prelude'],
+      [3, 'a'],
+    ],
+  );
+});
+
 test("--json: a refresh's result op only when the operation is a refresh, not with up --refresh or preview --refresh", () => {
   const drifted = meta('refresh', 'a', {
     old: { outputs: { a: 1 } } as never,

@@ -100,8 +100,8 @@ export class Display {
   private readonly started = new Map<string, { meta: StepEventMetadata; at: number; progress?: string }>();
   private summary?: NonNullable<EngineEvent['summaryEvent']>;
   private status = '';
-  /** How many events --json printed: their sequence numbers. */
-  private printed = 0;
+  /** How many events --json numbered (printed or not): their sequence numbers. */
+  private stamped = 0;
   private timer?: NodeJS.Timeout;
   /** The first error reported, without its stack frames, and whether it was the program's exception. */
   private firstError?: { message: string; exception: boolean };
@@ -156,9 +156,12 @@ export class Display {
       }
       // A preview reports a failed step as an error alone (previewActions.OnResourceStepPost).
       if (event.resOpFailedEvent && this.options.preview) return;
+      // Numbered as Pulumi's display stamps the engine's events, before it drops the internal ones
+      // (display.go ShowEvents: stampEvents, then FilterRead on !Internal()): a default provider's
+      // steps are not printed but take their numbers.
+      const sequence = this.stamped++;
       const shown = jsonEvent(event, this.jsonColour, this.options.mode === 'refresh');
-      // Numbered as printed, as Pulumi's JSON display numbers the events it shows.
-      if (shown) this.out.write(JSON.stringify({ ...shown, sequence: this.printed++ }) + '\n');
+      if (shown) this.out.write(JSON.stringify({ ...shown, sequence }) + '\n');
       return;
     }
     const pre = event.resourcePreEvent?.metadata;
