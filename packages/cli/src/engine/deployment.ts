@@ -1773,6 +1773,7 @@ export class Deployment {
         ...(reg.parent ? { parent: reg.parent } : {}),
         ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
         provider: ref,
+        ...(reg.additionalSecretOutputs.length ? { additionalSecretOutputs: reg.additionalSecretOutputs } : {}),
         ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
       };
       const meta = stepMetadata('read', urn, reg.type, old, draft);
@@ -1784,10 +1785,17 @@ export class Deployment {
         throw this.stepFailed(meta, `${urn}: reading failed: ${oneLine(e)}`, e);
       }
       if (!read.id) throw this.stepFailed(meta, `${urn}: resource '${reg.id}' does not exist`);
+      const outputs = this.withSecrets(reg, reg.inputs, read.properties);
+      // As Pulumi's ReadStep.Apply: the state's times carry on, and `modified` moves when what was
+      // read differs from what it held (a first read has neither).
+      const changed = old && (!deepEqual(old.inputs, draft.inputs) || !deepEqual(old.outputs, outputs));
+      const modified = changed ? new Date().toISOString() : old?.modified;
       const next: ResourceState = {
         ...draft,
         id: read.id,
-        outputs: this.withSecrets(reg, reg.inputs, read.properties),
+        outputs,
+        ...(old?.created ? { created: old.created } : {}),
+        ...(modified ? { modified } : {}),
       };
       this.put(old, next);
       await this.write();

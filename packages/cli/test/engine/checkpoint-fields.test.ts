@@ -2,7 +2,7 @@
 // (apitype.ResourceV3, sdk/go/common/apitype/core.go), as ocikit writes them after a run.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sourcePosition } from '../../src/engine/source-position';
@@ -28,7 +28,11 @@ new Thing('read', {}, { id: made.id });
 
 interface Entry {
   urn: string;
+  id?: string;
   sourcePosition?: string;
+  additionalSecretOutputs?: string[];
+  created?: string;
+  modified?: string;
 }
 
 describe('checkpoint fields (fake provider)', () => {
@@ -52,6 +56,28 @@ describe('checkpoint fields (fake provider)', () => {
     const provider = recorded().find((r) => r.urn.includes('::pulumi:providers:oci::default'));
     assert.ok(provider, 'a default provider');
     assert.equal(provider.sourcePosition, undefined);
+  });
+
+  // Pulumi's step generator records a read's additionalSecretOutputs (GenerateReadSteps:
+  // event.AdditionalSecretOutputs()) and no times; ReadStep.Apply keeps the old state's times and
+  // gives it a new `modified` when what it read differs from what the state held.
+  it("records a read's additional secret outputs, and a new modified time only when what it read changed", async () => {
+    const source = `const made = new Thing('made', { size: 1 });
+new Thing('read', {}, { id: made.id, additionalSecretOutputs: ['size'] });
+`;
+    const read = () => recorded().find((r) => r.urn.endsWith('::read'))!;
+    for (let i = 0; i < 2; i++) assert.equal((await suite.run(source)).ok, true);
+    assert.deepEqual(read().additionalSecretOutputs, ['size']);
+    assert.deepEqual([read().created, read().modified], [undefined, undefined]);
+    const cloud = suite.files.cloudState();
+    cloud[read().id!] = { ...cloud[read().id!], size: 2 };
+    writeFileSync(suite.files.cloud, JSON.stringify(cloud));
+    assert.equal((await suite.run(source)).ok, true);
+    const { created, modified } = read();
+    assert.equal(created, undefined);
+    assert.match(modified ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/, 'a modified time');
+    assert.equal((await suite.run(source)).ok, true);
+    assert.equal(read().modified, modified, 'nothing new read: the time stays');
   });
 
   it('words a position as Pulumi does, and records none where Pulumi refuses one', () => {
