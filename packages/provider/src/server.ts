@@ -12,7 +12,7 @@ import { applyIgnoreChanges } from './property-path';
 import type { InputDiff, OpContext, ResourceModule } from './resources/resource';
 import { codec } from './rpc';
 import { CancelledError, WaitTimeoutError } from './wait';
-import { containsUnknown, protect, reveal, secretKeys, UNKNOWN, unknownKeys, type Props } from './wire';
+import { containsUnknown, keepSecrets, protect, reveal, UNKNOWN, unknownKeys, type Props } from './wire';
 
 // Loaded on first use, not before the port line: configuration, the resource modules (and with
 // them schema.json), the functions and the OCI clients.
@@ -223,8 +223,8 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
    * A partial failure's outputs as a success's are (zero values, secrets kept secret): the engine
    * records them, and a property left out would read as drift at the next refresh.
    */
-  const reportedPartial = (m: ResourceModule, e: unknown, secrets: Set<string>): unknown =>
-    e instanceof PartialFailure ? new PartialFailure(e.message, e.id, protect(reported(m, e.outputs), secrets)) : e;
+  const reportedPartial = (m: ResourceModule, e: unknown, secrets: Props): unknown =>
+    e instanceof PartialFailure ? new PartialFailure(e.message, e.id, keepSecrets(reported(m, e.outputs), secrets)) : e;
 
   /** Outputs with the inputs and unknowns for everything the service computes (preview). */
   const planned = (m: ResourceModule, inputs: Props): Props => {
@@ -356,23 +356,21 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     create: unary(async (req: CreateRequest, metadata) => {
       const { m, name } = mod(req.urn);
       const props = req.properties;
-      const secrets = secretKeys(props);
-      if (req.preview) return { id: '', properties: protect(planned(m, props), secrets) };
+      if (req.preview) return { id: '', properties: keepSecrets(planned(m, props), props) };
       refuseUnknowns(m, name, 'Create', props);
       const key = metadata.get(CREATE_KEY_HEADER)[0];
       const ctx = context(m, req.urn, name, req.timeout, typeof key === 'string' ? key : undefined);
       try {
         const r = await m.create(ctx, reveal(props) as Props);
-        return { id: r.id, properties: protect(reported(m, r.outputs), secrets) };
+        return { id: r.id, properties: keepSecrets(reported(m, r.outputs), props) };
       } catch (e) {
-        throw reportedPartial(m, e, secrets);
+        throw reportedPartial(m, e, props);
       }
     }),
     read: unary(async (req: ReadRequest) => {
       const { m, name } = mod(req.urn);
       const state = req.properties;
       const inputs = req.inputs;
-      const secrets = secretKeys(state, inputs);
       const ctx = context(m, req.urn, name, req.timeout);
       const outputs = await m.read(ctx, req.id);
       if (!outputs) return { id: '', properties: {}, inputs: {} };
@@ -387,14 +385,13 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       for (const t of m.triggers) if (inputs[t] !== undefined) newInputs[t] = reveal(inputs[t]);
       return {
         id: req.id,
-        properties: protect(reported(m, outputs), secrets),
-        inputs: protect(newInputs, secrets),
+        properties: keepSecrets(reported(m, outputs), state),
+        inputs: keepSecrets(newInputs, inputs),
       };
     }),
     update: unary(async (req: UpdateRequest) => {
       const { m, name } = mod(req.urn);
       const { olds, news, oldInputs } = req;
-      const secrets = secretKeys(news);
       const d = resources().diffInputs(m, olds, oldInputs, news, currentConfig());
       if (req.preview) {
         const o: Props = { ...olds, ...news };
@@ -408,7 +405,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
         ])
           if (k in o || m.computedOutputs.includes(k)) o[k] = UNKNOWN;
         for (const k of Object.keys(o)) if (!m.computedOutputs.includes(k) && !(k in news) && !(k in olds)) delete o[k];
-        return { properties: protect(o, secrets) };
+        return { properties: keepSecrets(o, news) };
       }
       refuseUnknowns(m, name, 'Update', news);
       const ctx = context(m, req.urn, name, req.timeout);
@@ -420,9 +417,9 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
           news: reveal(news) as Props,
           changed: d.changed,
         });
-        return { properties: protect(reported(m, outputs), secrets) };
+        return { properties: keepSecrets(reported(m, outputs), news) };
       } catch (e) {
-        throw reportedPartial(m, e, secrets);
+        throw reportedPartial(m, e, news);
       }
     }),
     delete: unary(async (req: DeleteRequest) => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { containsUnknown, protect, reveal, secret, secretKeys } from './wire';
+import { containsUnknown, keepSecrets, protect, reveal, secret } from './wire';
 
 test('unknowns are recognised in every typed form, at any depth', () => {
   for (const u of [
@@ -16,11 +16,21 @@ test('unknowns are recognised in every typed form, at any depth', () => {
 });
 
 test('secrets are revealed for OCI and wrapped again, once, in outputs; no undefined survives', () => {
-  const inputs = { name: secret('s'), tags: { a: secret('b') }, plain: 1 };
-  assert.deepEqual(reveal(inputs), { name: 's', tags: { a: 'b' }, plain: 1 });
-  const keys = secretKeys(inputs);
-  assert.deepEqual([...keys].sort(), ['name', 'tags']);
-  const out = protect({ name: 's', tags: { a: 'b' }, plain: 1, gone: undefined, when: new Date(0) }, keys);
-  assert.deepEqual(out, { name: secret('s'), tags: secret({ a: 'b' }), plain: 1, when: '1970-01-01T00:00:00.000Z' });
-  assert.deepEqual(protect({ name: secret('s') }, keys), { name: secret('s') });
+  const inputs = { name: secret('s'), tags: { a: secret('b') }, list: [secret('c'), 'd'], plain: 1 };
+  assert.deepEqual(reveal(inputs), { name: 's', tags: { a: 'b' }, list: ['c', 'd'], plain: 1 });
+  const out = keepSecrets(
+    { name: 's', tags: { a: 'b2', z: 'y' }, list: ['c', 'd'], plain: 1, gone: undefined, when: new Date(0) },
+    inputs,
+  );
+  // As Pulumi's annotateSecrets: into a map, only the secret entry; a list or a plain value whole.
+  assert.deepEqual(out, {
+    name: secret('s'),
+    tags: { a: secret('b2'), z: 'y' },
+    list: secret(['c', 'd']),
+    plain: 1,
+    when: '1970-01-01T00:00:00.000Z',
+  });
+  assert.deepEqual(keepSecrets({ name: secret('s') }, inputs), { name: secret('s') });
+  assert.deepEqual(keepSecrets({ tags: { a: 'b' } }, { tags: secret({ a: 'b' }) }), { tags: secret({ a: 'b' }) });
+  assert.deepEqual(protect({ key: 'k' }, new Set(['key'])), { key: secret('k') });
 });

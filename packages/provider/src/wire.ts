@@ -81,13 +81,6 @@ export function revealProps(p: Props): Props {
   return reveal(p) as Props;
 }
 
-/** Top-level keys of `inputs` that hold a secret anywhere inside. */
-export function secretKeys(...inputs: Props[]): Set<string> {
-  const keys = new Set<string>();
-  for (const p of inputs) for (const [k, v] of Object.entries(p)) if (containsSecret(v)) keys.add(k);
-  return keys;
-}
-
 /**
  * Outputs with every key in `keys` wrapped secret (once), and undefined/JS-only values dropped at
  * the top level; inside objects and lists the wire encoder (./proto) drops them as it writes, so a
@@ -102,6 +95,32 @@ export function protect(outputs: Props, keys: Set<string>): Props {
   }
   return out;
 }
+
+/**
+ * Values a provider returns, secret where what the engine sent was, as Pulumi's
+ * engine keeps them for a provider that does not take secrets (annotateSecrets, sdk/go/common/
+ * resource/plugin/provider_plugin.go): a key present in both is recursed into when both values are
+ * objects, else made secret whole when the sent value holds a secret. So a map whose one value was
+ * secret (`{ team: secret('a') }`) reads back as `{ team: secret('b') }`, not as a secret map.
+ */
+export function annotateSecrets(outs: Props, ins: Props): Props {
+  const out: Props = { ...outs };
+  for (const [k, inValue] of Object.entries(ins)) {
+    if (!(k in out)) continue;
+    const o = out[k];
+    if (isPlainObject(o) && isPlainObject(inValue)) out[k] = annotateSecrets(o, inValue);
+    else if (!isSecret(o) && containsSecret(inValue)) out[k] = secret(reveal(o));
+  }
+  return out;
+}
+
+/** Outputs cleaned as protect cleans them, secret where `sent` (what the engine sent) was (annotateSecrets). */
+export function keepSecrets(outputs: Props, sent: Props): Props {
+  return annotateSecrets(protect(outputs, new Set()), sent);
+}
+
+const isPlainObject = (v: unknown): v is Props =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !isSecret(v);
 
 /** Drops undefined, functions, symbols; Dates become RFC 3339 strings; bigint becomes a number. */
 export function clean(v: unknown): unknown {

@@ -495,7 +495,12 @@ describe('DrPlan', () => {
   });
 
   it('secrets stay secret in every output', async () => {
-    const inputs = { displayName: secret('hidden'), drProtectionGroupId: pair.standbyId, type: 'SWITCHOVER' };
+    const inputs = {
+      displayName: secret('hidden'),
+      drProtectionGroupId: pair.standbyId,
+      type: 'SWITCHOVER',
+      freeformTags: { team: secret('dr'), plain: 'x' },
+    };
     const checked = await check(plugin, DRPLAN, 'sec', {}, inputs);
     assert.equal((checked.displayName as Props)[SECRET_SIG], '1b47061264138c4ac30d75fd1eb44270');
     const c = await create(plugin, DRPLAN, 'sec', inputs);
@@ -504,6 +509,11 @@ describe('DrPlan', () => {
     const r = await read(plugin, DRPLAN, 'sec', c.id, c.outputs, checked);
     assert.deepEqual(r.outputs.displayName, secret('hidden'));
     assert.deepEqual(r.inputs.displayName, secret('hidden'));
+    // A map's secret entry stays the secret, not the map (Pulumi's annotateSecrets): what the
+    // program sends, so a tag changed outside is an update of that entry in the next preview.
+    assert.deepEqual(c.outputs.freeformTags, { team: secret('dr'), plain: 'x' });
+    assert.deepEqual(r.outputs.freeformTags, { team: secret('dr'), plain: 'x' });
+    assert.deepEqual(r.inputs.freeformTags, { team: secret('dr'), plain: 'x' });
     const u = await update(
       plugin,
       DRPLAN,

@@ -3,7 +3,7 @@ import { jsonEvent } from './json-event';
 import { isDefaultProvider } from '../engine/default-provider';
 import { formatDuration, isSecret, SECRET_SIG, SECRET_VALUE, summaryDuration } from './format';
 import { propertyDiffText, stackOutputsText, type PropertyOp } from './properties';
-import { changedKeys, parsePath } from '../engine/values';
+import { changedKeys, parsePath, secretTokens } from '../engine/values';
 import { urnName } from '../engine/urn';
 import type { ColorMode } from './modes';
 
@@ -527,16 +527,19 @@ const protectChanges = (meta: StepEventMetadata) => Boolean(meta.old?.protect) !
  */
 const lockMark = (meta: StepEventMetadata) =>
   !meta.old || !meta.new || !protectChanges(meta) ? '' : meta.new.protect ? ' 🔒' : ' 🔓';
-/** The event's values with each `[secret]` it was masked with a secret again, which the printer prints so. */
+/**
+ * The event's values with each `[secret]` it was masked with a secret again, which the printer
+ * prints so; its value is the secret's token (maskSecrets), so two secrets compare as their values do.
+ */
 function unmasked(v: Record<string, unknown>): Record<string, unknown> {
-  const unmask = (x: unknown): unknown =>
-    x === '[secret]'
-      ? { [SECRET_SIG]: SECRET_VALUE }
-      : Array.isArray(x)
-        ? x.map(unmask)
-        : typeof x === 'object' && x !== null && !isSecret(x)
-          ? Object.fromEntries(Object.entries(x).map(([k, y]) => [k, unmask(y)]))
-          : x;
+  const unmask = (x: unknown, token?: string): unknown => {
+    if (x === '[secret]') return { [SECRET_SIG]: SECRET_VALUE, value: token };
+    if (typeof x !== 'object' || x === null || isSecret(x)) return x;
+    const tokens = (x as { [secretTokens]?: Record<string, string> })[secretTokens] ?? {};
+    return Array.isArray(x)
+      ? x.map((y, i) => unmask(y, tokens[i]))
+      : Object.fromEntries(Object.entries(x).map(([k, y]) => [k, unmask(y, tokens[k])]));
+  };
   return unmask(v) as Record<string, unknown>;
 }
 // eslint-disable-next-line no-control-regex

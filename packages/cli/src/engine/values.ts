@@ -3,6 +3,8 @@
 // engine (secrets as sig objects, unknowns as sentinel strings) so nothing is lost between the
 // program, the provider and the state.
 
+import { createHmac, randomBytes } from 'node:crypto';
+
 export type Props = Record<string, unknown>;
 
 export const sigKey = '4dabf18193072939515e22adb298388d';
@@ -65,13 +67,38 @@ export function stripSecrets(v: unknown): unknown {
   return v;
 }
 
-/** Replaces each secret by `[secret]` (what events and the display may show). */
+/**
+ * Replaces each secret by `[secret]` (what events and the display may show). An object or array
+ * that held secrets also carries, under `secretTokens` (a symbol, out of its JSON and of copies),
+ * a token for each: equal for equal secrets in this process, telling nothing of their values (an
+ * HMAC under a random key). The display compares secrets by it, as Pulumi's diff compares their
+ * values (PropertyValue.DeepEquals), so a secret that changed inside a map is an update there.
+ */
 export function maskSecrets(v: unknown): unknown {
   if (isSecret(v)) return '[secret]';
-  if (Array.isArray(v)) return v.map(maskSecrets);
-  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskSecrets(x)]));
-  return v;
+  if (!Array.isArray(v) && !isObject(v)) return v;
+  const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+  const tokens: Record<string | number, string> = {};
+  for (const [k, x] of entries) if (isSecret(x)) tokens[k] = secretToken(x.value);
+  const out = Array.isArray(v) ? v.map(maskSecrets) : Object.fromEntries(entries.map(([k, x]) => [k, maskSecrets(x)]));
+  if (Object.keys(tokens).length) Object.defineProperty(out, secretTokens, { value: tokens });
+  return out;
 }
+
+export const secretTokens = Symbol('secretTokens');
+const tokenKey = randomBytes(32);
+/** The same text for deeply equal values: keys sorted at every depth, secrets inside unwrapped. */
+const canonical = (v: unknown): string =>
+  JSON.stringify(stripSecrets(v), (_, x: unknown) =>
+    isObject(x)
+      ? Object.fromEntries(
+          Object.keys(x)
+            .sort()
+            .map((k) => [k, x[k]]),
+        )
+      : x,
+  ) ?? '';
+const secretToken = (value: unknown) => createHmac('sha256', tokenKey).update(canonical(value)).digest('hex');
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -1,6 +1,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { INSPECT_GUARD } from '../../src/engine/program';
 import { cleanEnv, OCIKIT_BIN } from '../support/ocikit';
 import { inlineProgram, ok, program, readCheckpoint, startCloud, type Cloud } from '../support/programs';
@@ -210,4 +212,48 @@ test("Ctrl-C at a terminal (SIGINT to ocikit's process group): what was created 
   } finally {
     await slow.close();
   }
+});
+
+// A secret inside a map (`freeformTags: { team: pulumi.secret(…) }`) changed outside: the refresh
+// and the next preview show that entry changed, as Pulumi's diff does (it compares the secrets'
+// values and prints `[secret] => [secret]`). ocikit read the map back as one secret and its display
+// saw every masked secret as equal, so both printed the map removed and added (`-`/`+`).
+test('a secret tag changed outside: refresh and preview show it updated, and the secret shows nowhere', async () => {
+  const source = inlineProgram(
+    'secret-tag',
+    "import * as pulumi from '@pulumi/pulumi';\nimport * as oci from '@pulumi/oci';\n" +
+      'const config = new pulumi.Config();\n' +
+      "const e = new oci.ailanguage.Endpoint('e', { compartmentId: config.require('compartmentId'),\n" +
+      "  modelId: config.require('modelId'), displayName: 'secret-tag', freeformTags: { team: pulumi.secret('tag-one'), env: 'dev' } });\n" +
+      'export const id = e.id;\n',
+  );
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true', PULUMI_CONFIG_PASSPHRASE: 'pw' });
+  p.setConfig({
+    ...cloud.ociConfig,
+    'secret-tag:compartmentId': cloud.sandbox.compartmentId,
+    'secret-tag:modelId': cloud.sandbox.textModelId,
+  });
+  ok(await p.run(['up', '--yes']), 'up');
+  const { id } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout) as { id: string };
+  await cloud.t.language().updateEndpoint({
+    endpointId: id,
+    updateEndpointDetails: { freeformTags: { team: 'tag-two', env: 'dev' } },
+  });
+  await cloud.t.advance(5);
+  const changed = / {8}~ freeformTags: \{\n {14}env : "dev"\n {12}~ team: \[secret\] => \[secret\]\n {10}\}\n/;
+  const refresh = ok(await p.run(['refresh', '--yes', '--skip-preview']), 'refresh');
+  assert.match(refresh.stdout, changed);
+  const preview = ok(await p.run(['preview']), 'preview');
+  assert.match(preview.stdout, changed);
+  const events = ok(await p.run(['preview', '--json']), 'preview --json').stdout;
+  for (const [what, text] of [
+    ['refresh', refresh.stdout],
+    ['preview', preview.stdout],
+    ['--json', events],
+    ['the state', readFileSync(join(p.dir, '.ocikit', 'stacks', 'dev.json'), 'utf8')],
+  ])
+    assert.doesNotMatch(text, /tag-(one|two)/, `${what} shows the secret`);
+  ok(await p.run(['up', '--yes']), 'the repair');
+  const { endpoint } = await cloud.t.language().getEndpoint({ endpointId: id });
+  assert.deepEqual(endpoint.freeformTags, { team: 'tag-one', env: 'dev' });
 });
