@@ -12,6 +12,7 @@ import {
 import { dirname, join } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { ExitCode, UserError } from '../errors';
+import { goJson } from '../go-json';
 import { checkSnapshot, listStacks, passphraseSalt, type Crypter, type ImportedDeployment } from '../engine';
 import type { GlobalOptions } from './options';
 import type { StackConfigFile } from '../project/stack-config';
@@ -33,6 +34,9 @@ import {
 import { isJsonFile, stackConfigFolder, stackConfigPath, type Project } from '../project/project';
 import { ask, readStdin } from './prompt';
 
+/** `stack output --json`: ui.FprintJSON, Go's encoder indented by two spaces, map keys sorted. */
+const GO_OUTPUTS = { indent: '  ', sorted: true };
+
 /**
  * `stack output [name] [--json|--shell]`: secrets print as [secret] unless --show-secrets, as in
  * Pulumi; `--shell` prints `name=value` lines a POSIX shell can `eval`.
@@ -51,11 +55,11 @@ export function stackOutput(options: GlobalOptions & { showSecrets?: boolean; sh
   }
   if (name !== undefined) {
     const value = shown[name];
-    process.stdout.write((options.json ? JSON.stringify(value, null, 2) : stringifyOutput(value)) + '\n');
+    process.stdout.write((options.json ? goJson(value, GO_OUTPUTS) : stringifyOutput(value)) + '\n');
     return;
   }
   if (options.json) {
-    process.stdout.write(JSON.stringify(shown, null, 2) + '\n');
+    process.stdout.write(goJson(shown, GO_OUTPUTS) + '\n');
     return;
   }
   printOutputs(shown);
@@ -152,8 +156,9 @@ export function stackShow(
   process.stdout.write('Use `ocikit stack select` to change stack; `ocikit stack ls` lists known ones\n');
 }
 
+/** stringifyOutput: a string as it is, another value as one line of Go's JSON (ui.MakeJSONString). */
 function stringifyOutput(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+  return typeof value === 'string' ? value : goJson(value, { sorted: true });
 }
 
 /**
@@ -162,7 +167,7 @@ function stringifyOutput(value: unknown): string {
  */
 export function stackExport(options: GlobalOptions & { showSecrets?: boolean; file?: string }): void {
   const deployment = openStack(options).state.exportDeployment({ showSecrets: options.showSecrets });
-  const text = JSON.stringify(deployment, null, 4) + '\n';
+  const text = goJson(deployment, { indent: '    ' }) + '\n';
   if (!options.file) return void process.stdout.write(text);
   try {
     // 0600 also when the file exists (the mode option applies to a new file only): it may hold secrets.

@@ -257,3 +257,38 @@ test('a secret tag changed outside: refresh and preview show it updated, and the
   const { endpoint } = await cloud.t.language().getEndpoint({ endpointId: id });
   assert.deepEqual(endpoint.freeformTags, { team: 'tag-one', env: 'dev' });
 });
+
+// Pulumi prints JSON with Go's encoder, HTML escaping off (ui.MakeJSONString for `stack output`,
+// encoding.JSON.Marshal for the checkpoint `stack export` prints, ShowJSONEvents for --json):
+// `<a&b>` as it is, but U+2028 and U+2029 escaped in every string, and a map's keys sorted by
+// their bytes ("10" before "2"). ocikit wrote the separators raw and "2" first, as JSON.stringify does.
+test('stack output, stack export and --json write JSON as Go writes it: <a&b> as is, U+2028 escaped, keys sorted', async () => {
+  const source = inlineProgram(
+    'go-json',
+    "export const s = '<a&b>\\u2028';\nexport const o = { k: '<a&b>\\u2029', 2: 2, 10: 10 };\n",
+  );
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig(cloud.ociConfig);
+  ok(await p.run(['up', '--yes']), 'up');
+  assert.equal(
+    ok(await p.run(['stack', 'output', '--json'])).stdout,
+    '{\n  "o": {\n    "10": 10,\n    "2": 2,\n    "k": "<a&b>\\u2029"\n  },\n  "s": "<a&b>\\u2028"\n}\n',
+  );
+  assert.equal(ok(await p.run(['stack', 'output', 's', '--json'])).stdout, '"<a&b>\\u2028"\n');
+  // The table: a string as it is, another value as one line of the same JSON.
+  assert.equal(
+    ok(await p.run(['stack', 'output'])).stdout,
+    'Current stack outputs (2):\n    OUTPUT  VALUE\n    o       {"10":10,"2":2,"k":"<a&b>\\u2029"}\n    s       <a&b>\u2028\n',
+  );
+  const exported = ok(await p.run(['stack', 'export'])).stdout;
+  assert.match(exported, /"s": "<a&b>\\u2028"/);
+  const events = ok(await p.run(['preview', '--json'])).stdout;
+  assert.match(events, /"s":"<a&b>\\u2028"/);
+  for (const [what, text] of [
+    ['stack export', exported],
+    ['--json', events],
+  ]) {
+    assert.doesNotMatch(text, /[\u2028\u2029]/, `${what} holds a raw line separator`);
+    JSON.parse(what === '--json' ? text.trim().split('\n')[1] : text);
+  }
+});

@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { goJson } from './go-json';
+
+test("goJson writes what JSON.stringify writes, but for Go's escapes and, when sorted, Go's map order", () => {
+  const value = {
+    s: '<a&b>\u2028x\u2029"\\\n',
+    n: [1, 0.5, 1e21, 1e-7, null, true],
+    o: { e: {}, l: [] },
+    u: undefined,
+  };
+  assert.equal(goJson(value), JSON.stringify(value).replace('\u2028', '\\u2028').replace('\u2029', '\\u2029'));
+  assert.equal(
+    goJson(value, { indent: '    ' }),
+    JSON.stringify(value, null, 4).replace('\u2028', '\\u2028').replace('\u2029', '\\u2029'),
+  );
+  // A line separator escaped, HTML characters not (SetEscapeHTML(false)); the text still parses back.
+  assert.equal(goJson('<a&b>\u2028'), '"<a&b>\\u2028"');
+  assert.equal(JSON.parse(goJson('<a&b>\u2028')), '<a&b>\u2028');
+  // Go sorts a map's keys by their bytes: "10" before "2", and in nested maps too.
+  assert.equal(goJson({ b: 1, 2: 2, 10: { z: 1, a: 2 } }, { sorted: true }), '{"10":{"a":2,"z":1},"2":2,"b":1}');
+  assert.equal(goJson([undefined, () => 1]), '[null,null]');
+  assert.equal(goJson(undefined), 'null');
+});

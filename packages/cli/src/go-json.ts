@@ -1,0 +1,62 @@
+/**
+ * Values as text the way Go's encoding/json writes them with SetEscapeHTML(false), the encoder
+ * Pulumi's commands print with (ui.MakeJSONString for `stack output`, encoding.JSON.Marshal for the
+ * checkpoint `stack export` prints, display.ShowJSONEvents for `--json`): as JSON.stringify, but
+ * U+2028 and U+2029 escaped in every string (Go's appendString does so unconditionally, for JSONP),
+ * so `<a&b>` stays as it is and a line separator becomes `\u2028`. `sorted`: each object's keys in
+ * the order Go writes a map's, by their UTF-8 bytes (a JS object would put integer-like keys first:
+ * "2" before "10", where Go puts "10" first), for values Go holds as map[string]any. With
+ * `indent`, as MarshalIndent writes it (`margin`: the indentation of the line the value starts on).
+ */
+export function goJson(value: unknown, options: { indent?: string; margin?: string; sorted?: boolean } = {}): string {
+  return write(value, '', options.indent ?? '', options.margin ?? '', Boolean(options.sorted)) ?? 'null';
+}
+
+function write(v: unknown, key: string, indent: string, margin: string, sorted: boolean): string | undefined {
+  if (typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function')
+    v = (v as { toJSON: (key: string) => unknown }).toJSON(key);
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return goString(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return String(v);
+    case 'object':
+      break;
+    default:
+      return undefined; // undefined, a function or a symbol: left out of an object, null in an array
+  }
+  const inner = margin + indent;
+  const items = (entries: string[], open: string, close: string) =>
+    entries.length === 0
+      ? open + close
+      : indent
+        ? `${open}\n${inner}${entries.join(`,\n${inner}`)}\n${margin}${close}`
+        : `${open}${entries.join(',')}${close}`;
+  if (Array.isArray(v))
+    return items(
+      v.map((x, i) => write(x, String(i), indent, inner, sorted) ?? 'null'),
+      '[',
+      ']',
+    );
+  const record = v as Record<string, unknown>;
+  const keys = sorted ? goOrder(Object.keys(record)) : Object.keys(record);
+  const entries: string[] = [];
+  for (const k of keys) {
+    const text = write(record[k], k, indent, inner, sorted);
+    if (text !== undefined) entries.push(`${goString(k)}${indent ? ': ' : ':'}${text}`);
+  }
+  return items(entries, '{', '}');
+}
+
+const SEPARATORS = /[\u2028\u2029]/g;
+function goString(s: string): string {
+  return JSON.stringify(s).replace(SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+}
+
+/** Keys in the order Go's encoding/json writes a map's: by their UTF-8 bytes. */
+export function goOrder(keys: string[]): string[] {
+  return keys.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+}
