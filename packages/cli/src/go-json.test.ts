@@ -21,4 +21,7 @@ test("goJson writes what JSON.stringify writes, but for Go's escapes and, when s
   assert.equal(goJson({ b: 1, 2: 2, 10: { z: 1, a: 2 } }, { sorted: true }), '{"10":{"a":2,"z":1},"2":2,"b":1}');
   assert.equal(goJson([undefined, () => 1]), '[null,null]');
   assert.equal(goJson(undefined), 'null');
+  // A negative zero keeps its sign, as Go's float64 -0 (JSON.stringify writes 0); it parses back as -0.
+  assert.equal(goJson({ z: -0, zs: [-0, 0] }), '{"z":-0,"zs":[-0,0]}');
+  assert.ok(Object.is(JSON.parse(goJson(-0)), -0));
 });

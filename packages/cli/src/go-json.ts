@@ -3,7 +3,7 @@
  * Pulumi's commands print with (ui.MakeJSONString for `stack output`, encoding.JSON.Marshal for the
  * checkpoint `stack export` prints, display.ShowJSONEvents for `--json`): as JSON.stringify, but
  * U+2028 and U+2029 escaped in every string (Go's appendString does so unconditionally, for JSONP),
- * so `<a&b>` stays as it is and a line separator becomes `\u2028`. `sorted`: each object's keys in
+ * so `<a&b>` stays as it is and a line separator becomes `\u2028`, and a negative zero `-0`. `sorted`: each object's keys in
  * the order Go writes a map's, by their UTF-8 bytes (a JS object would put integer-like keys first:
  * "2" before "10", where Go puts "10" first), for values Go holds as map[string]any. With
  * `indent`, as MarshalIndent writes it (`margin`: the indentation of the line the value starts on).
@@ -20,7 +20,8 @@ function write(v: unknown, key: string, indent: string, margin: string, sorted: 
     case 'string':
       return goString(v);
     case 'number':
-      return Number.isFinite(v) ? String(v) : 'null';
+      // A negative zero keeps its sign, as Go's float64 -0 does (strconv.AppendFloat writes `-0`).
+      return Object.is(v, -0) ? '-0' : Number.isFinite(v) ? String(v) : 'null';
     case 'boolean':
       return String(v);
     case 'object':

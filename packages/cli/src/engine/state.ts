@@ -22,6 +22,7 @@ import { trace } from './trace';
 import { isObject, isSecret, secretSig, sigKey, type Props } from './values';
 import { StackLockedError, type Crypter, type StackState } from './types';
 import { processAlive } from '../process-alive';
+import { goJson } from '../go-json';
 
 /** apitype.ResourceV3, with property values in wire form (secrets as plain secret objects). */
 export interface ResourceState {
@@ -384,7 +385,8 @@ export class FileStackState implements StackState {
   }
 
   /**
-   * The file's bytes, in parts: `JSON.stringify(checkpoint, null, 4)`, with each resource's bytes
+   * The file's bytes, in parts: the checkpoint as Go's encoder writes it (goJson, 4 spaces: a
+   * negative zero stays `-0`, as Pulumi's state keeps it), with each resource's bytes
    * kept from the previous write (resources are replaced, never changed in place, so an object's
    * text stays valid, and its secrets are not encrypted again on every write).
    */
@@ -395,7 +397,7 @@ export class FileStackState implements StackState {
     snapshot.resources.forEach((r, i) => {
       let bytes = this.encoded.get(r);
       if (bytes === undefined) {
-        const text = JSON.stringify(this.encodeResource(r), null, 4).replace(/\n/g, `\n${itemIndent}`);
+        const text = goJson(this.encodeResource(r), { indent: '    ', margin: itemIndent });
         bytes = Buffer.from(itemIndent + text);
         this.encoded.set(r, bytes);
       }
@@ -407,7 +409,7 @@ export class FileStackState implements StackState {
     // No resources, no list (DeploymentV3's `resources,omitempty`): a destroyed stack's deployment.
     if (snapshot.resources.length > 0) deployment.resources = resourcesMark;
     const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
-    const skeleton = JSON.stringify(checkpoint, null, 4) + '\n';
+    const skeleton = goJson(checkpoint, { indent: '    ' }) + '\n';
     const at = skeleton.indexOf(`"${resourcesMark}"`);
     if (at < 0) return [Buffer.from(skeleton)];
     return [Buffer.from(skeleton.slice(0, at)), ...items, Buffer.from(skeleton.slice(at + resourcesMark.length + 2))];
@@ -558,7 +560,7 @@ export class FileStackState implements StackState {
       if (!this.crypter)
         throw new Error('a secret must be written to the stack state but no secrets passphrase is set');
       this.encryptedSinceSaltRead = true;
-      return { [sigKey]: secretSig, ciphertext: this.crypter.encrypt(JSON.stringify(v.value)) };
+      return { [sigKey]: secretSig, ciphertext: this.crypter.encrypt(goJson(v.value)) };
     }
     if (Array.isArray(v)) return v.map((x) => this.encode(x));
     if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.encode(x)]));

@@ -292,3 +292,25 @@ test('stack output, stack export and --json write JSON as Go writes it: <a&b> as
     JSON.parse(what === '--json' ? text.trim().split('\n')[1] : text);
   }
 });
+
+// A negative zero is a float64 -0 all the way in Pulumi: the program sends it, the state keeps it
+// (Go's encoder writes `-0`), and `stack output` and the run's Outputs print it so. ocikit's state
+// writer (JSON.stringify) turned it into 0, so only the preview showed `-0`.
+test('a -0 output stays -0: in the Outputs of up, the state, and stack output (plain and --json)', async () => {
+  const source = inlineProgram('negative-zero', 'export const z = -0;\nexport const zs = [-0, 1];\n');
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig(cloud.ociConfig);
+  const up = ok(await p.run(['up', '--yes']), 'up');
+  assert.match(
+    up.stdout,
+    /Updating \(dev\):[\s\S]*Outputs:\n {4}z : -0\n {4}zs: \[\n {8}\[0\]: -0\n {8}\[1\]: 1\n {4}\]\n/,
+  );
+  assert.match(readFileSync(join(p.dir, '.ocikit', 'stacks', 'dev.json'), 'utf8'), /"z": -0,/);
+  assert.equal(ok(await p.run(['stack', 'output', 'z'])).stdout, '-0\n');
+  assert.equal(
+    ok(await p.run(['stack', 'output', '--json'])).stdout,
+    '{\n  "z": -0,\n  "zs": [\n    -0,\n    1\n  ]\n}\n',
+  );
+  assert.match(ok(await p.run(['stack', 'output'])).stdout, /\n {4}z {7}-0\n {4}zs {6}\[-0,1\]\n$/);
+  assert.match(ok(await p.run(['preview'])).stdout, /Resources:\n {4}1 unchanged\n/);
+});
