@@ -374,14 +374,24 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       );
     if (failed) throw failed.e;
   } finally {
+    // The run is over, and so is its cancellation scope. A signal from here on (a second Ctrl-C
+    // pressed as the run ended) would end ocikit by the signal's default action, before the
+    // plugins are stopped and the stack unlocked (Pulumi's diy backend likewise closes its scope,
+    // signal.Stop, before it saves the snapshot and unlocks: pkg/backend/diy/backend.go apply,
+    // pkg/backend/cancellation_scope.go Close). It is taken and changes nothing: the cleanup
+    // completes and the command exits as the run ended. The handler stays until the process exits.
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.on('SIGINT', ignoreSignal);
+    process.on('SIGTERM', ignoreSignal);
     discardPrograms();
     await plugins.stop();
     if (!previewOnly) state.unlock();
     await cloud?.close();
   }
 }
+
+const ignoreSignal = () => undefined;
 
 /**
  * `--config key=value` (preview, up, refresh and destroy): as Pulumi, each value is saved in Pulumi.<stack>.yaml (in

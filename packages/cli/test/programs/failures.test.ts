@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import {
   assertIntegrity,
@@ -532,3 +533,36 @@ for (const change of ['renamed', 'removed'] as const)
       await cloud.close();
     }
   });
+
+// A signal once the run is over (a second Ctrl-C pressed as it ended) lands in its cleanup, after
+// the cancellation handlers are gone: it killed ocikit (by the signal, before the plugins were
+// stopped and the stack unlocked when it came early enough). It is now taken and changes
+// nothing. To hold the cleanup open for as long as the test needs, a request half sent to the
+// embedded emulator keeps its close waiting; the emulator's owner file, removed just before that
+// close, says the cleanup has begun.
+test('a signal during the cleanup after a run changes nothing: it finishes and exits as the run ended', async () => {
+  const p = program(inlineProgram('late-signal', 'export const x = 1;\n'), { PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  const { child, done } = p.spawn(['up', '--yes', '--skip-preview']);
+  let stdout = '';
+  const url = await new Promise<URL>((resolve) =>
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+      const at = /embedded OCI emulator at (http:\/\/\S+)/.exec(stdout);
+      if (at) resolve(new URL(at[1]));
+    }),
+  );
+  const socket = connect(Number(url.port), url.hostname);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write('GET /20221001/endpoints HTTP/1.1\r\nHost: emulator\r\n');
+  const owner = join(p.dir, '.ocikit', 'emulator', 'owner.json');
+  while (!/Duration:/.test(stdout) || existsSync(owner)) await new Promise((r) => setTimeout(r, 10));
+  child.kill('SIGINT');
+  // (Long enough for the signal to end a process that does not take it; then the cleanup may end.)
+  await Promise.race([done, new Promise((r) => setTimeout(r, 500))]);
+  socket.destroy();
+  const result = await done;
+  assert.deepEqual([result.code, result.signal, result.stderr], [0, null, '']);
+  assert.match(result.stdout, /Resources:\n {4}\+ 1 created\n/);
+  assert.ok(!existsSync(join(p.dir, '.ocikit', 'stacks', 'dev.lock')), 'the lock is released');
+  assert.equal(ok(await p.run(['stack', 'output', 'x'])).stdout, '1\n');
+});
