@@ -45,8 +45,15 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     ...(error ? { error: oneLine(error) } : {}),
     changes: d?.changes ?? {},
     // A refresh runs no program: the stack keeps its outputs (RefreshStep.Apply returns a
-    // component's state as it was), in its preview too.
-    outputs: d ? (o.preview ? (o.operation === 'refresh' ? (oldOutputs ?? {}) : d.stackOutputs) : state.outputs()) : {},
+    // component's state as it was), in its preview too. Otherwise the stack's outputs in the
+    // snapshot the run wrote (from memory: reading the file back cost a parse of every resource).
+    outputs: d
+      ? o.preview
+        ? o.operation === 'refresh'
+          ? (oldOutputs ?? {})
+          : d.stackOutputs
+        : (rootStackOutputs(d.snapshot().resources) ?? {})
+      : {},
     ...(d && oldOutputs ? { oldOutputs } : {}),
     durationMs: Date.now() - started,
   });
