@@ -8,4 +8,10 @@ export { ENGINE_LAYOUTS, engineCodec, type EngineMessage } from './engine-codec'
 export { applyIgnoreChanges, parsePath } from './property-path';
 
 /** ocikit's addition to the protocol: another provider instance in a running plugin (see ./instances). */
-export { CREATE_KEY_HEADER, START_PROVIDER_PATH, startProviderCodec, type StartProviderResponse } from './instances';
+export {
+  CREATE_KEY_HEADER,
+  PREVIEW_ONLY_ENV,
+  START_PROVIDER_PATH,
+  startProviderCodec,
+  type StartProviderResponse,
+} from './instances';

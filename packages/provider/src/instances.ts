@@ -16,6 +16,14 @@ export const START_PROVIDER_PATH = '/ocikit.ProviderHost/StartProvider';
  */
 export const CREATE_KEY_HEADER = 'ocikit-create-key';
 
+/**
+ * A third, an environment variable the Pulumi CLI never sets: ocikit's engine sets it to `1` for a
+ * plugin that serves a preview alone (`ocikit preview`: no operation follows it, no refresh, no
+ * import), which then does not load the OCI services' SDK and clients ahead: such a preview's Check
+ * and Diff never use them, and an Invoke or a Read loads them when it comes (see warmUpSteps).
+ */
+export const PREVIEW_ONLY_ENV = 'OCIKIT_PREVIEW_ONLY';
+
 export interface StartProviderResponse {
   port: number;
 }

@@ -19,3 +19,20 @@ test('after protectStdout no console method writes to stdout', () => {
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /l\n[\s\S]*d\n/);
 });
+
+test("a plugin for a preview alone does not load the OCI services' SDK ahead; any other does", () => {
+  const server = JSON.stringify(path.join(__dirname, 'server.ts'));
+  const script = `for (const step of require(${server}).warmUpSteps()) step();
+    const loaded = (m) => Object.keys(require.cache).some((f) => f.includes('/node_modules/' + m + '/'));
+    console.log(JSON.stringify(['oci-common', 'oci-disasterrecovery', 'oci-ailanguage'].map(loaded)));`;
+  const loaded = (env: Record<string, string>) => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as boolean[];
+  };
+  assert.deepEqual(loaded({ OCIKIT_PREVIEW_ONLY: '1' }), [true, false, false]);
+  assert.deepEqual(loaded({ OCIKIT_PREVIEW_ONLY: '' }), [true, true, true]);
+});

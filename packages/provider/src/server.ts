@@ -6,7 +6,7 @@ import type { Clients } from './clients';
 import type { ProviderConfig } from './config';
 import type { EngineLog } from './engine-log';
 import { messageOf, PartialFailure, ProviderError } from './errors';
-import { CREATE_KEY_HEADER } from './instances';
+import { CREATE_KEY_HEADER, PREVIEW_ONLY_ENV } from './instances';
 import { packageVersion } from './package-version';
 import { applyIgnoreChanges } from './property-path';
 import type { InputDiff, OpContext, ResourceModule } from './resources/resource';
@@ -27,22 +27,31 @@ const resources = lazy(() => ({
   ...(require('./resources/resource') as typeof import('./resources/resource')),
 }));
 
+/** A plugin for a preview alone (PREVIEW_ONLY_ENV) loads the OCI services' SDK when first needed. */
+const previewOnly = (): boolean => process.env[PREVIEW_ONLY_ENV] === '1';
+
 /**
- * Loads, after the port line, what the first requests will need: configuration and regions
- * (CheckConfig), the resource modules and schema (Check), the OCI SDK (Create). An engine that
+ * What warmUp loads, in order: configuration and regions (CheckConfig), the resource modules and
+ * schema (Check), the OCI services' SDK (Create), unless the plugin serves a preview alone.
+ */
+export function warmUpSteps(): (() => unknown)[] {
+  return [
+    cfg,
+    () => require('oci-common'),
+    resources,
+    () => (require('./schema') as typeof import('./schema')).packageSchema(),
+    ...(previewOnly() ? [] : [() => require('oci-disasterrecovery'), () => require('oci-ailanguage')]),
+  ];
+}
+
+/**
+ * Loads, after the port line, what the first requests will need (warmUpSteps). An engine that
  * starts plugins ahead of the program (ocikit does) then finds them warm; one that calls at once
  * waits no longer than on-demand loading would make it. One module per macrotask, so a request
  * that arrives meanwhile is answered between two loads.
  */
 export function warmUp(): void {
-  const steps: (() => unknown)[] = [
-    cfg,
-    () => require('oci-common'),
-    resources,
-    () => (require('./schema') as typeof import('./schema')).packageSchema(),
-    () => require('oci-disasterrecovery'),
-    () => require('oci-ailanguage'),
-  ];
+  const steps = warmUpSteps();
   const next = (): void => {
     const step = steps.shift();
     if (!step) return;
@@ -303,12 +312,13 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       clients?.close();
       clients = undefined;
       // After answering, while the engine goes on with the program: load the OCI SDK, build the
-      // clients (which parse the key) and read the schema, so the first operation does not wait.
+      // clients (which parse the key) and read the schema, so the first operation does not wait
+      // (a preview alone builds its clients only if an Invoke or a Read needs them).
       setImmediate(() => {
         try {
           (require('./schema') as typeof import('./schema')).packageSchema();
           resources();
-          getClients();
+          if (!previewOnly()) getClients();
         } catch {
           // Reported by the first operation that needs it.
         }

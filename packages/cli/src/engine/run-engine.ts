@@ -2,6 +2,7 @@
 // program (update), refresh every resource (refresh) or delete everything (destroy), with the
 // state written after every step, and report Pulumi-shaped events and a summary.
 import { availableParallelism } from 'node:os';
+import { PREVIEW_ONLY_ENV } from '@ocikit/pulumi-resource-oci';
 import { Deployment, engineRegistration, StepError, stackType } from './deployment';
 import { EventSink } from './events';
 import { startMonitor } from './monitor';
@@ -19,6 +20,19 @@ import { StackLockedError, type EngineEvent, type EngineOptions, type EngineResu
  */
 export function defaultParallel(): number {
   return availableParallelism() * 4;
+}
+
+/**
+ * The plugins' environment: ocikit's and the provider's, and for a preview alone (no operation
+ * follows it with these plugins, nothing is refreshed or imported) PREVIEW_ONLY_ENV, so the plugin
+ * does not load the OCI services' SDK and clients that such a preview's Check and Diff never use.
+ */
+export function pluginEnv(o: EngineOptions): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...(o.providerEnv ?? {}) };
+  delete env[PREVIEW_ONLY_ENV];
+  const reads = o.operation === 'refresh' || o.refresh || Boolean(o.imports?.length);
+  if (o.preview && !o.keepPlugins && !reads) env[PREVIEW_ONLY_ENV] = '1';
+  return env;
 }
 
 /** Engine-internal options (tests): run another plugin executable instead of `pulumi-resource-oci`. */
@@ -117,7 +131,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         secretKeys: o.secretKeys,
         parallel,
         pluginCommand: o.pluginCommand ?? resolvePluginCommand(),
-        pluginEnv: { ...process.env, ...(o.providerEnv ?? {}) },
+        pluginEnv: pluginEnv(o),
         engineAddress: () => monitor!.address,
         adoptedPlugins: o.plugins?.take(),
         state,
