@@ -5,6 +5,7 @@
 // Rules follow pulumi/pulumi pkg/resource/deploy/step_generator.go and step.go.
 import { randomUUID } from 'node:crypto';
 import { isDefaultProvider } from './default-provider';
+import { applyReplaceOnChanges, diffExtra, invertDiff, knownDiff, replacementKeys } from './diff';
 import { EventSink, stepMetadata } from './events';
 import {
   MAX_ERROR_HOOK_ATTEMPTS,
@@ -22,18 +23,33 @@ import {
   type ProviderPlugin,
   type DiffResult,
 } from './provider-host';
+import {
+  engineRegistration,
+  importRegistration,
+  registrationEdges,
+  type AliasSpec,
+  type Registration,
+  type StepOutcome,
+} from './registration';
+import { orderResources } from './resource-order';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
-import type { ChangeKind, ImportSpec, OpType, PropertyDiff, StepEventMetadata } from './types';
+import {
+  checkFailureMessages,
+  ContinuedStepError,
+  errorText,
+  oneLine,
+  protectedRefusal,
+  StepError,
+  UNPROTECT,
+} from './step-errors';
+import type { ChangeKind, ImportSpec, OpType, StepEventMetadata } from './types';
 import {
   applyIgnoreChanges,
   changedKeys,
   containsUnknowns,
   deepEqual,
-  goPropertyValue,
   isSecret,
   makeSecret,
-  parsePath,
-  pathContains,
   stripSecrets,
   unknownValue,
   type Props,
@@ -46,12 +62,11 @@ import {
   providerUrn,
   UrnTargets,
   withDependents,
+  type Edges,
   type TargetOptions,
 } from './targets';
-import { urnName } from './urn';
+import { makeUrn, providerPrefix, splitRef, stackType, urnName, urnQualifiedType } from './urn';
 
-export const stackType = 'pulumi:pulumi:Stack';
-const providerPrefix = 'pulumi:providers:';
 /** The one package ocikit has a provider plugin for (pulumi-resource-oci). */
 const SERVED_PACKAGE = 'oci';
 
@@ -85,12 +100,6 @@ export interface DeploymentOptions {
   continueOnError?: boolean;
 }
 
-/** The edges of a resource that targeting follows (GetAllDependencies and the provider). */
-type Edges = Pick<
-  ResourceState,
-  'parent' | 'dependencies' | 'propertyDependencies' | 'deletedWith' | 'replaceWith' | 'provider'
->;
-
 /** In `given`, or (`dependents`) depending on a resource in `actual` (given and the dependents found so far). */
 function named(given: UrnTargets, actual: UrnTargets, dependents: boolean | undefined, urn: string, edges: Edges) {
   if (given.contains(urn)) return true;
@@ -100,100 +109,8 @@ function named(given: UrnTargets, actual: UrnTargets, dependents: boolean | unde
   return allDependencies(edges).some((u) => actual.contains(u));
 }
 
-function registrationEdges(reg: Registration, provider?: string): Edges {
-  return {
-    parent: reg.parent || undefined,
-    dependencies: reg.dependencies,
-    propertyDependencies: reg.propertyDependencies,
-    deletedWith: reg.deletedWith || undefined,
-    replaceWith: reg.replaceWith,
-    provider,
-  };
-}
-
-/** What the program registers, already decoded from the gRPC request. */
-export interface Registration {
-  type: string;
-  name: string;
-  parent: string;
-  custom: boolean;
-  inputs: Props;
-  provider: string;
-  version: string;
-  dependencies: string[];
-  propertyDependencies: Record<string, string[]>;
-  protect?: boolean;
-  retainOnDelete?: boolean;
-  deleteBeforeReplace?: boolean;
-  ignoreChanges: string[];
-  replaceOnChanges: string[];
-  additionalSecretOutputs: string[];
-  customTimeouts?: { create?: number; update?: number; delete?: number };
-  importId: string;
-  aliases?: AliasSpec[];
-  deletedWith?: string;
-  replaceWith?: string[];
-  replacementTrigger?: unknown;
-  /** The `hooks` option: hook names by type. */
-  hooks?: HookBinding;
-  /** Where the program made it (source-position.ts), recorded in the state as Pulumi records it. */
-  sourcePosition?: string;
-}
-
-/** One alias of a registration: an old URN, or the parts of one (unset parts are the resource's own). */
-export interface AliasSpec {
-  urn?: string;
-  name?: string;
-  type?: string;
-  stack?: string;
-  project?: string;
-  parentUrn?: string;
-  noParent?: boolean;
-}
-
-export interface StepOutcome {
-  urn: string;
-  id: string;
-  outputs: Props;
-  /** The registration's result when its step did not succeed (--continue-on-error): the program gets unknowns. */
-  result?: 'fail' | 'skip';
-}
-
 /** OCI lifecycle states of work still running (a killed run's create, update or delete). */
 const SETTLING = new Set(['CREATING', 'UPDATING', 'DELETING']);
-
-/** How Pulumi's refusals to replace a protected resource end (step_generator.go), for ocikit. */
-const UNPROTECT =
-  'To unprotect the resource, remove the `protect` flag from the resource in your Pulumi program and run `ocikit up`';
-
-/** DeleteStep.Apply's words for a protected resource, line breaks included. */
-const protectedRefusal = (urn: string) =>
-  `resource "${urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the \`protect\` flag from the resource in your Pulumi program and run \`ocikit up\`, or use the command:\n\`ocikit state unprotect '${urn}'\``;
-
-/** A user-facing step failure: the message is already one line naming the resource. */
-export class StepError extends Error {}
-
-/**
- * A step that failed under --continue-on-error: reported, and the run goes on; its registration
- * answers FAIL (stepExecutor.cancelDueToError: step.Fail()).
- */
-export class ContinuedStepError extends StepError {
-  constructor(
-    message: string,
-    readonly urn: string,
-  ) {
-    super(message);
-  }
-}
-
-const diffKinds: PropertyDiff['diffKind'][] = [
-  'add',
-  'add-replace',
-  'delete',
-  'delete-replace',
-  'update',
-  'update-replace',
-];
 
 interface ProviderInstance {
   plugin: ProviderPlugin;
@@ -2438,12 +2355,6 @@ export class Deployment {
   }
 }
 
-function makeUrn(stack: string, project: string, parent: string, type: string, name: string): string {
-  const parentType = parent ? urnQualifiedType(parent) : '';
-  const qualified = parentType && parentType !== stackType ? `${parentType}$${type}` : type;
-  return `urn:pulumi:${stack}::${project}::${qualified}::${name}`;
-}
-
 /** providers.FilterProviderConfig: what DiffConfig compares (the version only picks the plugin). */
 function withoutVersion(inputs: Props): Props {
   const { version, pluginDownloadURL, ...rest } = inputs;
@@ -2455,182 +2366,6 @@ function withoutVersion(inputs: Props): Props {
 /** A hook's old inputs and outputs (none for a create). */
 function oldProps(old: ResourceState | undefined): Pick<HookArgs, 'oldInputs' | 'oldOutputs'> {
   return old ? { oldInputs: old.inputs, oldOutputs: old.outputs } : {};
-}
-
-function urnQualifiedType(urn: string): string {
-  return urn.split('::')[2] ?? '';
-}
-
-function splitRef(ref: string): [string, string] {
-  const i = ref.lastIndexOf('::');
-  return i < 0 ? [ref, ''] : [ref.slice(0, i), ref.slice(i + 2)];
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-function oneLine(e: unknown): string {
-  return errorText(e)
-    .replace(/\s*\n\s*/g, ' ')
-    .trim();
-}
-
-/**
- * A Check's failures in Pulumi's words (issueCheckFailures: diag.GetResourcePropertyInvalidValueError
- * and GetResourceInvalidError), the value as it printed it: the top-level input of that name.
- */
-function checkFailureMessages(
-  type: string,
-  urn: string,
-  inputs: Props,
-  failures: Array<{ property: string; reason: string }>,
-): string[] {
-  const name = urnName(urn);
-  return failures.map((f) =>
-    f.property
-      ? `${type} resource '${name}'s property '${f.property}' value ${goPropertyValue(inputs[f.property])} has a problem: ${f.reason}`
-      : `${type} resource '${name}' has a problem: ${f.reason}`,
-  );
-}
-
-/**
- * Keys that force a replacement: the provider's replaces and the *_REPLACE detailed diffs (for a
- * diff with no replaceOnChanges, or one applyReplaceOnChanges already marked).
- */
-function replacementKeys(diff: DiffResult): string[] {
-  const keys = new Set(diff.replaces);
-  for (const [path, d] of Object.entries(diff.detailedDiff ?? {})) if (d.kind % 2 === 1) keys.add(path);
-  return [...keys].sort();
-}
-
-/**
- * A Diff that answered unknown decided on the inputs, as Pulumi's diffResource decides it
- * (step_generator.go: some when they differ, else none); ocikit also takes a replacement the
- * provider named as a change.
- */
-function knownDiff(diff: DiffResult, oldInputs: Props, newInputs: Props): DiffResult {
-  if (diff.changes !== 'unknown') return diff;
-  const keys = changedKeys(oldInputs, newInputs);
-  return {
-    ...diff,
-    changes: keys.length || diff.replaces.length ? 'some' : 'none',
-    diffs: diff.diffs.length ? diff.diffs : keys,
-  };
-}
-
-/**
- * DiffResult.Invert (sdk/go/common/resource/plugin/provider.go): each detailed entry's kind turned
- * round (DiffKind.Invert: an add is a delete and the other way, an update stays), the rest kept;
- * the detailed diff always there, empty when the provider sent none.
- */
-function invertDiff(diff: DiffResult): DiffResult {
-  const inverse = [2, 3, 0, 1, 4, 5];
-  const entries = Object.entries(diff.detailedDiff ?? {});
-  return { ...diff, detailedDiff: Object.fromEntries(entries.map(([k, d]) => [k, { ...d, kind: inverse[d.kind] }])) };
-}
-
-/**
- * A registration's replaceOnChanges applied to its diff, as step_generator.go's
- * applyReplaceOnChanges, with one matcher (paths compare as property paths, Pulumi's
- * PropertyPath.Contains: `tags.env` replaces on a change of `tags.env` only):
- * - `diff`: each detailed entry a path contains turned into its replace kind (`ToReplace`), so
- *   the events and the display say what forces it;
- * - `eventKeys`: a replace step's `keys` as Pulumi's events carry them (`ReplaceKeys`): the
- *   provider's replaces and the changed top-level keys a path contains, not the detailed paths
- *   (those say it in their replace kinds);
- * - `replaceKeys`: everything that forces a replacement: the event keys and the replace kinds.
- */
-function applyReplaceOnChanges(
-  diff: DiffResult,
-  replaceOnChanges: string[],
-): { diff: DiffResult; eventKeys: string[]; replaceKeys: string[] } {
-  const keys = new Set(diff.replaces);
-  if (replaceOnChanges.length && diff.changes !== 'none') {
-    const patterns = replaceOnChanges.map(parsePath);
-    const matches = (changed: string) => patterns.some((pattern) => pathContains(pattern, parsePath(changed)));
-    for (const changed of diff.diffs) if (matches(changed)) keys.add(changed);
-    if (diff.detailedDiff) {
-      const detailedDiff = Object.fromEntries(
-        Object.entries(diff.detailedDiff).map(([path, d]) => [path, matches(path) ? { ...d, kind: d.kind | 1 } : d]),
-      );
-      diff = { ...diff, detailedDiff };
-    }
-  }
-  const eventKeys = [...keys].sort();
-  return { diff, eventKeys, replaceKeys: [...new Set([...eventKeys, ...replacementKeys(diff)])].sort() };
-}
-
-function diffExtra(diff: DiffResult | undefined, olds: Props | undefined, news: Props): Partial<StepEventMetadata> {
-  if (!diff) return olds ? { diffs: changedKeys(olds, news) } : {};
-  const detailed = diff.detailedDiff
-    ? Object.fromEntries(
-        Object.entries(diff.detailedDiff).map(([k, v]) => [
-          k,
-          { diffKind: diffKinds[v.kind] ?? 'update', inputDiff: v.inputDiff },
-        ]),
-      )
-    : undefined;
-  return { diffs: diff.diffs, ...(detailed ? { detailedDiff: detailed } : {}) };
-}
-
-/**
- * Orders resources so that every dependency, parent and provider comes before its users, and a
- * copy marked for deletion after the live copy of its URN (snapshot integrity: Pulumi's
- * VerifyIntegrity refuses a URN seen before unless this copy is marked `delete`, so a replaced
- * copy must follow its replacement, as Pulumi's snapshot manager appends the old ones after the new).
- */
-export function orderResources(resources: ResourceState[]): ResourceState[] {
-  const byUrn = new Map<string, ResourceState[]>();
-  for (const r of resources) byUrn.set(r.urn, [...(byUrn.get(r.urn) ?? []), r]);
-  const out: ResourceState[] = [];
-  const state = new Map<ResourceState, 'visiting' | 'done'>();
-  const visit = (r: ResourceState) => {
-    if (state.has(r)) return;
-    state.set(r, 'visiting');
-    const refs = [
-      ...(r.parent ? [r.parent] : []),
-      ...(r.provider ? [splitRef(r.provider)[0]] : []),
-      ...(r.dependencies ?? []),
-      ...(r.deletedWith ? [r.deletedWith] : []),
-    ];
-    for (const u of refs) for (const d of byUrn.get(u) ?? []) if (d !== r && !(d.urn === r.urn)) visit(d);
-    if (r.delete) for (const d of byUrn.get(r.urn)!) if (!d.delete) visit(d);
-    state.set(r, 'done');
-    out.push(r);
-  };
-  for (const r of resources) visit(r);
-  return out;
-}
-
-/** A registration the engine makes itself (the stack, a default provider, `ocikit import`): no options of a program. */
-export function engineRegistration(
-  r: Pick<Registration, 'type' | 'name' | 'parent' | 'inputs' | 'version'> & Partial<Registration>,
-): Registration {
-  return {
-    custom: true,
-    provider: '',
-    dependencies: [],
-    propertyDependencies: {},
-    ignoreChanges: [],
-    replaceOnChanges: [],
-    additionalSecretOutputs: [],
-    importId: '',
-    ...r,
-  };
-}
-
-/** What `ocikit import` registers: the resource under its parent, nothing but its id to import. */
-function importRegistration(imp: ImportSpec, parent: string, version: string): Registration {
-  return engineRegistration({
-    type: imp.type,
-    name: imp.name,
-    parent,
-    inputs: {},
-    version,
-    importId: imp.id,
-    protect: imp.protect,
-  });
 }
 
 /**

@@ -8,16 +8,11 @@ import * as engine from '@pulumi/pulumi/proto/engine_pb';
 import type { Callback } from '@pulumi/pulumi/proto/callback_pb';
 import { ResourceMonitorService } from '@pulumi/pulumi/proto/resource_grpc_pb';
 import type { RegisterErrorHookRequest, RegisterResourceHookRequest } from '@pulumi/pulumi/proto/resource_pb';
-import {
-  ContinuedStepError,
-  StepError,
-  type AliasSpec,
-  type Deployment,
-  type Registration,
-  type StepOutcome,
-} from './deployment';
+import type { Deployment } from './deployment';
 import type { EventSink } from './events';
 import { hookBinding, type HookBindingMessage } from './hooks';
+import type { AliasSpec, Registration, StepOutcome } from './registration';
+import { ContinuedStepError, StepError } from './step-errors';
 import { trace } from './trace';
 import { sourcePosition, type SourcePositionMessage } from './source-position';
 import { Transforms } from './transforms';

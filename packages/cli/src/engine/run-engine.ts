@@ -3,7 +3,10 @@
 // state written after every step, and report Pulumi-shaped events and a summary.
 import { availableParallelism } from 'node:os';
 import { PREVIEW_ONLY_ENV } from '@ocikit/pulumi-resource-oci';
-import { Deployment, engineRegistration, StepError, stackType } from './deployment';
+import { Deployment } from './deployment';
+import { engineRegistration } from './registration';
+import { StepError } from './step-errors';
+import { stackType } from './urn';
 import { EventSink } from './events';
 import { startMonitor } from './monitor';
 import { startProgram, type ProgramOptions } from './program';

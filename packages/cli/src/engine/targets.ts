@@ -59,6 +59,12 @@ export interface TargetOptions {
   excludeDependents?: boolean;
 }
 
+/** The edges of a resource that targeting follows (GetAllDependencies and the provider). */
+export type Edges = Pick<
+  ResourceState,
+  'parent' | 'dependencies' | 'propertyDependencies' | 'deletedWith' | 'replaceWith' | 'provider'
+>;
+
 /** A provider reference's URN (`urn::id`). */
 export function providerUrn(ref: string | undefined): string {
   if (!ref) return '';
