@@ -61,7 +61,7 @@ import {
   missingTargetMessages,
   providerUrn,
   UrnTargets,
-  withDependents,
+  Targeting,
   type Edges,
   type TargetOptions,
 } from './targets';
@@ -98,15 +98,6 @@ export interface DeploymentOptions {
   targeting?: TargetOptions;
   /** `--continue-on-error`: a failed step stops only what depends on it (Pulumi's ContinueOnError). */
   continueOnError?: boolean;
-}
-
-/** In `given`, or (`dependents`) depending on a resource in `actual` (given and the dependents found so far). */
-function named(given: UrnTargets, actual: UrnTargets, dependents: boolean | undefined, urn: string, edges: Edges) {
-  if (given.contains(urn)) return true;
-  if (!dependents) return false;
-  const provider = providerUrn(edges.provider);
-  if (provider && actual.contains(provider)) return true;
-  return allDependencies(edges).some((u) => actual.contains(u));
 }
 
 /** OCI lifecycle states of work still running (a killed run's create, update or delete). */
@@ -162,11 +153,8 @@ export class Deployment {
   private readonly o: DeploymentOptions;
   /** The program's resource hooks (RegisterResourceHook), run around the steps. */
   readonly hooks: ResourceHooks;
-  /** `--target` as given, and grown by the dependents `--target-dependents` finds (targetsActual). */
-  private readonly targets: UrnTargets;
-  private readonly targetsActual: UrnTargets;
-  private readonly excludes: UrnTargets;
-  private readonly excludesActual: UrnTargets;
+  /** `--target` and `--exclude`: which registrations take their step, which deletes may run. */
+  private readonly targeting: Targeting;
   /** Registrations not targeted that had no old state: neither created nor recorded (skipped creates). */
   private readonly skippedCreates = new Set<string>();
   /** Untargeted resources kept as they were (a same step of their old state). */
@@ -187,11 +175,7 @@ export class Deployment {
 
   constructor(options: DeploymentOptions, snapshot: Snapshot) {
     this.o = options;
-    const t = options.targeting ?? {};
-    this.targets = new UrnTargets(t.targets);
-    this.targetsActual = new UrnTargets(t.targets);
-    this.excludes = new UrnTargets(t.excludes);
-    this.excludesActual = new UrnTargets(t.excludes);
+    this.targeting = new Targeting(options.targeting);
     this.hooks = new ResourceHooks({
       dryRun: options.preview,
       warn: (message, urn) => options.events.diag('warning', message, urn),
@@ -689,7 +673,7 @@ export class Deployment {
       modified: op === 'same' ? old?.modified : new Date().toISOString(),
     };
     const meta = stepMetadata(op, urn, reg.type, old, next, diffExtra(diff, old?.inputs, checked.inputs));
-    this.inScope(urn, reg.type, registrationEdges(reg));
+    this.targeting.inScope(urn, reg.type, registrationEdges(reg));
     this.checkSkippedCreates(urn, registrationEdges(reg));
     this.pre(meta);
     const ref = `${urn}::${id}`;
@@ -718,38 +702,12 @@ export class Deployment {
 
   // ----- targeting (--target, --exclude) -----------------------------------------------------
 
-  /** isTargetedForUpdate: named by --target, or (--target-dependents) depending on a targeted resource. */
-  private targetedForUpdate(urn: string, edges: Edges): boolean {
-    return named(this.targets, this.targetsActual, this.o.targeting?.targetDependents, urn, edges);
-  }
-
-  /** isExcludedFromUpdate: named by --exclude, or (--exclude-dependents) depending on an excluded resource. */
-  private excludedFromUpdate(urn: string, edges: Edges): boolean {
-    return named(this.excludes, this.excludesActual, this.o.targeting?.excludeDependents, urn, edges);
-  }
-
-  /**
-   * Whether a registration's step runs (step_generator.go generateSteps): providers and the stack
-   * always do (implicitly targeted); else it must be targeted, or not excluded. Records it among
-   * the targeted (or excluded) so its dependents follow with --target-dependents (--exclude-dependents).
-   */
-  private inScope(urn: string, type: string, edges: Edges): boolean {
-    const implicit = type.startsWith(providerPrefix) || type === stackType;
-    let targeted = true;
-    if (!implicit && this.targets.constrained) targeted = this.targetedForUpdate(urn, edges);
-    else if (!implicit && this.excludes.constrained) targeted = !this.excludedFromUpdate(urn, edges);
-    if (this.excludes.constrained && !targeted && this.excludedFromUpdate(urn, edges))
-      this.excludesActual.addLiteral(urn);
-    else if (targeted && this.targetedForUpdate(urn, edges)) this.targetsActual.addLiteral(urn);
-    return targeted;
-  }
-
   /**
    * validateSteps: a step that runs may not depend on a skipped create (the program would get no
    * real value for it). An update stops at the first; a preview reports each and fails at the end.
    */
   private checkSkippedCreates(urn: string, edges: Edges): void {
-    if (!this.targets.constrained && !this.o.replace) return;
+    if (!this.targeting.targets.constrained && !this.o.replace) return;
     for (const dep of [...allDependencies(edges), providerUrn(edges.provider)]) {
       if (!this.skippedCreates.has(dep)) continue;
       // Pulumi's diagnostic 2013, word for word (its doubled "was" included: scripts match it).
@@ -818,30 +776,14 @@ export class Deployment {
   }
 
   /**
-   * GenerateDeletes' targeting: with --target only the targets and what depends on them may be
-   * deleted, and a delete of one not named by --target is refused unless --target-dependents
-   * (a preview reports each and fails at the end); with --exclude, not the excluded resources nor
-   * what they keep.
+   * GenerateDeletes' targeting (Targeting.deletes), its refusals reported: an update stops at the
+   * first, a preview reports each and fails at the end.
    */
   private targetedDeletes(candidates: ResourceState[]): ResourceState[] {
-    const t = this.o.targeting ?? {};
-    let chosen = candidates;
-    if (this.targets.constrained) {
-      const allowed = withDependents(this.base, this.targets);
-      chosen = candidates.filter((r) => allowed.has(r.urn));
-    } else if (this.excludes.constrained) {
-      const kept = keptWithExcludes(this.base, this.excludes, Boolean(t.excludeDependents));
-      chosen = candidates.filter((r) => !kept.has(r.urn));
-    }
-    if (this.targets.constrained && !t.targetDependents) {
-      const messages = [...new Set(chosen.filter((r) => !this.targets.contains(r.urn)).map((r) => r.urn))].map(
-        (urn) =>
-          `Resource '${urn}' will be destroyed but was not specified in --target list.\nEither include resource in --target list or pass --target-dependents to proceed.`,
-      );
-      for (const m of messages) this.o.events.diag('error', m);
-      if (messages.length && !this.o.preview) throw new StepError(messages[0]);
-      if (messages.length) this.sawError ??= messages[0];
-    }
+    const { chosen, refusals: messages } = this.targeting.deletes(this.base, candidates);
+    for (const m of messages) this.o.events.diag('error', m);
+    if (messages.length && !this.o.preview) throw new StepError(messages[0]);
+    if (messages.length) this.sawError ??= messages[0];
     return chosen;
   }
 
@@ -874,7 +816,8 @@ export class Deployment {
     const { old, alias } = this.findOld(urn, reg);
     const skip = this.skippedAfterFailure(urn, reg);
     if (skip) return skip;
-    if (!this.inScope(urn, reg.type, registrationEdges(reg))) return this.untargetedStep(reg, urn, old, alias);
+    if (!this.targeting.inScope(urn, reg.type, registrationEdges(reg)))
+      return this.untargetedStep(reg, urn, old, alias);
     this.checkSkippedCreates(urn, registrationEdges(reg));
     const op: OpType = !old ? 'create' : deepEqual(old.inputs, reg.inputs) ? 'same' : 'update';
     const next: ResourceState = {
@@ -987,7 +930,7 @@ export class Deployment {
       (!old && reg.importId) || (old && (this.recreate.has(urn) || old.external || old.pendingReplacement));
     if (!before) {
       const edges = registrationEdges(reg, ref);
-      if (!this.inScope(urn, reg.type, edges)) return this.untargetedStep(reg, urn, old, alias);
+      if (!this.targeting.inScope(urn, reg.type, edges)) return this.untargetedStep(reg, urn, old, alias);
       this.checkSkippedCreates(urn, edges);
     }
     return this.track(this.customStep(reg, urn, old, alias, plugin, ref));
@@ -1781,7 +1724,7 @@ export class Deployment {
 
   /** Old resources the program no longer declares, plus replaced copies, deleted dependents first. */
   async finish(): Promise<void> {
-    if (this.targets.constrained || this.excludes.constrained) this.keepUnresentCreates();
+    if (this.targeting.constrained) this.keepUnresentCreates();
     else await this.reportUnresentCreates();
     // (A resource deleted to be replaced that the program no longer declares is only forgotten.)
     const unregistered = this.current.filter(
@@ -1791,7 +1734,7 @@ export class Deployment {
         !this.registered.has(r.urn) &&
         !this.deletedEarly.has(r),
     );
-    const missing = this.missingTargets(this.targets);
+    const missing = this.missingTargets(this.targeting.targets);
     await this.deleteAll(
       this.withoutFailedDependencies(
         this.targetedDeletes([
@@ -1808,7 +1751,7 @@ export class Deployment {
 
   /** `destroy`: every resource of the stack. */
   async destroyAll(): Promise<void> {
-    const missing = this.missingTargets(this.targets);
+    const missing = this.missingTargets(this.targeting.targets);
     const targets = this.targetedDeletes([...this.current]);
     // Delete hooks are functions of the program, which destroy does not run. Pulumi refuses such a
     // destroy up front unless --run-program runs the program, which ocikit does not implement.
@@ -1956,10 +1899,10 @@ export class Deployment {
       options.beforeUpdate ? this.replaceOldState(r, next) : this.put(r, next);
     // Targets and excludes are checked first (a plain refresh), then select what is read.
     if (!options.beforeUpdate) {
-      const missing = [...this.missingTargets(this.targets), ...this.missingTargets(this.excludes)];
+      const missing = [...this.missingTargets(this.targeting.targets), ...this.missingTargets(this.targeting.excludes)];
       if (missing.length) throw new StepError(missing[0]);
     }
-    const selected = this.refreshSelection(orderResources(this.current));
+    const selected = this.targeting.refreshSelection(orderResources(this.current));
     const chosen = this.current.filter((r) => !selected || selected.has(r));
     // A resource deleted to be replaced is not read: it is known gone, and kept for its replacement.
     const targets = chosen.filter(
@@ -2105,38 +2048,6 @@ export class Deployment {
     return changed;
   }
 
-  /**
-   * The resources a targeted refresh reads (deployment_executor.go refresh), undefined for all:
-   * the targets, plus (--target-dependents) what depends on one, found in dependency order; or
-   * all but the excluded and (--exclude-dependents) what depends on them.
-   */
-  private refreshSelection(ordered: ResourceState[]): Set<ResourceState> | undefined {
-    const t = this.o.targeting ?? {};
-    const out = new Set<ResourceState>();
-    if (this.excludes.constrained) {
-      const excluded = new UrnTargets(t.excludes);
-      for (const r of ordered) {
-        if (excluded.contains(r.urn)) continue;
-        if (t.excludeDependents && allDependencies(r).some((u) => excluded.contains(u))) {
-          excluded.addLiteral(r.urn);
-          continue;
-        }
-        out.add(r);
-      }
-      return out;
-    }
-    if (!this.targets.constrained) return undefined;
-    const targeted = new UrnTargets(t.targets);
-    for (const r of ordered) {
-      if (targeted.contains(r.urn)) out.add(r);
-      else if (t.targetDependents && allDependencies(r).some((u) => targeted.contains(u))) {
-        out.add(r);
-        targeted.addLiteral(r.urn);
-      }
-    }
-    return out;
-  }
-
   // ----- pending operations left by an earlier run --------------------------------------------
 
   /**
@@ -2174,10 +2085,7 @@ export class Deployment {
     const ops = [...this.pending];
     if (ops.length === 0) return;
     // A targeted run finishes only the creates of resources it targets (and does not exclude).
-    const complete = (urn: string) =>
-      opts.completeCreates &&
-      (!this.targets.constrained || this.targets.contains(urn)) &&
-      (!this.excludes.constrained || !this.excludes.contains(urn));
+    const complete = (urn: string) => opts.completeCreates && this.targeting.includes(urn);
     // An operation that could not be read back (OCI unreachable) stays on record for the next run.
     const unresolved: Snapshot['pendingOperations'] = [];
     for (const op of ops) {

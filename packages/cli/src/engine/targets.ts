@@ -1,8 +1,9 @@
 // Pulumi's resource targeting (`--target`, `--target-dependents`, `--exclude`,
 // `--exclude-dependents`): the URN sets and the rules that read a resource's edges, after
 // pulumi/pulumi pkg/resource/deploy (UrnTargets in deployment.go, step_generator.go,
-// deployment_executor.go). The step rules that use them live in deployment.ts.
+// deployment_executor.go), and a run's Targeting, the step rules that use them.
 import type { ResourceState } from './state';
+import { providerPrefix, stackType } from './urn';
 
 /**
  * A matcher for URN patterns as Pulumi's `--replace` and `--target` take them (UrnTargets in
@@ -166,4 +167,131 @@ export function missingTargetMessages(targets: UrnTargets, known: (urn: string) 
         ? `Target '${t}' could not be found in the stack.`
         : `Target '${t}' could not be found in the stack. Did you forget to escape $ in your shell?`,
     );
+}
+
+/** In `given`, or (`dependents`) depending on a resource in `actual` (given and the dependents found so far). */
+function named(given: UrnTargets, actual: UrnTargets, dependents: boolean | undefined, urn: string, edges: Edges) {
+  if (given.contains(urn)) return true;
+  if (!dependents) return false;
+  const provider = providerUrn(edges.provider);
+  if (provider && actual.contains(provider)) return true;
+  return allDependencies(edges).some((u) => actual.contains(u));
+}
+
+/**
+ * A run's `--target` and `--exclude` (and their `-dependents` flags), as Pulumi's step generator
+ * and deployment executor apply them: which registrations take their step (the sets grow as
+ * dependents are found: targetsActual, excludesActual), which deletes a targeted run may make,
+ * and which resources a targeted refresh reads.
+ */
+export class Targeting {
+  /** `--target` as given, and grown by the dependents `--target-dependents` finds (targetsActual). */
+  readonly targets: UrnTargets;
+  private readonly targetsActual: UrnTargets;
+  readonly excludes: UrnTargets;
+  private readonly excludesActual: UrnTargets;
+
+  constructor(private readonly options: TargetOptions = {}) {
+    this.targets = new UrnTargets(options.targets);
+    this.targetsActual = new UrnTargets(options.targets);
+    this.excludes = new UrnTargets(options.excludes);
+    this.excludesActual = new UrnTargets(options.excludes);
+  }
+
+  /** Whether the run is targeted at all (--target or --exclude). */
+  get constrained(): boolean {
+    return this.targets.constrained || this.excludes.constrained;
+  }
+
+  /** Whether a targeted run acts on a URN: targeted (or no --target), and not excluded. */
+  includes(urn: string): boolean {
+    return (
+      (!this.targets.constrained || this.targets.contains(urn)) &&
+      (!this.excludes.constrained || !this.excludes.contains(urn))
+    );
+  }
+
+  /** isTargetedForUpdate: named by --target, or (--target-dependents) depending on a targeted resource. */
+  private targetedForUpdate(urn: string, edges: Edges): boolean {
+    return named(this.targets, this.targetsActual, this.options.targetDependents, urn, edges);
+  }
+
+  /** isExcludedFromUpdate: named by --exclude, or (--exclude-dependents) depending on an excluded resource. */
+  private excludedFromUpdate(urn: string, edges: Edges): boolean {
+    return named(this.excludes, this.excludesActual, this.options.excludeDependents, urn, edges);
+  }
+
+  /**
+   * Whether a registration's step runs (step_generator.go generateSteps): providers and the stack
+   * always do (implicitly targeted); else it must be targeted, or not excluded. Records it among
+   * the targeted (or excluded) so its dependents follow with --target-dependents (--exclude-dependents).
+   */
+  inScope(urn: string, type: string, edges: Edges): boolean {
+    const implicit = type.startsWith(providerPrefix) || type === stackType;
+    let targeted = true;
+    if (!implicit && this.targets.constrained) targeted = this.targetedForUpdate(urn, edges);
+    else if (!implicit && this.excludes.constrained) targeted = !this.excludedFromUpdate(urn, edges);
+    if (this.excludes.constrained && !targeted && this.excludedFromUpdate(urn, edges))
+      this.excludesActual.addLiteral(urn);
+    else if (targeted && this.targetedForUpdate(urn, edges)) this.targetsActual.addLiteral(urn);
+    return targeted;
+  }
+
+  /**
+   * GenerateDeletes' targeting: with --target only the targets and what depends on them may be
+   * deleted, and a delete of one not named by --target is refused unless --target-dependents
+   * (a preview reports each and fails at the end); with --exclude, not the excluded resources nor
+   * what they keep.
+   */
+  deletes(base: ResourceState[], candidates: ResourceState[]): { chosen: ResourceState[]; refusals: string[] } {
+    const t = this.options;
+    let chosen = candidates;
+    if (this.targets.constrained) {
+      const allowed = withDependents(base, this.targets);
+      chosen = candidates.filter((r) => allowed.has(r.urn));
+    } else if (this.excludes.constrained) {
+      const kept = keptWithExcludes(base, this.excludes, Boolean(t.excludeDependents));
+      chosen = candidates.filter((r) => !kept.has(r.urn));
+    }
+    if (this.targets.constrained && !t.targetDependents) {
+      const messages = [...new Set(chosen.filter((r) => !this.targets.contains(r.urn)).map((r) => r.urn))].map(
+        (urn) =>
+          `Resource '${urn}' will be destroyed but was not specified in --target list.\nEither include resource in --target list or pass --target-dependents to proceed.`,
+      );
+      return { chosen, refusals: messages };
+    }
+    return { chosen, refusals: [] };
+  }
+
+  /**
+   * The resources a targeted refresh reads (deployment_executor.go refresh), undefined for all:
+   * the targets, plus (--target-dependents) what depends on one, found in dependency order; or
+   * all but the excluded and (--exclude-dependents) what depends on them.
+   */
+  refreshSelection(ordered: ResourceState[]): Set<ResourceState> | undefined {
+    const t = this.options;
+    const out = new Set<ResourceState>();
+    if (this.excludes.constrained) {
+      const excluded = new UrnTargets(t.excludes);
+      for (const r of ordered) {
+        if (excluded.contains(r.urn)) continue;
+        if (t.excludeDependents && allDependencies(r).some((u) => excluded.contains(u))) {
+          excluded.addLiteral(r.urn);
+          continue;
+        }
+        out.add(r);
+      }
+      return out;
+    }
+    if (!this.targets.constrained) return undefined;
+    const targeted = new UrnTargets(t.targets);
+    for (const r of ordered) {
+      if (targeted.contains(r.urn)) out.add(r);
+      else if (t.targetDependents && allDependencies(r).some((u) => targeted.contains(u))) {
+        out.add(r);
+        targeted.addLiteral(r.urn);
+      }
+    }
+    return out;
+  }
 }
