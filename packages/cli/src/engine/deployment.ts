@@ -5,7 +5,7 @@
 // Rules follow pulumi/pulumi pkg/resource/deploy/step_generator.go and step.go.
 import { randomUUID } from 'node:crypto';
 import { isDefaultProvider } from './default-provider';
-import { applyReplaceOnChanges, diffExtra, invertDiff, knownDiff, replacementKeys } from './diff';
+import { applyReplaceOnChanges, diffExtra, knownDiff, replacementKeys } from './diff';
 import { EventSink, stepMetadata } from './events';
 import {
   MAX_ERROR_HOOK_ATTEMPTS,
@@ -31,6 +31,7 @@ import {
   type Registration,
   type StepOutcome,
 } from './registration';
+import { danglingReferenceFixes, refreshRead, type RefreshRead } from './refresh';
 import { orderResources } from './resource-order';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
 import {
@@ -1925,24 +1926,11 @@ export class Deployment {
         this.sem.run(async () => {
           this.guard();
           const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
-          const name = urnName(r.urn);
           const meta = stepMetadata('refresh', r.urn, r.type, r, r);
           this.pre(meta);
-          let next: ResourceState | undefined;
-          let drift: { changed: boolean; extra: Partial<StepEventMetadata> } | undefined;
+          let found: RefreshRead | undefined;
           try {
-            const read = await plugin.read(r.urn, name, r.type, r.id!, r.outputs, r.inputs);
-            if (read.id) {
-              const outputs = { ...read.properties };
-              for (const [k, v] of Object.entries(r.outputs))
-                if (isSecret(v) && k in outputs && !isSecret(outputs[k])) outputs[k] = makeSecret(outputs[k]);
-              next = { ...r, id: read.id, outputs, inputs: read.inputs ?? r.inputs, initErrors: undefined };
-              delete next.initErrors;
-              // Modified moves only when what was read differs from the state (RefreshStep.Apply).
-              if (!deepEqual(next.inputs, r.inputs) || !deepEqual(next.outputs, r.outputs))
-                next.modified = new Date().toISOString();
-              drift = await this.refreshDrift(plugin, r, next);
-            }
+            found = await refreshRead(plugin, r);
           } catch (e) {
             // Reported, but the other reads go on (recorded as the run's failure below): Pulumi's
             // refresh runs its step executor ignoring errors (deployment_executor.go refresh,
@@ -1952,13 +1940,14 @@ export class Deployment {
             this.reportFailure(meta, message, e);
             throw new StepError(message);
           }
-          if (!next || !drift) {
+          if (!found) {
             replaceOld(r, undefined);
             await this.write();
             count('delete');
             this.outputs(stepMetadata('refresh', r.urn, r.type, r, undefined, { refreshResult: 'delete' }));
             return;
           }
+          const { next, drift } = found;
           replaceOld(r, next);
           await this.write();
           const result = drift.changed ? 'update' : 'same';
@@ -1977,75 +1966,13 @@ export class Deployment {
   }
 
   /**
-   * What a refresh found changed, as Pulumi's RefreshStep.Apply computes it (pkg/resource/deploy/
-   * step.go; the default since pulumi/pulumi#16146, `PULUMI_ENABLE_LEGACY_REFRESH_DIFF` restoring
-   * the old way): the diff the next `up` of an unchanged program would show, turned round. The
-   * provider's Diff is asked with what was read as the old inputs and outputs and the state's
-   * inputs as the new ones (and the state's ignoreChanges), an unknown answer is decided on the
-   * inputs (diffResource), and the result is inverted (DiffResult.Invert), so the drift names the
-   * inputs the cloud no longer matches; outputs that changed alone are no drift. An external
-   * resource (a `.get`) compares its outputs, as Pulumi's does (RefreshStep.ResultOp), and, as
-   * there, its step carries no diff (RefreshStep.Apply diffs only a managed resource).
-   */
-  private async refreshDrift(
-    plugin: ProviderPlugin,
-    r: ResourceState,
-    next: ResourceState,
-  ): Promise<{ changed: boolean; extra: Partial<StepEventMetadata> }> {
-    // Pulumi asks no Diff of an external resource: its step has no diff (no changed keys, no
-    // detailed diff); the display shows its changed outputs.
-    if (r.external) return { changed: changedKeys(r.outputs, next.outputs).length > 0, extra: {} };
-    const ignore = r.ignoreChanges ?? [];
-    const answer = await plugin.diff(
-      r.urn,
-      urnName(r.urn),
-      r.type,
-      next.id!,
-      next.outputs,
-      r.inputs,
-      next.inputs,
-      ignore,
-    );
-    const diff = knownDiff(answer, next.inputs, applyIgnoreChanges(next.inputs, r.inputs, ignore));
-    return { changed: diff.changes !== 'none', extra: diffExtra(invertDiff(diff), undefined, {}) };
-  }
-
-  /**
-   * After a refresh removed resources it found gone, what the others recorded of them goes too, as
-   * Pulumi's rebuildBaseState does: dependencies and property dependencies on them are dropped,
-   * a `deletedWith` on one is cleared, and a child of one takes its nearest ancestor still there
-   * (else the stack) as parent. Otherwise the state refers to resources it does not hold, which
-   * the integrity check (`stack import`, Pulumi's) refuses. True if anything changed.
+   * After a refresh removed resources it found gone, what the others recorded of them goes too
+   * (danglingReferenceFixes). True if anything changed.
    */
   private dropDanglingReferences(): boolean {
-    const live = new Set(this.current.map((r) => r.urn));
-    const known = new Map(this.base.map((r) => [r.urn, r]));
-    const stack = this.current.find((x) => x.type === stackType && !x.parent)?.urn;
-    const keep = (urns: string[]) => urns.filter((u) => live.has(u));
-    let changed = false;
-    // New objects, not edits: the state writer keeps each resource's serialized form by identity.
-    for (const r of [...this.current]) {
-      const gone = (u: string | undefined) => u !== undefined && !live.has(u);
-      const propertyGone = Object.values(r.propertyDependencies ?? {}).some((urns) => urns.some(gone));
-      if (!r.dependencies?.some(gone) && !propertyGone && !gone(r.deletedWith) && !gone(r.parent)) continue;
-      const next: ResourceState = { ...r };
-      if (r.dependencies) next.dependencies = keep(r.dependencies);
-      if (r.propertyDependencies)
-        next.propertyDependencies = Object.fromEntries(
-          Object.entries(r.propertyDependencies).map(([k, urns]) => [k, keep(urns)]),
-        );
-      if (gone(r.deletedWith)) delete next.deletedWith;
-      if (gone(r.parent)) {
-        let parent: string | undefined = r.parent;
-        while (parent && !live.has(parent)) parent = known.get(parent)?.parent;
-        parent ??= stack;
-        if (parent) next.parent = parent;
-        else delete next.parent;
-      }
-      this.replaceOldState(r, next);
-      changed = true;
-    }
-    return changed;
+    const fixes = danglingReferenceFixes(this.current, this.base);
+    for (const [r, next] of fixes) this.replaceOldState(r, next);
+    return fixes.length > 0;
   }
 
   // ----- pending operations left by an earlier run --------------------------------------------
