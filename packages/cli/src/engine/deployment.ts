@@ -32,6 +32,7 @@ import {
   type StepOutcome,
 } from './registration';
 import { danglingReferenceFixes, refreshRead, type RefreshRead } from './refresh';
+import { expiredToken, PendingOperations, readOnceSettled, retryTokenExpired } from './pending';
 import { orderResources } from './resource-order';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
 import {
@@ -101,9 +102,6 @@ export interface DeploymentOptions {
   continueOnError?: boolean;
 }
 
-/** OCI lifecycle states of work still running (a killed run's create, update or delete). */
-const SETTLING = new Set(['CREATING', 'UPDATING', 'DELETING']);
-
 interface ProviderInstance {
   plugin: ProviderPlugin;
   ref: string;
@@ -123,12 +121,8 @@ export class Deployment {
   private readonly olds = new Map<string, ResourceState>();
   /** Everything the state holds now, old and new; ordered topologically at write time. */
   private current: ResourceState[];
-  private pending: Snapshot['pendingOperations'] = [];
-  /** Creates an interrupted run sent without learning the id, by URN: their keys and inputs (see create). */
-  private readonly interruptedCreates = new Map<
-    string,
-    { key: string; inputs: Props; op: Snapshot['pendingOperations'][number] }
-  >();
+  /** The state's pending operations, and the creates an interrupted run sent without learning the id. */
+  readonly pending: PendingOperations;
   /** URNs of old resources the program registered (or read) in this run. */
   private readonly registered = new Set<string>();
   /** Old copies to delete at the end: replaced (create-before-delete) or left `delete: true` by an earlier run. */
@@ -198,7 +192,7 @@ export class Deployment {
     }
     this.current = [...snapshot.resources];
     this.base = orderResources(snapshot.resources);
-    this.pending = [...snapshot.pendingOperations];
+    this.pending = new PendingOperations(snapshot.pendingOperations, options.events, () => this.write());
   }
 
   // ----- state -------------------------------------------------------------------------------
@@ -206,7 +200,7 @@ export class Deployment {
   snapshot(): Snapshot {
     // References to a resource that moved through an alias follow it to its new URN.
     const resources = this.aliased.size ? this.current.map((r) => this.followAliases(r)) : this.current;
-    return { resources: orderResources(resources), pendingOperations: this.pending };
+    return { resources: orderResources(resources), pendingOperations: this.pending.list };
   }
 
   private followAliases(r: ResourceState): ResourceState {
@@ -272,16 +266,6 @@ export class Deployment {
       if (next) this.current[i] = next;
       else this.current.splice(i, 1);
     } else if (next) this.current.push(next);
-  }
-
-  /** Records a pending operation and waits until it is on disk, before the provider is called. */
-  private async beginPending(resource: ResourceState, type: PendingKind): Promise<() => void> {
-    const op = { resource, type };
-    this.pending.push(op);
-    await this.write();
-    return () => {
-      this.pending = this.pending.filter((p) => p !== op);
-    };
   }
 
   private count(kind: ChangeKind, op?: OpType): void {
@@ -1215,12 +1199,12 @@ export class Deployment {
     // program in another folder makes a new resource. The create an interrupted run sent without
     // learning the id is sent again with its key, recorded with the pending create, so OCI
     // answers with the resource it made (adopted, not made twice).
-    const interrupted = this.o.preview ? undefined : this.interruptedCreates.get(urn);
-    if (interrupted) this.forgetInterrupted(urn);
+    const interrupted = this.o.preview ? undefined : this.pending.interruptedCreates.get(urn);
+    if (interrupted) this.pending.forgetInterrupted(urn);
     // The same create only with the same inputs (the retry token covers them).
     const resent = interrupted && deepEqual(interrupted.inputs, given.inputs) ? interrupted.key : undefined;
-    if (interrupted && !resent) this.untrackedCreate(urn, 'the program now gives it other inputs');
-    if (resent && retryTokenExpired(resent)) this.untrackedCreate(urn, expiredToken(resent));
+    if (interrupted && !resent) this.pending.untrackedCreate(urn, 'the program now gives it other inputs');
+    if (resent && retryTokenExpired(resent)) this.pending.untrackedCreate(urn, expiredToken(resent));
     else if (resent)
       this.o.events.diag(
         'info',
@@ -1256,7 +1240,7 @@ export class Deployment {
       this.outputs({ ...meta, new: { ...meta.new!, outputs } });
       return { urn, id, outputs };
     }
-    const done = await this.beginPending(draft, 'creating');
+    const done = await this.pending.begin(draft, 'creating');
     let next: ResourceState;
     try {
       const res = await this.withErrorHooks(draft.resourceHooks, { ...hookArgs, failedOperation: 'create' }, () =>
@@ -1323,7 +1307,7 @@ export class Deployment {
       this.outputs({ ...meta, new: { ...meta.new!, outputs } });
       return { urn, id: old.id ?? '', outputs };
     }
-    const done = await this.beginPending(old, 'updating');
+    const done = await this.pending.begin(old, 'updating');
     let next: ResourceState;
     try {
       const props = await this.withErrorHooks(
@@ -1441,7 +1425,7 @@ export class Deployment {
     };
     const meta = stepMetadata('import', urn, reg.type, undefined, draft);
     this.pre(meta);
-    const done = this.o.preview ? () => undefined : await this.beginPending(draft, 'importing');
+    const done = this.o.preview ? () => undefined : await this.pending.begin(draft, 'importing');
     try {
       const read = await plugin.read(urn, reg.name, reg.type, reg.importId, undefined, undefined);
       if (!read.id) {
@@ -1680,53 +1664,10 @@ export class Deployment {
 
   // ----- deletes -----------------------------------------------------------------------------
 
-  /** Warns of an interrupted create whose resource, if it was made, this run cannot find. */
-  private untrackedCreate(urn: string, why: string): void {
-    this.o.events.diag(
-      'warning',
-      `${urn}: an earlier run was interrupted while creating it, before its id came back, and ${why}; if that create made it, it is not tracked: delete or import it by hand`,
-      urn,
-    );
-  }
-
-  /**
-   * Interrupted creates a whole update did not send again (see resolvePending): the program no
-   * longer declares them, so nothing will. Said, and forgotten.
-   */
-  async reportUnresentCreates(): Promise<void> {
-    if (this.interruptedCreates.size === 0) return;
-    for (const urn of [...this.interruptedCreates.keys()]) {
-      this.untrackedCreate(urn, 'this run did not create it again');
-      this.forgetInterrupted(urn);
-    }
-    await this.write();
-  }
-
-  /**
-   * Interrupted creates a run did not send again (a refresh, an import, a targeted update): kept on
-   * record, pending, for the next whole `up` or `destroy`, which sends each again with its key so
-   * that OCI answers with what it made (see resolvePending). Forgetting them here would leave what
-   * they made untracked, and that `up` would make it twice.
-   */
-  keepUnresentCreates(): void {
-    for (const urn of this.interruptedCreates.keys())
-      this.o.events.diag(
-        'warning',
-        `${urn}: an earlier run was interrupted while creating it, before its id came back; kept on record: the next whole \`ocikit up\` (or \`ocikit destroy\`) sends that create again, so OCI answers with what it made, if it did, and that run manages it`,
-        urn,
-      );
-  }
-
-  private forgetInterrupted(urn: string): void {
-    const interrupted = this.interruptedCreates.get(urn);
-    this.interruptedCreates.delete(urn);
-    this.pending = this.pending.filter((p) => p !== interrupted?.op);
-  }
-
   /** Old resources the program no longer declares, plus replaced copies, deleted dependents first. */
   async finish(): Promise<void> {
-    if (this.targeting.constrained) this.keepUnresentCreates();
-    else await this.reportUnresentCreates();
+    if (this.targeting.constrained) this.pending.keepUnresentCreates();
+    else await this.pending.reportUnresentCreates();
     // (A resource deleted to be replaced that the program no longer declares is only forgotten.)
     const unregistered = this.current.filter(
       (r) =>
@@ -1858,7 +1799,7 @@ export class Deployment {
       }
       if (!skipProvider) {
         const p = plugin ?? (await this.providerFor(r.provider ?? '', r.type, '')).plugin;
-        const done = await this.beginPending(r, 'deleting');
+        const done = await this.pending.begin(r, 'deleting');
         try {
           await this.withErrorHooks(r.resourceHooks, { ...hookArgs, failedOperation: 'delete' }, () =>
             p.delete(r.urn, urnName(r.urn), r.type, r.id!, r.outputs, r.inputs, r.customTimeouts?.delete),
@@ -1978,22 +1919,6 @@ export class Deployment {
   // ----- pending operations left by an earlier run --------------------------------------------
 
   /**
-   * A preview does not resolve pending operations (it writes nothing): it says they are there, and
-   * that the run that follows resolves them first, so its steps may differ from the preview's (a
-   * create sent again is adopted, not shown as a create). A refresh's preview reads a pending
-   * update or delete as its refresh does (see resolvePending): nothing to say.
-   */
-  notePending(refreshes: boolean): void {
-    for (const op of this.pending)
-      if (!refreshes || op.type === 'creating' || op.type === 'importing')
-        this.o.events.diag(
-          'warning',
-          `${op.resource.urn}: an earlier run was interrupted while ${op.type} it; the next run that may change it resolves that first (it reads the resource back, or sends the create again), so what it does may differ from this preview`,
-          op.resource.urn,
-        );
-  }
-
-  /**
    * Resolves pending operations of an interrupted run so this run converges (Pulumi asks the user;
    * we cannot ask, so): a pending update or delete is read back by id (gone → removed from the
    * state, present → its outputs refreshed); a pending import is reported. A pending create whose
@@ -2009,7 +1934,7 @@ export class Deployment {
    * (pkg/backend/snapshot.go: "Track pending create operations from the base snapshot").
    */
   async resolvePending(opts: { completeCreates: boolean; adoptImports?: boolean; refreshes?: boolean }): Promise<void> {
-    const ops = [...this.pending];
+    const ops = [...this.pending.list];
     if (ops.length === 0) return;
     // A targeted run finishes only the creates of resources it targets (and does not exclude).
     const complete = (urn: string) => opts.completeCreates && this.targeting.includes(urn);
@@ -2023,7 +1948,7 @@ export class Deployment {
         // Its create is sent again with the same key if this run creates it with the same inputs
         // (see create): OCI then answers with the resource it made. Said when that happens, or not.
         // Its pending operation stays on record until then: a run that fails first leaves it.
-        this.interruptedCreates.set(r.urn, { key: r.created, inputs: r.inputs, op });
+        this.pending.interruptedCreates.set(r.urn, { key: r.created, inputs: r.inputs, op });
         continue;
       }
       if (op.type === 'importing' && !existing && r.id && opts.adoptImports) {
@@ -2065,7 +1990,7 @@ export class Deployment {
         this.o.events.diag('warning', `${r.urn}: could not resolve the interrupted ${op.type}: ${oneLine(e)}`, r.urn);
       }
     }
-    this.pending = [...unresolved, ...[...this.interruptedCreates.values()].map((c) => c.op)];
+    this.pending.list = [...unresolved, ...[...this.pending.interruptedCreates.values()].map((c) => c.op)];
     await this.write();
   }
 
@@ -2137,7 +2062,7 @@ export class Deployment {
       this.base.push(made);
     }
     if (r.created && retryTokenExpired(r.created))
-      this.untrackedCreate(r.urn, `${expiredToken(r.created)}; this run manages ${made.id}`);
+      this.pending.untrackedCreate(r.urn, `${expiredToken(r.created)}; this run manages ${made.id}`);
     else
       this.o.events.diag(
         'info',
@@ -2147,29 +2072,13 @@ export class Deployment {
     return true;
   }
 
-  /**
-   * Reads a resource an interrupted run was changing, once OCI has finished with it: while its
-   * `state` is CREATING, UPDATING or DELETING the work the killed run started is still running,
-   * and what it ends as (ACTIVE, FAILED, gone) is what the state must record, or a FAILED update
-   * would pass for a done one. Waits up to the operation's customTimeouts (20 minutes, pulumi-oci's
-   * default, without).
-   */
+  /** readOnceSettled with the resource's provider. */
   private async readSettled(
     r: ResourceState,
     type: PendingKind,
   ): Promise<{ id: string; properties: Props; inputs?: Props }> {
     const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
-    const timeouts = r.customTimeouts ?? {};
-    const seconds =
-      (type === 'deleting' ? timeouts.delete : type === 'creating' ? timeouts.create : timeouts.update) ?? 1200;
-    const deadline = Date.now() + seconds * 1000;
-    for (let attempt = 0; ; attempt++) {
-      const read = await plugin.read(r.urn, urnName(r.urn), r.type, r.id!, r.outputs, r.inputs);
-      const state = stripSecrets(read.properties?.state);
-      if (!read.id || !SETTLING.has(String(state)) || Date.now() > deadline) return read;
-      if (this.canceled) throw new StepError('the update was canceled');
-      await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
-    }
+    return readOnceSettled(plugin, r, type, () => this.canceled);
   }
 
   // ----- lifecycle ---------------------------------------------------------------------------
@@ -2201,19 +2110,4 @@ function withoutVersion(inputs: Props): Props {
 /** A hook's old inputs and outputs (none for a create). */
 function oldProps(old: ResourceState | undefined): Pick<HookArgs, 'oldInputs' | 'oldOutputs'> {
   return old ? { oldInputs: old.inputs, oldOutputs: old.outputs } : {};
-}
-
-/**
- * OCI keeps a retry token for 24 hours (`opc-retry-token`): a create an interrupted run sent longer
- * ago than that and sends again is a new create, which OCI does not match with what the first made.
- */
-const RETRY_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
-function retryTokenExpired(key: string): boolean {
-  const sent = Date.parse(key);
-  return Number.isFinite(sent) && Date.now() - sent > RETRY_TOKEN_LIFETIME_MS;
-}
-
-function expiredToken(key: string): string {
-  return `that create was sent at ${key}, more than 24 hours ago, so OCI no longer knows its retry token and sending it again made a new resource`;
 }

@@ -177,14 +177,14 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       // write to the cloud); a refresh or an import only reads it.
       const completeCreates = (o.operation === 'update' && !o.imports?.length) || o.operation === 'destroy';
       const refreshes = o.operation === 'refresh' || Boolean(o.refresh);
-      if (o.preview) d.notePending(refreshes);
+      if (o.preview) d.pending.notePending(refreshes);
       // A refresh reads in the pending creates `--import-pending-creates` gave ids (now imports).
       else if (!canceled)
         await d.resolvePending({ completeCreates, adoptImports: o.operation === 'refresh', refreshes });
       if (canceled) throw new StepError('the update was canceled');
       // Only a program's update can create again what an interrupted run was creating (see finish):
       // the others keep it on record for the next.
-      if (o.operation !== 'update' || o.imports?.length) d.keepUnresentCreates();
+      if (o.operation !== 'update' || o.imports?.length) d.pending.keepUnresentCreates();
       if (o.operation === 'destroy') {
         // `destroy --refresh`: what is gone from the cloud leaves the state before the deletes.
         if (o.refresh) await d.refresh({ beforeUpdate: true });
