@@ -18,7 +18,6 @@ import {
 import {
   InitFailedError,
   PluginPool,
-  resourceStatusAfter,
   type PluginHandover,
   type ProviderPlugin,
   type DiffResult,
@@ -33,12 +32,12 @@ import {
 } from './registration';
 import { danglingReferenceFixes, refreshRead, type RefreshRead } from './refresh';
 import { expiredToken, PendingOperations, readOnceSettled, retryTokenExpired } from './pending';
+import { Failures } from './failures';
 import { orderResources } from './resource-order';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
 import {
   checkFailureMessages,
   ContinuedStepError,
-  errorText,
   oneLine,
   protectedRefusal,
   StepError,
@@ -59,7 +58,6 @@ import {
 import { Semaphore } from './semaphore';
 import {
   allDependencies,
-  keptWithExcludes,
   missingTargetMessages,
   providerUrn,
   UrnTargets,
@@ -110,7 +108,6 @@ interface ProviderInstance {
 export class Deployment {
   readonly changes: Partial<Record<ChangeKind, number>> = {};
   readonly opCounts: Partial<Record<OpType, number>> = {};
-  failure?: Error;
   canceled = false;
   stackUrn = '';
   stackOutputs: Props = {};
@@ -156,12 +153,8 @@ export class Deployment {
   private readonly untargeted = new Set<string>();
   /** Provider refs (`urn::id`) the program registered in this run. */
   private readonly registeredProviders = new Set<string>();
-  /** The first error a preview reported and went on from; the run fails with it at the end (sawError). */
-  sawError?: string;
-  /** --continue-on-error: the first step failure the run went on from (it fails at the end). */
-  continuedPast?: string;
-  /** --continue-on-error: URNs whose steps failed or were skipped (the deployment executor's `skipped`). */
-  private readonly skipped = new Set<string>();
+  /** The run's failures: the first one, which stops it, and those it goes on from. */
+  readonly failures: Failures;
 
   /** The project's folder (Pulumi.yaml's): source positions are relative to it. */
   get projectRoot(): string {
@@ -171,6 +164,7 @@ export class Deployment {
   constructor(options: DeploymentOptions, snapshot: Snapshot) {
     this.o = options;
     this.targeting = new Targeting(options.targeting);
+    this.failures = new Failures(options.events, Boolean(options.continueOnError), this.changes);
     this.hooks = new ResourceHooks({
       dryRun: options.preview,
       warn: (message, urn) => options.events.diag('warning', message, urn),
@@ -282,115 +276,11 @@ export class Deployment {
     this.o.events.emit({ resOutputsEvent: { metadata, planning: this.o.preview || undefined } });
   }
 
-  /** Called once, on the first step failure (the runner then stops the program, as Pulumi cancels it). */
-  onFailure: () => void = () => undefined;
-
-  /**
-   * A step that failed, as Pulumi's OnResourceStepPost reports it: an error under the resource (a
-   * provider's own words when it failed: GetResourceOperationFailedError is "%v" of its error) and a
-   * resOpFailedEvent with the resource's status after the failure and the steps done so far. The
-   * run's one-line reason (`message`) also names the resource and the operation.
-   */
-  private failed(metadata: StepEventMetadata, message: string, cause?: unknown): StepError {
-    this.recordFailure(message);
-    this.reportFailure(metadata, message, cause);
-    return new StepError(message);
-  }
-
-  /**
-   * A step that failed while it ran (its provider operation, or a hook). With --continue-on-error,
-   * as Pulumi's step executor (cancelDueToError), it is reported but stops nothing else: its
-   * registration answers FAIL, what depends on it is skipped, and the run fails at the end.
-   */
-  private stepFailed(metadata: StepEventMetadata, message: string, cause?: unknown): StepError {
-    if (!this.o.continueOnError) return this.failed(metadata, message, cause);
-    this.continuedPast ??= message;
-    this.skipped.add(metadata.urn);
-    this.reportFailure(metadata, message, cause);
-    return new ContinuedStepError(message, metadata.urn);
-  }
-
-  private reportFailure(metadata: StepEventMetadata, message: string, cause?: unknown): void {
-    this.o.events.diag('error', cause === undefined ? message : errorText(cause), metadata.urn);
-    const steps = Object.values(this.changes).reduce((sum, n) => sum + (n ?? 0), 0);
-    this.o.events.emit({ resOpFailedEvent: { metadata, status: resourceStatusAfter(cause), steps } });
-  }
-
-  /**
-   * --continue-on-error: a registration that depends on a resource whose step failed or was
-   * skipped is skipped too, with no step (deploymentExecutor.handleSingleEvent, doesStepDependOn):
-   * an existing resource keeps its old state, a new one is not created.
-   */
-  private skippedAfterFailure(urn: string, reg: Registration): StepOutcome | undefined {
-    if (!allDependencies(registrationEdges(reg)).some((u) => this.skipped.has(u))) return undefined;
-    this.skipped.add(urn);
-    return { urn, id: '', outputs: {}, result: 'skip' };
-  }
-
   /** --continue-on-error: the answer to a registration whose step failed (the program gets unknowns). */
   failedRegistration(reg: { type: string; name: string; parent: string }): StepOutcome {
     const urn = this.urn(reg.type, reg.name, reg.parent);
-    this.skipped.add(urn);
+    this.failures.skipped.add(urn);
     return { urn, id: '', outputs: {}, result: 'fail' };
-  }
-
-  /** --continue-on-error: nothing a failed or skipped resource depends on is deleted (performDeletes' erroredDeps). */
-  private withoutFailedDependencies(targets: ResourceState[]): ResourceState[] {
-    if (!this.skipped.size) return targets;
-    const kept = keptWithExcludes(this.current, new UrnTargets([...this.skipped]), false);
-    return targets.filter((r) => !kept.has(r.urn));
-  }
-
-  /**
-   * A registration its provider's Check refused, reported as Pulumi's step generator reports it:
-   * an error per failure, and no step (the resource is invalid: the plan shows no row for it).
-   */
-  private checkFailed(
-    urn: string,
-    type: string,
-    inputs: Props,
-    failures: Array<{ property: string; reason: string }>,
-  ): StepError {
-    const messages = checkFailureMessages(type, urn, inputs, failures);
-    this.recordFailure(messages[0]);
-    for (const m of messages) this.o.events.diag('error', m, urn);
-    return new StepError(messages[0]);
-  }
-
-  /**
-   * A provider's Check or Diff that answered an error. Pulumi calls both in its step generator
-   * (generateSteps, generateStepsFromDiff), before any step exists, and its deployment executor
-   * reports the error as a diagnostic on the resource (Execute: reportError with
-   * generateEventURN): no row, no resource-operation-failed event, nothing counted.
-   */
-  private preStepFailed(urn: string, operation: string, cause: unknown): StepError {
-    return this.refusedBeforeStep(urn, `${urn}: ${operation} failed: ${oneLine(cause)}`, errorText(cause));
-  }
-
-  /** An error before any step (preStepFailed): the run's one line, and `diagnostic` under the resource. */
-  private refusedBeforeStep(urn: string, message: string, diagnostic = message): StepError {
-    this.recordFailure(message);
-    this.o.events.diag('error', diagnostic, urn);
-    return new StepError(message);
-  }
-
-  private recordFailure(message: string): void {
-    if (!this.failure) {
-      this.failure = new StepError(message);
-      setImmediate(() => this.onFailure());
-    }
-  }
-
-  /**
-   * An error answering a registration that no step reported: Pulumi's step generator fails the
-   * update on any such error, so the run stops here too instead of leaving the program to unwind.
-   */
-  registrationFailed(e: unknown): unknown {
-    if (e instanceof StepError) return e;
-    const message = oneLine(e);
-    this.recordFailure(message);
-    this.o.events.diag('error', message);
-    return e;
   }
 
   /** Runs a resource's hooks of one type; a failing hook fails the step (one line naming the resource). */
@@ -399,7 +289,7 @@ export class Deployment {
     try {
       await this.hooks.run(type, binding, args);
     } catch (e) {
-      throw this.stepFailed(meta, `${args.urn}: ${oneLine(e)}`);
+      throw this.failures.stepFailed(meta, `${args.urn}: ${oneLine(e)}`);
     }
   }
 
@@ -437,11 +327,11 @@ export class Deployment {
    */
   private claim(urn: string): void {
     if (this.claimed.has(urn))
-      throw this.refusedBeforeStep(urn, `Duplicate resource URN '${urn}'; try giving it a unique name`);
+      throw this.failures.refusedBeforeStep(urn, `Duplicate resource URN '${urn}'; try giving it a unique name`);
     // (Pulumi reports this one with GetDuplicateResourceAliasedError, on the resource too.)
     const by = this.aliased.get(urn);
     if (by)
-      throw this.refusedBeforeStep(
+      throw this.failures.refusedBeforeStep(
         urn,
         `duplicate resource URN '${urn}': it is an alias of '${by}', registered earlier`,
       );
@@ -465,7 +355,7 @@ export class Deployment {
       // in the first case, as Pulumi passes it), then the resource is invalid and the run bails.
       const conflicting = this.claimed.has(alias) ? urn : this.aliased.get(alias);
       if (conflicting)
-        throw this.refusedBeforeStep(
+        throw this.failures.refusedBeforeStep(
           urn,
           `Duplicate resource alias '${alias}' applied to resource with URN '${urn}' conflicting with resource with URN '${conflicting}'`,
         );
@@ -623,13 +513,13 @@ export class Deployment {
     const { old, alias } = this.findOld(urn, reg);
     // A plugin that cannot start fails Pulumi's registry Check (providers/registry.go Check:
     // loadProvider's error), in the step generator before any step: an error under the provider.
-    if (pkg !== SERVED_PACKAGE) throw this.refusedBeforeStep(urn, unservedPackage(pkg));
+    if (pkg !== SERVED_PACKAGE) throw this.failures.refusedBeforeStep(urn, unservedPackage(pkg));
     const plugin = await this.startPlugin();
     // As Pulumi's resource monitor (providers.SetProviderVersion): the version the SDK registered
     // the provider with is one of its inputs, as it is for a default provider.
     const inputs = reg.version ? { ...reg.inputs, version: reg.version } : reg.inputs;
     const checked = await plugin.checkConfig(urn, reg.name, reg.type, old?.inputs ?? {}, inputs);
-    if (checked.failures.length) throw this.checkFailed(urn, reg.type, inputs, checked.failures);
+    if (checked.failures.length) throw this.failures.checkFailed(urn, reg.type, inputs, checked.failures);
     let op: OpType = 'create';
     let diff: DiffResult | undefined;
     if (old) {
@@ -699,10 +589,10 @@ export class Deployment {
       const message = `Resource '${urn}' depends on '${dep}' which was was not specified in --target list.`;
       this.o.events.diag('error', message, urn);
       if (!this.o.preview) {
-        this.recordFailure(message);
+        this.failures.recordFailure(message);
         throw new StepError(message);
       }
-      this.sawError ??= message;
+      this.failures.sawError ??= message;
       this.skippedCreates.delete(dep);
     }
   }
@@ -729,7 +619,7 @@ export class Deployment {
     }
     if (reg.custom && old.provider && !this.registeredProviders.has(old.provider)) {
       const message = `provider ${old.provider} for resource ${urn} has not been registered yet, this is due to a change of providers mixed with --target. Change your program back to the original providers`;
-      throw this.failed(stepMetadata('same', urn, reg.type, old, old), message);
+      throw this.failures.failed(stepMetadata('same', urn, reg.type, old, old), message);
     }
     // The state keeps the old resource as it was, under its old URN.
     if (alias) {
@@ -768,7 +658,7 @@ export class Deployment {
     const { chosen, refusals: messages } = this.targeting.deletes(this.base, candidates);
     for (const m of messages) this.o.events.diag('error', m);
     if (messages.length && !this.o.preview) throw new StepError(messages[0]);
-    if (messages.length) this.sawError ??= messages[0];
+    if (messages.length) this.failures.sawError ??= messages[0];
     return chosen;
   }
 
@@ -799,7 +689,7 @@ export class Deployment {
     this.claim(urn);
     if (reg.type === stackType) this.stackUrn = urn;
     const { old, alias } = this.findOld(urn, reg);
-    const skip = this.skippedAfterFailure(urn, reg);
+    const skip = this.failures.skippedAfterFailure(urn, reg);
     if (skip) return skip;
     if (!this.targeting.inScope(urn, reg.type, registrationEdges(reg)))
       return this.untargetedStep(reg, urn, old, alias);
@@ -897,7 +787,7 @@ export class Deployment {
 
   private guard(): void {
     if (this.canceled) throw new StepError('the update was canceled');
-    if (this.failure) throw new StepError('the update stopped after an earlier error');
+    if (this.failures.failure) throw new StepError('the update stopped after an earlier error');
   }
 
   /** A custom resource: Check → (Create | Diff → Same/Update/Replace), or an import. */
@@ -906,7 +796,7 @@ export class Deployment {
     const urn = this.urn(reg.type, reg.name, reg.parent);
     this.claim(urn);
     const { old, alias } = this.findOld(urn, reg);
-    const skip = this.skippedAfterFailure(urn, reg);
+    const skip = this.failures.skippedAfterFailure(urn, reg);
     if (skip) return skip;
     const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);
     // An import, a dependent deleted ahead of a delete-before-replace and a formerly external
@@ -965,9 +855,9 @@ export class Deployment {
     const fresh = !old || Boolean(recreating) || targeted;
     const news = fresh ? reg.inputs : applyIgnoreChanges(old!.inputs, reg.inputs, reg.ignoreChanges);
     const check = await plugin.check(urn, reg.name, reg.type, fresh ? {} : old!.inputs, news).catch((e: unknown) => {
-      throw this.preStepFailed(urn, 'checking', e);
+      throw this.failures.preStepFailed(urn, 'checking', e);
     });
-    if (check.failures.length) throw this.checkFailed(urn, reg.type, news, check.failures);
+    if (check.failures.length) throw this.failures.checkFailed(urn, reg.type, news, check.failures);
     const inputs = check.inputs;
     if (!old)
       return this.mutate(plugin, (release) =>
@@ -999,7 +889,7 @@ export class Deployment {
       : await plugin
           .diff(urn, reg.name, reg.type, old.id ?? '', old.outputs, inputs, old.inputs, reg.ignoreChanges)
           .catch((e: unknown) => {
-            throw this.preStepFailed(urn, 'diffing', e);
+            throw this.failures.preStepFailed(urn, 'diffing', e);
           });
     diff = knownDiff(diff, old.inputs, inputs);
     // A resource left with init errors is updated until it initialises (step_generator.go).
@@ -1024,7 +914,7 @@ export class Deployment {
         this.update(reg, urn, plugin, old, base({ id: old.id, inputs }), diff, release),
       );
     if (old.protect && reg.protect) {
-      throw this.failed(
+      throw this.failures.failed(
         stepMetadata('replace', urn, reg.type, old, undefined),
         `unable to replace resource "${urn}"\nas it is currently marked for protection. ${UNPROTECT}`,
       );
@@ -1032,7 +922,7 @@ export class Deployment {
     // The replacement is checked again with no olds, so defaults are computed afresh (a targeted
     // one already was).
     const recheck = targeted ? check : await plugin.check(urn, reg.name, reg.type, undefined, news);
-    if (recheck.failures.length) throw this.checkFailed(urn, reg.type, news, recheck.failures);
+    if (recheck.failures.length) throw this.failures.checkFailed(urn, reg.type, news, recheck.failures);
     const dbr = reg.deleteBeforeReplace ?? diff.deleteBeforeReplace;
     const draft = base({ inputs: recheck.inputs });
     // The dependents' deletes and the replacement hold one slot, one after the other, as before.
@@ -1125,7 +1015,7 @@ export class Deployment {
     for (const { res, keys } of toReplace.reverse()) {
       if (this.deletedEarly.has(res)) continue;
       if (res.protect && !res.delete) {
-        throw this.failed(
+        throw this.failures.failed(
           stepMetadata('replace', urn, type, root, undefined),
           `unable to replace resource "${res.urn}" as part of replacing "${urn}"\nas it is currently marked for protection. ${UNPROTECT}`,
         );
@@ -1256,7 +1146,7 @@ export class Deployment {
       const made = this.createdButFailed(draft, e);
       if (made) this.put(this.pendingReplacementOf(urn), made);
       void this.write();
-      throw this.stepFailed(meta, `${urn}: creating failed: ${oneLine(e)}`, e);
+      throw this.failures.stepFailed(meta, `${urn}: creating failed: ${oneLine(e)}`, e);
     }
     // The create is recorded before its after hooks run: a failing one fails the step, not the create.
     await this.hook('after_create', next.resourceHooks, { ...hookArgs, id: next.id!, newOutputs: next.outputs }, meta);
@@ -1332,7 +1222,7 @@ export class Deployment {
           initErrors: e.reasons,
         });
       void this.write();
-      throw this.stepFailed(meta, `${urn}: updating failed: ${oneLine(e)}`, e);
+      throw this.failures.stepFailed(meta, `${urn}: updating failed: ${oneLine(e)}`, e);
     }
     await this.hook('after_update', next.resourceHooks, { ...hookArgs, newOutputs: next.outputs }, meta);
     this.count('update');
@@ -1456,7 +1346,7 @@ export class Deployment {
           const messages = checkFailureMessages(reg.type, urn, news, check.failures);
           for (const m of messages) this.o.events.diag('error', m, urn);
           // Without the flag the run's one-line error is the first failure.
-          if (!this.o.continueOnError) this.recordFailure(messages[0]);
+          if (!this.o.continueOnError) this.failures.recordFailure(messages[0]);
           throw new StepError(`${urn}: one or more inputs failed to validate`);
         }
         const diff = await plugin.diff(
@@ -1501,7 +1391,7 @@ export class Deployment {
       const message = e instanceof StepError ? e.message : `${urn}: importing failed: ${oneLine(e)}`;
       // The `import` option's step, as any step, goes on under --continue-on-error (ImportStep.Fail
       // answers FAIL); `ocikit import` stops at the first failure.
-      throw cli ? this.failed(meta, message, e) : this.stepFailed(meta, message, e);
+      throw cli ? this.failures.failed(meta, message, e) : this.failures.stepFailed(meta, message, e);
     }
   }
 
@@ -1582,7 +1472,7 @@ export class Deployment {
     const old = this.olds.get(urn);
     // --continue-on-error: a read that depends on a failed or skipped resource is skipped too
     // (handleSingleEvent skips read steps as any other); what the state holds for it stays.
-    const skip = this.skippedAfterFailure(urn, reg);
+    const skip = this.failures.skippedAfterFailure(urn, reg);
     if (skip) {
       this.registered.add(urn);
       return skip;
@@ -1627,9 +1517,9 @@ export class Deployment {
       try {
         read = await plugin.read(urn, reg.name, reg.type, reg.id, reg.inputs, reg.inputs);
       } catch (e) {
-        throw this.stepFailed(meta, `${urn}: reading failed: ${oneLine(e)}`, e);
+        throw this.failures.stepFailed(meta, `${urn}: reading failed: ${oneLine(e)}`, e);
       }
-      if (!read.id) throw this.stepFailed(meta, `${urn}: resource '${reg.id}' does not exist`);
+      if (!read.id) throw this.failures.stepFailed(meta, `${urn}: resource '${reg.id}' does not exist`);
       const outputs = this.withSecrets(reg, reg.inputs, read.properties);
       // As Pulumi's ReadStep.Apply: the state's times carry on, and `modified` moves when what was
       // read differs from what it held (a first read has neither).
@@ -1678,7 +1568,8 @@ export class Deployment {
     );
     const missing = this.missingTargets(this.targeting.targets);
     await this.deleteAll(
-      this.withoutFailedDependencies(
+      this.failures.withoutFailedDependencies(
+        this.current,
         this.targetedDeletes([
           ...unregistered,
           ...this.toDeleteLater.filter(
@@ -1722,17 +1613,17 @@ export class Deployment {
       for (const r of protectedOnes) {
         const meta = stepMetadata('delete', r.urn, r.type, r, undefined);
         this.pre(meta);
-        this.stepFailed(meta, protectedRefusal(r.urn));
+        this.failures.stepFailed(meta, protectedRefusal(r.urn));
       }
-      targets = this.withoutFailedDependencies(targets);
+      targets = this.failures.withoutFailedDependencies(this.current, targets);
     } else if (protectedOnes.length) {
       const messages = protectedOnes.map((r) => {
         const meta = stepMetadata('delete', r.urn, r.type, r, undefined);
         const refusal = protectedRefusal(r.urn);
         this.pre(meta);
-        if (!this.o.preview) return this.failed(meta, refusal).message;
+        if (!this.o.preview) return this.failures.failed(meta, refusal).message;
         const message = `Preview failed: ${refusal}`;
-        this.recordFailure(message);
+        this.failures.recordFailure(message);
         this.o.events.diag('error', message, r.urn);
         return message;
       });
@@ -1807,7 +1698,7 @@ export class Deployment {
         } catch (e) {
           done();
           void this.write();
-          throw this.stepFailed(meta, `${r.urn}: deleting failed: ${oneLine(e)}`, e);
+          throw this.failures.stepFailed(meta, `${r.urn}: deleting failed: ${oneLine(e)}`, e);
         }
         done();
       }
@@ -1878,7 +1769,7 @@ export class Deployment {
             // newStepExecutor(..., true)), and a failed read (or Diff) keeps the old state
             // (NewRefreshStep; RefreshStep.Apply returns the error).
             const message = `${r.urn}: refreshing failed: ${oneLine(e)}`;
-            this.reportFailure(meta, message, e);
+            this.failures.reportFailure(meta, message, e);
             throw new StepError(message);
           }
           if (!found) {
@@ -1901,7 +1792,7 @@ export class Deployment {
     const failed = results.find((x) => x.status === 'rejected');
     if (failed) {
       const reason = (failed as PromiseRejectedResult).reason as unknown;
-      if (reason instanceof StepError) this.recordFailure(reason.message);
+      if (reason instanceof StepError) this.failures.recordFailure(reason.message);
       throw reason;
     }
   }

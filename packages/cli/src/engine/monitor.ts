@@ -66,8 +66,8 @@ function unary<Req, Res>(fn: (req: Req) => Promise<Res> | Res): Handler {
 
 /** What a failed registration answers: UNAVAILABLE once the run has failed or was canceled (see MonitorShutDown). */
 function registrationError(d: Deployment, e: unknown): unknown {
-  const reported = d.registrationFailed(e);
-  return d.failure || d.canceled ? new MonitorShutDown() : reported;
+  const reported = d.failures.registrationFailed(e);
+  return d.failures.failure || d.canceled ? new MonitorShutDown() : reported;
 }
 
 function unimplemented(name: string): Handler {

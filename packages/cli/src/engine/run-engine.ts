@@ -159,7 +159,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     const shutdown = async () => {
       if (!d.hooks.any) return;
       await d.idle();
-      if (!canceled && !d.failure) await finish().catch(() => undefined);
+      if (!canceled && !d.failures.failure) await finish().catch(() => undefined);
     };
     monitor = await startMonitor(() => d, events, shutdown);
     trace.mark('monitor listening');
@@ -216,14 +216,14 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         const kill = () => program.child.kill('SIGTERM');
         // A failed step ends the run: the program is stopped rather than left to unwind its
         // dependents' errors (Pulumi cancels the program the same way).
-        d.onFailure = kill;
+        d.failures.onFailure = kill;
         o.signal?.addEventListener('abort', kill, { once: true });
         const exit = await program.exit;
         trace.mark('program exited');
         o.signal?.removeEventListener('abort', kill);
         await d.idle();
         if (canceled) throw new StepError('the update was canceled');
-        if (d.failure) throw d.failure;
+        if (d.failures.failure) throw d.failures.failure;
         if (exit.code !== 0) {
           // 32: the program already reported its error through Engine.Log. Otherwise the Node.js
           // language host's words (pulumi-language-nodejs main.go: exiterr.ExitCode(), -1 for a
@@ -238,12 +238,12 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         trace.mark('deletes done');
       }
       // A preview reports every targeting error and goes on, then fails (Pulumi's sawError).
-      if (d.sawError) throw new StepError(d.sawError);
+      if (d.failures.sawError) throw new StepError(d.failures.sawError);
       // --continue-on-error: the steps that could run did; the run fails as Pulumi's deployment
       // executor reports it (reportExecResult: "update failed", for a destroy too; "preview
       // failed" for a preview, where a read can fail), and the stack keeps the old outputs the
       // program did not register again.
-      if (d.continuedPast) {
+      if (d.failures.continuedPast) {
         const failed = `${o.preview ? 'preview' : 'update'} failed`;
         events.diag('error', failed);
         throw new StepError(failed);

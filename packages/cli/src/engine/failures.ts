@@ -1,0 +1,134 @@
+// The run's failures, as Pulumi's step generator, step executor and deployment executor report
+// them: a step that failed (an error under the resource and a resource-operation-failed event), an
+// error before any step (a diagnostic on the resource, no row), a Check's failures, and, with
+// --continue-on-error, what the run goes on from and what it then skips. The first failure is the
+// run's: it is recorded once, and the runner stops the program (onFailure).
+import type { EventSink } from './events';
+import { resourceStatusAfter } from './provider-host';
+import { registrationEdges, type Registration, type StepOutcome } from './registration';
+import type { ResourceState } from './state';
+import { checkFailureMessages, ContinuedStepError, errorText, oneLine, StepError } from './step-errors';
+import { allDependencies, keptWithExcludes, UrnTargets } from './targets';
+import type { ChangeKind, StepEventMetadata } from './types';
+import type { Props } from './values';
+
+export class Failures {
+  /** The run's first failure: the run stops with it. */
+  failure?: Error;
+  /** Called once, on the first step failure (the runner then stops the program, as Pulumi cancels it). */
+  onFailure: () => void = () => undefined;
+  /** The first error a preview reported and went on from; the run fails with it at the end (sawError). */
+  sawError?: string;
+  /** --continue-on-error: the first step failure the run went on from (it fails at the end). */
+  continuedPast?: string;
+  /** --continue-on-error: URNs whose steps failed or were skipped (the deployment executor's `skipped`). */
+  readonly skipped = new Set<string>();
+
+  constructor(
+    private readonly events: EventSink,
+    private readonly continueOnError: boolean,
+    /** The run's step counts so far (a failed step's event carries their total). */
+    private readonly changes: Partial<Record<ChangeKind, number>>,
+  ) {}
+
+  /**
+   * A step that failed, as Pulumi's OnResourceStepPost reports it: an error under the resource (a
+   * provider's own words when it failed: GetResourceOperationFailedError is "%v" of its error) and a
+   * resOpFailedEvent with the resource's status after the failure and the steps done so far. The
+   * run's one-line reason (`message`) also names the resource and the operation.
+   */
+  failed(metadata: StepEventMetadata, message: string, cause?: unknown): StepError {
+    this.recordFailure(message);
+    this.reportFailure(metadata, message, cause);
+    return new StepError(message);
+  }
+
+  /**
+   * A step that failed while it ran (its provider operation, or a hook). With --continue-on-error,
+   * as Pulumi's step executor (cancelDueToError), it is reported but stops nothing else: its
+   * registration answers FAIL, what depends on it is skipped, and the run fails at the end.
+   */
+  stepFailed(metadata: StepEventMetadata, message: string, cause?: unknown): StepError {
+    if (!this.continueOnError) return this.failed(metadata, message, cause);
+    this.continuedPast ??= message;
+    this.skipped.add(metadata.urn);
+    this.reportFailure(metadata, message, cause);
+    return new ContinuedStepError(message, metadata.urn);
+  }
+
+  reportFailure(metadata: StepEventMetadata, message: string, cause?: unknown): void {
+    this.events.diag('error', cause === undefined ? message : errorText(cause), metadata.urn);
+    const steps = Object.values(this.changes).reduce((sum, n) => sum + (n ?? 0), 0);
+    this.events.emit({ resOpFailedEvent: { metadata, status: resourceStatusAfter(cause), steps } });
+  }
+
+  /**
+   * --continue-on-error: a registration that depends on a resource whose step failed or was
+   * skipped is skipped too, with no step (deploymentExecutor.handleSingleEvent, doesStepDependOn):
+   * an existing resource keeps its old state, a new one is not created.
+   */
+  skippedAfterFailure(urn: string, reg: Registration): StepOutcome | undefined {
+    if (!allDependencies(registrationEdges(reg)).some((u) => this.skipped.has(u))) return undefined;
+    this.skipped.add(urn);
+    return { urn, id: '', outputs: {}, result: 'skip' };
+  }
+
+  /** --continue-on-error: nothing a failed or skipped resource depends on is deleted (performDeletes' erroredDeps). */
+  withoutFailedDependencies(current: ResourceState[], targets: ResourceState[]): ResourceState[] {
+    if (!this.skipped.size) return targets;
+    const kept = keptWithExcludes(current, new UrnTargets([...this.skipped]), false);
+    return targets.filter((r) => !kept.has(r.urn));
+  }
+
+  /**
+   * A registration its provider's Check refused, reported as Pulumi's step generator reports it:
+   * an error per failure, and no step (the resource is invalid: the plan shows no row for it).
+   */
+  checkFailed(
+    urn: string,
+    type: string,
+    inputs: Props,
+    failures: Array<{ property: string; reason: string }>,
+  ): StepError {
+    const messages = checkFailureMessages(type, urn, inputs, failures);
+    this.recordFailure(messages[0]);
+    for (const m of messages) this.events.diag('error', m, urn);
+    return new StepError(messages[0]);
+  }
+
+  /**
+   * A provider's Check or Diff that answered an error. Pulumi calls both in its step generator
+   * (generateSteps, generateStepsFromDiff), before any step exists, and its deployment executor
+   * reports the error as a diagnostic on the resource (Execute: reportError with
+   * generateEventURN): no row, no resource-operation-failed event, nothing counted.
+   */
+  preStepFailed(urn: string, operation: string, cause: unknown): StepError {
+    return this.refusedBeforeStep(urn, `${urn}: ${operation} failed: ${oneLine(cause)}`, errorText(cause));
+  }
+
+  /** An error before any step (preStepFailed): the run's one line, and `diagnostic` under the resource. */
+  refusedBeforeStep(urn: string, message: string, diagnostic = message): StepError {
+    this.recordFailure(message);
+    this.events.diag('error', diagnostic, urn);
+    return new StepError(message);
+  }
+
+  recordFailure(message: string): void {
+    if (!this.failure) {
+      this.failure = new StepError(message);
+      setImmediate(() => this.onFailure());
+    }
+  }
+
+  /**
+   * An error answering a registration that no step reported: Pulumi's step generator fails the
+   * update on any such error, so the run stops here too instead of leaving the program to unwind.
+   */
+  registrationFailed(e: unknown): unknown {
+    if (e instanceof StepError) return e;
+    const message = oneLine(e);
+    this.recordFailure(message);
+    this.events.diag('error', message);
+    return e;
+  }
+}
