@@ -33,6 +33,7 @@ import {
 import { danglingReferenceFixes, refreshRead, type RefreshRead } from './refresh';
 import { expiredToken, PendingOperations, readOnceSettled, retryTokenExpired } from './pending';
 import { Failures } from './failures';
+import { Providers, SERVED_PACKAGE, unservedPackage, withoutVersion, type ProviderInstance } from './providers';
 import { orderResources } from './resource-order';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
 import {
@@ -67,16 +68,6 @@ import {
 } from './targets';
 import { makeUrn, providerPrefix, splitRef, stackType, urnName, urnQualifiedType } from './urn';
 
-/** The one package ocikit has a provider plugin for (pulumi-resource-oci). */
-const SERVED_PACKAGE = 'oci';
-
-/** Why a provider of another package cannot run (a `@pulumi/random` resource, a StackReference). */
-function unservedPackage(pkg: string): string {
-  return pkg === 'pulumi'
-    ? "Pulumi's built-in provider (StackReference, getResource) is not available in ocikit: each program keeps its stacks in its own .ocikit folder, with no backend to read another stack from"
-    : `the ${pkg} provider is not available: ocikit runs only the oci provider (pulumi-resource-oci)`;
-}
-
 export interface DeploymentOptions {
   project: string;
   stack: string;
@@ -100,11 +91,6 @@ export interface DeploymentOptions {
   continueOnError?: boolean;
 }
 
-interface ProviderInstance {
-  plugin: ProviderPlugin;
-  ref: string;
-}
-
 export class Deployment {
   readonly changes: Partial<Record<ChangeKind, number>> = {};
   readonly opCounts: Partial<Record<OpType, number>> = {};
@@ -124,8 +110,8 @@ export class Deployment {
   private readonly registered = new Set<string>();
   /** Old copies to delete at the end: replaced (create-before-delete) or left `delete: true` by an earlier run. */
   private readonly toDeleteLater: ResourceState[] = [];
-  private readonly providers = new Map<string, Promise<ProviderInstance>>();
-  private readonly pool: PluginPool;
+  /** The run's provider instances and the plugin processes they run in. */
+  private readonly providers: Providers;
   private readonly defaultProviders = new Map<string, Promise<string>>();
   private readonly sem: Semaphore;
   private readonly inflight = new Set<Promise<unknown>>();
@@ -170,15 +156,17 @@ export class Deployment {
       warn: (message, urn) => options.events.diag('warning', message, urn),
     });
     this.sem = new Semaphore(Math.max(1, options.parallel));
-    this.pool = new PluginPool(
-      {
-        command: options.pluginCommand,
-        engineAddress: options.engineAddress,
-        env: options.pluginEnv,
-        programDir: options.programDir,
-        onStderr: (line) => options.events.diag('debug', line),
-      },
-      options.adoptedPlugins,
+    this.providers = new Providers(
+      new PluginPool(
+        {
+          command: options.pluginCommand,
+          engineAddress: options.engineAddress,
+          env: options.pluginEnv,
+          programDir: options.programDir,
+          onStderr: (line) => options.events.diag('debug', line),
+        },
+        options.adoptedPlugins,
+      ),
     );
     for (const r of snapshot.resources) {
       if (r.delete) this.toDeleteLater.push(r);
@@ -449,10 +437,6 @@ export class Deployment {
 
   // ----- providers ---------------------------------------------------------------------------
 
-  private startPlugin(): Promise<ProviderPlugin> {
-    return this.pool.take();
-  }
-
   /**
    * Starts the plugin process before the program asks for a provider (see PluginPool), when the
    * run will need one: it has providers in its state, or `expected` says it will register one
@@ -460,7 +444,7 @@ export class Deployment {
    * registers, however many, becomes an instance in that process when it registers.
    */
   warmPlugins(expected: boolean): void {
-    if (expected || this.current.some((r) => r.type.startsWith(providerPrefix) && !r.delete)) this.pool.warm();
+    if (expected || this.current.some((r) => r.type.startsWith(providerPrefix) && !r.delete)) this.providers.warm();
   }
 
   /** The ref (`urn::id`) of the default provider of a package, registered on first use. */
@@ -487,23 +471,7 @@ export class Deployment {
   private async providerFor(ref: string, type: string, version: string): Promise<ProviderInstance> {
     const pkg = type.split(':')[0];
     const resolved = ref || (await this.defaultProviderRef(pkg, version));
-    const existing = this.providers.get(resolved);
-    if (existing) return existing;
-    // A provider the program did not register in this run: configure it from the state, as the
-    // engine does for deletes and refreshes.
-    const [oldPurn, pid] = splitRef(resolved);
-    const purn = this.aliased.get(oldPurn) ?? oldPurn;
-    const moved = this.providers.get(`${purn}::${pid}`);
-    if (moved) return moved;
-    const state = this.current.find((r) => r.urn === purn && r.id === pid);
-    if (!state) throw new Error(`provider ${resolved} is not known to the stack`);
-    const instance = (async () => {
-      const plugin = await this.startPlugin();
-      await plugin.configure(state.type.slice(providerPrefix.length), purn, urnName(purn), pid, state.inputs);
-      return { plugin, ref: resolved };
-    })();
-    this.providers.set(resolved, instance);
-    return instance;
+    return this.providers.instance(resolved, this.aliased, this.current);
   }
 
   /** A provider resource, default or explicit: one plugin process, CheckConfig → DiffConfig → Configure. */
@@ -514,7 +482,7 @@ export class Deployment {
     // A plugin that cannot start fails Pulumi's registry Check (providers/registry.go Check:
     // loadProvider's error), in the step generator before any step: an error under the provider.
     if (pkg !== SERVED_PACKAGE) throw this.failures.refusedBeforeStep(urn, unservedPackage(pkg));
-    const plugin = await this.startPlugin();
+    const plugin = await this.providers.start();
     // As Pulumi's resource monitor (providers.SetProviderVersion): the version the SDK registered
     // the provider with is one of its inputs, as it is for a default provider.
     const inputs = reg.version ? { ...reg.inputs, version: reg.version } : reg.inputs;
@@ -1976,26 +1944,14 @@ export class Deployment {
 
   async cancel(): Promise<void> {
     this.canceled = true;
-    await Promise.all(this.pool.taken.map((p) => p.cancel()));
+    await this.providers.cancel();
   }
 
   /** Ends the run's plugins, or (`handover`) leaves them running for the command's next run. */
   async close(handover?: PluginHandover): Promise<void> {
     this.hooks.close();
-    if (!handover) {
-      await Promise.all([...this.pool.taken.map((p) => p.stop()), this.pool.close()]);
-      return;
-    }
-    handover.keep([...this.pool.taken, ...(await this.pool.release())]);
+    await this.providers.close(handover);
   }
-}
-
-/** providers.FilterProviderConfig: what DiffConfig compares (the version only picks the plugin). */
-function withoutVersion(inputs: Props): Props {
-  const { version, pluginDownloadURL, ...rest } = inputs;
-  void version;
-  void pluginDownloadURL;
-  return rest;
 }
 
 /** A hook's old inputs and outputs (none for a create). */

@@ -1,0 +1,95 @@
+// A run's provider instances, as Pulumi's provider registry keeps them (pkg/resource/deploy/
+// providers/registry.go): each provider resource is a configured instance of pulumi-resource-oci in
+// a plugin process of the run's pool, found by its reference (`urn::id`); one the program did not
+// register in this run (what a delete or a refresh needs) is configured from the state. The steps
+// of the provider resources themselves (registerProvider, default providers) are the Deployment's.
+import type { PluginHandover, PluginPool, ProviderPlugin } from './provider-host';
+import type { ResourceState } from './state';
+import { providerPrefix, splitRef, urnName } from './urn';
+import type { Props } from './values';
+
+export /** The one package ocikit has a provider plugin for (pulumi-resource-oci). */
+const SERVED_PACKAGE = 'oci';
+
+export /** Why a provider of another package cannot run (a `@pulumi/random` resource, a StackReference). */
+function unservedPackage(pkg: string): string {
+  return pkg === 'pulumi'
+    ? "Pulumi's built-in provider (StackReference, getResource) is not available in ocikit: each program keeps its stacks in its own .ocikit folder, with no backend to read another stack from"
+    : `the ${pkg} provider is not available: ocikit runs only the oci provider (pulumi-resource-oci)`;
+}
+
+export /** providers.FilterProviderConfig: what DiffConfig compares (the version only picks the plugin). */
+function withoutVersion(inputs: Props): Props {
+  const { version, pluginDownloadURL, ...rest } = inputs;
+  void version;
+  void pluginDownloadURL;
+  return rest;
+}
+
+export interface ProviderInstance {
+  plugin: ProviderPlugin;
+  ref: string;
+}
+
+export class Providers {
+  private readonly instances = new Map<string, Promise<ProviderInstance>>();
+
+  constructor(private readonly pool: PluginPool) {}
+
+  /** A plugin process for a new provider instance (see PluginPool). */
+  start(): Promise<ProviderPlugin> {
+    return this.pool.take();
+  }
+
+  /** Starts the plugin process before the program asks for a provider (see PluginPool.warm). */
+  warm(): void {
+    this.pool.warm();
+  }
+
+  /** A provider the program registered in this run, under its ref. */
+  set(ref: string, instance: Promise<ProviderInstance>): void {
+    this.instances.set(ref, instance);
+  }
+
+  /**
+   * The instance of a provider ref: the one registered in this run (under the ref, or under the
+   * URN an alias moved it to: `aliased`), else one configured from the state (`current`).
+   */
+  instance(
+    resolved: string,
+    aliased: ReadonlyMap<string, string>,
+    current: readonly ResourceState[],
+  ): Promise<ProviderInstance> {
+    const existing = this.instances.get(resolved);
+    if (existing) return existing;
+    // A provider the program did not register in this run: configure it from the state, as the
+    // engine does for deletes and refreshes.
+    const [oldPurn, pid] = splitRef(resolved);
+    const purn = aliased.get(oldPurn) ?? oldPurn;
+    const moved = this.instances.get(`${purn}::${pid}`);
+    if (moved) return moved;
+    const state = current.find((r) => r.urn === purn && r.id === pid);
+    if (!state) throw new Error(`provider ${resolved} is not known to the stack`);
+    const instance = (async () => {
+      const plugin = await this.start();
+      await plugin.configure(state.type.slice(providerPrefix.length), purn, urnName(purn), pid, state.inputs);
+      return { plugin, ref: resolved };
+    })();
+    this.instances.set(resolved, instance);
+    return instance;
+  }
+
+  /** Cancels what the run's plugins are doing. */
+  async cancel(): Promise<void> {
+    await Promise.all(this.pool.taken.map((p) => p.cancel()));
+  }
+
+  /** Ends the run's plugins, or (`handover`) leaves them running for the command's next run. */
+  async close(handover?: PluginHandover): Promise<void> {
+    if (!handover) {
+      await Promise.all([...this.pool.taken.map((p) => p.stop()), this.pool.close()]);
+      return;
+    }
+    handover.keep([...this.pool.taken, ...(await this.pool.release())]);
+  }
+}
