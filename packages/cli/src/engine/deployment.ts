@@ -35,6 +35,7 @@ import { expiredToken, PendingOperations, readOnceSettled, retryTokenExpired } f
 import { Failures } from './failures';
 import { Providers, SERVED_PACKAGE, unservedPackage, withoutVersion, type ProviderInstance } from './providers';
 import { orderResources } from './resource-order';
+import { created, createdButFailed, oldProps, withSecrets } from './step-state';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
 import {
   checkFailureMessages,
@@ -50,7 +51,6 @@ import {
   changedKeys,
   containsUnknowns,
   deepEqual,
-  isSecret,
   makeSecret,
   stripSecrets,
   unknownValue,
@@ -1020,27 +1020,6 @@ export class Deployment {
     return keys.length ? keys : undefined;
   }
 
-  private withSecrets(reg: { additionalSecretOutputs?: string[] }, inputs: Props, outputs: Props): Props {
-    const out: Props = { ...outputs };
-    // Secretness of top-level inputs carries over to outputs of the same name, and
-    // additionalSecretOutputs are always secret (Pulumi's output processing).
-    for (const [k, v] of Object.entries(inputs))
-      if (isSecret(v) && k in out && !isSecret(out[k])) out[k] = makeSecret(out[k]);
-    for (const k of reg.additionalSecretOutputs ?? []) if (k in out && !isSecret(out[k])) out[k] = makeSecret(out[k]);
-    return out;
-  }
-
-  /** The state of a resource a create made: its id and outputs, secrets kept secret. */
-  private created(draft: ResourceState, id: string, properties: Props): ResourceState {
-    return { ...draft, id, outputs: this.withSecrets(draft, draft.inputs, properties) };
-  }
-
-  /** A create's partial failure (made, not initialised) as Pulumi records it: with its init errors. */
-  private createdButFailed(draft: ResourceState, e: unknown): ResourceState | undefined {
-    if (!(e instanceof InitFailedError && e.id)) return undefined;
-    return { ...this.created(draft, e.id, e.properties), initErrors: e.reasons };
-  }
-
   private async create(
     reg: Registration,
     urn: string,
@@ -1092,7 +1071,7 @@ export class Deployment {
         outputs = res.properties;
         id = res.id;
       }
-      outputs = this.withSecrets(reg, draft.inputs, outputs);
+      outputs = withSecrets(reg, draft.inputs, outputs);
       await this.hook('after_create', draft.resourceHooks, { ...hookArgs, id, newOutputs: outputs }, meta);
       if (!replacing) this.count('create');
       this.outputs({ ...meta, new: { ...meta.new!, outputs } });
@@ -1104,14 +1083,14 @@ export class Deployment {
       const res = await this.withErrorHooks(draft.resourceHooks, { ...hookArgs, failedOperation: 'create' }, () =>
         plugin.create(urn, reg.name, reg.type, draft.inputs, draft.customTimeouts?.create, false, draft.created),
       ).finally(release);
-      next = this.created(draft, res.id, res.properties);
+      next = created(draft, res.id, res.properties);
       done();
       this.put(this.pendingReplacementOf(urn), next);
       await this.write();
     } catch (e) {
       done();
       // Created but not initialised: kept in the state so the next run updates (or replaces) it.
-      const made = this.createdButFailed(draft, e);
+      const made = createdButFailed(draft, e);
       if (made) this.put(this.pendingReplacementOf(urn), made);
       void this.write();
       throw this.failures.stepFailed(meta, `${urn}: creating failed: ${oneLine(e)}`, e);
@@ -1159,7 +1138,7 @@ export class Deployment {
     };
     await this.hook('before_update', draft.resourceHooks, hookArgs, meta);
     if (preview) {
-      const outputs = this.withSecrets(reg, draft.inputs, plugin.supportsPreview ? await call() : draft.inputs);
+      const outputs = withSecrets(reg, draft.inputs, plugin.supportsPreview ? await call() : draft.inputs);
       await this.hook('after_update', draft.resourceHooks, { ...hookArgs, newOutputs: outputs }, meta);
       this.count('update');
       this.outputs({ ...meta, new: { ...meta.new!, outputs } });
@@ -1173,7 +1152,7 @@ export class Deployment {
         { ...hookArgs, failedOperation: 'update' },
         call,
       ).finally(release);
-      next = { ...draft, outputs: this.withSecrets(reg, draft.inputs, props) };
+      next = { ...draft, outputs: withSecrets(reg, draft.inputs, props) };
       done();
       this.put(old, next);
       await this.write();
@@ -1186,7 +1165,7 @@ export class Deployment {
         this.put(old, {
           ...draft,
           inputs: old.inputs,
-          outputs: this.withSecrets(reg, draft.inputs, e.properties),
+          outputs: withSecrets(reg, draft.inputs, e.properties),
           initErrors: e.reasons,
         });
       void this.write();
@@ -1343,7 +1322,7 @@ export class Deployment {
         ...draft,
         id: read.id,
         inputs,
-        outputs: this.withSecrets(reg, inputs, read.properties),
+        outputs: withSecrets(reg, inputs, read.properties),
       };
       done();
       if (!this.o.preview) {
@@ -1488,7 +1467,7 @@ export class Deployment {
         throw this.failures.stepFailed(meta, `${urn}: reading failed: ${oneLine(e)}`, e);
       }
       if (!read.id) throw this.failures.stepFailed(meta, `${urn}: resource '${reg.id}' does not exist`);
-      const outputs = this.withSecrets(reg, reg.inputs, read.properties);
+      const outputs = withSecrets(reg, reg.inputs, read.properties);
       // As Pulumi's ReadStep.Apply: the state's times carry on, and `modified` moves when what was
       // read differs from what it held (a first read has neither).
       const changed = old && (!deepEqual(old.inputs, draft.inputs) || !deepEqual(old.outputs, outputs));
@@ -1893,10 +1872,10 @@ export class Deployment {
     try {
       const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
       const res = await plugin.create(r.urn, name, r.type, r.inputs, r.customTimeouts?.create, false, r.created);
-      made = this.created(r, res.id, res.properties);
+      made = created(r, res.id, res.properties);
     } catch (e) {
       // Made but not initialised: recorded as a create's partial failure is, for its steps to mend.
-      made = this.createdButFailed(r, e);
+      made = createdButFailed(r, e);
       if (!made) {
         this.o.events.diag(
           'warning',
@@ -1952,9 +1931,4 @@ export class Deployment {
     this.hooks.close();
     await this.providers.close(handover);
   }
-}
-
-/** A hook's old inputs and outputs (none for a create). */
-function oldProps(old: ResourceState | undefined): Pick<HookArgs, 'oldInputs' | 'oldOutputs'> {
-  return old ? { oldInputs: old.inputs, oldOutputs: old.outputs } : {};
 }

@@ -1,0 +1,34 @@
+// The state a step records of a resource, as Pulumi's steps build it (pkg/resource/deploy/step.go):
+// outputs that keep secret what the inputs and additionalSecretOutputs make secret, a create's
+// result and its partial failure (made, not initialised); and a hook's view of the old state.
+import type { HookArgs } from './hooks';
+import { InitFailedError } from './provider-host';
+import type { ResourceState } from './state';
+import { isSecret, makeSecret, type Props } from './values';
+
+/** A resource's outputs, secrets kept secret. */
+export function withSecrets(reg: { additionalSecretOutputs?: string[] }, inputs: Props, outputs: Props): Props {
+  const out: Props = { ...outputs };
+  // Secretness of top-level inputs carries over to outputs of the same name, and
+  // additionalSecretOutputs are always secret (Pulumi's output processing).
+  for (const [k, v] of Object.entries(inputs))
+    if (isSecret(v) && k in out && !isSecret(out[k])) out[k] = makeSecret(out[k]);
+  for (const k of reg.additionalSecretOutputs ?? []) if (k in out && !isSecret(out[k])) out[k] = makeSecret(out[k]);
+  return out;
+}
+
+/** The state of a resource a create made: its id and outputs, secrets kept secret. */
+export function created(draft: ResourceState, id: string, properties: Props): ResourceState {
+  return { ...draft, id, outputs: withSecrets(draft, draft.inputs, properties) };
+}
+
+/** A create's partial failure (made, not initialised) as Pulumi records it: with its init errors. */
+export function createdButFailed(draft: ResourceState, e: unknown): ResourceState | undefined {
+  if (!(e instanceof InitFailedError && e.id)) return undefined;
+  return { ...created(draft, e.id, e.properties), initErrors: e.reasons };
+}
+
+/** A hook's old inputs and outputs (none for a create). */
+export function oldProps(old: ResourceState | undefined): Pick<HookArgs, 'oldInputs' | 'oldOutputs'> {
+  return old ? { oldInputs: old.inputs, oldOutputs: old.outputs } : {};
+}
