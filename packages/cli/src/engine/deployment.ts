@@ -32,6 +32,7 @@ import {
 } from './registration';
 import { danglingReferenceFixes, refreshRead, type RefreshRead } from './refresh';
 import { expiredToken, PendingOperations, readOnceSettled, retryTokenExpired } from './pending';
+import { deleteSkipsProvider, deleteWaits } from './deletes';
 import { Failures } from './failures';
 import { Providers, SERVED_PACKAGE, unservedPackage, withoutVersion, type ProviderInstance } from './providers';
 import { orderResources } from './resource-order';
@@ -1576,18 +1577,7 @@ export class Deployment {
       });
       throw new StepError(messages[0]);
     }
-    // A target waits for every other target that refers to it (dependency, parent or provider).
-    const waitFor = new Map<ResourceState, ResourceState[]>();
-    for (const t of targets) waitFor.set(t, []);
-    for (const t of targets) {
-      const refs = new Set([
-        ...(t.dependencies ?? []),
-        ...(t.parent ? [t.parent] : []),
-        ...(t.provider ? [splitRef(t.provider)[0]] : []),
-        ...(t.deletedWith ? [t.deletedWith] : []),
-      ]);
-      for (const u of targets) if (u !== t && refs.has(u.urn)) waitFor.get(u)!.push(t);
-    }
+    const waitFor = deleteWaits(targets);
     for (const t of targets) this.deletedUrns.add(t.urn);
     const done = new Map<ResourceState, Promise<void>>();
     const run = (t: ResourceState): Promise<void> => {
@@ -1614,15 +1604,7 @@ export class Deployment {
     const meta = stepMetadata(op, r.urn, r.type, r, undefined);
     // deletedWith: the resource goes with its target, deleted in this run, so it is not deleted itself.
     const deletedWith = !!r.deletedWith && this.deletedUrns.has(r.deletedWith);
-    // pendingReplacement: deleted already, by the run that was replacing it.
-    const skipProvider =
-      r.external ||
-      !r.custom ||
-      r.type.startsWith(providerPrefix) ||
-      r.retainOnDelete ||
-      !r.id ||
-      deletedWith ||
-      r.pendingReplacement;
+    const skipProvider = deleteSkipsProvider(r, deletedWith);
     const hookArgs = { urn: r.urn, id: r.id ?? '', name: urnName(r.urn), type: r.type, ...oldProps(r) };
     await (plugin ? (f: () => Promise<void>) => f() : (f: () => Promise<void>) => this.sem.run(f))(async () => {
       if (!plugin) this.guard(); // a delete that waited for a slot: a cancel or failure meanwhile stops it
