@@ -26,13 +26,13 @@ import {
   engineRegistration,
   importRegistration,
   registrationEdges,
-  type AliasSpec,
   type Registration,
   type StepOutcome,
 } from './registration';
 import { danglingReferenceFixes, refreshRead, type RefreshRead } from './refresh';
 import { expiredToken, PendingOperations, readOnceSettled, retryTokenExpired } from './pending';
 import { deleteSkipsProvider, deleteWaits } from './deletes';
+import { Aliases } from './aliases';
 import { Failures } from './failures';
 import { Providers, SERVED_PACKAGE, unservedPackage, withoutVersion, type ProviderInstance } from './providers';
 import { orderResources } from './resource-order';
@@ -67,7 +67,7 @@ import {
   type Edges,
   type TargetOptions,
 } from './targets';
-import { makeUrn, providerPrefix, splitRef, stackType, urnName, urnQualifiedType } from './urn';
+import { makeUrn, providerPrefix, splitRef, stackType, urnName } from './urn';
 
 export interface DeploymentOptions {
   project: string;
@@ -118,9 +118,8 @@ export class Deployment {
   private readonly inflight = new Set<Promise<unknown>>();
   /** The previous snapshot in dependency order: the graph delete-before-replace dependents are found in. */
   private readonly base: ResourceState[];
-  /** Old URN → the new URN that claimed it through an alias, and back. */
-  private readonly aliased = new Map<string, string>();
-  private readonly aliasOf = new Map<string, string>();
+  /** The aliases registrations claimed old URNs through. */
+  private readonly aliases: Aliases;
   /** Dependents deleted ahead of a delete-before-replace resource, with the keys that forced it (recreated when registered). */
   private readonly recreate = new Map<string, string[]>();
   private readonly deletedEarly = new Set<ResourceState>();
@@ -151,6 +150,7 @@ export class Deployment {
   constructor(options: DeploymentOptions, snapshot: Snapshot) {
     this.o = options;
     this.targeting = new Targeting(options.targeting);
+    this.aliases = new Aliases(options.stack, options.project);
     this.failures = new Failures(options.events, Boolean(options.continueOnError), this.changes);
     this.hooks = new ResourceHooks({
       dryRun: options.preview,
@@ -182,26 +182,8 @@ export class Deployment {
 
   snapshot(): Snapshot {
     // References to a resource that moved through an alias follow it to its new URN.
-    const resources = this.aliased.size ? this.current.map((r) => this.followAliases(r)) : this.current;
+    const resources = this.aliases.aliased.size ? this.current.map((r) => this.aliases.follow(r)) : this.current;
     return { resources: orderResources(resources), pendingOperations: this.pending.list };
-  }
-
-  private followAliases(r: ResourceState): ResourceState {
-    const f = (u: string) => this.aliased.get(u) ?? u;
-    const out: ResourceState = { ...r };
-    if (r.parent) out.parent = f(r.parent);
-    if (r.dependencies) out.dependencies = r.dependencies.map(f);
-    if (r.propertyDependencies)
-      out.propertyDependencies = Object.fromEntries(
-        Object.entries(r.propertyDependencies).map(([k, v]) => [k, v.map(f)]),
-      );
-    if (r.provider) {
-      const [u, id] = splitRef(r.provider);
-      out.provider = `${f(u)}::${id}`;
-    }
-    if (r.deletedWith) out.deletedWith = f(r.deletedWith);
-    if (r.replaceWith) out.replaceWith = r.replaceWith.map(f);
-    return out;
   }
 
   /**
@@ -318,7 +300,7 @@ export class Deployment {
     if (this.claimed.has(urn))
       throw this.failures.refusedBeforeStep(urn, `Duplicate resource URN '${urn}'; try giving it a unique name`);
     // (Pulumi reports this one with GetDuplicateResourceAliasedError, on the resource too.)
-    const by = this.aliased.get(urn);
+    const by = this.aliases.aliased.get(urn);
     if (by)
       throw this.failures.refusedBeforeStep(
         urn,
@@ -335,63 +317,25 @@ export class Deployment {
     this.registered.add(urn);
     const direct = this.olds.get(urn);
     if (direct) return { old: direct };
-    for (const alias of this.aliasUrns(reg)) {
+    for (const alias of this.aliases.urnsOf(reg)) {
       const old = this.olds.get(alias);
       if (!old) continue;
       // An alias that names a resource registered in this run, or that another resource claimed:
       // refused under the resource in Pulumi's words (step_generator.go generateSteps:
       // diag.GetDuplicateResourceAliasError, with the resource's own URN as the conflicting one
       // in the first case, as Pulumi passes it), then the resource is invalid and the run bails.
-      const conflicting = this.claimed.has(alias) ? urn : this.aliased.get(alias);
+      const conflicting = this.claimed.has(alias) ? urn : this.aliases.aliased.get(alias);
       if (conflicting)
         throw this.failures.refusedBeforeStep(
           urn,
           `Duplicate resource alias '${alias}' applied to resource with URN '${urn}' conflicting with resource with URN '${conflicting}'`,
         );
-      this.aliased.set(alias, urn);
-      this.aliasOf.set(urn, alias);
+      this.aliases.aliased.set(alias, urn);
+      this.aliases.aliasOf.set(urn, alias);
       this.registered.add(alias);
       return { old, alias };
     }
     return {};
-  }
-
-  /** Every URN the registration may have had (collapseAliasToUrn, plus the aliases its parent's alias implies). */
-  private aliasUrns(reg: Registration): string[] {
-    const out = new Set<string>();
-    const collapse = (a: AliasSpec): string => {
-      if (a.urn) return a.urn;
-      let parent = reg.parent;
-      if (a.parentUrn) parent = this.aliasOf.get(a.parentUrn) ?? a.parentUrn;
-      if (a.noParent || urnQualifiedType(parent) === stackType) parent = '';
-      return makeUrn(
-        a.stack || this.o.stack,
-        a.project || this.o.project,
-        parent,
-        a.type || reg.type,
-        a.name || reg.name,
-      );
-    };
-    for (const a of reg.aliases ?? []) out.add(collapse(a));
-    const parentAlias = reg.parent ? this.aliasOf.get(reg.parent) : undefined;
-    if (parentAlias) {
-      // A child named after its parent ("app-fn" under "app") follows the parent's old name.
-      const parentName = urnName(reg.parent);
-      const inherited = (type: string, name: string) =>
-        makeUrn(
-          this.o.stack,
-          this.o.project,
-          parentAlias,
-          type,
-          name.startsWith(parentName) ? urnName(parentAlias) + name.slice(parentName.length) : name,
-        );
-      out.add(inherited(reg.type, reg.name));
-      for (const a of reg.aliases ?? []) {
-        const c = collapse(a);
-        out.add(inherited(urnQualifiedType(c).split('$').pop() ?? '', urnName(c)));
-      }
-    }
-    return [...out];
   }
 
   /** Runs a step under the parallelism bound and remembers it until it settles. */
@@ -472,7 +416,7 @@ export class Deployment {
   private async providerFor(ref: string, type: string, version: string): Promise<ProviderInstance> {
     const pkg = type.split(':')[0];
     const resolved = ref || (await this.defaultProviderRef(pkg, version));
-    return this.providers.instance(resolved, this.aliased, this.current);
+    return this.providers.instance(resolved, this.aliases.aliased, this.current);
   }
 
   /** A provider resource, default or explicit: one plugin process, CheckConfig → DiffConfig → Configure. */
@@ -592,8 +536,8 @@ export class Deployment {
     }
     // The state keeps the old resource as it was, under its old URN.
     if (alias) {
-      this.aliased.delete(alias);
-      this.aliasOf.delete(urn);
+      this.aliases.aliased.delete(alias);
+      this.aliases.aliasOf.delete(urn);
     }
     this.untargeted.add(old.urn);
     this.keepDependencies(old);
@@ -931,7 +875,7 @@ export class Deployment {
       p = (async () => {
         const [oldUrn, oldId] = splitRef(oldRef);
         const [newUrn, newId] = splitRef(newRef);
-        if (this.aliased.get(oldUrn) === newUrn) return false;
+        if (this.aliases.aliased.get(oldUrn) === newUrn) return false;
         const oldRes = this.base.find((r) => r.urn === oldUrn && r.id === oldId);
         const newRes = this.current.find((r) => r.urn === newUrn && r.id === newId && !r.delete);
         if (!oldRes || !newRes) return false;
@@ -965,7 +909,7 @@ export class Deployment {
     const toReplace: Array<{ res: ResourceState; keys: string[] }> = [];
     for (const r of this.base.slice(start + 1)) {
       // Resources registered already no longer depend on the root (they would have come after it).
-      if (this.claimed.has(r.urn) || this.aliased.has(r.urn)) continue;
+      if (this.claimed.has(r.urn) || this.aliases.aliased.has(r.urn)) continue;
       const providerUrn = r.provider ? splitRef(r.provider)[0] : '';
       const edges = [
         ...(r.dependencies ?? []),
