@@ -1,12 +1,21 @@
-// The step generator and executor: turns each registration of the program into Pulumi's steps
-// (same, create, update, replace, read, import), runs them against the provider plugins with
-// bounded parallelism, deletes what the program no longer declares in reverse dependency order,
-// and writes the stack state after every step (pending operations included).
-// Rules follow pulumi/pulumi pkg/resource/deploy/step_generator.go and step.go.
+// The Deployment: one run's step generator and executor and the state they share. It turns each
+// registration of the program into Pulumi's steps (same, create, update, replace, read, import),
+// runs them against the provider plugins with bounded parallelism, deletes what the program no
+// longer declares in reverse dependency order, and writes the stack state after every step
+// (pending operations included). Rules follow pulumi/pulumi pkg/resource/deploy/step_generator.go,
+// step_executor.go and step.go. Its parts that do one job each live beside it:
+// - rules that need none of its state: diff.ts (the step generator's diff rules), step-state.ts
+//   (what a step records), refresh.ts (a refresh step's read and drift), deletes.ts (the order of
+//   deletes), registration.ts, urn.ts, resource-order.ts;
+// - collaborators with their own state: Targeting (targets.ts), Aliases (aliases.ts), Providers
+//   (providers.ts, the provider registry), PendingOperations (pending.ts), Failures (failures.ts).
 import { randomUUID } from 'node:crypto';
+import { Aliases } from './aliases';
 import { isDefaultProvider } from './default-provider';
+import { deleteSkipsProvider, deleteWaits } from './deletes';
 import { applyReplaceOnChanges, diffExtra, knownDiff, replacementKeys } from './diff';
 import { EventSink, stepMetadata } from './events';
+import { Failures } from './failures';
 import {
   MAX_ERROR_HOOK_ATTEMPTS,
   ResourceHooks,
@@ -15,6 +24,7 @@ import {
   type HookBinding,
   type HookType,
 } from './hooks';
+import { expiredToken, PendingOperations, readOnceSettled, retryTokenExpired } from './pending';
 import {
   InitFailedError,
   PluginPool,
@@ -22,6 +32,8 @@ import {
   type ProviderPlugin,
   type DiffResult,
 } from './provider-host';
+import { Providers, SERVED_PACKAGE, unservedPackage, withoutVersion, type ProviderInstance } from './providers';
+import { danglingReferenceFixes, refreshRead, type RefreshRead } from './refresh';
 import {
   engineRegistration,
   importRegistration,
@@ -29,14 +41,8 @@ import {
   type Registration,
   type StepOutcome,
 } from './registration';
-import { danglingReferenceFixes, refreshRead, type RefreshRead } from './refresh';
-import { expiredToken, PendingOperations, readOnceSettled, retryTokenExpired } from './pending';
-import { deleteSkipsProvider, deleteWaits } from './deletes';
-import { Aliases } from './aliases';
-import { Failures } from './failures';
-import { Providers, SERVED_PACKAGE, unservedPackage, withoutVersion, type ProviderInstance } from './providers';
 import { orderResources } from './resource-order';
-import { created, createdButFailed, oldProps, withSecrets } from './step-state';
+import { Semaphore } from './semaphore';
 import type { FileStackState, PendingKind, ResourceState, Snapshot } from './state';
 import {
   checkFailureMessages,
@@ -46,7 +52,18 @@ import {
   StepError,
   UNPROTECT,
 } from './step-errors';
+import { created, createdButFailed, oldProps, withSecrets } from './step-state';
+import {
+  allDependencies,
+  missingTargetMessages,
+  providerUrn,
+  UrnTargets,
+  Targeting,
+  type Edges,
+  type TargetOptions,
+} from './targets';
 import type { ChangeKind, ImportSpec, OpType, StepEventMetadata } from './types';
+import { makeUrn, providerPrefix, splitRef, stackType, urnName } from './urn';
 import {
   applyIgnoreChanges,
   changedKeys,
@@ -57,17 +74,6 @@ import {
   unknownValue,
   type Props,
 } from './values';
-import { Semaphore } from './semaphore';
-import {
-  allDependencies,
-  missingTargetMessages,
-  providerUrn,
-  UrnTargets,
-  Targeting,
-  type Edges,
-  type TargetOptions,
-} from './targets';
-import { makeUrn, providerPrefix, splitRef, stackType, urnName } from './urn';
 
 export interface DeploymentOptions {
   project: string;
