@@ -8,18 +8,18 @@ import type { ResourceState } from './state';
 import { providerPrefix, splitRef, urnName } from './urn';
 import type { Props } from './values';
 
-export /** The one package ocikit has a provider plugin for (pulumi-resource-oci). */
-const SERVED_PACKAGE = 'oci';
+/** The one package ocikit has a provider plugin for (pulumi-resource-oci). */
+export const SERVED_PACKAGE = 'oci';
 
-export /** Why a provider of another package cannot run (a `@pulumi/random` resource, a StackReference). */
-function unservedPackage(pkg: string): string {
+/** Why a provider of another package cannot run (a `@pulumi/random` resource, a StackReference). */
+export function unservedPackage(pkg: string): string {
   return pkg === 'pulumi'
     ? "Pulumi's built-in provider (StackReference, getResource) is not available in ocikit: each program keeps its stacks in its own .ocikit folder, with no backend to read another stack from"
     : `the ${pkg} provider is not available: ocikit runs only the oci provider (pulumi-resource-oci)`;
 }
 
-export /** providers.FilterProviderConfig: what DiffConfig compares (the version only picks the plugin). */
-function withoutVersion(inputs: Props): Props {
+/** providers.FilterProviderConfig: what DiffConfig compares (the version only picks the plugin). */
+export function withoutVersion(inputs: Props): Props {
   const { version, pluginDownloadURL, ...rest } = inputs;
   void version;
   void pluginDownloadURL;
