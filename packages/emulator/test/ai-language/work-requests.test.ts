@@ -1,4 +1,4 @@
-import { models } from 'oci-ailanguage';
+import { models, requests } from 'oci-ailanguage';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fastWaiter, ociError } from '../support/emulator';
@@ -135,21 +135,39 @@ describe('AI Language work request progress on the clock', () => {
     assert.equal(waited.workRequest.resources![0].actionType, 'CREATED');
   });
 
-  it('lists logs newest first with sortOrder=DESC and pages them', async () => {
-    const { opcWorkRequestId } = await env.client.createProject({
-      createProjectDetails: { compartmentId: await newCompartmentId() },
-    });
+  it('lists logs newest first by default (sortBy timeCreated), oldest first by displayName or ASC, and pages them', async () => {
+    const compartmentId = await newCompartmentId();
+    const { opcWorkRequestId } = await env.client.createProject({ createProjectDetails: { compartmentId } });
     await env.t.advance(10);
-    const all = (await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId })).workRequestLogCollection
-      .items;
-    assert.equal(all.length, 3);
-    const desc = (
-      await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, sortOrder: models.SortOrder.Desc })
-    ).workRequestLogCollection.items;
-    assert.deepEqual(
-      desc.map((l) => l.message),
-      [...all].reverse().map((l) => l.message),
-    );
+    const SortBy = requests.ListWorkRequestLogsRequest.SortBy;
+    const messages = async (query: {
+      sortBy?: requests.ListWorkRequestLogsRequest.SortBy;
+      sortOrder?: models.SortOrder;
+    }) =>
+      (
+        await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, ...query })
+      ).workRequestLogCollection.items.map((l) => l.message.split(' ')[0]);
+    // The API: "Default order for timeCreated is descending. Default order for displayName is
+    // ascending. If no value is specified timeCreated is default."
+    assert.deepEqual(await messages({}), ['Succeeded:', 'Started', 'Accepted']);
+    assert.deepEqual(await messages({ sortBy: SortBy.TimeCreated }), ['Succeeded:', 'Started', 'Accepted']);
+    assert.deepEqual(await messages({ sortBy: SortBy.DisplayName }), ['Accepted', 'Started', 'Succeeded:']);
+    assert.deepEqual(await messages({ sortOrder: models.SortOrder.Asc }), ['Accepted', 'Started', 'Succeeded:']);
+    assert.deepEqual(await messages({ sortBy: SortBy.DisplayName, sortOrder: models.SortOrder.Desc }), [
+      'Succeeded:',
+      'Started',
+      'Accepted',
+    ]);
+
+    // Work requests likewise: newest first, and oldest first with sortBy=displayName.
+    const second = (await env.client.createProject({ createProjectDetails: { compartmentId } })).opcWorkRequestId;
+    const ids = async (sortBy?: requests.ListWorkRequestsRequest.SortBy) =>
+      (await env.client.listWorkRequests({ compartmentId, sortBy })).workRequestSummaryCollection.items.map(
+        (w) => w.id,
+      );
+    assert.deepEqual(await ids(), [second, opcWorkRequestId]);
+    assert.deepEqual(await ids(requests.ListWorkRequestsRequest.SortBy.DisplayName), [opcWorkRequestId, second]);
+
     const first = await env.client.listWorkRequestLogs({ workRequestId: opcWorkRequestId, limit: 2 });
     assert.equal(first.workRequestLogCollection.items.length, 2);
     const rest = await env.client.listWorkRequestLogs({

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../http/operation';
 import { parsePage } from '../../http/pagination';
+import { listOrder } from '../common/resources';
 import { entriesPage, type WorkRequestBody, type WorkRequests } from '../common/work-requests';
 
 export interface ListWorkRequestsQuery {
@@ -19,9 +20,14 @@ export interface ListWorkRequestDetailsQuery {
   sortBy?: 'timeCreated' | 'displayName';
 }
 
+/** The direction a list of work requests, logs or errors takes for its query. */
+const order = (query: ListWorkRequestDetailsQuery) => listOrder(query)[0].direction;
+
 /**
  * The AI Language view of the shared work requests: the API's four read operations. Work
- * requests have no name, so `sortBy=displayName` orders like `timeCreated` (their time accepted).
+ * requests, their logs and errors have no name, so `sortBy=displayName` orders by time too. The
+ * default order is the API's for the sort key, as for projects: `timeCreated` (the default key)
+ * newest first, `displayName` ascending; `sortOrder` overrides it.
  */
 export class LanguageWorkRequests {
   constructor(private readonly workRequests: WorkRequests) {}
@@ -38,19 +44,17 @@ export class LanguageWorkRequests {
         compartmentId: query.compartmentId,
         workRequestId: query.workRequestId,
         resourceId: query.resourceId,
-        sortOrder: query.sortOrder,
+        sortOrder: order(query),
       },
       parsePage(query),
     );
   }
 
-  /** Oldest first unless `sortOrder=DESC`. */
   errors(ctx: RequestContext, workRequestId: string, query: ListWorkRequestDetailsQuery) {
-    return entriesPage(this.workRequests.errors(workRequestId, ctx.region), query, 'ASC');
+    return entriesPage(this.workRequests.errors(workRequestId, ctx.region), query, order(query));
   }
 
-  /** Oldest first unless `sortOrder=DESC`. */
   logs(ctx: RequestContext, workRequestId: string, query: ListWorkRequestDetailsQuery) {
-    return entriesPage(this.workRequests.logs(workRequestId, ctx.region), query, 'ASC');
+    return entriesPage(this.workRequests.logs(workRequestId, ctx.region), query, order(query));
   }
 }

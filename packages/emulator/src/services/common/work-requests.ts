@@ -343,8 +343,9 @@ export const partOf = (workRequestId: string, transitions: Transition[]): Transi
 
 /**
  * One page of a work request's errors or logs, by timestamp: `defaultOrder` unless the query's
- * `sortOrder` says otherwise. The APIs differ in their default (Disaster Recovery lists newest
- * first, AI Language oldest first), so each passes its own; the paging is this one.
+ * `sortOrder` says otherwise. The APIs' defaults follow their sort keys (Disaster Recovery's
+ * timeAccepted newest first; AI Language's timeCreated newest first, displayName ascending), so
+ * each passes its own; the paging is this one.
  */
 export function entriesPage<T extends { timestamp: string }>(
   entries: T[],
