@@ -199,6 +199,26 @@ describe('DrPlan', () => {
     }
   });
 
+  it("a defined tag key in another case is no change, as in pulumi-oci (OCI's tag keys are case-insensitive)", async () => {
+    // OCI answers with the tag's own case (`Operations.CostCenter`) whatever case the program wrote.
+    const s = await newPlan('tag-case', { definedTags: { 'Operations.CostCenter': '1' } });
+    const lower = { ...s.inputs, definedTags: { 'operations.costcenter': '1' } };
+    assert.equal((await diff(plugin, DRPLAN, 'tag-case', s.id, s.outputs, s.inputs, lower)).changes, 'NONE');
+    // A value changed is still a change.
+    const changed = { ...s.inputs, definedTags: { 'operations.costcenter': '2' } };
+    assert.equal((await diff(plugin, DRPLAN, 'tag-case', s.id, s.outputs, s.inputs, changed)).changes, 'SOME');
+    // ignoreDefinedTags names a key whatever its case (Terraform compares with strings.EqualFold).
+    const ignoring = await configuredPlugin(env, env.sandbox.disasterRecovery.standbyRegion, {
+      ignoreDefinedTags: ['operations.owner'],
+    });
+    try {
+      const news = { ...s.inputs, definedTags: { 'Operations.CostCenter': '1', 'Operations.Owner': 'x' } };
+      assert.equal((await diff(ignoring, DRPLAN, 'tag-case', s.id, s.outputs, s.inputs, news)).changes, 'NONE');
+    } finally {
+      await ignoring.close();
+    }
+  });
+
   for (const order of ['create-before-delete', 'delete-before-replace'] as const) {
     for (const field of ['type', 'drProtectionGroupId', 'sourcePlanId'] as const) {
       it(`replaces on ${field} (${order})`, async () => {

@@ -125,10 +125,30 @@ export function withoutEmptyOptionals(mod: ResourceModule, inputs: Props): Props
   return out;
 }
 
-/** Defined-tag keys the service or the user asked us to ignore never make a diff. */
+/**
+ * Defined-tag keys the service or the user asked us to ignore never make a diff. `ignoreDefinedTags`
+ * matches whatever the case, as pulumi-oci's (Terraform's DefinedTagsDiffSuppressFunction compares
+ * with strings.EqualFold).
+ */
 export function tagFilter(config: ProviderConfig): (key: string) => boolean {
-  const ignored = new Set(config.ignoreDefinedTags);
-  return (key) => !key.startsWith('Oracle-Tags.') && !ignored.has(key);
+  const ignored = new Set(config.ignoreDefinedTags.map((k) => k.toLowerCase()));
+  return (key) => !key.startsWith('Oracle-Tags.') && !ignored.has(key.toLowerCase());
+}
+
+/**
+ * Whether two defined-tag maps differ only in the case of their keys: no change, as in pulumi-oci
+ * (Terraform's DefinedTagsDiffSuppressFunction compares the maps with their keys lowercased), since
+ * OCI's tag namespaces and keys are case-insensitive and OCI answers with the tag's own case.
+ */
+function sameIgnoringKeyCase(a: unknown, b: unknown): boolean {
+  if (!isMap(a) || !isMap(b)) return false;
+  const lower = (m: Props) =>
+    JSON.stringify(
+      Object.entries(m)
+        .map(([k, v]): [string, unknown] => [k.toLowerCase(), v])
+        .sort(([x], [y]) => (x < y ? -1 : 1)),
+    );
+  return lower(a) === lower(b);
 }
 
 function normalise(key: string, v: unknown, keepTag: (k: string) => boolean): unknown {
@@ -182,7 +202,7 @@ export function diffInputs(
     else {
       const a = normalise(key, o, keepTag);
       const b = normalise(key, n, keepTag);
-      if (JSON.stringify(a) !== JSON.stringify(b))
+      if (JSON.stringify(a) !== JSON.stringify(b) && !(key === 'definedTags' && sameIgnoringKeyCase(a, b)))
         kind = a === undefined ? 'ADD' : b === undefined ? 'DELETE' : 'UPDATE';
     }
     if (!kind) continue;
