@@ -297,6 +297,20 @@ describe('Check failures', () => {
       badTag.map((f) => f.property),
       ['definedTags'],
     );
+    // One dot only: pulumi-oci refuses "invalid key structure found Operations.Cost.Center" (Terraform's
+    // MapToDefinedTags splits on every dot), where OCI would have read it as key "Cost.Center".
+    const dottedTag = await checkFailures(p, DRPLAN, {
+      displayName: 'a',
+      drProtectionGroupId: 'g',
+      type: 'FAILOVER',
+      definedTags: { 'Operations.Cost.Center': 'x', 'Operations.CostCenter': 'y' },
+    });
+    assert.deepEqual(dottedTag, [
+      {
+        property: 'definedTags',
+        reason: 'defined tag key "Operations.Cost.Center" must have the form <namespace>.<key>',
+      },
+    ]);
     const unknownProp = await checkFailures(p, DRPLAN, {
       displayName: 'a',
       drProtectionGroupId: 'g',

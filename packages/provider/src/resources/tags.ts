@@ -1,11 +1,14 @@
 import { nestTags } from '../schema';
 import type { Failure } from './resource';
 
-/** Defined-tag keys must be `<namespace>.<key>`. */
+/**
+ * Defined-tag keys must be `<namespace>.<key>`, with one dot: pulumi-oci refuses any other
+ * (terraform-provider-oci tfresource.MapToDefinedTags: "invalid key structure found …").
+ */
 export function checkDefinedTags(tags: unknown): Failure[] {
   if (!tags || typeof tags !== 'object') return [];
   return Object.keys(tags)
-    .filter((k) => !/^[^.\s]+\.[^\s].*$/.test(k))
+    .filter((k) => !/^[^.\s]+\.[^.\s][^.]*$/.test(k))
     .map((k) => ({ property: 'definedTags', reason: `defined tag key "${k}" must have the form <namespace>.<key>` }));
 }
 
