@@ -69,3 +69,43 @@ test('several resources: the imports once, then each declaration in order; a com
   assert.doesNotMatch(importNotice(false), /protected/);
   assert.match(importNotice(true), /marked as protected/);
 });
+
+test("inputs, nested objects and map keys come in byte order, as Pulumi's importer writes them (the schema's sorted properties)", () => {
+  const code = importCode({
+    pkg: '@pulumi/oci',
+    protect: false,
+    resources: [
+      {
+        type: 'oci:DisasterRecovery/drPlan:DrPlan',
+        name: 'p',
+        // The order a provider's Read may give them in.
+        inputs: {
+          freeformTags: { team: 'dr', env: 'dev' },
+          definedTags: { 'Operations.CostCenter': '42' },
+          type: 'SWITCHOVER',
+          displayName: 'p',
+          drProtectionGroupId: 'g',
+        },
+      },
+    ],
+  });
+  assert.match(
+    code,
+    new RegExp(
+      [
+        'const p = new oci\\.disasterrecovery\\.DrPlan\\("p", \\{',
+        ' {4}definedTags: \\{',
+        ' {8}"Operations\\.CostCenter": "42",',
+        ' {4}\\},',
+        ' {4}displayName: "p",',
+        ' {4}drProtectionGroupId: "g",',
+        ' {4}freeformTags: \\{',
+        ' {8}env: "dev",',
+        ' {8}team: "dr",',
+        ' {4}\\},',
+        ' {4}type: "SWITCHOVER",',
+        '\\}\\);',
+      ].join('\\n'),
+    ),
+  );
+});

@@ -96,13 +96,21 @@ function isEmpty(v: unknown): boolean {
   );
 }
 
-/** A TypeScript literal, four spaces a level as Pulumi's code generator writes it. */
+/**
+ * A TypeScript literal, four spaces a level as Pulumi's code generator writes it, an object's keys
+ * in byte order: Pulumi's importer writes a resource's inputs and an object type's properties in
+ * the schema's order, which its binder sorts by name, and a map's keys sorted (pkg/importer/hcl2.go
+ * GenerateHCL2Definition over r.InputProperties, generateValue over ObjectType.Properties or
+ * obj.StableKeys(); pkg/codegen/schema bindProperties sorts them).
+ */
 function literal(v: unknown, indent: string): string {
   const inner = indent + '    ';
   if (isSecret(v)) return `pulumi.secret(${literal((v as Record<string, unknown>).value, indent)})`;
   if (Array.isArray(v)) return `[\n${v.map((x) => `${inner}${literal(x, inner)},\n`).join('')}${indent}]`;
   if (typeof v === 'object' && v !== null) {
-    const entries = Object.entries(v).filter(([k]) => k !== SECRET_SIG);
+    const entries = Object.entries(v)
+      .filter(([k]) => k !== SECRET_SIG)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const key = (k: string) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? k : JSON.stringify(k));
     return `{\n${entries.map(([k, x]) => `${inner}${key(k)}: ${literal(x, inner)},\n`).join('')}${indent}}`;
   }
