@@ -73,6 +73,16 @@ describe('invokes', () => {
       (regex.result.drPlanCollections as Array<{ items: Props[] }>)[0].items.map((i) => i.id),
       [planId],
     );
+    // A regular expression that does not compile matches nothing, as in pulumi-oci; the filter's other values still count.
+    const badRegex = await invoke(dr, 'oci:DisasterRecovery/getDrPlans:getDrPlans', {
+      drProtectionGroupId: g,
+      filters: [{ name: 'display_name', values: ['[', '^inv2$'], regex: true }],
+    });
+    assert.deepEqual(badRegex.failures, []);
+    assert.deepEqual(
+      (badRegex.result.drPlanCollections as Array<{ items: Props[] }>)[0].items.map((i) => i.displayName),
+      ['inv2'],
+    );
     const missing = await invoke(dr, 'oci:DisasterRecovery/getDrPlans:getDrPlans', {});
     assert.deepEqual(missing.failures, ["drProtectionGroupId: missing required argument 'drProtectionGroupId'"]);
   });

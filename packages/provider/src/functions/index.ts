@@ -39,18 +39,34 @@ interface Filter {
 }
 const camel = (s: string): string => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
+/**
+ * A filter value as a test: equality, or with `regex` a regular expression, which matches nothing
+ * when it does not compile, as in pulumi-oci (terraform-provider-oci tfresource ApplyFilters: a
+ * `regexp.Compile` error is logged and the value matches no item).
+ */
+function matcher(want: string, regex: boolean | undefined): (candidate: string) => boolean {
+  if (!regex) return (c) => c === want;
+  try {
+    const re = new RegExp(want);
+    return (c) => re.test(c);
+  } catch {
+    return () => false;
+  }
+}
+
 /** pulumi-oci `filters`: every filter must match (any of its values; exact or regex). Names may be snake_case. */
 export function applyFilters(items: Props[], filters: Filter[] | undefined): Props[] {
   if (!filters?.length) return items;
+  const tests = filters.map((f) => ({ name: camel(f.name), values: f.values.map((w) => matcher(w, f.regex)) }));
   return items.filter((item) =>
-    filters.every((f) => {
-      const v = item[camel(f.name)];
+    tests.every((f) => {
+      const v = item[f.name];
       const candidates = Array.isArray(v)
         ? v.map(String)
         : v === undefined
           ? []
           : [typeof v === 'object' ? JSON.stringify(v) : String(v)];
-      return candidates.some((c) => f.values.some((want) => (f.regex ? new RegExp(want).test(c) : c === want)));
+      return candidates.some((c) => f.values.some((test) => test(c)));
     }),
   );
 }
