@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pluginEnv } from './run-engine';
+import { availableParallelism } from 'node:os';
+import { defaultParallel, pluginEnv } from './run-engine';
 import type { EngineOptions } from './types';
 
 test("a preview alone tells its plugins so (they leave the OCI services' SDK unloaded); other runs do not", () => {
@@ -20,4 +21,13 @@ test("a preview alone tells its plugins so (they leave the OCI services' SDK unl
     delete process.env.OCIKIT_PREVIEW_ONLY;
   }
   assert.equal(run({ preview: true, providerEnv: { X: 'y' } }), '1');
+});
+
+test("--parallel's default is PULUMI_PARALLEL when it is a positive integer, else four per CPU, as Pulumi's", () => {
+  const perCpu = availableParallelism() * 4;
+  assert.equal(defaultParallel({ PULUMI_PARALLEL: '3' }), 3);
+  assert.equal(defaultParallel({ PULUMI_PARALLEL: '+64' }), 64);
+  assert.equal(defaultParallel({}), perCpu);
+  for (const bad of ['', '0', '-2', '1.5', 'abc', '1e3', ' 8'])
+    assert.equal(defaultParallel({ PULUMI_PARALLEL: bad }), perCpu, bad);
 });

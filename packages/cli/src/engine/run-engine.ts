@@ -19,10 +19,14 @@ export { urnMatcher };
 import { StackLockedError, type EngineEvent, type EngineOptions, type EngineResult } from './types';
 
 /**
- * Pulumi's default for `--parallel`: four operations per CPU (pkg/cmd/pulumi: `defaultParallel`).
+ * Pulumi's default for `--parallel`: PULUMI_PARALLEL when it is a positive integer, else four
+ * operations per CPU (pkg/cmd/pulumi/operations/up.go `defaultParallel`, sdk/go/common/env
+ * `Parallel`; a value that does not parse counts as unset there too).
  */
-export function defaultParallel(): number {
-  return availableParallelism() * 4;
+export function defaultParallel(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env.PULUMI_PARALLEL ?? '';
+  const fromEnv = /^[+-]?\d+$/.test(value) ? Number(value) : 0; // Go's strconv.ParseInt(v, 10, 64)
+  return Number.isSafeInteger(fromEnv) && fromEnv > 0 ? fromEnv : availableParallelism() * 4;
 }
 
 /**
