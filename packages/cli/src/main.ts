@@ -129,7 +129,7 @@ export function buildProgram(): Command {
   };
 
   const expectNoChanges = '--expect-no-changes';
-  const expectNoChangesHelp = 'fail (exit 1) if any change is proposed or made, as Pulumi does';
+  const expectNoChangesHelp = 'fail (exit 7) if any change is proposed or made, as Pulumi does';
   const replace = '--replace <urn>';
   const replaceHelp = 'replace this resource even if nothing changed (repeatable; wildcards * and ** as Pulumi)';
   const refresh = '-r, --refresh [bool]';

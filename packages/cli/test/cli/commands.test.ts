@@ -40,6 +40,8 @@ test('every command of the contract is there, with its flags', async () => {
   // Beyond the contract, as Pulumi's: drift checks and targeted replacement.
   assert.match((await ocikit(['up', '--help'])).stdout, /--expect-no-changes[\s\S]*--replace <urn>/);
   assert.match((await ocikit(['preview', '--help'])).stdout, /--expect-no-changes[\s\S]*--replace <urn>/);
+  // The exit code it names is the one it exits with (Pulumi's ExitNoChanges, audit.test.ts).
+  assert.match((await ocikit(['preview', '--help'])).stdout, /--expect-no-changes\s+fail \(exit 7\)/);
   assert.match((await ocikit(['refresh', '--help'])).stdout, /--yes/);
   assert.match((await ocikit(['destroy', '--help'])).stdout, /--yes/);
   // Pulumi's display flags where its commands have them: --show-replacement-steps on all four,
