@@ -89,7 +89,7 @@ export function parseSchema(text: string, source: string): PackageSchema {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${source} is not valid JSON: ${(err as Error).message}`);
+    throw new Error(`${source} is not valid JSON: ${(err as Error).message}`, { cause: err });
   }
   if (typeof value !== 'object' || value === null || typeof (value as { name?: unknown }).name !== 'string') {
     throw new Error(`${source} is not a Pulumi package schema: it has no "name"`);
