@@ -35,5 +35,10 @@ describe('regions', () => {
       t.language('xx-nowhere-1').listProjects({ compartmentId: t.identity.tenancyId }),
     );
     assert.deepEqual([error.statusCode, error.serviceCode], [404, 'NotFound']);
+    // Whatever the request holds: the region is looked up before the request is validated.
+    const noCompartment = await ociError(() => t.dr('xx-nowhere-1').listDrPlans({} as never));
+    assert.deepEqual([noCompartment.statusCode, noCompartment.serviceCode], [404, 'NotFound']);
+    const emptyCreate = await ociError(() => t.dr('xx-nowhere-1').createDrPlan({ createDrPlanDetails: {} as never }));
+    assert.deepEqual([emptyCreate.statusCode, emptyCreate.serviceCode], [404, 'NotFound']);
   });
 });

@@ -152,17 +152,19 @@ export function registerOperations(app: FastifyInstance, routes: ServiceRoutes, 
         method: operation.method,
         url: `${prefix}${routes.basePath}${operation.path}`,
         schema: operation.handler ? operation.schema : undefined,
-        // The OCI SDKs send no body when the details are `{}` (oci-common drops a "{}" body): an
-        // empty body is the empty object, so an empty update is valid and a create names the
-        // field it lacks (MissingParameter) instead of refusing the body.
-        ...(operation.handler && operation.schema?.body
-          ? {
-              preValidation: (request: FastifyRequest, _reply: unknown, done: () => void) => {
-                if (request.body === undefined) request.body = {};
-                done();
-              },
-            }
-          : {}),
+        preValidation: (request: FastifyRequest, _reply: unknown, done: (error?: Error) => void) => {
+          // An unknown region is a 404 whatever the request holds: it comes before validation.
+          try {
+            regionOf(request, deps.homeRegion);
+          } catch (error) {
+            return done(error as Error);
+          }
+          // The OCI SDKs send no body when the details are `{}` (oci-common drops a "{}" body): an
+          // empty body is the empty object, so an empty update is valid and a create names the
+          // field it lacks (MissingParameter) instead of refusing the body.
+          if (operation.handler && operation.schema?.body && request.body === undefined) request.body = {};
+          done();
+        },
         handler: async (request, reply) => {
           const fault = deps.faults.take(operation.name, resourceKind);
           if (fault) await beforeOperation(fault, reply);
