@@ -6,6 +6,7 @@ import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
 import { openStackState } from '../engine/state';
 import { ExitCode, UserError } from '../errors';
+import { goQuoteRune } from '../display/properties';
 
 export interface CommandContext {
   project: Project;
@@ -30,17 +31,42 @@ export function commandProject(options: GlobalOptions): Project {
   return readProject(resolve(options.cwd ?? process.cwd()));
 }
 
-/** A stack's name as given; a fully qualified one, as Pulumi's local backend takes it: organization/<project>/<stack>. */
+/**
+ * A stack's name as given, read as Pulumi's DIY backend reads a stack reference
+ * (pkg/backend/diy/store.go projectReferenceStore.ParseReference): `<stack>`,
+ * `<org>/<stack>` or `<org>/<project>/<stack>`, where the organization must be `organization`;
+ * the name itself as tokens.ParseStackName checks it (sdk/go/common/tokens/names.go), in their words.
+ */
 export function stackName(project: Project, given: string): string {
-  const qualified = /^organization\/([^/]+)\/([^/]+)$/.exec(given);
-  if (qualified && qualified[1] !== project.name)
+  if (given === '') throw new UserError('stack name must not be empty');
+  const parts = given.split('/');
+  const [org, projectName, name] =
+    parts.length === 1
+      ? ['', '', parts[0]]
+      : parts.length === 2
+        ? [parts[0], '', parts[1]]
+        : parts.length === 3
+          ? parts
+          : ['', '', ''];
+  if (org !== '' && org !== 'organization') throw new UserError("organization name must be 'organization'");
+  if (projectName !== '' && projectName !== project.name)
     throw new UserError(
-      `stack '${given}' belongs to project '${qualified[1]}', not to this program's '${project.name}'`,
+      `stack '${given}' belongs to project '${projectName}', not to this program's '${project.name}'`,
     );
-  const stack = qualified ? qualified[2] : given;
-  if (!STACK_NAME.test(stack))
-    throw new UserError(`invalid stack name '${given}': use letters, digits, '-', '_' and '.'`);
-  return stack;
+  checkStackName(name);
+  return name;
+}
+
+/** tokens.ParseStackName's rule: 1 to 100 bytes of letters, digits, `-`, `_` and `.`. */
+function checkStackName(name: string): void {
+  if (name === '') throw new UserError('a stack name may not be empty');
+  const bytes = Buffer.from(name, 'utf8');
+  if (bytes.length > 100) throw new UserError('a stack name cannot exceed 100 characters');
+  const at = bytes.findIndex((b) => !STACK_NAME.test(String.fromCharCode(b)));
+  if (at !== -1)
+    throw new UserError(
+      `a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character ${goQuoteRune(String.fromCharCode(bytes[at]))} at position ${at}`,
+    );
 }
 
 /**

@@ -153,6 +153,12 @@ function goQuote(s: string): string {
   return out + '"';
 }
 
+/** Go's %q of a rune (strconv.QuoteRune): goQuote's escapes, in single quotes. */
+export function goQuoteRune(ch: string): string {
+  if (ch === "'") return "'\\''";
+  return `'${ch === '"' ? ch : goQuote(ch).slice(1, -1)}'`;
+}
+
 /** A number as printPrimitivePropertyValue writes it: an integer with `%.f`, a fraction with `%g`. */
 function goNumber(n: number): string {
   // %.f keeps a negative zero's sign (BigInt does not).

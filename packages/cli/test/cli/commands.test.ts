@@ -81,7 +81,15 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
       /^error: invalid configuration key: could not parse a:b:c as a configuration key \(configuration keys should be of the form `<namespace>:<name>`\)$/,
     ]),
     [['--parallel', 'zero', 'preview'], /--parallel/],
-    [['--stack', 'no way', 'preview'], /invalid stack name/],
+    // Pulumi's DIY backend's words for a stack reference it cannot parse (diy/store.go
+    // ParseReference, tokens.ParseStackName).
+    [
+      ['--stack', 'no way', 'preview'],
+      /^error: a stack name may only contain alphanumeric, hyphens, underscores, or periods: invalid character ' ' at position 2$/,
+    ],
+    [['--stack', 'acme/dev', 'preview'], /^error: organization name must be 'organization'$/],
+    [['--stack', 'x'.repeat(101), 'stack', 'init'], /^error: a stack name cannot exceed 100 characters$/],
+    [['--stack', '', 'preview'], /^error: stack name must not be empty$/],
     [
       ['--stack', 'organization/other/dev', 'stack', 'ls'],
       /stack 'organization\/other\/dev' belongs to project 'other'/,
@@ -131,12 +139,14 @@ test('--cwd runs ocikit as if started there, as Pulumi: relative --file paths ar
   assert.equal(imported.code, 0, imported.stderr);
 });
 
-test("a stack named as Pulumi's local backend qualifies it (organization/<project>/<stack>) is that stack", async () => {
+test("a stack named as Pulumi's local backend qualifies it (organization/<project>/<stack>, organization/<stack>) is that stack", async () => {
   const cwd = project();
   const set = await ocikit(['--stack', 'organization/proj/qa', 'config', 'set', 'proj:k', 'v'], { cwd });
   assert.equal(set.code, 0, set.stderr);
   assert.ok(existsSync(join(cwd, 'Pulumi.qa.yaml')));
   assert.equal((await ocikit(['--stack', 'qa', 'config', 'get', 'k'], { cwd })).stdout, 'v\n');
+  const short = await ocikit(['--stack', 'organization/qa', 'config', 'get', 'k'], { cwd });
+  assert.equal(short.stdout, 'v\n', short.stderr);
 });
 
 test('a Pulumi.yaml without a runtime says so, as Pulumi does', async () => {
