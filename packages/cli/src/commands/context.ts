@@ -34,8 +34,9 @@ export function commandProject(options: GlobalOptions): Project {
 /**
  * A stack's name as given, read as Pulumi's DIY backend reads a stack reference
  * (pkg/backend/diy/store.go projectReferenceStore.ParseReference): `<stack>`,
- * `<org>/<stack>` or `<org>/<project>/<stack>`, where the organization must be `organization`;
- * the name itself as tokens.ParseStackName checks it (sdk/go/common/tokens/names.go), in their words.
+ * `<org>/<stack>` or `<org>/<project>/<stack>`, where the organization must be `organization`
+ * and the project's name one of letters, digits, `-`, `_` and `.` (tokens.IsName, which older
+ * releases also refuse to start with a digit or `-`); the name itself as tokens.ParseStackName checks it (sdk/go/common/tokens/names.go), in their words.
  */
 export function stackName(project: Project, given: string): string {
   if (given === '') throw new UserError('stack name must not be empty');
@@ -53,6 +54,10 @@ export function stackName(project: Project, given: string): string {
     throw new UserError(
       `stack '${given}' belongs to project '${projectName}', not to this program's '${project.name}'`,
     );
+  // tokens.ValidateProjectName, of the project the reference names (here always the program's).
+  if (Buffer.byteLength(project.name, 'utf8') > 100) throw new UserError('project names are limited to 100 characters');
+  if (!STACK_NAME.test(project.name))
+    throw new UserError('project names may only contain alphanumerics, hyphens, underscores, and periods');
   checkStackName(name);
   return name;
 }

@@ -57,6 +57,11 @@ test('every command of the contract is there, with its flags', async () => {
 
 test("a user's mistakes end with one line and a non-zero exit code", async () => {
   const empty = scratchDir('empty');
+  // A project name Pulumi's stack references refuse (tokens.ValidateProjectName; its
+  // TestProjectBadName: `name: pulumi/proj`, then `stack init dev`).
+  const badName = scratchDir('badname');
+  writeFileSync(join(badName, 'Pulumi.yaml'), 'name: pulumi/proj\nruntime: nodejs\n');
+  const badNameMessage = /^error: project names may only contain alphanumerics, hyphens, underscores, and periods$/;
   const cases: Array<[string[], RegExp, string?]> = [
     [['preview'], /no Pulumi\.yaml project file found/, empty],
     [['up', '--yes', '--cwd', empty], /no Pulumi\.yaml project file found/],
@@ -90,6 +95,8 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
     [['--stack', 'acme/dev', 'preview'], /^error: organization name must be 'organization'$/],
     [['--stack', 'x'.repeat(101), 'stack', 'init'], /^error: a stack name cannot exceed 100 characters$/],
     [['--stack', '', 'preview'], /^error: stack name must not be empty$/],
+    [['stack', 'init', 'dev'], badNameMessage, badName],
+    [['preview'], badNameMessage, badName],
     [
       ['--stack', 'organization/other/dev', 'stack', 'ls'],
       /stack 'organization\/other\/dev' belongs to project 'other'/,
