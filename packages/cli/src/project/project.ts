@@ -123,9 +123,13 @@ const MODULE_EXTENSIONS = ['', '.ts', '.js', '.cjs', '.mjs', '.json'];
  * Checks, before the program starts, that its entry point is there: `main` exactly (a file or a
  * folder: the runner lstat's it), then a folder's package.json `main` or `index`, which the runner
  * requires with Node's extensions. A missing one is a one-line reason instead of the runner's stack trace
- * (and the runner's diagnosis of it, which can spend a minute walking node_modules).
+ * (and the runner's diagnosis of it, which can spend a minute walking node_modules). With the
+ * runtime option `typescript: false` the runner registers no ts-node (sdk/nodejs/cmd/run/run.ts),
+ * so a `.ts` file is no module to find.
  */
 export function checkEntryPoint(project: Project): void {
+  const typescript = project.runtimeOptions?.typescript !== false;
+  const extensions = typescript ? MODULE_EXTENSIONS : MODULE_EXTENSIONS.filter((ext) => ext !== '.ts');
   const target = resolve(project.dir, project.main ?? '.');
   if (!existsSync(target))
     throw new ProjectError(`the program's main '${project.main}' (Pulumi.yaml) does not exist in ${project.dir}`);
@@ -146,11 +150,12 @@ export function checkEntryPoint(project: Project): void {
   // `main: index.js` beside an index.ts).
   const base = resolve(target, entry);
   const found = [base, join(base, 'index'), join(target, 'index')].some((b) =>
-    MODULE_EXTENSIONS.some((ext) => isFile(b + ext)),
+    extensions.some((ext) => isFile(b + ext)),
   );
+  const index = typescript ? 'index.ts or index.js' : 'index.js';
   if (!found)
     throw new ProjectError(
-      `no program to run in ${target}: ${entry === 'index' ? 'no index.ts or index.js' : `package.json main '${entry}' does not exist, nor an index.ts or index.js`} (set 'main' in Pulumi.yaml)`,
+      `no program to run in ${target}: ${entry === 'index' ? `no ${index}` : `package.json main '${entry}' does not exist, nor an ${index}`} (${typescript ? "set 'main' in Pulumi.yaml" : 'runtime option typescript is false: compile the program, or remove the option'})`,
     );
 }
 

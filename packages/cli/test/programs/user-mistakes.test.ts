@@ -47,6 +47,18 @@ test('a main that does not exist is one line, before the program starts', async 
   writeFileSync(join(p.dir, 'Pulumi.yaml'), 'name: mistakes\nruntime: nodejs\nmain: lib/\n');
   const noIndex = await p.run(['preview']);
   assert.match(noIndex.stderr, /^error: the program's main 'lib\/'/);
+  // With `typescript: false` the runner registers no ts-node: index.ts is no entry point (Pulumi's
+  // run.ts exits 32 after "We failed to locate the entry point"; ocikit said "Program exited with
+  // non-zero exit code: 32" after it).
+  writeFileSync(
+    join(p.dir, 'Pulumi.yaml'),
+    'name: mistakes\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n',
+  );
+  const noTs = await p.run(['preview']);
+  assert.equal(noTs.code, 1);
+  assert.equal(noTs.stderr.trimEnd().split('\n').length, 1, noTs.stderr);
+  assert.match(noTs.stderr, /^error: no program to run in .*: no index\.js \(runtime option typescript is false/);
+  assert.doesNotMatch(noTs.stdout, /Previewing/, 'the program did not start');
 });
 
 // `npm init -y` writes `"main": "index.js"` beside the user's index.ts: Node's require of the folder
