@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { GlobalOptions } from './options';
 import { readProject, stackConfigPath, type Project } from '../project/project';
 import { StackConfigFile } from '../project/stack-config';
-import { stackCrypter } from '../secrets/stack-crypter';
+import { blindingCrypter, stackCrypter } from '../secrets/stack-crypter';
 import { openStackState } from '../engine/state';
 import { ExitCode, UserError } from '../errors';
 import { goQuoteRune } from '../display/properties';
@@ -130,9 +130,10 @@ export function skipConfirmations(options: { yes?: boolean }): boolean {
 /**
  * The stack's state file with its Pulumi.<stack>.yaml (salt and passphrase crypter), for the
  * commands that read or edit the state without running the engine. `mustExist`: refuse an
- * unknown stack, as Pulumi does.
+ * unknown stack, as Pulumi does. `blind`: read its secrets as `[secret]` without a passphrase
+ * (blindingCrypter), for a command that shows them masked.
  */
-export function openStack(options: GlobalOptions, { mustExist = true } = {}) {
+export function openStack(options: GlobalOptions, { mustExist = true, blind = false } = {}) {
   const context = commandContext(options);
   if (mustExist) requireExistingStack(context);
   const { project, stack } = context;
@@ -140,7 +141,7 @@ export function openStack(options: GlobalOptions, { mustExist = true } = {}) {
   const state = openStackState({
     programDir: project.dir,
     stack,
-    crypter: stackCrypter(file),
+    crypter: blind ? blindingCrypter : stackCrypter(file),
     stackConfigFile: file.path,
   });
   return { project, stack, file, state };

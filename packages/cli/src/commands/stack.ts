@@ -43,7 +43,9 @@ const GO_OUTPUTS = { indent: '  ', sorted: true };
  */
 export function stackOutput(options: GlobalOptions & { showSecrets?: boolean; shell?: boolean }, name?: string): void {
   if (options.json && options.shell) throw new UserError('only one of --json and --shell may be set');
-  const { state: stackState } = openStack(options);
+  // Without --show-secrets, secrets are read blind, with no passphrase asked for (as Pulumi's
+  // stack output reads them with its BlindingProvider, pulumi/pulumi#23820).
+  const { state: stackState } = openStack(options, { blind: !options.showSecrets });
   const outputs = stackState.outputs();
   const shown = reveal(outputs, Boolean(options.showSecrets), true) as Record<string, unknown>;
   if (name !== undefined && !(name in outputs))

@@ -73,3 +73,16 @@ export function stackCrypter(file: StackConfigFile, env: NodeJS.ProcessEnv = pro
   };
   return self;
 }
+
+/**
+ * Pulumi's BlindingProvider (pkg/backend/secrets): every secret of a state read with it is
+ * `"[secret]"`, without a passphrase (or any provider's credentials), for a command that shows
+ * secrets masked anyway (`stack output` without `--show-secrets`). It writes nothing.
+ */
+export const blindingCrypter: Crypter = {
+  encrypt() {
+    throw new Error('a state read blind cannot be written');
+  },
+  decrypt: () => '"[secret]"',
+  forSalt: () => blindingCrypter,
+};

@@ -176,6 +176,15 @@ test('stack output prints Pulumi’s OUTPUT/VALUE table; --show-secrets reveals 
   );
   const missing = await p.run(['stack', 'output', 'nope']);
   assert.equal(missing.stderr, "error: current stack does not have output property 'nope'\n");
+  // Without --show-secrets no passphrase is needed, as Pulumi reads the state with its
+  // BlindingProvider (pulumi/pulumi#23820); with it, it still is.
+  for (const passphrase of [undefined, 'not the passphrase']) {
+    const env = { PULUMI_CONFIG_PASSPHRASE: passphrase };
+    assert.equal(ok(await p.run(['stack', 'output'], env)).stdout, table);
+    assert.deepEqual(JSON.parse(ok(await p.run(['stack', 'output', '--json'], env)).stdout), out);
+    assert.equal(ok(await p.run(['stack', 'output', 'token'], env)).stdout, '[secret]\n');
+    assert.notEqual((await p.run(['stack', 'output', '--show-secrets'], env)).code, 0);
+  }
 });
 
 test('--show-secrets on preview and up shows secret values, as Pulumi; without it no output carries them', async () => {
