@@ -95,7 +95,10 @@ export function readProject(start: string): Project {
   }
   if (!isRecord(doc))
     throw new ProjectError(`${file}: expected a ${isJsonFile(file) ? 'JSON object' : 'YAML mapping'}`);
-  if (typeof doc.name !== 'string' || !doc.name) throw new ProjectError(`${file}: project is missing a 'name'`);
+  // ValidateProject's words (sdk/go/common/workspace/project.go).
+  if (!('name' in doc)) throw new ProjectError(`${file}: project is missing a 'name' attribute`);
+  if (typeof doc.name !== 'string' || !doc.name)
+    throw new ProjectError(`${file}: project is missing a non-empty string 'name' attribute`);
   const runtime = doc.runtime;
   const runtimeName = isRecord(runtime) ? runtime.name : runtime;
   if (runtimeName === undefined) throw new ProjectError(`${file}: project is missing a 'runtime' attribute`);

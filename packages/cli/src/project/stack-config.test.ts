@@ -22,7 +22,13 @@ test('reads name, runtime as a string or with options, and main, as Pulumi does'
   assert.equal(p.main, 'src/');
   assert.deepEqual(p.runtimeOptions, { typescript: true });
   assert.throws(() => readProject(program('name: c\nruntime: python\n')), ProjectError);
-  assert.throws(() => readProject(program('runtime: nodejs\n')), /missing a 'name'/);
+  // ValidateProject's words for a missing name and for one that is not a non-empty string.
+  assert.throws(() => readProject(program('runtime: nodejs\n')), /: project is missing a 'name' attribute$/);
+  for (const name of ['123', '""', '[a]'])
+    assert.throws(
+      () => readProject(program(`name: ${name}\nruntime: nodejs\n`)),
+      /: project is missing a non-empty string 'name' attribute$/,
+    );
   // The `config:` block is read (project-config.test.ts has its rules).
   assert.deepEqual(readProject(program('name: d\nruntime: nodejs\nconfig:\n  units: 2\n')).config, {
     units: { default: 2 },
