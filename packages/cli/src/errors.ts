@@ -49,3 +49,21 @@ export function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.split('\n').find((line) => line.trim()) ?? 'unknown error';
 }
+
+/** Go's words for the errno of a failed file system call (syscall.Errno's Error). */
+const GO_ERRNO: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'not a directory',
+  EACCES: 'permission denied',
+  EISDIR: 'is a directory',
+};
+
+/**
+ * A failed file system call as Go's *fs.PathError prints it, `<op> <path>: <errno>`
+ * (`open /x: no such file or directory`); `op` defaults to the call Node names.
+ */
+export function goPathError(error: unknown, path: string, op?: string): string {
+  const e = error as NodeJS.ErrnoException;
+  const words = GO_ERRNO[e.code ?? ''];
+  return words ? `${op ?? e.syscall ?? 'open'} ${path}: ${words}` : oneLine(error);
+}

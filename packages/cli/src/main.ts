@@ -2,7 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './commands/options';
 import { COLOR_MODES } from './display/modes';
-import { isUserError, oneLine, UserError } from './errors';
+import { goPathError, isUserError, oneLine, UserError } from './errors';
 import { urnName } from './engine/urn';
 
 /**
@@ -82,13 +82,6 @@ const UNSUPPORTED_FLAGS: Array<{ flag: string; commands: DeployCommand[]; reason
   },
 ];
 
-/** Go's words for the errors of os.Chdir, as Pulumi prints them. */
-const CHDIR_ERRORS: Record<string, string> = {
-  ENOENT: 'no such file or directory',
-  ENOTDIR: 'not a directory',
-  EACCES: 'permission denied',
-};
-
 export function buildProgram(): Command {
   const program = new Command()
     .name('ocikit')
@@ -116,8 +109,8 @@ export function buildProgram(): Command {
     try {
       process.chdir(cwd);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new UserError(`chdir ${cwd}: ${CHDIR_ERRORS[code ?? ''] ?? oneLine(e)}`);
+      // Go's words for os.Chdir's error, as Pulumi prints them.
+      throw new UserError(goPathError(e, cwd, 'chdir'));
     }
     program.setOptionValue('cwd', process.cwd());
   });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { scratchDir } from '../../../emulator/test/support/scratch';
 import {
   crypterFromState,
@@ -37,6 +37,13 @@ test('the passphrase comes from PULUMI_CONFIG_PASSPHRASE (empty allowed) or PULU
   assert.equal(passphraseFromEnv({ PULUMI_CONFIG_PASSPHRASE_FILE: file }), 'from-file');
   assert.equal(passphraseFromEnv({}), undefined);
   assert.throws(() => passphraseFromEnv({ PULUMI_CONFIG_PASSPHRASE_FILE: file + '.missing' }), PassphraseError);
+  // Pulumi's readPassphrase words, os.ReadFile's *fs.PathError of the absolute path in Go's.
+  assert.throws(() => passphraseFromEnv({ PULUMI_CONFIG_PASSPHRASE_FILE: file + '.missing' }), {
+    message: `unable to read PULUMI_CONFIG_PASSPHRASE_FILE: open ${file}.missing: no such file or directory`,
+  });
+  assert.throws(() => passphraseFromEnv({ PULUMI_CONFIG_PASSPHRASE_FILE: dirname(file) }), {
+    message: `unable to read PULUMI_CONFIG_PASSPHRASE_FILE: read ${dirname(file)}: is a directory`,
+  });
 });
 
 // The key opened the salt, so a value it cannot decrypt is the value's fault, not the passphrase's:

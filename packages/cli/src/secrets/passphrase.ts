@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, pbkdf2Sync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { goPathError } from '../errors';
 
 /**
  * Pulumi's passphrase secrets provider, byte-compatible with pulumi/pulumi
@@ -110,10 +111,12 @@ export function passphraseFromEnv(env: NodeJS.ProcessEnv = process.env): string 
   if (env.PULUMI_CONFIG_PASSPHRASE !== undefined) return env.PULUMI_CONFIG_PASSPHRASE;
   const file = env.PULUMI_CONFIG_PASSPHRASE_FILE;
   if (file) {
+    // As Pulumi's readPassphrase: the absolute path, and os.ReadFile's error in Go's words.
+    const path = resolve(file);
     try {
-      return readFileSync(resolve(file), 'utf8').trim();
+      return readFileSync(path, 'utf8').trim();
     } catch (error) {
-      throw new PassphraseError(`unable to read PULUMI_CONFIG_PASSPHRASE_FILE: ${(error as Error).message}`);
+      throw new PassphraseError(`unable to read PULUMI_CONFIG_PASSPHRASE_FILE: ${goPathError(error, path)}`);
     }
   }
   return undefined;
