@@ -31,8 +31,15 @@ function keyNotFound(file: StackConfigFile, key: string, stack: string): UserErr
   return new UserError(`configuration key '${prettyKey(file, file.qualify(key))}' not found for stack '${stack}'`);
 }
 
-function open(options: GlobalOptions) {
-  const { project, stack } = commandContext(options);
+/**
+ * The stack's config file. `existing`: refuse a stack that does not exist, as Pulumi's `config`,
+ * `config get`, `config rm` and `config cp` do without a terminal (RequireStack: `no stack named
+ * 'x' found`); `config set` creates it instead (above).
+ */
+function open(options: GlobalOptions, { existing = true } = {}) {
+  const context = commandContext(options);
+  if (existing) requireExistingStack(context);
+  const { project, stack } = context;
   return { project, stack, file: StackConfigFile.open(project, stack) };
 }
 
@@ -97,7 +104,7 @@ export async function configSet(
   key: string,
   value: string | undefined,
 ): Promise<void> {
-  const { file } = open(options);
+  const { file } = open(options, { existing: false });
   if (value === undefined) value = canPrompt(options) ? await ask(`${key}: `) : await readStdin();
   const named = file.qualify(options.path ? splitConfigPath(key).key : key);
   if (!options.secret && !options.plaintext && looksLikeSecret(named.slice(named.indexOf(':') + 1), value))
@@ -145,7 +152,7 @@ function keyValuePair(pair: string): [string, string] {
  * Unlike `config set`, no value is refused for looking like a secret (Pulumi checks none here).
  */
 export function configSetAll(options: GlobalOptions & PathOption, plaintexts: string[], secrets: string[]): void {
-  const { file } = open(options);
+  const { file } = open(options, { existing: false });
   const pairs = [
     ...plaintexts.map((p) => ({ pair: keyValuePair(p), secret: false })),
     ...secrets.map((p) => ({ pair: keyValuePair(p), secret: true })),

@@ -62,6 +62,9 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
   const badName = scratchDir('badname');
   writeFileSync(join(badName, 'Pulumi.yaml'), 'name: pulumi/proj\nruntime: nodejs\n');
   const badNameMessage = /^error: project names may only contain alphanumerics, hyphens, underscores, and periods$/;
+  // A project with a stack, for config's commands (which refuse one that is not there).
+  const withStack = project();
+  writeFileSync(join(withStack, 'Pulumi.dev.yaml'), '{}\n');
   const cases: Array<[string[], RegExp, string?]> = [
     [['preview'], /no Pulumi\.yaml project file found/, empty],
     [['up', '--yes', '--cwd', empty], /no Pulumi\.yaml project file found/],
@@ -81,9 +84,10 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
       ['config', 'set', 'a:b:c', '1'],
       ['config', 'get', 'a:b:c'],
       ['config', 'rm', 'a:b:c'],
-    ].map((args): [string[], RegExp] => [
+    ].map((args): [string[], RegExp, string] => [
       args,
       /^error: invalid configuration key: could not parse a:b:c as a configuration key \(configuration keys should be of the form `<namespace>:<name>`\)$/,
+      withStack,
     ]),
     [['--parallel', 'zero', 'preview'], /--parallel/],
     // Pulumi's DIY backend's words for a stack reference it cannot parse (diy/store.go
@@ -172,6 +176,15 @@ test('commands that read or remove a stack refuse an unknown one, as Pulumi does
     ['stack', 'export'],
     ['refresh', '--yes'],
     ['destroy', '--yes'],
+    // config's commands other than set (and set-all) too: RequireStack's error without a terminal
+    // (pkg/cmd/pulumi/stack/io.go), where ocikit listed nothing, said the key was not there, or
+    // removed nothing, exit 0.
+    ['config'],
+    ['config', '--json'],
+    ['config', 'get', 'units'],
+    ['config', 'rm', 'units'],
+    ['config', 'rm-all', 'units'],
+    ['config', 'cp', 'units', '--dest', 'prod'],
   ]) {
     const result = await ocikit(['--stack', 'nope', ...args], { cwd });
     assert.equal(result.code, 6, args.join(' '));
@@ -234,6 +247,8 @@ test('without --yes, up, refresh and destroy refuse when stdin is not a terminal
 // (7, --expect-no-changes with changes, is asserted where programs run: audit and deploy-flags.)
 test("a failure exits with Pulumi's code for it", async () => {
   const cwd = project();
+  // A stack for config get to read (config's commands refuse a stack that is not there).
+  writeFileSync(join(cwd, 'Pulumi.dev.yaml'), '{}\n');
   for (const [args, code] of [
     [['up'], 2],
     [['refresh'], 2],
@@ -600,6 +615,7 @@ test('config and config get show the project’s defaults from Pulumi.yaml; stac
     assert.equal(r.code, 0, r.stderr);
     return r.stdout;
   };
+  assert.equal((await ocikit(['stack', 'init', 'dev'], { cwd, env: cleanEnv() })).code, 0);
   assert.equal(await run('get', 'units'), '2\n');
   assert.equal(await run('get', 'zones'), '["a","b"]\n');
   assert.equal(await run('get', '--path', 'zones[1]'), 'b\n');
