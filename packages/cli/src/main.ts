@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './commands/options';
 import { COLOR_MODES } from './display/modes';
 import { goPathError, isUserError, oneLine, UserError } from './errors';
+import { levenshtein } from './levenshtein';
 import { urnName } from './engine/urn';
 
 /**
@@ -682,18 +683,6 @@ function cobraUnknownCommand(program: Command): void {
     const suggestion = near.length ? ` (Did you mean this? ${near.join(', ')})` : '';
     program.error(`error: unknown command "${word}" for "ocikit"${suggestion}`, { code: 'commander.unknownCommand' });
   };
-}
-
-/** The edit distance of two strings: insertions, deletions and substitutions, each costing one. */
-function levenshtein(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length];
 }
 
 /** Everything after the word `emulator` goes to ocikit-emulator's own flag parser untouched. */

@@ -3,6 +3,7 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { parseProjectConfig, type ProjectConfigType } from './project-config';
 import { isRecord, ProjectError, yamlErrorLine } from './project-error';
+import { levenshtein } from '../levenshtein';
 
 export interface Project {
   /** Folder that holds Pulumi.yaml. */
@@ -95,8 +96,18 @@ export function readProject(start: string): Project {
   }
   if (!isRecord(doc))
     throw new ProjectError(`${file}: expected a ${isJsonFile(file) ? 'JSON object' : 'YAML mapping'}`);
-  // ValidateProject's words (sdk/go/common/workspace/project.go).
-  if (!('name' in doc)) throw new ProjectError(`${file}: project is missing a 'name' attribute`);
+  // ValidateProject's words (sdk/go/common/workspace/project.go), with the key findClosestKey
+  // finds for a misspelt name: the first, in sorted order, within Levenshtein distance 2, case ignored.
+  if (!('name' in doc)) {
+    const closest = Object.keys(doc)
+      .sort()
+      .map((key) => ({ key, d: levenshtein('name', key.toLowerCase()) }))
+      .filter(({ d }) => d <= 2)
+      .reduce<{ key: string; d: number } | undefined>((best, k) => (!best || k.d < best.d ? k : best), undefined);
+    throw new ProjectError(
+      `${file}: project is missing a 'name' attribute${closest ? `; found '${closest.key}' instead` : ''}`,
+    );
+  }
   if (typeof doc.name !== 'string' || !doc.name)
     throw new ProjectError(`${file}: project is missing a non-empty string 'name' attribute`);
   const runtime = doc.runtime;

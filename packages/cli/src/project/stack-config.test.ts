@@ -24,6 +24,17 @@ test('reads name, runtime as a string or with options, and main, as Pulumi does'
   assert.throws(() => readProject(program('name: c\nruntime: python\n')), ProjectError);
   // ValidateProject's words for a missing name and for one that is not a non-empty string.
   assert.throws(() => readProject(program('runtime: nodejs\n')), /: project is missing a 'name' attribute$/);
+  // A misspelt one is named, as ValidateProject's findClosestKey names it (distance <= 2, case ignored).
+  for (const [yaml, key] of [
+    ['nmae: a\n', 'nmae'],
+    ['Name: a\n', 'Name'],
+    ['names: a\nnam: b\n', 'nam'],
+  ])
+    assert.throws(
+      () => readProject(program(`${yaml}runtime: nodejs\n`)),
+      new RegExp(`: project is missing a 'name' attribute; found '${key}' instead$`),
+    );
+  assert.throws(() => readProject(program('title: a\nruntime: nodejs\n')), /attribute$/);
   for (const name of ['123', '""', '[a]'])
     assert.throws(
       () => readProject(program(`name: ${name}\nruntime: nodejs\n`)),
