@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { goJson } from './go-json';
+import { APITYPE_MAPS, goJson } from './go-json';
 
 test("goJson writes what JSON.stringify writes, but for Go's escapes and, when sorted, Go's map order", () => {
   const value = {
@@ -24,4 +24,12 @@ test("goJson writes what JSON.stringify writes, but for Go's escapes and, when s
   // A negative zero keeps its sign, as Go's float64 -0 (JSON.stringify writes 0); it parses back as -0.
   assert.equal(goJson({ z: -0, zs: [-0, 0] }), '{"z":-0,"zs":[-0,0]}');
   assert.ok(Object.is(JSON.parse(goJson(-0)), -0));
+});
+
+test("goJson with `maps`: a Go map's keys sorted, all the way down, a struct's fields as they are", () => {
+  const resource = { urn: 'u', type: 't', inputs: { z: 1, 10: 2, 2: 3, n: { y: 1, x: 2 } }, custom: true };
+  assert.equal(
+    goJson({ resources: [resource] }, { maps: APITYPE_MAPS }),
+    '{"resources":[{"urn":"u","type":"t","inputs":{"10":2,"2":3,"n":{"x":2,"y":1},"z":1},"custom":true}]}',
+  );
 });

@@ -7,12 +7,49 @@
  * the order Go writes a map's, by their UTF-8 bytes (a JS object would put integer-like keys first:
  * "2" before "10", where Go puts "10" first), for values Go holds as map[string]any. With
  * `indent`, as MarshalIndent writes it (`margin`: the indentation of the line the value starts on).
+ * `maps`: the fields of a struct whose values Go holds as maps (APITYPE_MAPS): their keys, and
+ * every key below them, sorted, where the struct's own fields keep their order.
  */
-export function goJson(value: unknown, options: { indent?: string; margin?: string; sorted?: boolean } = {}): string {
-  return write(value, '', options.indent ?? '', options.margin ?? '', Boolean(options.sorted)) ?? 'null';
+export function goJson(
+  value: unknown,
+  options: { indent?: string; margin?: string; sorted?: boolean; maps?: ReadonlySet<string> } = {},
+): string {
+  const maps = options.maps ?? NO_MAPS;
+  return write(value, '', options.indent ?? '', options.margin ?? '', Boolean(options.sorted), maps) ?? 'null';
 }
 
-function write(v: unknown, key: string, indent: string, margin: string, sorted: boolean): string | undefined {
+const NO_MAPS: ReadonlySet<string> = new Set();
+
+/**
+ * The fields of Pulumi's checkpoint and engine events (sdk/go/common/apitype core.go and
+ * events.go) that are Go maps, which its encoder writes with sorted keys while a struct's fields
+ * keep their declared order: a resource's `inputs` and `outputs` (SerializeProperties'
+ * map[string]interface{}, objects nested in them too), `propertyDependencies`
+ * (map[PropertyKey][]URN), `resourceHooks` (map[HookType][]string), a `replacementTrigger` object
+ * (SerializePropertyValue), an event's `detailedDiff`, `resourceChanges`, `PolicyPacks` and
+ * `config`. A secret inside them is apitype.SecretV1, a struct whose order (sig, ciphertext,
+ * plaintext) is the sorted one.
+ */
+export const APITYPE_MAPS: ReadonlySet<string> = new Set([
+  'inputs',
+  'outputs',
+  'propertyDependencies',
+  'resourceHooks',
+  'replacementTrigger',
+  'detailedDiff',
+  'resourceChanges',
+  'PolicyPacks',
+  'config',
+]);
+
+function write(
+  v: unknown,
+  key: string,
+  indent: string,
+  margin: string,
+  sorted: boolean,
+  maps: ReadonlySet<string>,
+): string | undefined {
   if (typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function')
     v = (v as { toJSON: (key: string) => unknown }).toJSON(key);
   if (v === null) return 'null';
@@ -38,7 +75,7 @@ function write(v: unknown, key: string, indent: string, margin: string, sorted: 
         : `${open}${entries.join(',')}${close}`;
   if (Array.isArray(v))
     return items(
-      v.map((x, i) => write(x, String(i), indent, inner, sorted) ?? 'null'),
+      v.map((x, i) => write(x, String(i), indent, inner, sorted, maps) ?? 'null'),
       '[',
       ']',
     );
@@ -46,7 +83,7 @@ function write(v: unknown, key: string, indent: string, margin: string, sorted: 
   const keys = sorted ? goOrder(Object.keys(record)) : Object.keys(record);
   const entries: string[] = [];
   for (const k of keys) {
-    const text = write(record[k], k, indent, inner, sorted);
+    const text = write(record[k], k, indent, inner, sorted || maps.has(k), maps);
     if (text !== undefined) entries.push(`${goString(k)}${indent ? ': ' : ':'}${text}`);
   }
   return items(entries, '{', '}');

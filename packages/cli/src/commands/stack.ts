@@ -12,7 +12,7 @@ import {
 import { dirname, join } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { ExitCode, UserError } from '../errors';
-import { goJson } from '../go-json';
+import { APITYPE_MAPS, goJson } from '../go-json';
 import { checkSnapshot, listStacks, passphraseSalt, type Crypter, type ImportedDeployment } from '../engine';
 import type { GlobalOptions } from './options';
 import type { StackConfigFile } from '../project/stack-config';
@@ -165,11 +165,12 @@ function stringifyOutput(value: unknown): string {
 
 /**
  * `stack export [--file f] [--show-secrets]`: the checkpoint as `pulumi stack export` prints it
- * (4-space JSON), to stdout or (as Pulumi) silently to the file.
+ * (4-space JSON, a map's keys sorted: the DIY backend marshals the checkpoint it read, whose
+ * inputs and outputs are Go maps), to stdout or (as Pulumi) silently to the file.
  */
 export function stackExport(options: GlobalOptions & { showSecrets?: boolean; file?: string }): void {
   const deployment = openStack(options).state.exportDeployment({ showSecrets: options.showSecrets });
-  const text = goJson(deployment, { indent: '    ' }) + '\n';
+  const text = goJson(deployment, { indent: '    ', maps: APITYPE_MAPS }) + '\n';
   if (!options.file) return void process.stdout.write(text);
   try {
     // 0600 also when the file exists (the mode option applies to a new file only): it may hold secrets.

@@ -5,7 +5,7 @@ import { formatDuration, isSecret, SECRET_SIG, SECRET_VALUE, summaryDuration } f
 import { propertyDiffText, stackOutputsText, type PropertyOp } from './properties';
 import { changedKeys, parsePath, secretTokens } from '../engine/values';
 import { urnName } from '../engine/urn';
-import { goJson } from '../go-json';
+import { APITYPE_MAPS, goJson } from '../go-json';
 import type { ColorMode } from './modes';
 
 export type DisplayMode = 'update' | 'refresh' | 'destroy' | 'import';
@@ -162,7 +162,7 @@ export class Display {
       // steps are not printed but take their numbers.
       const sequence = this.stamped++;
       const shown = jsonEvent(event, this.jsonColour, this.options.mode === 'refresh');
-      if (shown) this.out.write(goJson({ ...shown, sequence }) + '\n');
+      if (shown) this.out.write(goJson({ ...shown, sequence }, { maps: APITYPE_MAPS }) + '\n');
       return;
     }
     const pre = event.resourcePreEvent?.metadata;

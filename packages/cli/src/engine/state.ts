@@ -22,7 +22,7 @@ import { trace } from './trace';
 import { isObject, isSecret, secretSig, sigKey, type Props } from './values';
 import { StackLockedError, type Crypter, type StackState } from './types';
 import { processAlive } from '../process-alive';
-import { goJson } from '../go-json';
+import { APITYPE_MAPS, goJson } from '../go-json';
 
 /** apitype.ResourceV3, with property values in wire form (secrets as plain secret objects). */
 export interface ResourceState {
@@ -57,6 +57,50 @@ export interface ResourceState {
   modified?: string;
   /** `project:///index.ts#12,5`: where the program registered it (source-position.ts). */
   sourcePosition?: string;
+}
+
+/**
+ * The order a resource's fields are written in, which a step that learns one later (a create's
+ * `id`) must not change: Go's encoder writes a struct's fields as declared, and ResourceV3
+ * (sdk/go/common/apitype/core.go) declares urn, custom, delete, id, type, inputs, outputs first.
+ */
+const RESOURCE_FIELDS: ReadonlyArray<keyof ResourceState> = [
+  'urn',
+  'custom',
+  'delete',
+  'id',
+  'type',
+  'inputs',
+  'outputs',
+  'parent',
+  'protect',
+  'external',
+  'dependencies',
+  'initErrors',
+  'provider',
+  'propertyDependencies',
+  'pendingReplacement',
+  'additionalSecretOutputs',
+  'customTimeouts',
+  'importID',
+  'retainOnDelete',
+  'ignoreChanges',
+  'replaceOnChanges',
+  'aliases',
+  'deletedWith',
+  'replaceWith',
+  'replacementTrigger',
+  'resourceHooks',
+  'created',
+  'modified',
+  'sourcePosition',
+];
+const knownField = new Set<string>(RESOURCE_FIELDS);
+
+/** A resource's fields in ResourceV3's order, then any other it holds (as it holds them). */
+function fieldOrder(r: ResourceState): Array<keyof ResourceState> {
+  const others = Object.keys(r).filter((k) => !knownField.has(k)) as Array<keyof ResourceState>;
+  return others.length ? [...RESOURCE_FIELDS, ...others] : [...RESOURCE_FIELDS];
 }
 
 /** A resource as the state file holds it (apitype.ResourceV3: empty inputs and outputs left out). */
@@ -397,7 +441,7 @@ export class FileStackState implements StackState {
     snapshot.resources.forEach((r, i) => {
       let bytes = this.encoded.get(r);
       if (bytes === undefined) {
-        const text = goJson(this.encodeResource(r), { indent: '    ', margin: itemIndent });
+        const text = goJson(this.encodeResource(r), { indent: '    ', margin: itemIndent, maps: APITYPE_MAPS });
         bytes = Buffer.from(itemIndent + text);
         this.encoded.set(r, bytes);
       }
@@ -409,7 +453,7 @@ export class FileStackState implements StackState {
     // No resources, no list (DeploymentV3's `resources,omitempty`): a destroyed stack's deployment.
     if (snapshot.resources.length > 0) deployment.resources = resourcesMark;
     const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
-    const skeleton = goJson(checkpoint, { indent: '    ' }) + '\n';
+    const skeleton = goJson(checkpoint, { indent: '    ', maps: APITYPE_MAPS }) + '\n';
     const at = skeleton.indexOf(`"${resourcesMark}"`);
     if (at < 0) return [Buffer.from(skeleton)];
     return [Buffer.from(skeleton.slice(0, at)), ...items, Buffer.from(skeleton.slice(at + resourcesMark.length + 2))];
@@ -445,7 +489,8 @@ export class FileStackState implements StackState {
 
   /**
    * `stack export`: the checkpoint's deployment. With `showSecrets`, as `pulumi stack export
-   * --show-secrets` writes it: each secret's ciphertext becomes `plaintext` (its value as JSON),
+   * --show-secrets` writes it: each secret's ciphertext becomes `plaintext` (its value as JSON,
+   * written again as SerializePropertyValue writes it: an object's keys sorted),
    * which `stack import` (ocikit's and Pulumi's) reads back and encrypts again.
    */
   exportDeployment(options: { showSecrets?: boolean } = {}): unknown {
@@ -456,7 +501,7 @@ export class FileStackState implements StackState {
   private revealed(v: unknown, crypter: Crypter | undefined): unknown {
     if (isObject(v) && v[sigKey] === secretSig && typeof v.ciphertext === 'string') {
       if (!crypter) throw new Error('the stack state holds secrets but no secrets passphrase is set');
-      return { [sigKey]: secretSig, plaintext: crypter.decrypt(v.ciphertext) };
+      return { [sigKey]: secretSig, plaintext: goJson(JSON.parse(crypter.decrypt(v.ciphertext)), { sorted: true }) };
     }
     if (Array.isArray(v)) return v.map((x) => this.revealed(x, crypter));
     if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.revealed(x, crypter)]));
@@ -537,7 +582,9 @@ export class FileStackState implements StackState {
    */
   private encodeResource(r: ResourceState): WrittenResource {
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(r)) {
+    for (const key of fieldOrder(r)) {
+      const value = r[key];
+      if (value === undefined) continue;
       const properties = key === 'inputs' || key === 'outputs';
       if (properties && Object.keys((value as Props | undefined) ?? {}).length === 0) continue;
       // A replacementTrigger may be secret too.
@@ -560,7 +607,8 @@ export class FileStackState implements StackState {
       if (!this.crypter)
         throw new Error('a secret must be written to the stack state but no secrets passphrase is set');
       this.encryptedSinceSaltRead = true;
-      return { [sigKey]: secretSig, ciphertext: this.crypter.encrypt(goJson(v.value)) };
+      // json.Marshal of the serialized value (SerializePropertyValue): an object's keys sorted.
+      return { [sigKey]: secretSig, ciphertext: this.crypter.encrypt(goJson(v.value, { sorted: true })) };
     }
     if (Array.isArray(v)) return v.map((x) => this.encode(x));
     if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.encode(x)]));

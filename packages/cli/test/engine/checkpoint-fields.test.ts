@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sourcePosition } from '../../src/engine/source-position';
-import { fakeProviderSuite } from './support/harness';
+import { fakeProviderSuite, testCrypter } from './support/harness';
 
 const header = `import * as pulumi from '@pulumi/pulumi';
 class Thing extends pulumi.CustomResource {
@@ -78,6 +78,33 @@ new Thing('read', {}, { id: made.id, additionalSecretOutputs: ['size'] });
     assert.match(modified ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/, 'a modified time');
     assert.equal((await suite.run(source)).ok, true);
     assert.equal(read().modified, modified, 'nothing new read: the time stays');
+  });
+
+  // Pulumi writes the checkpoint with Go's encoder: a resource's inputs, outputs and
+  // propertyDependencies are Go maps (SerializeProperties' map[string]interface{}, objects nested
+  // in them too; ResourceV3's map[PropertyKey][]URN), written with their keys sorted by byte, "10"
+  // before "2", while ResourceV3's fields keep their declared order; a secret's plaintext is
+  // json.Marshal of the serialized value, sorted as well (SerializePropertyValue).
+  it("writes a resource's inputs, outputs and property dependencies with their keys in Go's map order", async () => {
+    const source = `const first = new Thing('first', { size: 1 });
+new Thing('second', { zeta: first.id, alpha: { 10: 1, 2: 2, b: 3 }, hidden: pulumi.secret({ y: 1, 10: 2, x: 3 }), size: first.id });
+`;
+    assert.equal((await suite.run(source)).ok, true);
+    const text = readFileSync(join(suite.prog.dir, '.ocikit/stacks/dev.json'), 'utf8');
+    const at = text.indexOf('"urn": "urn:pulumi:dev::enginetest::oci:Test/thing:Thing::second"');
+    const second = text.slice(text.lastIndexOf('\n', at) + 1);
+    const keys = (object: string) =>
+      [...second.slice(second.indexOf(`"${object}": {`)).matchAll(/^ {24}"([^"]+)":/gm)].map((m) => m[1]).slice(0, 4);
+    assert.deepEqual(keys('inputs'), ['alpha', 'hidden', 'size', 'zeta']);
+    assert.match(second, /"alpha": \{\n {28}"10": 1,\n {28}"2": 2,\n {28}"b": 3\n {24}\}/);
+    assert.deepEqual(keys('propertyDependencies'), ['alpha', 'hidden', 'size', 'zeta']);
+    // ResourceV3's own order (a struct): urn, custom, id, type, inputs, where ocikit wrote a create's id last.
+    const fields = [...second.matchAll(/^ {20}"([^"]+)":/gm)].map((m) => m[1]);
+    assert.deepEqual(fields.slice(0, 5), ['urn', 'custom', 'id', 'type', 'inputs']);
+    const ciphertext =
+      /"hidden": \{\n\s*"4dabf18193072939515e22adb298388d": "[0-9a-f]+",\n\s*"ciphertext": "([^"]+)"/.exec(second)?.[1];
+    assert.ok(ciphertext, 'the secret, its sig first');
+    assert.equal(testCrypter().decrypt(ciphertext), '{"10":2,"x":3,"y":1}');
   });
 
   it('words a position as Pulumi does, and records none where Pulumi refuses one', () => {

@@ -314,3 +314,32 @@ test('a -0 output stays -0: in the Outputs of up, the state, and stack output (p
   assert.match(ok(await p.run(['stack', 'output'])).stdout, /\n {4}z {7}-0\n {4}zs {6}\[-0,1\]\n$/);
   assert.match(ok(await p.run(['preview'])).stdout, /Resources:\n {4}1 unchanged\n/);
 });
+
+// Pulumi's checkpoint, `stack export` and --json events hold a resource's inputs and outputs as Go
+// maps (SerializeProperties' map[string]interface{}; events.go StepEventStateMetadata), which
+// Go's encoder writes with their keys sorted by byte, nested objects too, while the structs around
+// them keep their fields' order; `stack export --show-secrets` writes a secret's plaintext as
+// json.Marshal writes its value (SerializePropertyValue), sorted too. ocikit wrote "2" before "10".
+test('the state, stack export and --json write a map as Go does: keys sorted, "10" before "2", a secret too', async () => {
+  const source = inlineProgram(
+    'go-maps',
+    "import * as pulumi from '@pulumi/pulumi';\n" +
+      'export const o = { k: 1, 2: 2, 10: 10, n: { b: 1, a: 2 } };\n' +
+      'export const h = pulumi.secret({ y: 1, 10: 2, x: 3 });\n',
+  );
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true', PULUMI_CONFIG_PASSPHRASE: 'pw' });
+  p.setConfig(cloud.ociConfig);
+  ok(await p.run(['up', '--yes']), 'up');
+  const sorted = /"o": \{\n\s*"10": 10,\n\s*"2": 2,\n\s*"k": 1,\n\s*"n": \{\n\s*"a": 2,\n\s*"b": 1\n\s*\}\n\s*\}/;
+  assert.match(readFileSync(join(p.dir, '.ocikit', 'stacks', 'dev.json'), 'utf8'), sorted);
+  const exported = ok(await p.run(['stack', 'export'])).stdout;
+  assert.match(exported, sorted);
+  // The outputs before the stack's own fields that follow them (a struct's order is kept).
+  assert.match(exported, /"type": "pulumi:pulumi:Stack",\n\s*"outputs": \{\n\s*"h": \{/);
+  assert.match(
+    ok(await p.run(['stack', 'export', '--show-secrets'])).stdout,
+    /"plaintext": "\{\\"10\\":2,\\"x\\":3,\\"y\\":1\}"/,
+  );
+  const events = ok(await p.run(['preview', '--json'])).stdout;
+  assert.match(events, /"outputs":\{"h":"\[secret\]","o":\{"10":10,"2":2,"k":1,"n":\{"a":2,"b":1\}\}\}/);
+});
