@@ -15,7 +15,8 @@ import { ExitCode, UserError } from '../errors';
 import { APITYPE_MAPS, goJson } from '../go-json';
 import { checkSnapshot, listStacks, passphraseSalt, type Crypter, type ImportedDeployment } from '../engine';
 import type { GlobalOptions } from './options';
-import type { StackConfigFile } from '../project/stack-config';
+import { StackConfigFile } from '../project/stack-config';
+import { ensureSalt } from '../secrets/stack-crypter';
 import { urnName } from '../engine/urn';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
 import {
@@ -412,7 +413,8 @@ function namedStack(options: GlobalOptions, name: string | undefined, missing: s
 /**
  * `stack init [name] [--copy-config-from s] [--no-select]`, as Pulumi's with a DIY backend: the
  * stack is created (here its `Pulumi.<stack>.yaml`, with the other stack's config when copied)
- * and selected. The passphrase salt is added on the first secret, as for any ocikit stack.
+ * and selected. Its passphrase salt is made now when the passphrase is given (ensureSalt), else on
+ * its first secret.
  */
 export function stackInit(options: StackCreateOptions, name?: string): void {
   createStack(namedStack(options, name, 'missing stack name'), options);
@@ -435,12 +437,13 @@ function createStack(context: CommandContext, options: StackCreateOptions): void
     // decrypts and encrypts them again with the same passphrase.
     if (existsSync(stackConfigPath(project, from.stack))) copyFileSync(stackConfigPath(project, from.stack), path);
   }
-  // Empty, as Pulumi's file would be without its passphrase salt (ocikit adds it on the first secret):
+  // Empty but for the salt (below), as Pulumi's:
   // in a Pulumi.json project an empty object, as Pulumi's JSON marshaller writes it (an empty file is no JSON).
   if (!existsSync(path)) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, isJsonFile(path) ? '{}\n' : '');
   }
+  ensureSalt(StackConfigFile.open(project, stack));
   process.stdout.write(`Created stack '${stack}'\n`);
   if (options.select !== false) selectStack(project, stack);
 }

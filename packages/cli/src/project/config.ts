@@ -5,7 +5,7 @@ import {
   SecretValueError,
   type SymmetricCrypter,
 } from '../secrets/passphrase';
-import { stackCrypter } from '../secrets/stack-crypter';
+import { ensureSalt, stackCrypter } from '../secrets/stack-crypter';
 import { containsSecure, mapSecure, showConfigPath } from './config-path';
 import type { Project } from './project';
 import { applyProjectConfig } from './project-config';
@@ -59,6 +59,7 @@ export function loadStackConfig(project: Project, stack: string, env: NodeJS.Pro
       : entry.value;
     if (entry.secure) secretKeys.push(key);
   }
+  ensureSalt(file, env, crypter);
   const merged = applyProjectConfig(project.name, project.config, stack, { values, secretKeys, objects });
   return { file, values: merged, secretKeys, crypter };
 }

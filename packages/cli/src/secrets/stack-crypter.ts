@@ -1,3 +1,4 @@
+import { containsSecure } from '../project/config-path';
 import type { StackConfigFile } from '../project/stack-config';
 import {
   crypterFromState,
@@ -86,3 +87,25 @@ export const blindingCrypter: Crypter = {
   decrypt: () => '"[secret]"',
   forSalt: () => blindingCrypter,
 };
+
+/**
+ * Gives a stack of the passphrase provider its salt now, when the passphrase is given and
+ * Pulumi.<stack>.yaml has none, as Pulumi makes a DIY stack's secrets manager when it creates the
+ * stack and before every run: SecretsManagerLoader.GetSecretsManager (pkg/cmd/pulumi/stack) asks a
+ * stack without a salt for the backend's DefaultSecretManager,
+ * passphrase.NewPromptingPassphraseSecretsManager, which makes one
+ * (pkg/secrets/passphrase/manager.go), and the config file is saved with it; every checkpoint then
+ * names it in `secrets_providers` (SerializeDeployment, the snapshot's SecretsManager). Without a
+ * passphrase the salt waits for the first secret; and none is made beside secure values another
+ * provider made (a file with no salt but secure values, Pulumi Cloud's by default).
+ */
+export function ensureSalt(
+  file: StackConfigFile,
+  env: NodeJS.ProcessEnv = process.env,
+  crypter = stackCrypter(file, env),
+): void {
+  const passphraseProvider = (file.secretsProvider ?? 'passphrase') === 'passphrase';
+  if (file.encryptionSalt || !passphraseProvider || passphraseFromEnv(env) === undefined) return;
+  for (const [key, entry] of file.entries()) if (entry.secure || containsSecure(file.object(key))) return;
+  crypter.encrypt('');
+}

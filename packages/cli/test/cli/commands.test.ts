@@ -993,6 +993,29 @@ test('stack init, select and unselect choose the stack later commands use, as Pu
   );
 });
 
+// Pulumi's `stack init` on a DIY backend makes the stack's passphrase secrets manager, which
+// makes the salt (DefaultSecretManager: passphrase.NewPromptingPassphraseSecretsManager) and saves
+// it in Pulumi.<stack>.yaml. ocikit does so when the passphrase is given; without one it waits for
+// the first secret (Pulumi would refuse). No salt beside another provider's secure values.
+test("stack init with a passphrase writes the stack's encryptionsalt, as Pulumi", async () => {
+  const cwd = project();
+  const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'pw' });
+  const run = async (...args: string[]) => ocikit(args, { cwd, env });
+  assert.equal((await run('stack', 'init', 'dev')).code, 0);
+  const salt = parseYaml(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8')).encryptionsalt as string;
+  assert.match(salt, /^v1:[A-Za-z0-9+/=]+:v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/);
+  // It opens with that passphrase: a secret set now is encrypted with it, the salt kept.
+  assert.equal((await run('config', 'set', '--secret', 'token', 's3cr3t')).code, 0);
+  assert.equal(parseYaml(readFileSync(join(cwd, 'Pulumi.dev.yaml'), 'utf8')).encryptionsalt, salt);
+  assert.equal((await run('stack', 'init', 'copy', '--copy-config-from', 'dev')).code, 0);
+  assert.equal(parseYaml(readFileSync(join(cwd, 'Pulumi.copy.yaml'), 'utf8')).encryptionsalt, salt);
+  writeFileSync(join(cwd, 'Pulumi.cloud.yaml'), 'config:\n  proj:k:\n    secure: AAABAOq1dQ==\n');
+  assert.equal((await run('stack', 'init', 'other', '--copy-config-from', 'cloud')).code, 0);
+  assert.doesNotMatch(readFileSync(join(cwd, 'Pulumi.other.yaml'), 'utf8'), /encryptionsalt/);
+  assert.equal((await ocikit(['stack', 'init', 'plain'], { cwd })).code, 0);
+  assert.equal(readFileSync(join(cwd, 'Pulumi.plain.yaml'), 'utf8'), '', 'no passphrase: no salt yet');
+});
+
 test("stack ls takes Pulumi's filters as its DIY backend honours them: only --project filters", async () => {
   const cwd = project();
   assert.equal((await ocikit(['stack', 'init', 'prod'], { cwd })).code, 0);

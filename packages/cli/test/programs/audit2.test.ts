@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { INSPECT_GUARD } from '../../src/engine/program';
 import { cleanEnv, OCIKIT_BIN } from '../support/ocikit';
 import { inlineProgram, ok, program, readCheckpoint, startCloud, type Cloud } from '../support/programs';
@@ -342,4 +343,25 @@ test('the state, stack export and --json write a map as Go does: keys sorted, "1
   );
   const events = ok(await p.run(['preview', '--json'])).stdout;
   assert.match(events, /"outputs":\{"h":"\[secret\]","o":\{"10":10,"2":2,"k":1,"n":\{"a":2,"b":1\}\}\}/);
+});
+
+// Pulumi makes a DIY stack's secrets manager before every run (SecretsManagerLoader.GetSecretsManager:
+// the backend's DefaultSecretManager, passphrase.NewPromptingPassphraseSecretsManager, makes a salt
+// for a stack without one, and the config file is saved with it), and every checkpoint names it in
+// `secrets_providers` (SerializeDeployment with the snapshot's SecretsManager). ocikit made the salt
+// only for a first secret, so a secret-free stack's checkpoint named no secrets provider.
+test('a run with the passphrase gives a secret-free stack its salt, and the checkpoint names it', async () => {
+  const source = inlineProgram('no-secrets', 'export const x = 1;\n');
+  const p = program(source, { ...cloud.env, PULUMI_NODEJS_TRANSPILE_ONLY: 'true' });
+  p.setConfig(cloud.ociConfig);
+  const salt = () => parseYaml(readFileSync(join(p.dir, 'Pulumi.dev.yaml'), 'utf8')).encryptionsalt as unknown;
+  const named = () => (readCheckpoint(p) as { secrets_providers?: unknown }).secrets_providers;
+  // Without a passphrase, as before: no salt, none named (Pulumi would ask for the passphrase).
+  ok(await p.run(['up', '--yes']), 'up');
+  assert.equal(salt(), undefined);
+  assert.equal(named(), undefined);
+  ok(await p.run(['up', '--yes'], { PULUMI_CONFIG_PASSPHRASE: 'pw' }), 'up with the passphrase');
+  assert.match(String(salt()), /^v1:[A-Za-z0-9+/=]+:v1:/);
+  assert.deepEqual(named(), { type: 'passphrase', state: { salt: salt() } });
+  assert.deepEqual(JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment.secrets_providers, named());
 });
