@@ -52,7 +52,7 @@ import {
   StepError,
   UNPROTECT,
 } from './step-errors';
-import { created, createdButFailed, oldProps, withSecrets } from './step-state';
+import { created, createdButFailed, oldProps, pendingUpdate, withSecrets } from './step-state';
 import {
   allDependencies,
   missingTargetMessages,
@@ -1095,7 +1095,7 @@ export class Deployment {
       this.outputs({ ...meta, new: { ...meta.new!, outputs } });
       return { urn, id: old.id ?? '', outputs };
     }
-    const done = await this.pending.begin(old, 'updating');
+    const done = await this.pending.begin(pendingUpdate(old, draft), 'updating');
     let next: ResourceState;
     try {
       const props = await this.withErrorHooks(

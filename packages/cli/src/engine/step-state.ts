@@ -22,6 +22,17 @@ export function created(draft: ResourceState, id: string, properties: Props): Re
   return { ...draft, id, outputs: withSecrets(draft, draft.inputs, properties) };
 }
 
+/**
+ * What a pending update records, as Pulumi's: the step's new state (pkg/backend/snapshot.go
+ * doUpdate: markOperationPending(step.New(), OperationTypeUpdating)), the inputs being sent and no
+ * outputs yet, with the old id and times (UpdateStep.Apply sets s.new.ID, Created and Modified
+ * from s.old before it calls the provider; the write at BeginMutation comes just before that and
+ * has no id yet, but the next run needs it to find the resource).
+ */
+export function pendingUpdate(old: ResourceState, draft: ResourceState): ResourceState {
+  return { ...draft, id: old.id, outputs: {}, created: old.created, modified: old.modified };
+}
+
 /** A create's partial failure (made, not initialised) as Pulumi records it: with its init errors. */
 export function createdButFailed(draft: ResourceState, e: unknown): ResourceState | undefined {
   if (!(e instanceof InitFailedError && e.id)) return undefined;

@@ -118,6 +118,17 @@ describe('interrupted runs', () => {
     prog.write(program(2));
     await killWhile('updating');
     assert.ok(existsSync(join(prog.dir, '.ocikit/stacks/dev.lock')), 'the killed run left its lock');
+    // As Pulumi records a pending update (snapshot.go doUpdate: the step's new state): the inputs
+    // being sent, no outputs yet, the old id and times; the resource itself stays as it was.
+    type Recorded = { urn: string; id?: string; inputs: Record<string, unknown>; outputs?: unknown; modified?: string };
+    const latest = JSON.parse(readFileSync(stateFile(), 'utf8')).checkpoint.latest as {
+      resources: Recorded[];
+      pending_operations: Array<{ type: string; resource: Recorded }>;
+    };
+    const op = latest.pending_operations.find((o) => o.type === 'updating')!.resource;
+    const recorded = latest.resources.find((x) => x.urn === op.urn)!;
+    assert.deepEqual([op.inputs.inferenceUnits, recorded.inputs.inferenceUnits], [2, 1]);
+    assert.deepEqual([op.id, op.outputs, op.modified], [recorded.id, undefined, recorded.modified]);
     const r = await prog.run();
     assert.equal(r.ok, true, r.error);
     assert.ok(
