@@ -17,9 +17,14 @@ export function withSecrets(reg: { additionalSecretOutputs?: string[] }, inputs:
   return out;
 }
 
-/** The state of a resource a create made: its id and outputs, secrets kept secret. */
+/**
+ * The state of a resource a create made: its id and outputs, secrets kept secret, and its created
+ * and modified times both the moment the provider answered, as Pulumi's CreateStep.Apply sets
+ * them (one `now` after Create returns); the draft's `created` was the create's key, sent with it.
+ */
 export function created(draft: ResourceState, id: string, properties: Props): ResourceState {
-  return { ...draft, id, outputs: withSecrets(draft, draft.inputs, properties) };
+  const now = new Date().toISOString();
+  return { ...draft, id, outputs: withSecrets(draft, draft.inputs, properties), created: now, modified: now };
 }
 
 /**

@@ -2,7 +2,7 @@
 // (apitype.ResourceV3, sdk/go/common/apitype/core.go), as ocikit writes them after a run.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sourcePosition } from '../../src/engine/source-position';
@@ -105,6 +105,20 @@ new Thing('second', { zeta: first.id, alpha: { 10: 1, 2: 2, b: 3 }, hidden: pulu
       /"hidden": \{\n\s*"4dabf18193072939515e22adb298388d": "[0-9a-f]+",\n\s*"ciphertext": "([^"]+)"/.exec(second)?.[1];
     assert.ok(ciphertext, 'the secret, its sig first');
     assert.equal(testCrypter().decrypt(ciphertext), '{"10":2,"x":3,"y":1}');
+  });
+
+  // Pulumi's CreateStep.Apply sets Created and Modified to one `now` once the provider's Create
+  // has answered. ocikit kept the time the create was sent (its key) as `created` and an earlier
+  // one as `modified`.
+  it('gives a created resource one created and modified time, taken once the provider answered', async () => {
+    assert.equal((await suite.run(`new Thing('slow', { sleepMs: 300 });\n`)).ok, true);
+    const slow = recorded().find((r) => r.urn.endsWith('::slow'))!;
+    assert.equal(slow.modified, slow.created);
+    // The fake cloud's file is written as its create returns: the time is not before that.
+    assert.ok(
+      Date.parse(slow.created!) >= Math.floor(statSync(suite.files.cloud).mtimeMs),
+      `${slow.created} is before the create returned`,
+    );
   });
 
   it('words a position as Pulumi does, and records none where Pulumi refuses one', () => {
