@@ -61,8 +61,10 @@ export interface ResourceState {
 
 /**
  * The order a resource's fields are written in, which a step that learns one later (a create's
- * `id`) must not change: Go's encoder writes a struct's fields as declared, and ResourceV3
- * (sdk/go/common/apitype/core.go) declares urn, custom, delete, id, type, inputs, outputs first.
+ * `id`) must not change: Go's encoder writes a struct's fields as declared, here as ResourceV3
+ * declares them (sdk/go/common/apitype/core.go: … additionalSecretOutputs, aliases,
+ * customTimeouts, importID, retainOnDelete, deletedWith, created, modified, sourcePosition,
+ * ignoreChanges, replaceOnChanges).
  */
 const RESOURCE_FIELDS: ReadonlyArray<keyof ResourceState> = [
   'urn',
@@ -81,19 +83,20 @@ const RESOURCE_FIELDS: ReadonlyArray<keyof ResourceState> = [
   'propertyDependencies',
   'pendingReplacement',
   'additionalSecretOutputs',
+  'aliases',
   'customTimeouts',
   'importID',
   'retainOnDelete',
-  'ignoreChanges',
-  'replaceOnChanges',
-  'aliases',
   'deletedWith',
-  'replaceWith',
-  'replacementTrigger',
-  'resourceHooks',
   'created',
   'modified',
   'sourcePosition',
+  'ignoreChanges',
+  'replaceOnChanges',
+  // Fields newer than the ResourceV3 read for this order, after it in the order ocikit had.
+  'replaceWith',
+  'replacementTrigger',
+  'resourceHooks',
 ];
 const knownField = new Set<string>(RESOURCE_FIELDS);
 

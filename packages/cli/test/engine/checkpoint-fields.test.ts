@@ -121,6 +121,25 @@ new Thing('second', { zeta: first.id, alpha: { 10: 1, 2: 2, b: 3 }, hidden: pulu
     );
   });
 
+  // Go's encoder writes a struct's fields in their declared order: ResourceV3's (core.go) puts
+  // aliases after additionalSecretOutputs and ignoreChanges, replaceOnChanges after sourcePosition.
+  it("writes a resource's fields in ResourceV3's order", async () => {
+    const options = `ignoreChanges: ['note'], replaceOnChanges: ['size'], retainOnDelete: true,
+  additionalSecretOutputs: ['size'], customTimeouts: { create: '1m' }, deletedWith: first`;
+    const first = `const first = new Thing('first', { size: 1 });\n`;
+    assert.equal((await suite.run(`${first}new Thing('old', { size: 1 }, { ${options} });\n`)).ok, true);
+    const renamed = `${first}new Thing('opts', { size: 1 }, { aliases: [{ name: 'old' }], ${options} });\n`;
+    assert.equal((await suite.run(renamed)).ok, true);
+    const text = readFileSync(join(suite.prog.dir, '.ocikit/stacks/dev.json'), 'utf8');
+    const at = text.indexOf('"urn": "urn:pulumi:dev::enginetest::oci:Test/thing:Thing::opts"');
+    const own = text.slice(text.lastIndexOf('\n', at) + 1);
+    const fields = [...own.slice(0, own.search(/\n {16}\}/)).matchAll(/^ {20}"([^"]+)":/gm)].map((m) => m[1]);
+    const expected =
+      'urn custom id type inputs outputs parent provider propertyDependencies additionalSecretOutputs aliases ' +
+      'customTimeouts retainOnDelete deletedWith created modified sourcePosition ignoreChanges replaceOnChanges';
+    assert.deepEqual(fields, expected.split(' '));
+  });
+
   it('words a position as Pulumi does, and records none where Pulumi refuses one', () => {
     const root = '/work/my project';
     const at = (file: string, line: number, column: number) =>
