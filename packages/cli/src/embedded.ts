@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import type { RunningEmulator, SandboxIds } from '@ocikit/emulator';
+import { configEnvNames } from '@ocikit/pulumi-resource-oci';
 import { processAlive } from './process-alive';
 
 /** Stack config keys that point `oci` at a real cloud (or an emulator of the user's choosing). */
@@ -14,17 +15,12 @@ const CLOUD_CONFIG_KEYS = [
   'privateKeyPath',
   'configFileProfile',
   'auth',
-];
-/** Environment variables that do the same (the plugin reads them). */
-const CLOUD_ENV = [
-  'OCIKIT_ENDPOINT',
-  'OCI_TENANCY_OCID',
-  'OCI_USER_OCID',
-  'OCI_FINGERPRINT',
-  'OCI_PRIVATE_KEY',
-  'OCI_PRIVATE_KEY_PATH',
-  'OCI_CONFIG_FILE',
-];
+] as const;
+/**
+ * Environment variables that do the same: each key's as the plugin reads it (`OCI_<KEY>`, then
+ * Terraform's `TF_VAR_<key>`), and the config file the OCI SDKs read when there is no ~/.oci/config.
+ */
+const CLOUD_ENV = [...CLOUD_CONFIG_KEYS.flatMap((k) => configEnvNames(k)), 'OCI_CONFIG_FILE'];
 
 /** Why a configured cloud is used instead of the embedded emulator; undefined when nothing is configured. */
 export function configuredCloud(

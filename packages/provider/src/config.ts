@@ -115,16 +115,20 @@ export interface ConfigFailure {
 }
 
 /**
- * A key's environment default with the names pulumi-oci's Terraform provider reads: `OCI_<SNAKE_KEY>`,
- * then `TF_VAR_<snake_key>`. Terraform tries TF_VAR_ first; ocikit tries OCI_ first because the
- * ocikit CLI hands its embedded emulator to the plugin through OCI_*, which a TF_VAR_region left in
- * a user's shell must not override.
+ * The environment variables a key is read from, in order: the names pulumi-oci's Terraform
+ * provider reads, `OCI_<SNAKE_KEY>`, then `TF_VAR_<snake_key>`. Terraform tries TF_VAR_ first;
+ * ocikit tries OCI_ first because the ocikit CLI hands its embedded emulator to the plugin through
+ * OCI_*, which a TF_VAR_region left in a user's shell must not override.
  */
-function envDefault(envName: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  if (!envName) return undefined;
-  const tfName = envName.startsWith('OCI_') ? `TF_VAR_${envName.slice(4).toLowerCase()}` : undefined;
-  const pick = (name: string | undefined): string | undefined => (name && env[name] ? env[name] : undefined);
-  return pick(envName) ?? pick(tfName);
+export function configEnvNames(key: keyof ProviderConfig): string[] {
+  const envName = CONFIG_KEYS[key].env;
+  if (!envName) return [];
+  return envName.startsWith('OCI_') ? [envName, `TF_VAR_${envName.slice(4).toLowerCase()}`] : [envName];
+}
+
+function envDefault(key: keyof ProviderConfig, env: NodeJS.ProcessEnv): string | undefined {
+  const name = configEnvNames(key).find((n) => env[n]);
+  return name ? env[name] : undefined;
 }
 
 /** Applies environment defaults and types; one failure per bad key. */
@@ -135,8 +139,8 @@ export function resolveConfig(
   const config: ProviderConfig = { ignoreDefinedTags: [] };
   const failures: ConfigFailure[] = [];
   const target = config as unknown as Props;
-  for (const [key, { kind, env: envName }] of Object.entries(CONFIG_KEYS)) {
-    const raw = inputs[key] ?? envDefault(envName, env);
+  for (const [key, { kind }] of Object.entries(CONFIG_KEYS)) {
+    const raw = inputs[key] ?? envDefault(key as keyof ProviderConfig, env);
     const { value, error } = coerce(kind, raw);
     if (error) failures.push({ property: key, reason: `${key} ${error}` });
     else if (value !== undefined) target[key] = value;

@@ -5,6 +5,8 @@ export const schemaPath = path.join(__dirname, '..', 'schema.json');
 
 /** The wire codec's layouts for the engine side of the plugin's protocols (ocikit's engine uses them). */
 export { ENGINE_LAYOUTS, engineCodec, type EngineMessage } from './engine-codec';
+/** The environment variables a provider configuration key is read from (the CLI's cloud decision). */
+export { configEnvNames } from './config';
 export { applyIgnoreChanges, parsePath } from './property-path';
 
 /** ocikit's addition to the protocol: another provider instance in a running plugin (see ./instances). */
