@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './commands/options';
 import { COLOR_MODES } from './display/modes';
 import { goPathError, isUserError, oneLine, UserError } from './errors';
-import { levenshtein } from './levenshtein';
+import { levenshtein } from '@ocikit/pulumi-resource-oci';
 import { urnName } from './engine/urn';
 
 /**

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { levenshtein } from './levenshtein';
 import { reveal, type Props } from './wire';
 
 export interface ProviderConfig {
@@ -38,6 +39,61 @@ export const CONFIG_KEYS: Record<keyof ProviderConfig, { kind: Kind; env?: strin
   disableAutoRetries: { kind: 'boolean', env: 'OCI_DISABLE_AUTO_RETRIES' },
   ignoreDefinedTags: { kind: 'list' },
 };
+
+/**
+ * pulumi-oci 4.20.0's keys (its config/vars.ts) that this provider does not serve: a stack written
+ * for pulumi-oci may set them, so they are accepted, and have no effect.
+ */
+const UNSERVED_KEYS = [
+  'dualStackEndpointEnabled',
+  'realmSpecificServiceEndpointTemplateEnabled',
+  'retriesConfigFile',
+  'testTimeMaintenanceRebootDue',
+  'tokenExchangeAuth',
+  'tokenExchangeClientId',
+  'tokenExchangeClientSecret',
+  'tokenExchangeDomainUrl',
+  'tokenExchangePublicKey',
+  'tokenExchangeRequestedTokenType',
+  'tokenExchangeResourceType',
+  'tokenExchangeRpstExp',
+  'tokenExchangeSubjectTokenType',
+  'workloadIdentityTokenPath',
+];
+/** What the engine adds to a provider's inputs (Pulumi's pkg/resource/deploy/providers/registry.go). */
+const ENGINE_KEYS = ['version', 'pluginDownloadURL', 'pluginChecksums', 'parameter', '__internal'];
+
+/**
+ * One failure per key that is not a provider setting, worded as pulumi-oci's bridge words it
+ * (pulumi-terraform-bridge pkg/tfbridge/check_failures.go): for the default provider, set in stack
+ * config, the `oci:<key>` to fix with the keys it may be a typo of; for an explicit provider, the
+ * argument. Without a property, as the bridge leaves it: the engine would show the default
+ * provider's key as a resource's property with its value.
+ */
+export function unknownKeyFailures(inputs: Props, urn: string): ConfigFailure[] {
+  const known = [...Object.keys(CONFIG_KEYS), ...UNSERVED_KEYS].sort();
+  const name = urn.split('::').pop() ?? '';
+  const explicit = urn !== '' && !name.startsWith('default');
+  return Object.keys(inputs)
+    .filter((k) => !known.includes(k) && !ENGINE_KEYS.includes(k))
+    .map((key) => {
+      if (explicit) {
+        return {
+          property: '',
+          reason: `could not validate provider configuration: Invalid or unknown key. Examine values at '${name}.${key}'.`,
+        };
+      }
+      const near = known.filter((k) => levenshtein(k, key) <= 2).map((k) => `\`oci:${k}\``);
+      return {
+        property: '',
+        reason: [
+          `\`oci:${key}\` is not a valid configuration key for the oci provider.`,
+          ...(near.length ? [`Did you mean ${near.join(' or ')}?`] : []),
+          'If the key is not intended for the provider, please choose a different namespace from `oci:`.',
+        ].join(' '),
+      };
+    });
+}
 
 /** Keys whose values are secrets (schema.json's `config.variables[key].secret`). */
 export function secretConfigKeys(): Set<string> {

@@ -7,6 +7,7 @@ export const schemaPath = path.join(__dirname, '..', 'schema.json');
 export { ENGINE_LAYOUTS, engineCodec, type EngineMessage } from './engine-codec';
 /** The environment variables a provider configuration key is read from (the CLI's cloud decision). */
 export { configEnvNames } from './config';
+export { levenshtein } from './levenshtein';
 export { applyIgnoreChanges, parsePath } from './property-path';
 
 /** ocikit's addition to the protocol: another provider instance in a running plugin (see ./instances). */

@@ -286,6 +286,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
     checkConfig: unary((req: CheckRequest) => {
       const known = Object.fromEntries(Object.entries(req.news).filter(([, v]) => !containsUnknown(v)));
       const { failures } = cfg().resolveConfig(cfg().configInputs(known, {}), process.env);
+      failures.push(...cfg().unknownKeyFailures(req.news, req.urn));
       // The engine stores these inputs in the state: keys the schema marks secret (privateKey,
       // privateKeyPassword) are wrapped even when the program set them in plain text.
       return { inputs: protect(req.news, cfg().secretConfigKeys()), failures };

@@ -359,6 +359,43 @@ describe('audit: provider configuration', () => {
     }
   });
 
+  it("an unknown key is a failure worded as pulumi-oci's; pulumi-oci's other keys and the engine's are accepted", async () => {
+    const plugin = await startPlugin();
+    try {
+      const c = await checkConfig(plugin, {
+        regoin: 'us-ashburn-1',
+        realmDomainComponent: 'oraclecloud.com',
+        realmSpecificServiceEndpointTemplateEnabled: 'false',
+        tokenExchangeClientId: 'id',
+        version: '4.20.0',
+      });
+      assert.deepEqual(c.failures, [
+        {
+          property: '',
+          reason:
+            '`oci:realmDomainComponent` is not a valid configuration key for the oci provider. If the key is not intended for the provider, please choose a different namespace from `oci:`.',
+        },
+        {
+          property: '',
+          reason:
+            '`oci:regoin` is not a valid configuration key for the oci provider. Did you mean `oci:region`? If the key is not intended for the provider, please choose a different namespace from `oci:`.',
+        },
+      ]);
+      const explicit = await plugin.call<pb.CheckResponse>(
+        'checkConfig',
+        new pb.CheckRequest()
+          .setUrn('urn:pulumi:test::proj::pulumi:providers:oci::mine')
+          .setNews(struct({ regoin: 'us-ashburn-1' })),
+      );
+      assert.deepEqual(
+        explicit.getFailuresList().map((f) => f.getReason()),
+        ["could not validate provider configuration: Invalid or unknown key. Examine values at 'mine.regoin'."],
+      );
+    } finally {
+      await plugin.close();
+    }
+  });
+
   it('a configFileProfile missing from ~/.oci/config is one CheckConfig failure naming the key', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ocikit-home-'));
     fs.mkdirSync(path.join(home, '.oci'));

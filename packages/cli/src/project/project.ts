@@ -3,7 +3,7 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { parseProjectConfig, type ProjectConfigType } from './project-config';
 import { isRecord, ProjectError, yamlErrorLine } from './project-error';
-import { levenshtein } from '../levenshtein';
+import { levenshtein } from '@ocikit/pulumi-resource-oci';
 
 export interface Project {
   /** Folder that holds Pulumi.yaml. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { FIXTURES, ok, program } from '../support/programs';
+import { FIXTURES, inlineProgram, ok, program } from '../support/programs';
 
 // With the embedded emulator, `oci.config.region` and `oci.config.tenancyOcid` answer the
 // emulator's home region and sandbox tenancy, as they would with a configured tenancy; a region
@@ -18,4 +18,36 @@ test('a pulumi-oci program reads the embedded cloud as its oci:region and oci:te
   const again = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
   assert.equal(again.region, 'eu-frankfurt-1');
   assert.equal(again.tenancyOcid, out.tenancyOcid);
+});
+
+// An `oci:` key the provider does not have (a typo) stops the run at the provider's check, as
+// pulumi-oci's bridge does, where it was silently ignored; pulumi-oci's keys ocikit does not serve pass.
+test('an unknown oci: config key is one line naming the key and the one it may be a typo of', async () => {
+  const p = program(
+    inlineProgram(
+      'unknown-key',
+      [
+        "import * as pulumi from '@pulumi/pulumi';",
+        "import * as oci from '@pulumi/oci';",
+        "const sandbox = new pulumi.Config('ocikit');",
+        "new oci.ailanguage.Endpoint('e', {",
+        "  compartmentId: sandbox.require('sandboxCompartmentId'),",
+        "  modelId: sandbox.require('sandboxTextClassificationModelId'),",
+        '});',
+        '',
+      ].join('\n'),
+    ),
+    { PULUMI_NODEJS_TRANSPILE_ONLY: 'true' },
+  );
+  p.setConfig({ 'oci:regoin': 'us-ashburn-1', 'oci:realmSpecificServiceEndpointTemplateEnabled': false });
+  const result = await p.run(['preview']);
+  assert.equal(result.code, 1);
+  assert.equal(result.stderr.trimEnd().split('\n').length, 1, result.stderr);
+  assert.match(
+    result.stderr,
+    /^error: pulumi:providers:oci resource 'default_4_20_0' has a problem: `oci:regoin` is not a valid configuration key for the oci provider\. Did you mean `oci:region`\?/,
+  );
+  assert.doesNotMatch(result.stdout + result.stderr, /realmSpecific|^\s+at \S/m);
+  p.setConfig({ 'oci:realmSpecificServiceEndpointTemplateEnabled': false });
+  ok(await p.run(['preview']));
 });
