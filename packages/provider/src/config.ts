@@ -215,7 +215,15 @@ export function resolveConfig(
   return { config, failures };
 }
 
-const AUTH_VALUES = ['ApiKey', 'InstancePrincipal', 'InstancePrincipalWithCerts', 'SecurityToken', 'ResourcePrincipal'];
+/** pulumi-oci's `auth` values (Terraform's SchemaMap: validation.StringInSlice, case-insensitive). */
+const AUTH_VALUES = [
+  'ApiKey',
+  'InstancePrincipal',
+  'InstancePrincipalWithCerts',
+  'SecurityToken',
+  'ResourcePrincipal',
+  'OKEWorkloadIdentity',
+];
 
 function validate(c: ProviderConfig): ConfigFailure[] {
   const failures: ConfigFailure[] = [];

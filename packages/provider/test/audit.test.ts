@@ -350,6 +350,8 @@ describe('audit: provider configuration', () => {
     try {
       const [known] = (await checkConfig(plugin, { auth: 'InstancePrincipal' })).failures;
       assert.match(known.reason, /not supported yet/);
+      const [oke] = (await checkConfig(plugin, { auth: 'okeworkloadidentity' })).failures;
+      assert.match(oke.reason, /"okeworkloadidentity" is not supported yet/);
       const [bogus] = (await checkConfig(plugin, { auth: 'Bogus' })).failures;
       assert.equal(bogus.property, 'auth');
       assert.match(bogus.reason, /"Bogus" is not an OCI auth type: use one of ApiKey, InstancePrincipal/);
