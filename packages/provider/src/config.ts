@@ -316,7 +316,9 @@ export function credentials(c: ProviderConfig, env: NodeJS.ProcessEnv = process.
   }
   const pick = (v: string | undefined, fileKey: string): string | undefined => v ?? file?.get(fileKey) ?? undefined;
   const keyPath = pick(c.privateKeyPath, 'key_file');
-  let privateKey = c.privateKey;
+  // A key written on one line (a CI secret, an env file): Terraform's provider turns each backslash-n
+  // into a newline (ResourceDataConfigProvider.PrivateRSAKey), so pulumi-oci reads it too.
+  let privateKey = c.privateKey?.replace(/\\n/g, '\n');
   if (!privateKey && keyPath) {
     try {
       privateKey = fs.readFileSync(expandHome(keyPath), 'utf8');

@@ -8,6 +8,7 @@ import {
   del,
   DRPLAN,
   Empty,
+  endpointRoundTrip,
   ENDPOINT,
   initFailure,
   startEnv,
@@ -289,12 +290,7 @@ describe('Cancel ends with the run it was sent in', () => {
     try {
       await p.call('cancel', new Empty());
       await configure(p, env, env.sandbox.homeRegion);
-      const c = await create(p, ENDPOINT, 'after-cancel', {
-        compartmentId: env.sandbox.compartmentId,
-        modelId: env.sandbox.aiLanguage.customModelIds.textClassification,
-      });
-      assert.equal(c.outputs.state, 'ACTIVE');
-      await del(p, ENDPOINT, 'after-cancel', c.id, c.outputs);
+      assert.equal(await endpointRoundTrip(p, env, 'after-cancel'), 'ACTIVE');
     } finally {
       await p.close();
     }

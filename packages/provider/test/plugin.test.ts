@@ -12,6 +12,7 @@ import {
   del,
   DRPLAN,
   Empty,
+  endpointRoundTrip,
   js,
   ENDPOINT,
   pb,
@@ -196,6 +197,21 @@ describe('configuration', () => {
       const got = await env.dr(dr.standbyRegion).getDrPlan({ drPlanId: c.id });
       assert.equal(got.drPlan.displayName, 'envplan');
       await del(p, DRPLAN, 'envplan', c.id, c.outputs);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('an inline privateKey written on one line with \\n escapes signs, as pulumi-oci reads it', async () => {
+    // A CI secret or an env file holds the PEM on one line: Terraform's provider turns each "\n"
+    // into a newline before parsing it.
+    const oneLine = fs.readFileSync(env.creds.privateKeyPath, 'utf8').trim().split('\n').join('\\n');
+    const { privateKeyPath: _, ...creds } = env.creds;
+    const p = await startPlugin({ env: { OCI_PRIVATE_KEY: oneLine } });
+    try {
+      const args = { endpoint: env.emulator.url, region: env.sandbox.homeRegion, ...creds };
+      await p.call('configure', new pb.ConfigureRequest().setArgs(struct(args)));
+      assert.equal(await endpointRoundTrip(p, env, 'oneline'), 'ACTIVE');
     } finally {
       await p.close();
     }

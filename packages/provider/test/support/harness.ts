@@ -343,6 +343,19 @@ export async function del(plugin: Plugin, type: string, name: string, id: string
   await plugin.call('delete', new pb.DeleteRequest().setUrn(urn(type, name)).setId(id).setProperties(struct(outputs)));
 }
 
+/**
+ * Creates an Endpoint of the sandbox's text model through `plugin` and deletes it (the plugin
+ * reaches OCI and is let in); returns the state it was created in.
+ */
+export async function endpointRoundTrip(plugin: Plugin, env: Env, name: string): Promise<unknown> {
+  const c = await create(plugin, ENDPOINT, name, {
+    compartmentId: env.sandbox.compartmentId,
+    modelId: env.sandbox.aiLanguage.customModelIds.textClassification,
+  });
+  await del(plugin, ENDPOINT, name, c.id, c.outputs);
+  return c.outputs.state;
+}
+
 export async function invoke(plugin: Plugin, tok: string, args: Props): Promise<{ result: Props; failures: string[] }> {
   const res = await plugin.call<pb.InvokeResponse>('invoke', new pb.InvokeRequest().setTok(tok).setArgs(struct(args)));
   return {
