@@ -132,6 +132,9 @@ test('a key that cannot be read fails when the signer is built, with one clear l
     () => new KeyObjectRequestSigner(auth(encryptedPem), common),
     /the private key is encrypted and it needs privateKeyPassword/,
   );
-  // Neither node:crypto nor the SDK (sshpk) reads it: the SDK's message.
-  assert.throws(() => new KeyObjectRequestSigner(auth('not a key'), common), /Failed to parse/);
+  // Neither node:crypto nor the SDK (sshpk) reads it: the setting named, then the SDK's message.
+  assert.throws(
+    () => new KeyObjectRequestSigner(auth('not a key'), common),
+    /^Error: the private key \(privateKey or privateKeyPath\) is not a private key: Failed to parse/,
+  );
 });

@@ -40,9 +40,19 @@ export class KeyObjectRequestSigner implements common.RequestSigner {
         throw new Error(`the private key is encrypted and ${why} (${(e as Error).message})`, { cause: e });
       }
       // A key format only sshpk reads (e.g. OpenSSH): every request goes to the SDK's signer,
-      // built now so that a key neither can read fails here with the SDK's own message.
+      // built now so that a key neither can read fails here, with the SDK's message after ours
+      // (its own names no setting: "Failed to parse (unnamed) … reading 'match'").
       this.key = undefined;
-      this.official = new sdk.DefaultRequestSigner(auth);
+      try {
+        this.official = new sdk.DefaultRequestSigner(auth);
+      } catch (e2) {
+        throw new Error(
+          `the private key (privateKey or privateKeyPath) is not a private key: ${(e2 as Error).message}`,
+          {
+            cause: e2,
+          },
+        );
+      }
     }
   }
 
