@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { APITYPE_MAPS, goJson } from './go-json';
+import { APITYPE_MAPS, goJson, goTimeJson } from './go-json';
 
 test("goJson writes what JSON.stringify writes, but for Go's escapes and, when sorted, Go's map order", () => {
   const value = {
@@ -32,4 +32,29 @@ test("goJson with `maps`: a Go map's keys sorted, all the way down, a struct's f
     goJson({ resources: [resource] }, { maps: APITYPE_MAPS }),
     '{"resources":[{"urn":"u","type":"t","inputs":{"10":2,"2":3,"n":{"x":2,"y":1},"z":1},"custom":true}]}',
   );
+});
+
+// Go's time.Time MarshalJSON (time.RFC3339Nano): the fraction's trailing zeros trimmed, no fraction
+// when it is zero, `Z` for UTC and `±hh:mm` for a zone with an offset; toISOString always wrote 3
+// digits and `Z`.
+test("goTimeJson writes a time as Go's time.Time MarshalJSON does", () => {
+  assert.equal(goTimeJson(new Date('2026-11-27T13:17:07.120Z')), '2026-11-27T13:17:07.12Z');
+  assert.equal(goTimeJson(new Date('2026-11-27T13:17:07.123Z')), '2026-11-27T13:17:07.123Z');
+  assert.equal(goTimeJson(new Date('2026-11-27T13:17:07.000Z')), '2026-11-27T13:17:07Z');
+  const tz = process.env.TZ;
+  try {
+    process.env.TZ = 'Asia/Kolkata';
+    assert.equal(goTimeJson(new Date('2026-11-27T13:17:07.500Z'), 'local'), '2026-11-27T18:47:07.5+05:30');
+    assert.equal(goTimeJson(new Date('2026-11-27T13:17:07.500Z')), '2026-11-27T13:17:07.5Z');
+    process.env.TZ = 'America/St_Johns';
+    assert.equal(goTimeJson(new Date('2026-11-27T01:00:00Z'), 'local'), '2026-11-26T21:30:00-03:30');
+    process.env.TZ = 'UTC';
+    assert.equal(goTimeJson(new Date('2026-11-27T01:00:00Z'), 'local'), '2026-11-27T01:00:00Z');
+  } finally {
+    if (tz === undefined) delete process.env.TZ;
+    else process.env.TZ = tz;
+  }
+  // What it writes reads back as the same time.
+  const t = new Date('2026-11-27T13:17:07.120Z');
+  for (const zone of ['utc', 'local'] as const) assert.equal(Date.parse(goTimeJson(t, zone)), t.getTime());
 });

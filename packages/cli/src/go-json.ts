@@ -98,3 +98,20 @@ function goString(s: string): string {
 export function goOrder(keys: string[]): string[] {
   return keys.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
 }
+
+/**
+ * A time as Go's time.Time MarshalJSON writes it (time.RFC3339Nano): the fraction of a second with
+ * its trailing zeros trimmed, none when it is zero, then `Z` for a zero offset or `±hh:mm`. `utc`
+ * is the zone of time.Now().UTC(), Pulumi's for a resource's `created` and `modified`
+ * (pkg/resource/deploy/step.go); `local` that of time.Now(), its checkpoint manifest's `time`
+ * (pkg/backend/snapshot.go). JavaScript's clock has milliseconds, so at most 3 digits follow.
+ */
+export function goTimeJson(t: Date = new Date(), zone: 'utc' | 'local' = 'utc'): string {
+  const offset = zone === 'local' ? -t.getTimezoneOffset() : 0;
+  const [clock, fraction] = new Date(t.getTime() + offset * 60_000).toISOString().slice(0, -1).split('.');
+  const digits = fraction.replace(/0+$/, '');
+  const abs = Math.abs(offset);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const suffix = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  return `${clock}${digits ? `.${digits}` : ''}${suffix}`;
+}

@@ -10,6 +10,7 @@
 // - collaborators with their own state: Targeting (targets.ts), Aliases (aliases.ts), Providers
 //   (providers.ts, the provider registry), PendingOperations (pending.ts), Failures (failures.ts).
 import { randomUUID } from 'node:crypto';
+import { goTimeJson } from '../go-json';
 import { Aliases } from './aliases';
 import { isDefaultProvider } from './default-provider';
 import { deleteSkipsProvider, deleteWaits } from './deletes';
@@ -463,8 +464,8 @@ export class Deployment {
       ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
       ...(alias ? { aliases: [alias] } : {}),
       ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
-      created: op === 'replace' ? new Date().toISOString() : (old?.created ?? new Date().toISOString()),
-      modified: op === 'same' ? old?.modified : new Date().toISOString(),
+      created: op === 'replace' ? goTimeJson() : (old?.created ?? goTimeJson()),
+      modified: op === 'same' ? old?.modified : goTimeJson(),
     };
     const meta = stepMetadata(op, urn, reg.type, old, next, diffExtra(diff, old?.inputs, checked.inputs));
     this.targeting.inScope(urn, reg.type, registrationEdges(reg));
@@ -627,8 +628,8 @@ export class Deployment {
       ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
       ...(reg.hooks ? { resourceHooks: reg.hooks } : {}),
       ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
-      created: old?.created ?? new Date().toISOString(),
-      modified: op === 'same' ? old?.modified : new Date().toISOString(),
+      created: old?.created ?? goTimeJson(),
+      modified: op === 'same' ? old?.modified : goTimeJson(),
     };
     // Until the program registers them, the stack's outputs are its old ones, in a preview too
     // (step.go SameStep.Apply: new.Outputs = old.Outputs): a program that ends without
@@ -764,8 +765,8 @@ export class Deployment {
       ...(reg.replacementTrigger !== undefined ? { replacementTrigger: reg.replacementTrigger } : {}),
       ...(reg.hooks ? { resourceHooks: reg.hooks } : {}),
       ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
-      created: old?.created ?? new Date().toISOString(),
-      modified: new Date().toISOString(),
+      created: old?.created ?? goTimeJson(),
+      modified: goTimeJson(),
       ...extra,
     });
     // A dependent deleted ahead of a delete-before-replace resource, or one the user asked to
@@ -999,7 +1000,7 @@ export class Deployment {
         `${urn}: an earlier run was interrupted while creating it, before its id came back; this create is sent again as it was, so OCI answers with the resource it made, if it did`,
         urn,
       );
-    const draft: ResourceState = { ...given, created: resent ?? new Date().toISOString() };
+    const draft: ResourceState = { ...given, created: resent ?? goTimeJson() };
     // A replacement's create carries the replace step's keys and diff, as Pulumi's
     // NewCreateReplacementStep does.
     const extra = diffExtra(diff, replacing?.inputs, draft.inputs);
@@ -1208,8 +1209,8 @@ export class Deployment {
       ...(reg.hooks ? { resourceHooks: reg.hooks } : {}),
       ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
       importID: reg.importId,
-      created: new Date().toISOString(),
-      modified: new Date().toISOString(),
+      created: goTimeJson(),
+      modified: goTimeJson(),
     };
     const meta = stepMetadata('import', urn, reg.type, undefined, draft);
     this.pre(meta);
@@ -1341,7 +1342,7 @@ export class Deployment {
 
   /** An import file's `component: true`: recorded as a component (no id, no inputs), as Pulumi's ImportStep does. */
   private async importComponent(imp: ImportSpec, urn: string, parent: string): Promise<StepOutcome> {
-    const now = new Date().toISOString();
+    const now = goTimeJson();
     const next: ResourceState = {
       urn,
       custom: false,
@@ -1422,7 +1423,7 @@ export class Deployment {
       // As Pulumi's ReadStep.Apply: the state's times carry on, and `modified` moves when what was
       // read differs from what it held (a first read has neither).
       const changed = old && (!deepEqual(old.inputs, draft.inputs) || !deepEqual(old.outputs, outputs));
-      const modified = changed ? new Date().toISOString() : old?.modified;
+      const modified = changed ? goTimeJson() : old?.modified;
       const next: ResourceState = {
         ...draft,
         id: read.id,

@@ -8,6 +8,7 @@ import type { ResourceState } from './state';
 import type { StepEventMetadata } from './types';
 import { applyIgnoreChanges, changedKeys, deepEqual, isSecret, makeSecret } from './values';
 import { stackType, urnName } from './urn';
+import { goTimeJson } from '../go-json';
 
 /** A refresh's drift: whether the step's result is an update, and the diff its events carry. */
 interface Drift {
@@ -36,8 +37,7 @@ export async function refreshRead(plugin: ProviderPlugin, r: ResourceState): Pro
   const next: ResourceState = { ...r, id: read.id, outputs, inputs: read.inputs ?? r.inputs, initErrors: undefined };
   delete next.initErrors;
   // Modified moves only when what was read differs from the state (RefreshStep.Apply).
-  if (!deepEqual(next.inputs, r.inputs) || !deepEqual(next.outputs, r.outputs))
-    next.modified = new Date().toISOString();
+  if (!deepEqual(next.inputs, r.inputs) || !deepEqual(next.outputs, r.outputs)) next.modified = goTimeJson();
   return { next, drift: await refreshDrift(plugin, r, next) };
 }
 

@@ -79,6 +79,28 @@ describe('stack state', () => {
     assert.deepEqual([listed.name, listed.resourceCount], ['dev', 1]);
   });
 
+  // Pulumi's snapshot writers take the manifest's time as time.Now() (pkg/backend/snapshot.go), in
+  // the local zone, and Go's MarshalJSON writes it as time.RFC3339Nano: with the zone's offset,
+  // the fraction's trailing zeros trimmed. ocikit wrote toISOString(): UTC, always 3 digits.
+  it("writes the manifest's time as Pulumi does: Go's RFC 3339 with nanoseconds, in the local zone", () => {
+    const d = dir();
+    const s = new FileStackState(d, 'dev', crypter);
+    const tz = process.env.TZ;
+    try {
+      process.env.TZ = 'Asia/Kolkata';
+      const before = Date.now();
+      s.save({ resources: [], pendingOperations: [] });
+      const { time } = JSON.parse(readFileSync(join(d, '.ocikit/stacks/dev.json'), 'utf8')).checkpoint.latest.manifest;
+      assert.match(time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d*[1-9])?\+05:30$/);
+      assert.ok(Date.parse(time) >= before - 1 && Date.parse(time) <= Date.now(), time);
+      // Read back, by `stack ls` as by Pulumi: the same instant.
+      assert.equal(Date.parse(listStacks(d)[0].lastUpdate!), Date.parse(time));
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  });
+
   // Pulumi's ResourceV3 and DeploymentV3 leave out empty inputs, outputs and resources
   // (sdk/go/common/apitype/core.go `omitempty`; SerializeDeployment's slice.Prealloc is nil for none).
   it('leaves out empty inputs, outputs and resources, as Pulumi writes them, and reads them back empty', async () => {

@@ -22,7 +22,7 @@ import { trace } from './trace';
 import { isObject, isSecret, secretSig, sigKey, type Props } from './values';
 import { StackLockedError, type Crypter, type StackState } from './types';
 import { processAlive } from '../process-alive';
-import { APITYPE_MAPS, goJson } from '../go-json';
+import { APITYPE_MAPS, goJson, goTimeJson } from '../go-json';
 
 /** apitype.ResourceV3, with property values in wire form (secrets as plain secret objects). */
 export interface ResourceState {
@@ -467,7 +467,7 @@ export class FileStackState implements StackState {
   private deployment(snapshot: Snapshot): Record<string, unknown> {
     const out: Record<string, unknown> = {
       manifest: {
-        time: new Date().toISOString(),
+        time: goTimeJson(new Date(), 'local'),
         magic: createHash('sha256').update(engineVersion).digest('hex'),
         version: engineVersion,
       },

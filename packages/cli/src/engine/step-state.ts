@@ -1,6 +1,7 @@
 // The state a step records of a resource, as Pulumi's steps build it (pkg/resource/deploy/step.go):
 // outputs that keep secret what the inputs and additionalSecretOutputs make secret, a create's
 // result and its partial failure (made, not initialised); and a hook's view of the old state.
+import { goTimeJson } from '../go-json';
 import type { HookArgs } from './hooks';
 import { InitFailedError } from './provider-host';
 import type { ResourceState } from './state';
@@ -23,7 +24,7 @@ export function withSecrets(reg: { additionalSecretOutputs?: string[] }, inputs:
  * them (one `now` after Create returns); the draft's `created` was the create's key, sent with it.
  */
 export function created(draft: ResourceState, id: string, properties: Props): ResourceState {
-  const now = new Date().toISOString();
+  const now = goTimeJson();
   return { ...draft, id, outputs: withSecrets(draft, draft.inputs, properties), created: now, modified: now };
 }
 
