@@ -13,7 +13,14 @@ import { dirname, join } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { ExitCode, UserError } from '../errors';
 import { APITYPE_MAPS, goJson } from '../go-json';
-import { checkSnapshot, listStacks, passphraseSalt, type Crypter, type ImportedDeployment } from '../engine';
+import {
+  checkSnapshot,
+  listStacks,
+  passphraseSalt,
+  type Crypter,
+  type ImportedDeployment,
+  type ResourceState,
+} from '../engine';
 import type { GlobalOptions } from './options';
 import { StackConfigFile } from '../project/stack-config';
 import { ensureSalt } from '../secrets/stack-crypter';
@@ -306,15 +313,41 @@ function parseDeployment(text: string): Deployment {
     throw new UserError('could not read the deployment: its resources are not a list');
   // Pulumi reads the manifest's time into a Go time.Time (RFC 3339): anything else fails its import.
   const time = (d as { manifest?: { time?: unknown } }).manifest?.time;
-  if (
-    time !== undefined &&
-    time !== null &&
-    (typeof time !== 'string' || !RFC3339.test(time) || Number.isNaN(Date.parse(time)))
-  )
+  if (!isGoTime(time))
     throw new UserError(
       `could not read the deployment: its manifest's time ${JSON.stringify(time)} is not an RFC 3339 time`,
     );
+  for (const r of [...(d.resources ?? []), ...(d.pending_operations ?? []).map((op) => op?.resource)])
+    checkResource(r as Partial<ResourceState> | undefined);
   return d;
+}
+
+/** A time Go's encoder reads into a time.Time (RFC 3339), or none: a JSON null or no field. */
+function isGoTime(time: unknown): boolean {
+  return (
+    time === undefined ||
+    time === null ||
+    (typeof time === 'string' && RFC3339.test(time) && !Number.isNaN(Date.parse(time)))
+  );
+}
+
+/**
+ * What Pulumi's DeserializeResource refuses (pkg/resource/stack/deployment.go), in its words, as
+ * `pulumi stack import` prints them (`could not deserialize deployment: …`), with no --force: a
+ * resource without a urn or a type, or with an id but `custom` false; and what its JSON decoder
+ * refuses, a `created` or `modified` that is not a time (ResourceV3's *time.Time).
+ */
+function checkResource(r: Partial<ResourceState> | undefined): void {
+  const refused = (why: string) => new UserError(`could not deserialize deployment: ${why}`);
+  if (typeof r?.urn !== 'string' || r.urn === '') throw refused("resource missing required 'urn' field");
+  if (typeof r.type !== 'string' || r.type === '') throw refused(`resource '${r.urn}' missing required 'type' field`);
+  if (!r.custom && r.id !== undefined && r.id !== '')
+    throw refused(`resource '${r.urn}' has 'custom' false but non-empty ID`);
+  for (const field of ['created', 'modified'] as const)
+    if (!isGoTime(r[field]))
+      throw new UserError(
+        `could not read the deployment: resource '${r.urn}''s ${field} time ${JSON.stringify(r[field])} is not an RFC 3339 time`,
+      );
 }
 
 /**

@@ -822,6 +822,43 @@ test('stack import and stack rm: their mistakes are one line; a stack with only 
     ),
     'error: could not read the deployment: its manifest\'s time "x" is not an RFC 3339 time',
   );
+  // What Pulumi's DeserializeResource refuses (pkg/resource/stack/deployment.go), in its words and
+  // with no --force, for a resource of the deployment or of a pending operation; and a `created` or
+  // `modified` its decoder cannot read into a time.Time (ResourceV3). ocikit took a component with
+  // an id, and a time it would write back for Pulumi to refuse.
+  const stackUrn = 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev';
+  const withResource = (resource: object, where: 'resources' | 'pending_operations' = 'resources') =>
+    JSON.stringify({
+      version: 3,
+      deployment: {
+        [where]: where === 'resources' ? [resource] : [{ type: 'creating', resource }],
+      },
+    });
+  for (const [resource, where, message] of [
+    [{ custom: false, type: 'pulumi:pulumi:Stack' }, 'resources', "resource missing required 'urn' field"],
+    [{ urn: stackUrn, custom: false }, 'pending_operations', `resource '${stackUrn}' missing required 'type' field`],
+    [
+      { urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack', id: 'x' },
+      'resources',
+      `resource '${stackUrn}' has 'custom' false but non-empty ID`,
+    ],
+  ] as const)
+    assert.equal(
+      oneLineError(
+        (await ocikit(['stack', 'import', '--force'], { cwd, env, input: withResource(resource, where) })).stderr,
+      ),
+      `error: could not deserialize deployment: ${message}`,
+    );
+  assert.equal(
+    oneLineError(
+      (
+        await importing(
+          withResource({ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack', modified: 'yesterday' }),
+        )
+      ).stderr,
+    ),
+    `error: could not read the deployment: resource '${stackUrn}''s modified time "yesterday" is not an RFC 3339 time`,
+  );
   assert.match(
     oneLineError((await ocikit(['stack', 'import', '--file', join(cwd, 'missing.json')], { cwd, env })).stderr),
     /^error: could not open file: /,
