@@ -101,6 +101,38 @@ describe('stack state', () => {
     }
   });
 
+  // Go's encoder writes DeploymentV3's fields as declared (sdk/go/common/apitype/core.go: manifest,
+  // secrets_providers, resources, pending_operations, metadata), `metadata` always: a struct
+  // (SnapshotMetadataV1), which `omitempty` does not leave out. ocikit wrote pending_operations
+  // before resources and no metadata; `stack export` re-encodes an older file in that order too.
+  it("writes a deployment's fields in DeploymentV3's order, with its metadata", () => {
+    const d = dir();
+    const s = new FileStackState(d, 'dev', crypter);
+    const group = { urn: 'urn:pulumi:dev::p::my:index:Group::g', custom: false, type: 'my:index:Group' };
+    const resource = { ...group, inputs: {}, outputs: { size: 1 } };
+    s.save({ resources: [resource], pendingOperations: [{ type: 'creating', resource }] });
+    const file = join(d, '.ocikit/stacks/dev.json');
+    // (No secrets_providers: this stack has no salt.)
+    const order = ['manifest', 'resources', 'pending_operations', 'metadata'];
+    const checkpoint = JSON.parse(readFileSync(file, 'utf8'));
+    assert.deepEqual(Object.keys(checkpoint.checkpoint.latest), order);
+    assert.deepEqual(checkpoint.checkpoint.latest.metadata, {});
+    const exported = () => (s.exportDeployment() as { deployment: Record<string, unknown> }).deployment;
+    assert.deepEqual(Object.keys(exported()), order);
+    // A file an older ocikit wrote (pending operations first, no metadata), and one with Pulumi's
+    // integrity error metadata, which is kept.
+    const { metadata, resources, ...rest } = checkpoint.checkpoint.latest;
+    assert.deepEqual(metadata, {});
+    checkpoint.checkpoint.latest = { ...rest, resources };
+    writeFileSync(file, JSON.stringify(checkpoint));
+    assert.deepEqual(Object.keys(exported()), order);
+    const integrity = { integrity_error: { version: 'v3.140.0', command: 'pulumi up', error: 'x' } };
+    checkpoint.checkpoint.latest = { metadata: integrity, ...rest, resources };
+    writeFileSync(file, JSON.stringify(checkpoint));
+    assert.deepEqual(Object.keys(exported()), order);
+    assert.deepEqual(exported().metadata, integrity);
+  });
+
   // Pulumi's ResourceV3 and DeploymentV3 leave out empty inputs, outputs and resources
   // (sdk/go/common/apitype/core.go `omitempty`; SerializeDeployment's slice.Prealloc is nil for none).
   it('leaves out empty inputs, outputs and resources, as Pulumi writes them, and reads them back empty', async () => {
@@ -120,8 +152,11 @@ describe('stack state', () => {
       () => s.requestSave(() => ({ resources: [], pendingOperations: [] })),
     ]) {
       await save();
-      assert.deepEqual(Object.keys(written()), ['manifest']);
-      assert.deepEqual(Object.keys((s.exportDeployment() as { deployment: object }).deployment), ['manifest']);
+      assert.deepEqual(Object.keys(written()), ['manifest', 'metadata']);
+      assert.deepEqual(Object.keys((s.exportDeployment() as { deployment: object }).deployment), [
+        'manifest',
+        'metadata',
+      ]);
       assert.deepEqual(s.load().resources, []);
       assert.equal(listStacks(d)[0].resourceCount, 0);
     }

@@ -452,9 +452,7 @@ export class FileStackState implements StackState {
       items.push(bytes);
     });
     items.push(Buffer.from(`\n${itemIndent.slice(4)}]`));
-    const deployment = this.deployment({ ...snapshot, resources: [] });
-    // No resources, no list (DeploymentV3's `resources,omitempty`): a destroyed stack's deployment.
-    if (snapshot.resources.length > 0) deployment.resources = resourcesMark;
+    const deployment = this.deployment(snapshot, resourcesMark);
     const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
     const skeleton = goJson(checkpoint, { indent: '    ', maps: APITYPE_MAPS }) + '\n';
     const at = skeleton.indexOf(`"${resourcesMark}"`);
@@ -464,7 +462,12 @@ export class FileStackState implements StackState {
 
   private readonly encoded = new WeakMap<ResourceState, Buffer>();
 
-  private deployment(snapshot: Snapshot): Record<string, unknown> {
+  /**
+   * apitype.DeploymentV3, its fields in their declared order (manifest, secrets_providers,
+   * resources, pending_operations, metadata). `resourcesAs` stands in for the resources list (see
+   * serialize), which is then encoded already.
+   */
+  private deployment(snapshot: Snapshot, resourcesAs?: string): Record<string, unknown> {
     const out: Record<string, unknown> = {
       manifest: {
         time: goTimeJson(new Date(), 'local'),
@@ -472,7 +475,7 @@ export class FileStackState implements StackState {
         version: engineVersion,
       },
     };
-    const resources = snapshot.resources.map((r) => this.encodeResource(r));
+    const resources = resourcesAs ?? snapshot.resources.map((r) => this.encodeResource(r));
     const pending = snapshot.pendingOperations.map((op) => ({
       resource: this.encodeResource(op.resource),
       type: op.type,
@@ -485,9 +488,10 @@ export class FileStackState implements StackState {
     const salt = this.saltCache.value;
     // Pulumi needs it to read the ciphertexts back (`pulumi stack import` refuses them without).
     if (salt) out.secrets_providers = { type: 'passphrase', state: { salt } };
-    if (resources.length > 0) out.resources = resources;
+    // No resources, no list (DeploymentV3's `resources,omitempty`): a destroyed stack's deployment.
+    if (snapshot.resources.length > 0) out.resources = resources;
     if (pending.length > 0) out.pending_operations = pending;
-    return out;
+    return withMetadata(out);
   }
 
   /**
@@ -513,18 +517,22 @@ export class FileStackState implements StackState {
 
   private exportedDeployment(): unknown {
     const latest = this.readCheckpoint()?.latest;
-    if (latest && !latest.secrets_providers) {
-      // A checkpoint written before its stack had a salt: name the salt it was encrypted with.
-      const salt = this.salt();
-      if (salt) {
-        const { manifest, ...rest } = latest;
-        return {
-          version: 3,
-          deployment: { manifest, secrets_providers: { type: 'passphrase', state: { salt } }, ...rest },
-        };
-      }
-    }
-    return { version: 3, deployment: latest ?? this.deployment({ resources: [], pendingOperations: [] }) };
+    if (!latest) return { version: 3, deployment: this.deployment({ resources: [], pendingOperations: [] }) };
+    // A checkpoint written before its stack had a salt: name the salt it was encrypted with.
+    const salt = latest.secrets_providers ? undefined : this.salt();
+    const { manifest, secrets_providers, resources, pending_operations, ...rest } = latest;
+    // As Pulumi's `stack export` re-encodes the checkpoint (DIY backend ExportDeployment): in
+    // DeploymentV3's order, with its metadata, whatever order an older ocikit wrote them in.
+    const deployment = withMetadata({
+      manifest,
+      ...(secrets_providers || salt
+        ? { secrets_providers: secrets_providers ?? { type: 'passphrase', state: { salt } } }
+        : {}),
+      ...(resources ? { resources } : {}),
+      ...(pending_operations ? { pending_operations } : {}),
+      ...rest,
+    });
+    return { version: 3, deployment };
   }
 
   /**
@@ -655,6 +663,15 @@ export function openStackState(options: {
   stackConfigFile?: string;
 }): FileStackState {
   return new FileStackState(options.programDir, options.stack, options.crypter, options.stackConfigFile);
+}
+
+/**
+ * DeploymentV3's `metadata` (apitype.SnapshotMetadataV1) last: a struct, which Go's encoder writes
+ * despite its `omitempty`, `{}` when it holds no integrity error (SerializeDeployment).
+ */
+function withMetadata(deployment: Record<string, unknown>): Record<string, unknown> {
+  const { metadata, ...rest } = deployment;
+  return { ...rest, metadata: isObject(metadata) ? metadata : {} };
 }
 
 /** A stack file that cannot be read: a one-line reason for the user (see errors.ts). */
