@@ -1,5 +1,6 @@
 import { after, before, test } from 'node:test';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -307,6 +308,40 @@ test('stack import takes back an edited export; a backup restores; another stack
   ok(await p.run(['stack', 'import', '--file', shown]));
   assert.ok(!readFileSync(join(p.dir, '.ocikit', 'stacks', 'dev.json'), 'utf8').includes(SECRET));
   assert.equal(ok(await p.run(['stack', 'output', 'token', '--show-secrets'])).stdout, `${SECRET}\n`);
+});
+
+// A checkpoint as Pulumi writes its times, taken over with `stack import`: Go's time.Time
+// MarshalJSON (RFC3339Nano) keeps nanoseconds, trims trailing zeros, and writes the manifest's
+// time.Now() in the local zone (pkg/backend/snapshot.go) and a step's time.Now().UTC() in UTC
+// (pkg/resource/deploy/step.go); the manifest names Pulumi's version and its magic
+// (pkg/resource/deploy/manifest.go NewMagic), and DeploymentV3 ends with `metadata`. ocikit reads
+// it as it is: nothing to change, and the resources' times kept as Pulumi wrote them.
+test('a checkpoint with Pulumi’s times and manifest imports and runs with no changes', async () => {
+  // The state as the cloud is now, so the refresh below reads nothing new (a read that differs moves `modified`).
+  ok(await p.run(['refresh', '--yes']));
+  const exported = JSON.parse(ok(await p.run(['stack', 'export'])).stdout);
+  const pulumis = structuredClone(exported);
+  const version = 'v3.140.0';
+  pulumis.deployment.manifest = {
+    time: '2026-11-27T14:17:07.123456789+01:00',
+    magic: createHash('sha256').update(version).digest('hex'),
+    version,
+  };
+  pulumis.deployment.metadata = {};
+  const times = ['2026-11-27T13:17:07.123456789Z', '2026-11-27T13:17:08Z'];
+  for (const r of pulumis.deployment.resources) if (r.created) [r.created, r.modified] = times;
+  const env = cleanEnv({ PULUMI_CONFIG_PASSPHRASE: 'audit passphrase' });
+  const imported = await ocikit(['--cwd', p.dir, 'stack', 'import'], { env, input: JSON.stringify(pulumis) });
+  assert.equal(imported.code, 0, imported.stderr);
+  ok(await p.run(['preview', '--expect-no-changes']));
+  ok(await p.run(['refresh', '--yes', '--expect-no-changes']));
+  const after = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment;
+  const made = after.resources.filter((r: { created?: string }) => r.created);
+  assert.ok(made.length > 0);
+  for (const r of made) assert.deepEqual([r.created, r.modified], times, r.urn);
+  // Written again by ocikit: its own manifest, in Go's format.
+  assert.match(after.manifest.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d*[1-9])?(Z|[+-]\d\d:\d\d)$/);
+  assert.deepEqual(Object.keys(after).slice(-1), ['metadata']);
 });
 
 // Without --yes on a terminal, up previews, asks, and changes nothing unless the answer is yes.
