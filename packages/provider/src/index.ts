@@ -8,7 +8,7 @@ export { ENGINE_LAYOUTS, engineCodec, type EngineMessage } from './engine-codec'
 /** The environment variables a provider configuration key is read from (the CLI's cloud decision). */
 export { configEnvNames } from './config';
 export { levenshtein } from './levenshtein';
-export { applyIgnoreChanges, parsePath } from './property-path';
+export { applyIgnoreChanges, parsePath, resetPaths } from './property-path';
 
 /** ocikit's addition to the protocol: another provider instance in a running plugin (see ./instances). */
 export {

@@ -129,7 +129,7 @@ const isPrimitive = (v: unknown) => !Array.isArray(v) && !isPlainObject(v);
 const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 /** Go's %q (strconv.Quote, appendEscapedRune): printable characters as they are, the others escaped. */
-function goQuote(s: string): string {
+export function goQuote(s: string): string {
   const named: Record<string, string> = {
     '\x07': '\\a',
     '\b': '\\b',

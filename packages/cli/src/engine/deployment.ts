@@ -65,9 +65,11 @@ import {
 } from './targets';
 import type { ChangeKind, ImportSpec, OpType, StepEventMetadata } from './types';
 import { makeUrn, providerPrefix, splitRef, stackType, urnName } from './urn';
+import { goQuote } from '../display/properties';
 import {
   applyIgnoreChanges,
   changedKeys,
+  resetPaths,
   containsUnknowns,
   deepEqual,
   makeSecret,
@@ -773,7 +775,14 @@ export class Deployment {
     // replace (--replace), is checked afresh: its old inputs do not count.
     const targeted = Boolean(old && this.o.replace?.(urn));
     const fresh = !old || Boolean(recreating) || targeted;
-    const news = fresh ? reg.inputs : applyIgnoreChanges(old!.inputs, reg.inputs, reg.ignoreChanges);
+    // Pulumi's step generator applies ignoreChanges to any resource with an old state, and fails
+    // the registration on a path it cannot follow (generateSteps: processIgnoreChanges).
+    const ignored = old ? resetPaths(old.inputs, reg.inputs, reg.ignoreChanges) : undefined;
+    if (ignored?.invalid.length) {
+      const message = `cannot ignore changes to the following properties because one or more elements of the path are missing: ${goQuote(ignored.invalid.join(', '))}`;
+      throw this.failures.refusedBeforeStep(urn, `${urn}: ${message}`, message);
+    }
+    const news = fresh ? reg.inputs : ignored!.inputs;
     const check = await plugin.check(urn, reg.name, reg.type, fresh ? {} : old!.inputs, news).catch((e: unknown) => {
       throw this.failures.preStepFailed(urn, 'checking', e);
     });

@@ -123,7 +123,7 @@ export function changedKeys(olds: Props, news: Props): string[] {
     .sort();
 }
 
-export { applyIgnoreChanges, parsePath } from '@ocikit/pulumi-resource-oci';
+export { applyIgnoreChanges, parsePath, resetPaths } from '@ocikit/pulumi-resource-oci';
 
 /**
  * Pulumi's PropertyPath.Contains: `pattern` is a prefix of `path`, segment by segment, `*` matching

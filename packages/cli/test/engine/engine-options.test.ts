@@ -6,7 +6,7 @@ import { after, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fakeProviderFiles, makeProgram, steps, type TestProgram } from './support/harness';
+import { diagnostics, fakeProviderFiles, makeProgram, steps, type TestProgram } from './support/harness';
 
 const fake = [resolve(__dirname, 'support/fake-provider.ts')];
 
@@ -192,6 +192,32 @@ new Thing('web-thing', { size: 1 }, { parent: grp });
     assert.deepEqual(changes(), []);
     assert.ok(steps(r.events).includes('same web-thing'));
     assert.equal(byName('web-thing')[0].parent, 'urn:pulumi:dev::enginetest::test:index:Group::web');
+  });
+
+  it('ignores the changes its ignoreChanges paths name as Pulumi reads them, wildcards included, and fails on a path it cannot follow', async () => {
+    await up(`
+new Thing('star', { tags: { team: 'x', env: 'p' }, list: [{ n: 'a', size: 1 }] }, { ignoreChanges: ['tags.*', 'list[*].size'] });
+new Thing('gone', { tags: { team: 'x' } }, { ignoreChanges: ['tags.team'] });
+`);
+    // \`tags.*\` keeps every old tag and drops the new ones; \`list[*].size\` each element's size.
+    let r = await up(`
+new Thing('star', { tags: { team: 'y', added: 'z' }, list: [{ n: 'a', size: 2 }] }, { ignoreChanges: ['tags.*', 'list[*].size'] });
+new Thing('gone', { tags: { team: 'x' } }, { ignoreChanges: ['tags.team'] });
+`);
+    assert.deepEqual(changes(), []);
+    assert.deepEqual(steps(r.events).sort(), ['same gone', 'same star']);
+    // An object the old inputs have on the path and the new ones lack: Pulumi's step generator
+    // refuses the registration (processIgnoreChanges), where ocikit put the old tag back.
+    prog.write(header + `new Thing('gone', {}, { ignoreChanges: ['tags.team'] });`);
+    reset();
+    r = await prog.run();
+    assert.equal(r.ok, false);
+    const message =
+      'cannot ignore changes to the following properties because one or more elements of the path are missing: "tags.team"';
+    assert.match(r.error!, /::gone: cannot ignore changes to the following properties because one or more elements/);
+    assert.ok(diagnostics(r.events, 'error').includes(message), diagnostics(r.events).join('\n'));
+    assert.deepEqual(changes(), []);
+    assert.deepEqual(byName('gone')[0].inputs, { tags: { team: 'x' } }, 'the state keeps its inputs');
   });
 
   it('skips the delete of a resource whose deletedWith target is deleted in the same run', async () => {
