@@ -202,6 +202,7 @@ export const ENGINE_LAYOUTS = {
     [9, 'acceptSecrets', 'bool'],
     [10, 'additionalSecretOutputs', 'strings'],
     [12, 'acceptResources', 'bool'],
+    [13, 'pluginDownloadURL', 'string'],
     [14, 'sourcePosition', 'message', SOURCE_POSITION],
   ],
   ReadResourceResponse: [

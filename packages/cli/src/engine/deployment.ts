@@ -64,7 +64,7 @@ import {
   type TargetOptions,
 } from './targets';
 import type { ChangeKind, ImportSpec, OpType, StepEventMetadata } from './types';
-import { makeUrn, providerPrefix, splitRef, stackType, urnName } from './urn';
+import { intoQName, makeUrn, providerPrefix, splitRef, stackType, urnName } from './urn';
 import { goQuote } from '../display/properties';
 import {
   applyIgnoreChanges,
@@ -401,9 +401,17 @@ export class Deployment {
     if (expected || this.current.some((r) => r.type.startsWith(providerPrefix) && !r.delete)) this.providers.warm();
   }
 
-  /** The ref (`urn::id`) of the default provider of a package, registered on first use. */
-  defaultProviderRef(pkg: string, version: string): Promise<string> {
-    const name = version ? `default_${version.replace(/[.+-]/g, '_')}` : 'default';
+  /**
+   * The ref (`urn::id`) of the default provider of a package, registered on first use: one per
+   * version and plugin download URL, named and configured as Pulumi's (providers.ProviderRequest
+   * DefaultName, `default_4_20_0_https_/example.com/oci` for a pluginDownloadURL, its trailing `/`
+   * trimmed by NewProviderRequest; source_eval.go newRegisterDefaultProviderEvent sets the
+   * `version` and `pluginDownloadURL` inputs).
+   */
+  defaultProviderRef(pkg: string, version: string, pluginDownloadURL = ''): Promise<string> {
+    const url = pluginDownloadURL.replace(/\/$/, '');
+    const name =
+      (version ? `default_${version.replace(/[.+-]/g, '_')}` : 'default') + (url ? `_${intoQName(url)}` : '');
     const key = `${pkg}::${name}`;
     let ref = this.defaultProviders.get(key);
     if (!ref) {
@@ -414,6 +422,7 @@ export class Deployment {
         inputs[key] = this.o.secretKeys.includes(k) ? makeSecret(v) : v;
       }
       if (version) inputs.version = version;
+      if (url) inputs.pluginDownloadURL = url;
       ref = this.registerProvider(
         engineRegistration({ type: `${providerPrefix}${pkg}`, name, parent: '', inputs, version }),
       ).then((o) => `${o.urn}::${o.id}`);
@@ -422,9 +431,9 @@ export class Deployment {
     return ref;
   }
 
-  private async providerFor(ref: string, type: string, version: string): Promise<ProviderInstance> {
+  private async providerFor(ref: string, type: string, version: string, url = ''): Promise<ProviderInstance> {
     const pkg = type.split(':')[0];
-    const resolved = ref || (await this.defaultProviderRef(pkg, version));
+    const resolved = ref || (await this.defaultProviderRef(pkg, version, url));
     return this.providers.instance(resolved, this.aliases.aliased, this.current);
   }
 
@@ -439,7 +448,12 @@ export class Deployment {
     const plugin = await this.providers.start();
     // As Pulumi's resource monitor (providers.SetProviderVersion): the version the SDK registered
     // the provider with is one of its inputs, as it is for a default provider.
-    const inputs = reg.version ? { ...reg.inputs, version: reg.version } : reg.inputs;
+    // (providers.SetProviderURL too: a pluginDownloadURL is one of its inputs.)
+    const inputs = {
+      ...reg.inputs,
+      ...(reg.version ? { version: reg.version } : {}),
+      ...(reg.pluginDownloadURL ? { pluginDownloadURL: reg.pluginDownloadURL } : {}),
+    };
     const checked = await plugin.checkConfig(urn, reg.name, reg.type, old?.inputs ?? {}, inputs);
     if (checked.failures.length) throw this.failures.checkFailed(urn, reg.type, inputs, checked.failures);
     let op: OpType = 'create';
@@ -720,7 +734,7 @@ export class Deployment {
     const { old, alias } = this.findOld(urn, reg);
     const skip = this.failures.skippedAfterFailure(urn, reg);
     if (skip) return skip;
-    const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);
+    const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version, reg.pluginDownloadURL);
     // An import, a dependent deleted ahead of a delete-before-replace and a formerly external
     // resource are stepped before targeting is considered, as in Pulumi's step generator.
     const before =
@@ -1403,7 +1417,7 @@ export class Deployment {
       return { urn, id: '', outputs: {} };
     }
     this.registered.add(urn);
-    const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version);
+    const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version, reg.pluginDownloadURL);
     return this.step(async () => {
       const draft: ResourceState = {
         urn,
@@ -1454,9 +1468,10 @@ export class Deployment {
     args: Props,
     provider: string,
     version: string,
+    pluginDownloadURL = '',
   ): Promise<{ result: Props; failures: Array<{ property: string; reason: string }> }> {
     this.guard();
-    const { plugin } = await this.providerFor(provider, tok, version);
+    const { plugin } = await this.providerFor(provider, tok, version, pluginDownloadURL);
     return plugin.invoke(tok, args, this.o.preview);
   }
 

@@ -136,6 +136,7 @@ function registration(req: Props, projectRoot: string): Registration {
     inputs: req.object as Props,
     provider: req.provider as string,
     version: req.version as string,
+    pluginDownloadURL: (req.pluginDownloadURL as string) || undefined,
     dependencies: req.dependencies as string[],
     propertyDependencies,
     protect: req.protect as boolean | undefined,
@@ -266,6 +267,7 @@ export async function startMonitor(
         inputs: req.properties as Props,
         provider: req.provider as string,
         version: req.version as string,
+        pluginDownloadURL: (req.pluginDownloadURL as string) || undefined,
         dependencies: req.dependencies as string[],
         propertyDependencies: {},
         ignoreChanges: [],
@@ -288,7 +290,13 @@ export async function startMonitor(
       const tok = request.tok as string;
       try {
         const req = await transforms.applyInvoke(request);
-        const out = await deployment().invoke(tok, req.args as Props, req.provider as string, req.version as string);
+        const out = await deployment().invoke(
+          tok,
+          req.args as Props,
+          req.provider as string,
+          req.version as string,
+          req.pluginDownloadURL as string,
+        );
         return { return: out.result, failures: out.failures };
       } catch (e) {
         if (e instanceof StepError) throw e;

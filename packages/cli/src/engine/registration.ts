@@ -14,6 +14,8 @@ export interface Registration {
   inputs: Props;
   provider: string;
   version: string;
+  /** The pluginDownloadURL option: its own default provider, as the version. */
+  pluginDownloadURL?: string;
   dependencies: string[];
   propertyDependencies: Record<string, string[]>;
   protect?: boolean;

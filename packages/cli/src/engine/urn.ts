@@ -22,3 +22,20 @@ export function splitRef(ref: string): [string, string] {
   const i = ref.lastIndexOf('::');
   return i < 0 ? [ref, ''] : [ref.slice(0, i), ref.slice(i + 2)];
 }
+
+/**
+ * Pulumi's tokens.IntoQName (sdk/go/common/tokens/names.go): the `/`-separated parts without the
+ * empty ones, each byte that is not a letter, digit, `_`, `.` or `-` made `_` (`https://x.io/p`
+ * → `https_/x.io/p`), `_` when nothing is left.
+ */
+export function intoQName(s: string): string {
+  const parts = s
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) =>
+      [...Buffer.from(part, 'utf8')]
+        .map((b) => (/[A-Za-z0-9_.-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : '_'))
+        .join(''),
+    );
+  return parts.join('/') || '_';
+}

@@ -220,6 +220,32 @@ new Thing('gone', { tags: { team: 'x' } }, { ignoreChanges: ['tags.team'] });
     assert.deepEqual(byName('gone')[0].inputs, { tags: { team: 'x' } }, 'the state keeps its inputs');
   });
 
+  it('gives a resource with a pluginDownloadURL a default provider of its own, named and configured as Pulumi names it', async () => {
+    await up(`
+const plain = new Thing('plain', { size: 1 });
+new Thing('fromUrl', { size: 1 }, { pluginDownloadURL: 'https://example.com/oci/' });
+new Thing('readBack', {}, { id: plain.id, pluginDownloadURL: 'https://example.com/read' });
+new Thing('again', { size: 1 }, { pluginDownloadURL: 'https://example.com/oci' });
+const explicit = new pulumi.ProviderResource('oci', 'explicit', {}, { pluginDownloadURL: 'https://example.com/p' });
+new Thing('viaExplicit', { size: 1 }, { provider: explicit });
+`);
+    const providerOf = (name: string) =>
+      byName(name)[0]
+        .provider!.replace(/::[^:]+$/, '')
+        .split('::')
+        .pop();
+    assert.equal(providerOf('plain'), 'default');
+    // ProviderRequest.DefaultName: the URL (its trailing / trimmed) through tokens.IntoQName.
+    assert.equal(providerOf('fromUrl'), 'default_https_/example.com/oci');
+    assert.equal(providerOf('again'), 'default_https_/example.com/oci');
+    assert.equal(providerOf('readBack'), 'default_https_/example.com/read', 'a read (Resource.get) too');
+    const provider = byName('default_https_/example.com/oci')[0];
+    assert.equal(provider.inputs.pluginDownloadURL, 'https://example.com/oci');
+    assert.equal(byName('default')[0].inputs?.pluginDownloadURL, undefined);
+    // An explicit provider's too (the resource monitor's SetProviderURL).
+    assert.equal(byName('explicit')[0].inputs.pluginDownloadURL, 'https://example.com/p');
+  });
+
   it('skips the delete of a resource whose deletedWith target is deleted in the same run', async () => {
     await up(`
 const owner = new Thing('owner', { size: 1 });
