@@ -972,3 +972,31 @@ test("the stack's row shows when it is unchanged, in a preview and an update, wi
     assert.doesNotMatch(text(), / a\n/, 'another same resource stays hidden');
   }
 });
+
+// addRetainStatusFlag, which Pulumi's progress view applies to every step status (getStepStatus):
+// a delete or a replacement of a retainOnDelete resource leaves it untracked in the cloud.
+test("a retained resource's delete or replacement has [retain] after its status; its update none", () => {
+  const retained = { inputs: { modelId: 'm1' }, retainOnDelete: true } as never;
+  const preview = stream(false);
+  let display = new Display({ mode: 'update', preview: true, stack: 'dev', json: false, out: preview.out, env: {} });
+  display.begin();
+  const planned = (op: 'delete' | 'replace' | 'update', name: string) =>
+    display.onEvent(event({ resourcePreEvent: { metadata: meta(op, name, { old: retained }), planning: true } }));
+  planned('delete', 'gone');
+  planned('replace', 'swapped');
+  planned('update', 'changed');
+  display.end({ ok: true, changes: { delete: 1, replace: 1, update: 1 }, outputs: {}, durationMs: 0 });
+  assert.match(preview.text(), new RegExp(`^ - {3}${TYPE} gone delete\\[retain\\]$`, 'm'));
+  assert.match(preview.text(), new RegExp(`^ \\+- {2}${TYPE} swapped replace\\[retain\\]$`, 'm'));
+  assert.match(preview.text(), new RegExp(`^ ~ {3}${TYPE} changed update$`, 'm'));
+
+  const update = stream(false);
+  display = new Display({ mode: 'update', preview: false, stack: 'dev', json: false, out: update.out, env: {} });
+  display.begin();
+  const step = meta('delete', 'gone', { old: retained });
+  display.onEvent(event({ resourcePreEvent: { metadata: step, planning: false } }));
+  display.onEvent(event({ resOutputsEvent: { metadata: step, planning: false } }));
+  display.end({ ok: true, changes: { delete: 1 }, outputs: {}, durationMs: 0 });
+  assert.match(update.text(), new RegExp(`^ - {3}${TYPE} gone deleting\\[retain\\]$`, 'm'));
+  assert.match(update.text(), new RegExp(`^ - {3}${TYPE} gone deleted \\(\\d+s\\)\\[retain\\]$`, 'm'));
+});

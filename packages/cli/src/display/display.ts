@@ -277,13 +277,13 @@ export class Display {
       // A refresh's drift is known once the resource is read: its line comes with it (done).
       if (meta.op === 'refresh') return;
       // An update or replacement that also sets or clears protect carries the lock too.
-      this.line(this.stepLine(meta, meta.op) + lockMark(meta));
+      this.line(this.stepLine(meta, meta.op) + retainMark(meta) + lockMark(meta));
       for (const detail of this.diffLines(meta)) this.line(detail);
       return;
     }
     this.started.set(key(meta), { meta, at: Date.now() });
     const [doing] = PRESENT[meta.op] ?? [meta.op];
-    this.line(`${this.stepLine(meta, doing)}${lockMark(meta)}${this.diffSuffix(meta)}`);
+    this.line(`${this.stepLine(meta, doing)}${retainMark(meta)}${lockMark(meta)}${this.diffSuffix(meta)}`);
   }
 
   private done(meta: StepEventMetadata, planning: boolean): void {
@@ -312,7 +312,7 @@ export class Display {
     this.started.delete(key(meta));
     if (shownAs.op === 'same') return this.line(this.stepLine(shownAs, '').trimEnd());
     const did = meta.op === 'refresh' && shownAs.op === 'refresh' ? 'refresh' : (PRESENT[shownAs.op]?.[1] ?? meta.op);
-    this.line(`${this.stepLine(shownAs, did)} (${formatDuration(Date.now() - start.at)})`);
+    this.line(`${this.stepLine(shownAs, did)} (${formatDuration(Date.now() - start.at)})${retainMark(shownAs)}`);
     // What a refresh read differently from the state (its drift), as Pulumi shows it.
     if (meta.op === 'refresh' && !gone) for (const detail of this.diffLines(meta)) this.line(detail);
   }
@@ -322,7 +322,7 @@ export class Display {
     this.started.delete(key(meta));
     const [doing] = PRESENT[meta.op] ?? [meta.op];
     const elapsed = start ? ` (${formatDuration(Date.now() - start.at)})` : '';
-    this.line(`${this.stepLine(meta, this.paint(31, `${doing} failed`))}${elapsed}`);
+    this.line(`${this.stepLine(meta, this.paint(31, `${doing} failed`))}${elapsed}${retainMark(meta)}`);
   }
 
   /**
@@ -526,6 +526,19 @@ const protectChanges = (meta: StepEventMetadata) => Boolean(meta.old?.protect) !
  * same, update or replace step: old and new both there) only: 🔓 unprotects, 🔒 protects. A create,
  * import or delete has no lock here (its protect is not changed by the step).
  */
+/**
+ * Pulumi's addRetainStatusFlag (pkg/backend/display, which getStepStatus applies to every status of
+ * the progress view): `[retain]` after the status of a delete or a replacement's step whose old
+ * resource is retainOnDelete, since it leaves the resource untracked in the cloud.
+ */
+const RETAINED_OPS: ReadonlySet<OpType> = new Set<OpType>([
+  'delete',
+  'replace',
+  'create-replacement',
+  'delete-replaced',
+]);
+const retainMark = (meta: StepEventMetadata) =>
+  meta.old?.retainOnDelete && RETAINED_OPS.has(meta.op) ? '[retain]' : '';
 const lockMark = (meta: StepEventMetadata) =>
   !meta.old || !meta.new || !protectChanges(meta) ? '' : meta.new.protect ? ' 🔒' : ' 🔓';
 /**
