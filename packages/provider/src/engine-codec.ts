@@ -175,6 +175,7 @@ export const ENGINE_LAYOUTS = {
         [7, 'onError', 'strings'],
       ],
     ],
+    [37, 'hideDiffs', 'strings'],
     [38, 'replaceWith', 'strings'],
     [39, 'replacementTrigger', 'value'],
   ],

@@ -1000,3 +1000,34 @@ test("a retained resource's delete or replacement has [retain] after its status;
   assert.match(update.text(), new RegExp(`^ - {3}${TYPE} gone deleting\\[retain\\]$`, 'm'));
   assert.match(update.text(), new RegExp(`^ - {3}${TYPE} gone deleted \\(\\d+s\\)\\[retain\\]$`, 'm'));
 });
+
+// hideDiffs (Pulumi's printOldNewDiffs and PrintObjectDiff): a change under one of its paths is not
+// shown; the path is, first, as `~ <path> (hidden)` (PropertyPath.String, sorted, once each).
+test('a change under a hideDiffs path shows as the path, hidden, before the changes still shown', () => {
+  const { out, text } = stream(false);
+  const display = new Display({ mode: 'update', preview: true, stack: 'dev', json: false, out, env: {} });
+  display.begin();
+  const metadata = meta('update', 'u', {
+    old: { inputs: { displayName: 'a', freeformTags: { env: 'p', team: 'x' }, description: 'd1' } } as never,
+    new: {
+      inputs: { displayName: 'b', freeformTags: { env: 'q', team: 'y' }, description: 'd2' },
+      hideDiffs: ['freeformTags', 'displayName', 'freeformTags.*'],
+    } as never,
+    detailedDiff: {
+      displayName: { diffKind: 'update', inputDiff: true },
+      'freeformTags.env': { diffKind: 'update', inputDiff: true },
+      'freeformTags.team': { diffKind: 'update', inputDiff: true },
+      description: { diffKind: 'update', inputDiff: true },
+    },
+  });
+  display.onEvent(event({ resourcePreEvent: { metadata, planning: true } }));
+  display.end({ ok: true, changes: { update: 1 }, outputs: {}, durationMs: 0 });
+  const lines = text().split('\n');
+  const at = lines.findIndex((l) => l.includes(`${TYPE} u update`));
+  assert.deepEqual(lines.slice(at + 1, at + 4), [
+    '        ~ displayName (hidden)',
+    '        ~ freeformTags (hidden)',
+    '        ~ description: "d1" => "d2"',
+  ]);
+  assert.ok(!text().includes('"x"') && !text().includes('"q"'), text());
+});

@@ -2,8 +2,8 @@ import type { EngineEvent, EngineResult, OpType, PropertyDiff, StepEventMetadata
 import { jsonEvent } from './json-event';
 import { isDefaultProvider } from '../engine/default-provider';
 import { formatDuration, isSecret, SECRET_SIG, SECRET_VALUE, summaryDuration } from './format';
-import { propertyDiffText, stackOutputsText, type PropertyOp } from './properties';
-import { changedKeys, parsePath, secretTokens } from '../engine/values';
+import { propertyDiffText, propertyPathString, stackOutputsText, type PropertyOp } from './properties';
+import { changedKeys, parsePath, pathContains, secretTokens } from '../engine/values';
 import { urnName } from '../engine/urn';
 import { APITYPE_MAPS, goJson } from '../go-json';
 import type { ColorMode } from './modes';
@@ -431,11 +431,20 @@ export class Display {
             )
           : Object.fromEntries((meta.diffs ?? []).map((key) => [key, { diffKind: 'update', inputDiff: true }]));
     const replaced = new Set<string>();
-    const changes = Object.entries(detailed).map(([path, d]) => {
+    // hideDiffs: a change under one of its paths is left out, and the path is listed as hidden
+    // (printOldNewDiffs' IgnorePathFunc: PropertyPath.Contains; sorted and once each).
+    const hidePaths = (meta.new?.hideDiffs ?? []).map(parsePath);
+    const hidden = new Set<string>();
+    const changes = Object.entries(detailed).flatMap(([path, d]) => {
       const parsed = parsePath(path);
+      const hiding = hidePaths.find((h) => pathContains(h, parsed));
+      if (hiding) {
+        hidden.add(propertyPathString(hiding));
+        return [];
+      }
       if (d.diffKind.endsWith('replace')) replaced.add(String(parsed[0]));
       const olds = d.inputDiff === false ? meta.old?.outputs : meta.old?.inputs;
-      return { path: parsed, kind: d.diffKind, olds: unmasked(olds ?? {}) };
+      return [{ path: parsed, kind: d.diffKind, olds: unmasked(olds ?? {}) }];
     });
     const news = unmasked((meta.op === 'refresh' ? meta.new?.outputs : meta.new?.inputs) ?? {});
     const text = propertyDiffText(
@@ -444,6 +453,7 @@ export class Display {
       2,
       { showSecrets: false, paint: (op, piece) => this.paint(PROPERTY_COLOUR[op], piece) },
       (key) => (replaced.has(key) ? this.paint(COLOUR.replace ?? 0, ' # forces replacement') : ''),
+      [...hidden].sort(),
     );
     return text
       .split('\n')

@@ -395,6 +395,12 @@ class PropertyPrinter {
     for (const k of keys) this.printObjectPropertyDiff(k, width, diff);
   }
 
+  /** printHiddenPaths: a `~ <path> (hidden)` line for each path a hideDiffs option hid. */
+  printHiddenPaths(paths: string[]): void {
+    const p = this.withOp('update').withPrefix(true);
+    for (const path of paths) p.writeIndented(`${path} (hidden)\n`);
+  }
+
   printObjectPropertyDiff(key: string, width: number, diff: ObjectDiff): void {
     const title = (p: PropertyPrinter) => p.printPropertyTitle(key, width);
     if (diff.adds.has(key)) this.printAdd(diff.adds.get(key), title);
@@ -564,14 +570,17 @@ export function propertyDiffText(
   indent: number,
   options: PrinterOptions,
   suffix: (key: string) => string = () => '',
+  hidden: string[] = [],
 ): string {
   const root: ValueDiff = { old: undefined, new: news };
   for (const c of changes) addDiff(c.path, c.kind, root, c.olds, news);
-  if (!root.object) return '';
-  const keys = diffKeys(root.object);
-  const width = maxKey(keys);
   const out: string[] = [];
   const p = new PropertyPrinter(out, options, indent, 'same', true);
+  // PrintObjectDiff: the hidden paths first, then what is left of the diff.
+  p.printHiddenPaths(hidden);
+  if (!root.object) return out.join('');
+  const keys = diffKeys(root.object);
+  const width = maxKey(keys);
   for (const k of keys) {
     const from = out.length;
     p.printObjectPropertyDiff(k, width, root.object);
@@ -580,6 +589,22 @@ export function propertyDiffText(
     out.push(end < 0 ? block + suffix(k) : block.slice(0, end) + suffix(k) + block.slice(end));
   }
   return out.join('');
+}
+
+/**
+ * Pulumi's PropertyPath.String (sdk/go/common/resource/properties_path.go): a key of letters,
+ * digits and `_` after a `.` (none first), any other as `["key"]` (its `"` escaped), an index as `[n]`.
+ */
+export function propertyPathString(path: Array<string | number>): string {
+  return path
+    .map((k, i) =>
+      typeof k === 'number'
+        ? `[${k}]`
+        : /^[A-Za-z0-9_]*$/.test(k)
+          ? `${i === 0 ? '' : '.'}${k}`
+          : `["${k.replace(/"/g, '\\"')}"]`,
+    )
+    .join('');
 }
 
 export interface StackOutputs {

@@ -131,6 +131,8 @@ export class Deployment {
   private readonly aliases: Aliases;
   /** Dependents deleted ahead of a delete-before-replace resource, with the keys that forced it (recreated when registered). */
   private readonly recreate = new Map<string, string[]>();
+  /** The hideDiffs each registration named, for its step events (display only, as Pulumi's option). */
+  private readonly hideDiffs = new Map<string, string[]>();
   private readonly deletedEarly = new Set<ResourceState>();
   /** URNs deleted (or being deleted) in this run, for deletedWith; URNs replaced in this run, for replaceWith. */
   private readonly deletedUrns = new Set<string>();
@@ -249,6 +251,8 @@ export class Deployment {
   }
 
   private pre(metadata: StepEventMetadata): void {
+    const hideDiffs = this.hideDiffs.get(metadata.urn);
+    if (hideDiffs && metadata.new) metadata = { ...metadata, new: { ...metadata.new, hideDiffs } };
     this.o.events.emit({ resourcePreEvent: { metadata, planning: this.o.preview || undefined } });
   }
 
@@ -731,6 +735,7 @@ export class Deployment {
     this.guard();
     const urn = this.urn(reg.type, reg.name, reg.parent);
     this.claim(urn);
+    if (reg.hideDiffs?.length) this.hideDiffs.set(urn, reg.hideDiffs);
     const { old, alias } = this.findOld(urn, reg);
     const skip = this.failures.skippedAfterFailure(urn, reg);
     if (skip) return skip;

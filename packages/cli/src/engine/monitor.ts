@@ -137,6 +137,7 @@ function registration(req: Props, projectRoot: string): Registration {
     provider: req.provider as string,
     version: req.version as string,
     pluginDownloadURL: (req.pluginDownloadURL as string) || undefined,
+    hideDiffs: req.hideDiffs as string[] | undefined,
     dependencies: req.dependencies as string[],
     propertyDependencies,
     protect: req.protect as boolean | undefined,

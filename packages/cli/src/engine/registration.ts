@@ -14,6 +14,8 @@ export interface Registration {
   inputs: Props;
   provider: string;
   version: string;
+  /** The hideDiffs option: property paths whose changes the display shows as `(hidden)`. */
+  hideDiffs?: string[];
   /** The pluginDownloadURL option: its own default provider, as the version. */
   pluginDownloadURL?: string;
   dependencies: string[];

@@ -163,6 +163,8 @@ export interface StepEventStateMetadata {
   parent: string;
   protect?: boolean;
   retainOnDelete?: boolean;
+  /** The program's hideDiffs, for the display only (neither the state nor --json carries them). */
+  hideDiffs?: string[];
   inputs: Record<string, unknown>;
   outputs: Record<string, unknown>;
   provider: string;

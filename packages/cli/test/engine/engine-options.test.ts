@@ -246,6 +246,15 @@ new Thing('viaExplicit', { size: 1 }, { provider: explicit });
     assert.equal(byName('explicit')[0].inputs.pluginDownloadURL, 'https://example.com/p');
   });
 
+  it("passes a registration's hideDiffs to its step events for the display, and keeps them out of the state", async () => {
+    await up(`new Thing('quiet', { size: 1 }, { hideDiffs: ['size'] });`);
+    const r = await up(`new Thing('quiet', { size: 2 }, { hideDiffs: ['size'] });`, { preview: true });
+    const pre = r.events.find((e) => e.resourcePreEvent?.metadata.urn.endsWith('::quiet'))!.resourcePreEvent!;
+    assert.equal(pre.metadata.op, 'update');
+    assert.deepEqual(pre.metadata.new?.hideDiffs, ['size']);
+    assert.ok(!readFileSync(join(prog.dir, '.ocikit/stacks/dev.json'), 'utf8').includes('hideDiffs'));
+  });
+
   it('skips the delete of a resource whose deletedWith target is deleted in the same run', async () => {
     await up(`
 const owner = new Thing('owner', { size: 1 });
