@@ -739,6 +739,13 @@ export class Deployment {
     const { old, alias } = this.findOld(urn, reg);
     const skip = this.failures.skippedAfterFailure(urn, reg);
     if (skip) return skip;
+    // Pulumi's step generator applies ignoreChanges to any resource with an old state, targeted or
+    // not, and fails the registration on a path it cannot follow (generateSteps: processIgnoreChanges).
+    const invalid = old ? resetPaths(old.inputs, reg.inputs, reg.ignoreChanges).invalid : [];
+    if (invalid.length) {
+      const message = `cannot ignore changes to the following properties because one or more elements of the path are missing: ${goQuote(invalid.join(', '))}`;
+      throw this.failures.refusedBeforeStep(urn, `${urn}: ${message}`, message);
+    }
     const { plugin, ref } = await this.providerFor(reg.provider, reg.type, reg.version, reg.pluginDownloadURL);
     // An import, a dependent deleted ahead of a delete-before-replace and a formerly external
     // resource are stepped before targeting is considered, as in Pulumi's step generator.
@@ -794,14 +801,7 @@ export class Deployment {
     // replace (--replace), is checked afresh: its old inputs do not count.
     const targeted = Boolean(old && this.o.replace?.(urn));
     const fresh = !old || Boolean(recreating) || targeted;
-    // Pulumi's step generator applies ignoreChanges to any resource with an old state, and fails
-    // the registration on a path it cannot follow (generateSteps: processIgnoreChanges).
-    const ignored = old ? resetPaths(old.inputs, reg.inputs, reg.ignoreChanges) : undefined;
-    if (ignored?.invalid.length) {
-      const message = `cannot ignore changes to the following properties because one or more elements of the path are missing: ${goQuote(ignored.invalid.join(', '))}`;
-      throw this.failures.refusedBeforeStep(urn, `${urn}: ${message}`, message);
-    }
-    const news = fresh ? reg.inputs : ignored!.inputs;
+    const news = fresh ? reg.inputs : applyIgnoreChanges(old!.inputs, reg.inputs, reg.ignoreChanges);
     const check = await plugin.check(urn, reg.name, reg.type, fresh ? {} : old!.inputs, news).catch((e: unknown) => {
       throw this.failures.preStepFailed(urn, 'checking', e);
     });

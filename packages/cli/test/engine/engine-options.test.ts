@@ -208,8 +208,13 @@ new Thing('gone', { tags: { team: 'x' } }, { ignoreChanges: ['tags.team'] });
     assert.deepEqual(steps(r.events).sort(), ['same gone', 'same star']);
     // An object the old inputs have on the path and the new ones lack: Pulumi's step generator
     // refuses the registration (processIgnoreChanges), where ocikit put the old tag back.
-    prog.write(header + `new Thing('gone', {}, { ignoreChanges: ['tags.team'] });`);
+    prog.write(header + `new Thing('gone', {}, { ignoreChanges: ['tags.team'] });\nnew Thing('other', { size: 1 });`);
     reset();
+    // Before targeting is considered: an up that targets another resource fails on it too.
+    const other = byName('star')[0].urn.replace(/star$/, 'other');
+    r = await prog.run({ targets: [other] });
+    assert.equal(r.ok, false);
+    assert.match(r.error!, /::gone: cannot ignore changes to the following properties/);
     r = await prog.run();
     assert.equal(r.ok, false);
     const message =
