@@ -291,14 +291,28 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       // privateKeyPassword) are wrapped even when the program set them in plain text.
       return { inputs: protect(req.news, cfg().secretConfigKeys()), failures };
     }),
+    // As pulumi-oci's bridge diffs a provider's configuration (pulumi-terraform-bridge
+    // pkg/tfbridge/provider.go configDiffer.DiffConfig): every input the engine sends, `version`
+    // and the settings this provider does not serve included, an unknown being a change, and
+    // never a replacement (pulumi-oci marks no key ForcesProviderReplace).
     diffConfig: unary((req: DiffRequest) => {
-      const olds = reveal(req.oldInputs) as Props;
-      const oldState = Object.keys(olds).length ? olds : (reveal(req.olds) as Props);
-      const news = reveal(req.news) as Props;
-      const diffs = Object.keys(cfg().CONFIG_KEYS).filter(
-        (k) => JSON.stringify(oldState[k]) !== JSON.stringify(news[k]),
-      );
-      return { changes: diffs.length ? DIFF_SOME : DIFF_NONE, diffs };
+      const olds = reveal(Object.keys(req.oldInputs ?? {}).length ? req.oldInputs : req.olds) as Props;
+      const news = reveal(applyIgnoreChanges(olds, req.news, req.ignoreChanges ?? [])) as Props;
+      const detailed: InputDiff['detailed'] = {};
+      for (const key of [...new Set([...Object.keys(olds), ...Object.keys(news)])].sort()) {
+        if (key === '__internal') continue;
+        const [o, n] = [olds[key], news[key]];
+        if (!containsUnknown(n) && JSON.stringify(o) === JSON.stringify(n)) continue;
+        const kind = o === undefined ? 'ADD' : n === undefined ? 'DELETE' : 'UPDATE';
+        detailed[key] = { kind, replace: false, inputDiff: true };
+      }
+      const diffs = Object.keys(detailed);
+      return {
+        changes: diffs.length ? DIFF_SOME : DIFF_NONE,
+        diffs,
+        hasDetailedDiff: true,
+        detailedDiff: detailedDiff({ changed: diffs, replaces: [], detailed }),
+      };
     }),
     configure: unary((req: { variables: Record<string, string>; args: Props }) => {
       const raw = cfg().configInputs(req.args, req.variables);

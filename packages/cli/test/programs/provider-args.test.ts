@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../emulator/test/support/scratch';
 import { readConfigProfile } from '../../src/embedded';
-import { inlineProgram, ok, program, startCloud } from '../support/programs';
+import { inlineProgram, ok, program, readCheckpoint, startCloud } from '../support/programs';
 
 // A @pulumi/oci program whose explicit providers carry their own credentials, as pulumi-oci users
 // write them: the API key's settings as arguments (the key itself from a secret), or a profile of
@@ -92,6 +92,51 @@ test('explicit providers with their credentials as arguments or a config profile
       const path = join(p.dir, '.ocikit', String(file));
       if (/\.json$/.test(path)) assert.ok(!readFileSync(path, 'utf8').includes('PRIVATE KEY'), `${file} holds the key`);
     }
+  } finally {
+    await cloud.close();
+  }
+});
+
+// pulumi-oci's bridge diffs a provider's configuration over every input the engine keeps, `version`
+// included, and marks no key as forcing a replacement (pulumi-terraform-bridge configDiffer.DiffConfig;
+// pulumi-oci's ProviderInfo.Config is empty): a new @pulumi/oci version or another region is an
+// update of the explicit provider, and the resources it manages stay as they are.
+test("an explicit provider's new version or region is an update of the provider, its resources unchanged", async () => {
+  const cloud = await startCloud();
+  try {
+    const index = (options: string) => `import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@pulumi/oci';
+const c = new pulumi.Config();
+const standby = new oci.Provider('standby', { region: c.require('region') }${options});
+const plan = new oci.disasterrecovery.DrPlan('plan', { displayName: 'plan', type: 'FAILOVER', drProtectionGroupId: c.require('group') }, { provider: standby });
+export const id = plan.id;
+`;
+    const p = program(inlineProgram('upgrade', index(", { version: '4.19.0' }")), {
+      ...cloud.env,
+      PULUMI_CONFIG_PASSPHRASE: 'test passphrase',
+      PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
+    });
+    const config = { ...cloud.ociConfig, 'upgrade:group': cloud.sandbox.standbyGroupId };
+    p.setConfig({ ...config, 'upgrade:region': cloud.sandbox.peerRegion });
+    ok(await p.run(['up', '--yes']));
+    const { id } = JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout);
+    assert.equal((await cloud.t.dr(cloud.sandbox.peerRegion).getDrPlan({ drPlanId: id })).drPlan.displayName, 'plan');
+
+    writeFileSync(join(p.dir, 'index.ts'), index(''));
+    assert.match(
+      ok(await p.run(['preview', '--diff'])).stdout,
+      / ~ {3}pulumi:providers:oci standby update\n {8}~ version: "4\.19\.0" => "4\.20\.0"\nResources:\n {4}~ 1 to update\n {4}2 unchanged\n/,
+    );
+    const upgraded = ok(await p.run(['up', '--yes'])).stdout;
+    assert.match(upgraded, /~ {3}pulumi:providers:oci standby updated/);
+    assert.match(upgraded, /Resources:\n {4}~ 1 updated\n {4}2 unchanged\n/);
+    assert.equal(readCheckpoint(p).resources?.find((r) => r.urn.endsWith('::standby'))?.inputs?.version, '4.20.0');
+
+    p.setConfig({ ...config, 'upgrade:region': cloud.t.emulator.region });
+    const moved = ok(await p.run(['up', '--yes'])).stdout;
+    assert.match(moved, /~ {3}pulumi:providers:oci standby updating \[diff: ~region\]/);
+    assert.match(moved, /Resources:\n {4}~ 1 updated\n {4}2 unchanged\n/);
+    assert.equal(JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout).id, id);
   } finally {
     await cloud.close();
   }

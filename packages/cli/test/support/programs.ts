@@ -141,6 +141,7 @@ interface CheckpointResource {
   id?: string;
   custom?: boolean;
   delete?: boolean;
+  inputs?: Record<string, unknown>;
   parent?: string;
   provider?: string;
   dependencies?: string[];
