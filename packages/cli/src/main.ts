@@ -4,7 +4,6 @@ import type { GlobalOptions } from './commands/options';
 import { COLOR_MODES } from './display/modes';
 import { goPathError, isUserError, oneLine, UserError } from './errors';
 import { levenshtein } from '@ocikit/pulumi-resource-oci';
-import { urnName } from './engine/urn';
 
 /**
  * `ocikit`: commands and flags of issue 9's contract. This module loads only commander; each
@@ -722,13 +721,16 @@ if (require.main === module) void main();
 
 /**
  * `--provider` and `--parent` of `import`, in Pulumi's form name=urn (the name is the variable in
- * the code printed after); a bare URN is taken too, named after its resource.
+ * the code printed after); a bare URN is taken too, named `provider` or `parent` as Pulumi's
+ * makeImportFile names it (pkg/cmd/pulumi/operations/import.go).
  */
 function nameAndUrn(flag: string, given: string | undefined): { variable: string; urn: string } | undefined {
   if (!given) return undefined;
-  if (given.startsWith('urn:')) return { variable: urnName(given), urn: given };
+  if (given.startsWith('urn:')) return { variable: flag.slice(2), urn: given };
   const eq = given.indexOf('=');
   if (eq <= 0 || !given.slice(eq + 1).startsWith('urn:'))
-    throw new UserError(`could not parse ${flag} '${given}': expected name=urn`);
+    throw new UserError(
+      flag === '--parent' ? `invalid parent URN: '${given}'` : `could not parse ${flag} '${given}': expected name=urn`,
+    );
   return { variable: given.slice(0, eq), urn: given.slice(eq + 1) };
 }

@@ -249,6 +249,14 @@ test("import --provider name=urn adopts a DR plan of the standby region with the
   assert.ok(adopted.provider.startsWith(`${standbyUrn}::`), adopted.provider);
   assert.match(imported.stdout, /\}, \{\n {4}provider: standby,\n\}\);\n$/);
   ok(await p.run(['state', 'delete', adopted.urn, '--yes']));
+  // A bare URN is taken as Pulumi's makeImportFile takes it: the variable is `provider`.
+  const bare = ok(
+    await p.run(['import', DRPLAN, 'fromStandby', drPlan.id, '--provider', standbyUrn, '--protect=false']),
+  );
+  assert.match(bare.stdout, /\}, \{\n {4}provider: provider,\n\}\);\n$/);
+  ok(await p.run(['state', 'delete', adopted.urn, '--yes']));
+  const badParent = await p.run(['import', DRPLAN, 'fromStandby', drPlan.id, '--parent', 'standby']);
+  assert.equal(badParent.stderr, "error: invalid parent URN: 'standby'\n");
   await dr.deleteDrPlan({ drPlanId: drPlan.id });
 });
 
