@@ -73,6 +73,8 @@ const ENGINE_KEYS = ['version', 'pluginDownloadURL', 'pluginChecksums', 'paramet
 export function unknownKeyFailures(inputs: Props, urn: string): ConfigFailure[] {
   const known = [...Object.keys(CONFIG_KEYS), ...UNSERVED_KEYS].sort();
   const name = urn.split('::').pop() ?? '';
+  // The bridge's own test (check_failures.go isExplicitProvider), which is Pulumi's too
+  // (resource.IsDefaultProvider: a provider whose name starts with "default").
   const explicit = urn !== '' && !name.startsWith('default');
   return Object.keys(inputs)
     .filter((k) => !known.includes(k) && !ENGINE_KEYS.includes(k))

@@ -393,6 +393,15 @@ describe('audit: provider configuration', () => {
         explicit.getFailuresList().map((f) => f.getReason()),
         ["could not validate provider configuration: Invalid or unknown key. Examine values at 'mine.regoin'."],
       );
+      // A provider whose name starts with `default` is worded as the default provider, as pulumi-oci's
+      // bridge tells them apart (isExplicitProvider: !strings.HasPrefix(urn.Name(), "default")).
+      const prefixed = await plugin.call<pb.CheckResponse>(
+        'checkConfig',
+        new pb.CheckRequest()
+          .setUrn('urn:pulumi:test::proj::pulumi:providers:oci::default-phx')
+          .setNews(struct({ regoin: 'us-phoenix-1' })),
+      );
+      assert.match(prefixed.getFailuresList()[0].getReason(), /^`oci:regoin` is not a valid configuration key/);
     } finally {
       await plugin.close();
     }
