@@ -27,8 +27,10 @@ import {
 } from './hooks';
 import { expiredToken, PendingOperations, readOnceSettled, retryTokenExpired } from './pending';
 import {
+  DiffUnavailableError,
   InitFailedError,
   PluginPool,
+  unconfiguredPlugin,
   type PluginHandover,
   type ProviderPlugin,
   type DiffResult,
@@ -494,7 +496,8 @@ export class Deployment {
     const ref = `${urn}::${id}`;
     this.registeredProviders.add(ref);
     const instance = (async () => {
-      if (!containsUnknowns(checked.inputs)) await plugin.configure(pkg, urn, reg.name, id, checked.inputs);
+      if (containsUnknowns(checked.inputs)) return { plugin: unconfiguredPlugin(plugin), ref };
+      await plugin.configure(pkg, urn, reg.name, id, checked.inputs);
       return { plugin, ref };
     })();
     this.providers.set(ref, instance);
@@ -837,7 +840,10 @@ export class Deployment {
       : await plugin
           .diff(urn, reg.name, reg.type, old.id ?? '', old.outputs, inputs, old.inputs, reg.ignoreChanges)
           .catch((e: unknown) => {
-            throw this.failures.preStepFailed(urn, 'diffing', e);
+            if (!(e instanceof DiffUnavailableError)) throw this.failures.preStepFailed(urn, 'diffing', e);
+            // step_generator.go: an unavailable diff is taken as some change, its reason a warning.
+            this.o.events.diag('warning', e.message, urn);
+            return { changes: 'some', replaces: [], stables: [], deleteBeforeReplace: false, diffs: [] };
           });
     diff = knownDiff(diff, old.inputs, inputs);
     // A resource left with init errors is updated until it initialises (step_generator.go).

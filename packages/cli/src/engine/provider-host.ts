@@ -47,6 +47,35 @@ export class InitFailedError extends Error {
   }
 }
 
+/** Pulumi's plugin.DiffUnavailableError: the step generator takes the diff as some change and warns. */
+export class DiffUnavailableError extends Error {}
+
+/**
+ * A provider whose configuration holds unknowns (a preview, an input from another resource's
+ * output) is not configured, and is answered as Pulumi's plugin host answers for it
+ * (pkg/resource/plugin/provider_plugin.go: Configure leaves `known` false; then Check returns the
+ * news, Diff is unavailable, a preview's Create and Update return no outputs, Invoke an empty
+ * result), without asking the plugin, which has no region or credentials to ask OCI with.
+ */
+export function unconfiguredPlugin(plugin: ProviderPlugin): ProviderPlugin {
+  return Object.assign(Object.create(plugin) as ProviderPlugin, {
+    supportsPreview: true,
+    check: async (_urn: string, _name: string, _type: string, _olds: Props | undefined, news: Props) => ({
+      inputs: news,
+      failures: [],
+    }),
+    diff: async () => {
+      throw new DiffUnavailableError(
+        'The provider for this resource has inputs that are not known during preview.\n' +
+          'This preview may not correctly represent the changes that will be applied during an update.',
+      );
+    },
+    create: async () => ({ id: '', properties: {} }),
+    update: async () => ({}),
+    invoke: async () => ({ result: {}, failures: [] }),
+  });
+}
+
 export class ProviderError extends Error {
   constructor(
     message: string,

@@ -141,3 +141,58 @@ export const id = plan.id;
     await cloud.close();
   }
 });
+
+// Pulumi does not configure a provider whose inputs hold unknowns (an output of a resource still
+// to be created or replaced, in a preview), and answers for it without the plugin
+// (pkg/resource/plugin/provider_plugin.go): an Invoke gets an empty result, a resource's Diff is
+// unavailable, which the step generator takes as an update with a warning.
+test('a provider whose region is unknown in a preview answers invokes empty and its resources with a warning', async () => {
+  const cloud = await startCloud();
+  try {
+    const index = (type: string) => `import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@pulumi/oci';
+const c = new pulumi.Config();
+const first = new oci.disasterrecovery.DrPlan('first', { displayName: 'first', type: '${type}', drProtectionGroupId: c.require('group') });
+const standby = new oci.Provider('standby', { region: first.id.apply(() => c.require('region')) });
+export const groups = oci.disasterrecovery
+  .getDrProtectionGroupsOutput({ compartmentId: c.require('compartmentId') }, { provider: standby })
+  .apply((r) => (r.drProtectionGroupCollections ?? []).flatMap((x) => x.items.map((g) => g.id)));
+new oci.disasterrecovery.DrPlan('second', { displayName: 'second', type: 'FAILOVER', drProtectionGroupId: c.require('group') }, { provider: standby });
+`;
+    const p = program(inlineProgram('unknown', index('SWITCHOVER')), {
+      ...cloud.env,
+      PULUMI_CONFIG_PASSPHRASE: 'test passphrase',
+      PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
+    });
+    p.setConfig({
+      ...cloud.ociConfig,
+      'oci:region': cloud.sandbox.peerRegion,
+      'unknown:group': cloud.sandbox.standbyGroupId,
+      'unknown:region': cloud.sandbox.peerRegion,
+      'unknown:compartmentId': cloud.sandbox.compartmentId,
+    });
+    // The environment's region (the home one) has protection groups: the invoke does not ask it.
+    const events = ok(await p.run(['preview', '--json']))
+      .stdout.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const stack = events.filter((e) => e.resOutputsEvent?.metadata.type === 'pulumi:pulumi:Stack').pop();
+    assert.deepEqual(stack.resOutputsEvent.metadata.new.outputs, { groups: [] });
+    ok(await p.run(['up', '--yes']));
+    assert.deepEqual(JSON.parse(ok(await p.run(['stack', 'output', 'groups', '--json'])).stdout), [
+      cloud.sandbox.standbyGroupId,
+    ]);
+
+    // `first` is replaced: its new id, and so the provider's region, is unknown in the preview.
+    writeFileSync(join(p.dir, 'index.ts'), index('FAILOVER'));
+    const preview = ok(await p.run(['preview']));
+    assert.match(preview.stdout, /\+- {2}oci:DisasterRecovery\/drPlan:DrPlan first replace/);
+    assert.match(preview.stdout, / ~ {3}oci:DisasterRecovery\/drPlan:DrPlan second update/);
+    assert.match(
+      preview.stdout,
+      /oci:DisasterRecovery\/drPlan:DrPlan second: warning: The provider for this resource has inputs that are not known during preview\.\nThis preview may not correctly represent the changes that will be applied during an update\./,
+    );
+  } finally {
+    await cloud.close();
+  }
+});
