@@ -54,8 +54,8 @@ export class DiffUnavailableError extends Error {}
  * A provider whose configuration holds unknowns (a preview, an input from another resource's
  * output) is not configured, and is answered as Pulumi's plugin host answers for it
  * (pkg/resource/plugin/provider_plugin.go: Configure leaves `known` false; then Check returns the
- * news, Diff is unavailable, a preview's Create and Update return no outputs, Invoke an empty
- * result), without asking the plugin, which has no region or credentials to ask OCI with.
+ * news, Diff is unavailable, a preview's Create and Update and a Read return no outputs, Invoke
+ * an empty result), without asking the plugin, which has no region or credentials to ask OCI with.
  */
 export function unconfiguredPlugin(plugin: ProviderPlugin): ProviderPlugin {
   return Object.assign(Object.create(plugin) as ProviderPlugin, {
@@ -71,6 +71,7 @@ export function unconfiguredPlugin(plugin: ProviderPlugin): ProviderPlugin {
       );
     },
     create: async () => ({ id: '', properties: {} }),
+    read: async (_urn: string, _name: string, _type: string, id: string) => ({ id, properties: {} }),
     update: async () => ({}),
     invoke: async () => ({ result: {}, failures: [] }),
   });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { models } from 'oci-disasterrecovery';
 import { scratchDir } from '../../../emulator/test/support/scratch';
 import { readConfigProfile } from '../../src/embedded';
 import { inlineProgram, ok, program, readCheckpoint, startCloud } from '../support/programs';
@@ -158,15 +159,25 @@ export const groups = oci.disasterrecovery
   .getDrProtectionGroupsOutput({ compartmentId: c.require('compartmentId') }, { provider: standby })
   .apply((r) => (r.drProtectionGroupCollections ?? []).flatMap((x) => x.items.map((g) => g.id)));
 new oci.disasterrecovery.DrPlan('second', { displayName: 'second', type: 'FAILOVER', drProtectionGroupId: c.require('group') }, { provider: standby });
+export const seen = oci.disasterrecovery.DrPlan.get('seen', c.require('seen'), undefined, { provider: standby }).displayName;
 `;
     const p = program(inlineProgram('unknown', index('SWITCHOVER')), {
       ...cloud.env,
       PULUMI_CONFIG_PASSPHRASE: 'test passphrase',
       PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
     });
+    // A plan of the standby region, which the program reads with `.get` through the provider.
+    const { drPlan } = await cloud.t.dr(cloud.sandbox.peerRegion).createDrPlan({
+      createDrPlanDetails: {
+        displayName: 'seen',
+        type: models.DrPlanType.Switchover,
+        drProtectionGroupId: cloud.sandbox.standbyGroupId,
+      },
+    });
     p.setConfig({
       ...cloud.ociConfig,
       'oci:region': cloud.sandbox.peerRegion,
+      'unknown:seen': drPlan.id,
       'unknown:group': cloud.sandbox.standbyGroupId,
       'unknown:region': cloud.sandbox.peerRegion,
       'unknown:compartmentId': cloud.sandbox.compartmentId,
@@ -177,7 +188,11 @@ new oci.disasterrecovery.DrPlan('second', { displayName: 'second', type: 'FAILOV
       .split('\n')
       .map((l) => JSON.parse(l));
     const stack = events.filter((e) => e.resOutputsEvent?.metadata.type === 'pulumi:pulumi:Stack').pop();
-    assert.deepEqual(stack.resOutputsEvent.metadata.new.outputs, { groups: [] });
+    // The read gives no outputs (the environment's region has no such plan to read).
+    assert.deepEqual(stack.resOutputsEvent.metadata.new.outputs, {
+      groups: [],
+      seen: '04da6b54-80e4-46f7-96ec-b56ff0331ba9',
+    });
     ok(await p.run(['up', '--yes']));
     assert.deepEqual(JSON.parse(ok(await p.run(['stack', 'output', 'groups', '--json'])).stdout), [
       cloud.sandbox.standbyGroupId,
