@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { models } from 'oci-disasterrecovery';
 import { scratchDir } from '../../../emulator/test/support/scratch';
 import { readConfigProfile } from '../../src/embedded';
-import { inlineProgram, ok, program, readCheckpoint, startCloud } from '../support/programs';
+import { inlineProgram, ok, program, readCheckpoint, startCloud, type Cloud } from '../support/programs';
 
 // A @pulumi/oci program whose explicit providers carry their own credentials, as pulumi-oci users
 // write them: the API key's settings as arguments (the key itself from a secret), or a profile of
@@ -98,6 +98,20 @@ test('explicit providers with their credentials as arguments or a config profile
   }
 });
 
+const HEADER = `import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@pulumi/oci';
+const c = new pulumi.Config();
+`;
+
+/** A program whose explicit providers reach the test's cloud through the environment, as a user's read OCI_*. */
+function envProgram(cloud: Cloud, name: string, index: string) {
+  return program(inlineProgram(name, index), {
+    ...cloud.env,
+    PULUMI_CONFIG_PASSPHRASE: 'test passphrase',
+    PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
+  });
+}
+
 // pulumi-oci's bridge diffs a provider's configuration over every input the engine keeps, `version`
 // included, and marks no key as forcing a replacement (pulumi-terraform-bridge configDiffer.DiffConfig;
 // pulumi-oci's ProviderInfo.Config is empty): a new @pulumi/oci version or another region is an
@@ -105,18 +119,13 @@ test('explicit providers with their credentials as arguments or a config profile
 test("an explicit provider's new version or region is an update of the provider, its resources unchanged", async () => {
   const cloud = await startCloud();
   try {
-    const index = (options: string) => `import * as pulumi from '@pulumi/pulumi';
-import * as oci from '@pulumi/oci';
-const c = new pulumi.Config();
-const standby = new oci.Provider('standby', { region: c.require('region') }${options});
+    const index = (
+      options: string,
+    ) => `${HEADER}const standby = new oci.Provider('standby', { region: c.require('region') }${options});
 const plan = new oci.disasterrecovery.DrPlan('plan', { displayName: 'plan', type: 'FAILOVER', drProtectionGroupId: c.require('group') }, { provider: standby });
 export const id = plan.id;
 `;
-    const p = program(inlineProgram('upgrade', index(", { version: '4.19.0' }")), {
-      ...cloud.env,
-      PULUMI_CONFIG_PASSPHRASE: 'test passphrase',
-      PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
-    });
+    const p = envProgram(cloud, 'upgrade', index(", { version: '4.19.0' }"));
     const config = { ...cloud.ociConfig, 'upgrade:group': cloud.sandbox.standbyGroupId };
     p.setConfig({ ...config, 'upgrade:region': cloud.sandbox.peerRegion });
     ok(await p.run(['up', '--yes']));
@@ -150,10 +159,9 @@ export const id = plan.id;
 test('a provider whose region is unknown in a preview answers invokes empty and its resources with a warning', async () => {
   const cloud = await startCloud();
   try {
-    const index = (type: string) => `import * as pulumi from '@pulumi/pulumi';
-import * as oci from '@pulumi/oci';
-const c = new pulumi.Config();
-const first = new oci.disasterrecovery.DrPlan('first', { displayName: 'first', type: '${type}', drProtectionGroupId: c.require('group') });
+    const index = (
+      type: string,
+    ) => `${HEADER}const first = new oci.disasterrecovery.DrPlan('first', { displayName: 'first', type: '${type}', drProtectionGroupId: c.require('group') });
 const standby = new oci.Provider('standby', { region: first.id.apply(() => c.require('region')) });
 export const groups = oci.disasterrecovery
   .getDrProtectionGroupsOutput({ compartmentId: c.require('compartmentId') }, { provider: standby })
@@ -161,11 +169,7 @@ export const groups = oci.disasterrecovery
 new oci.disasterrecovery.DrPlan('second', { displayName: 'second', type: 'FAILOVER', drProtectionGroupId: c.require('group') }, { provider: standby });
 export const seen = oci.disasterrecovery.DrPlan.get('seen', c.require('seen'), undefined, { provider: standby }).displayName;
 `;
-    const p = program(inlineProgram('unknown', index('SWITCHOVER')), {
-      ...cloud.env,
-      PULUMI_CONFIG_PASSPHRASE: 'test passphrase',
-      PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
-    });
+    const p = envProgram(cloud, 'unknown', index('SWITCHOVER'));
     // A plan of the standby region, which the program reads with `.get` through the provider.
     const { drPlan } = await cloud.t.dr(cloud.sandbox.peerRegion).createDrPlan({
       createDrPlanDetails: {
