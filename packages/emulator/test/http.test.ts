@@ -89,6 +89,42 @@ describe('injected clock', () => {
   });
 });
 
+describe('the admin clock', () => {
+  it('refuses an advance past the latest time a date can hold with 400, and keeps serving', async () => {
+    const t = await startTestEmulator();
+    try {
+      const advance = (body: string) =>
+        fetch(`${t.url}/_ocikit/clock`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${t.emulator.adminToken}`, 'content-type': 'application/json' },
+          body,
+        });
+      // JSON reads 1e400 as Infinity; 1e300 seconds is finite but no date.
+      for (const seconds of ['1e400', '1e300']) {
+        const refused = await advance(`{"advanceSeconds":${seconds}}`);
+        assert.equal(refused.status, 400, seconds);
+        assert.deepEqual(await refused.json(), {
+          code: 'InvalidParameter',
+          message: "Invalid field 'advanceSeconds': time cannot pass +275760-09-13T00:00:00.000Z.",
+        });
+      }
+      // The clock did not move: a resource is created and read with today's times.
+      const { drProtectionGroup } = await t.dr().createDrProtectionGroup({
+        createDrProtectionGroupDetails: {
+          compartmentId: t.identity.tenancyId,
+          displayName: 'after',
+          logLocation: { namespace: 'ns', bucket: 'logs' },
+        },
+      });
+      assert.ok(Math.abs(new Date(drProtectionGroup.timeCreated!).getTime() - Date.now()) < 60_000);
+      const moved = await advance('{"advanceSeconds":60}');
+      assert.equal(moved.status, 200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('retry tokens', () => {
   it('replay for 24 hours and are forgotten after that', async () => {
     const clock = new AdjustableClock();

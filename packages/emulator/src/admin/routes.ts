@@ -58,7 +58,13 @@ export const adminApi: FastifyPluginAsync<AdminDependencies> = async (app, deps)
       },
     },
     async (request) => {
-      deps.clock.advance((request.body as { advanceSeconds: number }).advanceSeconds * 1000);
+      try {
+        deps.clock.advance((request.body as { advanceSeconds: number }).advanceSeconds * 1000);
+      } catch (error) {
+        // JSON reads 1e400 as Infinity, and a huge advance would pass the latest time a date can hold.
+        if (!(error instanceof RangeError)) throw error;
+        throw errors.invalidParameter(`Invalid field 'advanceSeconds': ${error.message}.`);
+      }
       return { now: new Date(deps.clock.now()).toISOString() };
     },
   );

@@ -8,6 +8,9 @@ export interface Clock {
   now(): number;
 }
 
+/** The latest time a JavaScript Date (and so an RFC 3339 time here) can hold: +275760-09-13. */
+const LATEST_MS = 8.64e15;
+
 /** Wall-clock time plus an adjustable offset (moved by `POST /_ocikit/clock`). */
 export class AdjustableClock implements Clock {
   private offsetMs = 0;
@@ -17,7 +20,8 @@ export class AdjustableClock implements Clock {
   }
 
   advance(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('time only moves forward');
+    if (ms < 0) throw new RangeError('time only moves forward');
+    if (!(this.now() + ms <= LATEST_MS)) throw new RangeError(`time cannot pass ${rfc3339(LATEST_MS)}`);
     this.offsetMs += ms;
   }
 }
