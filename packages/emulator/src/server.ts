@@ -44,8 +44,9 @@ export interface EmulatorOptions {
   /** Requests per second per tenancy before 429 TooManyRequests. Default: no limit. */
   rateLimit?: number;
   /**
-   * The emulator's time source (default: wall clock plus the offset `POST /_ocikit/clock` adds).
-   * Tests can pass their own `AdjustableClock` and move it forward in-process.
+   * The emulator's time source (default: wall clock plus the offset `POST /_ocikit/clock` adds,
+   * kept in the data directory across restarts). Tests can pass their own `AdjustableClock` and
+   * move it forward in-process; it starts at its own offset, and its advances are saved too.
    */
   clock?: AdjustableClock;
   /** `signature` (default) verifies OCI request signatures; `none` accepts any request as the first user. */
@@ -83,6 +84,9 @@ export interface RunningEmulator {
 
 export type { SandboxIds } from './services/registry';
 
+/** Meta key of the clock's offset, in milliseconds. */
+const CLOCK_OFFSET = 'clock_offset_ms';
+
 function seconds(value: number | undefined, fallback: number, name: string): number {
   const v = value ?? fallback;
   if (!Number.isFinite(v) || v < 0) throw new RangeError(`${name} must be a non-negative number of seconds`);
@@ -106,7 +110,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // The data directory holds the database, the API key and the admin token: the owner's alone when made here.
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const store = new SqliteStore(options.inMemory ? ':memory:' : join(dataDir, 'emulator.db'));
-  const clock = options.clock ?? new AdjustableClock();
+  // The clock's offset (POST /_ocikit/clock) is kept with the data, so a restart does not move
+  // time back: what was scheduled or stamped in the moved time still comes due in order.
+  const clock = options.clock ?? new AdjustableClock(Number(store.getMeta(CLOCK_OFFSET) ?? 0));
+  const stopSavingClock = clock.onAdvance((offsetMs) => store.setMeta(CLOCK_OFFSET, String(offsetMs)));
   const credentials = loadOrCreateCredentials(store, options.apiKeyFile);
   const identities = new Identities(store, credentials);
   const savedSandbox = store.getMeta('sandbox');
@@ -185,6 +192,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (options.seed === 'sandbox') sandbox = seedSandbox();
     await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   } catch (error) {
+    stopSavingClock();
     store.close();
     throw error;
   }
@@ -203,6 +211,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     auth: authMode,
     close: async () => {
       await app.close();
+      stopSavingClock();
       store.close();
       if (options.inMemory) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import * as common from 'oci-common';
 import { DisasterRecoveryClient } from 'oci-disasterrecovery';
 import { startEmulator } from '../src';
-import { fastRetry } from './support/emulator';
+import { fastRetry, fastWaiter } from './support/emulator';
 import { identityFromConfig } from './support/signed-fetch';
 
 const createPg = (client: DisasterRecoveryClient, compartmentId: string, displayName: string) =>
@@ -77,6 +77,44 @@ describe('persistence', () => {
       assert.equal(sandbox.compartmentId, first.sandbox!.compartmentId);
       again.close();
     } finally {
+      await second.close();
+    }
+  });
+
+  // Time never goes back for a client: what was stamped and scheduled after POST /_ocikit/clock
+  // still comes due after a restart, whose clock continues from the moved time.
+  it('keeps the admin clock across a restart: work stopped mid-way finishes, times do not go back', async () => {
+    const dataDir = tempDir();
+    const first = await startEmulator({ dataDir, transitionDelaySeconds: 1 });
+    const compartmentId = identityFromConfig(first.configFile).tenancyId;
+    await first.admin.advanceClock(3600);
+    let client = clientFor(first.url, first.configFile);
+    const before = await createPg(client, compartmentId, 'stopped-while-creating');
+    assert.equal(before.drProtectionGroup.lifecycleState, 'CREATING');
+    client.close();
+    await first.close();
+
+    const second = await startEmulator({ dataDir, transitionDelaySeconds: 1 });
+    client = clientFor(second.url, second.configFile);
+    try {
+      const waiters = client.createWaiters(fastWaiter(1000));
+      const work = await waiters.forWorkRequest({ workRequestId: before.opcWorkRequestId });
+      assert.equal(work?.workRequest.status, 'SUCCEEDED');
+      assert.equal(work?.workRequest.percentComplete, 100);
+      assert.ok(work?.workRequest.timeFinished);
+      const id = before.drProtectionGroup.id;
+      const group = await waiters.forDrProtectionGroup({ drProtectionGroupId: id }, 'ACTIVE' as never);
+      assert.equal(group?.drProtectionGroup.lifecycleState, 'ACTIVE');
+      const after = await createPg(client, compartmentId, 'created-after-restart');
+      assert.ok(after.drProtectionGroup.timeCreated! > before.drProtectionGroup.timeCreated!);
+      // Newest first, as OCI lists them by default.
+      const listed = await client.listDrProtectionGroups({ compartmentId });
+      assert.deepEqual(
+        listed.drProtectionGroupCollection.items.map((g) => g.displayName),
+        ['created-after-restart', 'stopped-while-creating'],
+      );
+    } finally {
+      client.close();
       await second.close();
     }
   });

@@ -13,7 +13,10 @@ const LATEST_MS = 8.64e15;
 
 /** Wall-clock time plus an adjustable offset (moved by `POST /_ocikit/clock`). */
 export class AdjustableClock implements Clock {
-  private offsetMs = 0;
+  private readonly listeners = new Set<(offsetMs: number) => void>();
+
+  /** `offsetMs`: how far ahead of the wall clock it starts (a data directory's saved offset). */
+  constructor(private offsetMs = 0) {}
 
   now(): number {
     return Date.now() + this.offsetMs;
@@ -23,6 +26,13 @@ export class AdjustableClock implements Clock {
     if (ms < 0) throw new RangeError('time only moves forward');
     if (!(this.now() + ms <= LATEST_MS)) throw new RangeError(`time cannot pass ${rfc3339(LATEST_MS)}`);
     this.offsetMs += ms;
+    for (const listener of this.listeners) listener(this.offsetMs);
+  }
+
+  /** Calls `listener` with the new offset after every advance, until the returned function is called. */
+  onAdvance(listener: (offsetMs: number) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 }
 
