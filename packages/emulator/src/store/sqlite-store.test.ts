@@ -12,7 +12,7 @@ import {
   sqliteDriverName,
   type SqliteDriverName,
 } from './sqlite-driver';
-import { SqliteStore } from './sqlite-store';
+import { SCHEMA_VERSION, SqliteStore } from './sqlite-store';
 import type { KindDefinition } from './store';
 
 type Thing = { id: string; name: string; rank: number };
@@ -213,6 +213,25 @@ function describeStore(driver: SqliteDriverName) {
       assert.throws(() => open(file), /in use by another emulator/);
       owner.close();
       open(file).close(); // free again once closed
+    });
+
+    it('names the file when it cannot use a database: not one, or of a newer schema', () => {
+      const file = join(dir, 'not-a-database.db');
+      writeFileSync(file, 'a text file, not SQLite\n'.repeat(100));
+      assert.throws(
+        () => open(file),
+        (error: Error) => error.message === `cannot open the database ${file}: file is not a database`,
+      );
+      const newer = join(dir, 'newer.db');
+      const store = open(newer);
+      store.setMeta('schema_version', String(SCHEMA_VERSION + 1));
+      store.close();
+      assert.throws(
+        () => open(newer),
+        (error: Error) =>
+          error.message ===
+          `cannot open the database ${newer}: database schema version ${SCHEMA_VERSION + 1} is newer than this emulator (${SCHEMA_VERSION}); upgrade ocikit`,
+      );
     });
 
     it('undoes only a failed nested part of a transaction, and joins nested store transactions', () => {

@@ -85,7 +85,8 @@ export class SqliteStore implements Store {
       if (isBusyError(error)) {
         throw new Error(`the database ${filename} is in use by another emulator`, { cause: error });
       }
-      throw error;
+      // SQLite's reasons ("file is not a database", "attempt to write a readonly database") name no file.
+      throw new Error(`cannot open the database ${filename}: ${(error as Error).message}`, { cause: error });
     }
   }
 
