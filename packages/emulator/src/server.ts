@@ -106,6 +106,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     trainingDurationMs: seconds(options.trainingDurationSeconds, 5, 'trainingDurationSeconds'),
     deletedRetentionMs: seconds(options.deletedRetentionSeconds, 3600, 'deletedRetentionSeconds'),
   };
+  if (options.rateLimit !== undefined && !(options.rateLimit > 0))
+    throw new RangeError('rateLimit must be a positive number');
+  const authMode = options.auth ?? 'signature';
+  if (authMode !== 'signature' && authMode !== 'none') throw new RangeError(`unknown auth mode '${String(authMode)}'`);
+  const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
+  if (!/^[\x21-\x7e]+$/.test(adminToken)) throw new RangeError('adminToken must be printable ASCII without spaces');
   const dataDir = options.inMemory ? mkdtempSync(join(tmpdir(), 'ocikit-')) : resolve(options.dataDir ?? '.ocikit');
   // The data directory holds the database, the API key and the admin token: the owner's alone when made here.
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -114,6 +120,43 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // time back: what was scheduled or stamped in the moved time still comes due in order.
   const clock = options.clock ?? new AdjustableClock(Number(store.getMeta(CLOCK_OFFSET) ?? 0));
   const stopSavingClock = clock.onAdvance((offsetMs) => store.setMeta(CLOCK_OFFSET, String(offsetMs)));
+  const release = () => {
+    stopSavingClock();
+    store.close();
+    if (options.inMemory) rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    return await serve(options, { homeRegion, settings, authMode, adminToken, dataDir, store, clock, release });
+  } catch (error) {
+    // Whatever fails (an unreadable apiKeyFile, a bad fault, a port in use) leaves the database unlocked.
+    release();
+    throw error;
+  }
+}
+
+/** The rest of startEmulator, on its open store; `release` closes what startEmulator opened. */
+async function serve(
+  options: EmulatorOptions,
+  {
+    homeRegion,
+    settings,
+    authMode,
+    adminToken,
+    dataDir,
+    store,
+    clock,
+    release,
+  }: {
+    homeRegion: string;
+    settings: EmulatorSettings;
+    authMode: AuthMode;
+    adminToken: string;
+    dataDir: string;
+    store: SqliteStore;
+    clock: AdjustableClock;
+    release: () => void;
+  },
+): Promise<RunningEmulator> {
   const credentials = loadOrCreateCredentials(store, options.apiKeyFile);
   const identities = new Identities(store, credentials);
   const savedSandbox = store.getMeta('sandbox');
@@ -143,12 +186,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     });
   };
 
-  if (options.rateLimit !== undefined && !(options.rateLimit > 0))
-    throw new RangeError('rateLimit must be a positive number');
-  const authMode = options.auth ?? 'signature';
-  if (authMode !== 'signature' && authMode !== 'none') throw new RangeError(`unknown auth mode '${String(authMode)}'`);
-  const adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
-  if (!/^[\x21-\x7e]+$/.test(adminToken)) throw new RangeError('adminToken must be printable ASCII without spaces');
   const app = createHttpApp();
   app.register(ociApi, {
     services: services.map(({ service }) => service.routes),
@@ -187,15 +224,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
   });
 
-  let sandbox: SandboxIds | undefined;
-  try {
-    if (options.seed === 'sandbox') sandbox = seedSandbox();
-    await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
-  } catch (error) {
-    stopSavingClock();
-    store.close();
-    throw error;
-  }
+  const sandbox = options.seed === 'sandbox' ? seedSandbox() : undefined;
+  await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
@@ -211,9 +241,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     auth: authMode,
     close: async () => {
       await app.close();
-      stopSavingClock();
-      store.close();
-      if (options.inMemory) rmSync(dataDir, { recursive: true, force: true });
+      release();
     },
   };
 }

@@ -119,6 +119,16 @@ describe('persistence', () => {
     }
   });
 
+  it('leaves the data directory free when a start fails, for the next start in the same process', async () => {
+    const dataDir = tempDir();
+    const failed = [{ rateLimit: -1 }, { adminToken: 'has spaces' }, { faults: [{ kind: 'no-such-kind' } as never] }];
+    for (const options of failed) {
+      await assert.rejects(startEmulator({ dataDir, ...options }), JSON.stringify(options));
+      const next = await startEmulator({ dataDir });
+      await next.close();
+    }
+  });
+
   // ocikit's embedded emulator keeps its key in a file of the user's: nothing in the data
   // directory (a program's .ocikit/emulator/) holds a private key, the one it held before included.
   it('keeps the API key in apiKeyFile, out of the data directory, and remembers the file', async () => {
