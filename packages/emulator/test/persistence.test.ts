@@ -1,7 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -127,6 +127,21 @@ describe('persistence', () => {
       const next = await startEmulator({ dataDir });
       await next.close();
     }
+  });
+
+  it('refuses an apiKeyFile that holds no private key in one line naming it, and does not remember it', async () => {
+    const dataDir = tempDir();
+    const notAKey = join(dataDir, 'not-a-key.pem');
+    writeFileSync(notAKey, 'not a key\n');
+    await assert.rejects(
+      startEmulator({ dataDir, apiKeyFile: notAKey }),
+      (error: Error) =>
+        error.message.startsWith(`the API key file ${notAKey} holds no private key (`) && !error.message.includes('\n'),
+    );
+    // The data directory did not take it: the next start without the option makes its own key.
+    const next = await startEmulator({ dataDir });
+    assert.ok(readFileSync(next.configFile, 'utf8').includes(`key_file=${join(dataDir, 'oci_api_key.pem')}`));
+    await next.close();
   });
 
   // ocikit's embedded emulator keeps its key in a file of the user's: nothing in the data

@@ -46,16 +46,19 @@ export function loadOrCreateCredentials(store: Store, apiKeyFile?: string): Cred
   const { tenancyId, userId } = identity as Credentials;
   const keyFile = apiKeyFile ?? identity.apiKeyFile;
   if (keyFile !== undefined) {
+    // The file is read before the database names it: one that holds no key is not remembered.
+    const privateKeyPem = readOrCreateKeyFile(keyFile);
+    let fingerprint: string;
+    try {
+      fingerprint = fingerprintOfPrivateKey(privateKeyPem);
+    } catch (error) {
+      throw new Error(`the API key file ${keyFile} holds no private key (${(error as Error).message})`, {
+        cause: error,
+      });
+    }
     if (identity.privateKeyPem !== undefined || identity.apiKeyFile !== keyFile)
       store.setMeta('credentials', JSON.stringify({ tenancyId, userId, apiKeyFile: keyFile }));
-    const privateKeyPem = readOrCreateKeyFile(keyFile);
-    return {
-      tenancyId,
-      userId,
-      fingerprint: fingerprintOfPrivateKey(privateKeyPem),
-      privateKeyPem,
-      apiKeyFile: keyFile,
-    };
+    return { tenancyId, userId, fingerprint, privateKeyPem, apiKeyFile: keyFile };
   }
   if (identity.privateKeyPem !== undefined) return identity as Credentials;
   const privateKeyPem = newPrivateKeyPem();
