@@ -20,4 +20,16 @@ describe('RateLimiter', () => {
       (e: OciServiceError) => e.status === 429,
     );
   });
+
+  it('lets a limit under one request a second through at that rate, not refuse every request', () => {
+    let now = 0;
+    const limiter = new RateLimiter(0.5, () => now);
+    limiter.take('t1');
+    assert.throws(
+      () => limiter.take('t1'),
+      (e: OciServiceError) => e.status === 429,
+    );
+    now += 2000; // 0.5 a second: one request every 2 s
+    limiter.take('t1');
+  });
 });
