@@ -33,6 +33,12 @@ function readFaults(file: string): FaultSpec[] {
   });
 }
 
+const positive = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive number.`);
+  return n;
+};
+
 const { version } = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8')) as { version: string };
 
 const program = new Command()
@@ -66,7 +72,7 @@ const program = new Command()
   .option(
     '--rate-limit <rps>',
     'requests per second per tenancy before 429 TooManyRequests (default: no limit)',
-    nonNegative('--rate-limit'),
+    positive('--rate-limit'),
   )
   .option('--auth <mode>', 'signature (verify OCI request signatures) or none (accept any request)', 'signature')
   .option('--faults <file>', 'JSON file of faults to arm at start: one fault object or an array of them')
