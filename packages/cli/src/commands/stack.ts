@@ -41,6 +41,7 @@ import {
 } from './context';
 import { isJsonFile, stackConfigFolder, stackConfigPath, type Project } from '../project/project';
 import { ask, readStdin } from './prompt';
+import { upToDeploymentV3 } from './migrate-deployment';
 
 /** `stack output --json`: ui.FprintJSON, Go's encoder indented by two spaces, map keys sorted. */
 const GO_OUTPUTS = { indent: '  ', sorted: true };
@@ -264,7 +265,7 @@ export async function stackImport(options: GlobalOptions & { file?: string; forc
   } catch (error) {
     throw new UserError(`could not open file: ${(error as Error).message}`);
   }
-  const deployment = parseDeployment(text);
+  const deployment = parseDeployment(text, stack);
   const problems = checkSnapshot(deployment.resources ?? [], stack);
   const errors = [...problems.otherStack, ...problems.integrity.map((p) => `state file contains errors: ${p}`)];
   if (errors.length > 0) {
@@ -291,8 +292,11 @@ const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
 type Deployment = ImportedDeployment & { secrets_providers?: { type?: string; state?: { salt?: unknown } } };
 
-/** apitype.UntypedDeployment `{ version: 3, deployment }`, or a CheckpointV3 file `{ version: 3, checkpoint: { latest } }`. */
-function parseDeployment(text: string): Deployment {
+/**
+ * apitype.UntypedDeployment `{ version: 3, deployment }`, or a CheckpointV3 file `{ version: 3,
+ * checkpoint: { latest } }`; a version 1 or 2 one is migrated to version 3, as Pulumi's import does.
+ */
+function parseDeployment(text: string, stack: string): Deployment {
   let raw: { version?: unknown; deployment?: unknown; checkpoint?: { latest?: unknown } };
   try {
     raw = JSON.parse(text) as typeof raw;
@@ -304,11 +308,23 @@ function parseDeployment(text: string): Deployment {
     throw new UserError(
       'could not read the deployment: expected what `stack export` prints ({"version": 3, "deployment": …})',
     );
-  if (raw.version !== 3)
+  // As Pulumi's UnmarshalUntypedDeployment and FormatDeploymentDeserializationError
+  // (pkg/resource/stack/deployment.go): versions 1 to 4 are known, a missing version is 0.
+  const version = raw.version ?? 0;
+  if (typeof version !== 'number' || !Number.isInteger(version))
+    throw new UserError(`could not read the deployment: its version ${JSON.stringify(version)} is not a whole number`);
+  if (version > 4)
     throw new UserError(
-      `the deployment is version ${String(raw.version)}; ocikit reads version 3 (Pulumi writes version 4 only for a stack that uses a feature of its own, such as output dependencies)`,
+      `the stack '${stack}' is newer than what this version of the Pulumi CLI understands. Please update your version of the Pulumi CLI`,
     );
-  const d = deployment as Deployment;
+  if (version < 1) throw new UserError(`the stack '${stack}' is too old to be used by this version of the Pulumi CLI`);
+  if (version === 4)
+    throw new UserError(
+      `the deployment is version 4; ocikit reads versions 1 to 3 (Pulumi writes version 4 only for a stack that uses one of the features it lists in its "features": hooks, refreshBeforeUpdate, taint or views)`,
+    );
+  const d = (
+    version === 3 ? deployment : upToDeploymentV3(deployment as Record<string, unknown>, version as 1 | 2)
+  ) as Deployment;
   if (d.resources !== undefined && !Array.isArray(d.resources))
     throw new UserError('could not read the deployment: its resources are not a list');
   // Pulumi reads the manifest's time into a Go time.Time (RFC 3339): anything else fails its import.

@@ -811,9 +811,20 @@ test('stack import and stack rm: their mistakes are one line; a stack with only 
   const env = cleanEnv();
   const importing = (input: string) => ocikit(['stack', 'import'], { cwd, env, input });
   assert.match(oneLineError((await importing('{ nope')).stderr), /^error: could not read the deployment: /);
+  // Pulumi's words for a version it does not know (FormatDeploymentDeserializationError): 1 to 4
+  // are known, and a deployment without one is version 0.
   assert.equal(
-    oneLineError((await importing('{"version":2,"deployment":{}}')).stderr),
-    'error: the deployment is version 2; ocikit reads version 3 (Pulumi writes version 4 only for a stack that uses a feature of its own, such as output dependencies)',
+    oneLineError((await importing('{"version":5,"deployment":{}}')).stderr),
+    "error: the stack 'dev' is newer than what this version of the Pulumi CLI understands. Please update your version of the Pulumi CLI",
+  );
+  for (const input of ['{"version":0,"deployment":{}}', '{"deployment":{}}'])
+    assert.equal(
+      oneLineError((await importing(input)).stderr),
+      "error: the stack 'dev' is too old to be used by this version of the Pulumi CLI",
+    );
+  assert.equal(
+    oneLineError((await importing('{"version":4,"deployment":{}}')).stderr),
+    'error: the deployment is version 4; ocikit reads versions 1 to 3 (Pulumi writes version 4 only for a stack that uses one of the features it lists in its "features": hooks, refreshBeforeUpdate, taint or views)',
   );
   // Pulumi reads the manifest's time as a Go time.Time: a deployment it would refuse is refused.
   assert.equal(
@@ -926,6 +937,52 @@ test("stack import drops the deployment's pending operations, each with Pulumi's
     [stackUrn],
   );
   assert.equal(exported.deployment.pending_operations, undefined, 'no pending operation left');
+});
+
+// Pulumi's `stack import` reads deployments of versions 1 and 2 and migrates them
+// (UnmarshalUntypedDeployment, sdk/go/common/apitype/migrate); ocikit refused them.
+test('stack import takes a version 1 or 2 deployment and keeps it migrated to version 3', async () => {
+  const cwd = project();
+  const env = cleanEnv();
+  const stackUrn = 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev';
+  const endpointUrn = 'urn:pulumi:dev::proj::oci:AiLanguage/endpoint:Endpoint::ep';
+  const manifest = { time: '2018-03-01T10:00:00Z', magic: '', version: 'v0.11.0' };
+  const endpoint = {
+    urn: endpointUrn,
+    custom: true,
+    id: 'ocid1.ailanguageendpoint.oc1..a',
+    type: 'oci:AiLanguage/endpoint:Endpoint',
+    parent: stackUrn,
+    inputs: { modelId: 'm', displayName: 'ep' },
+    outputs: { id: 'ocid1.ailanguageendpoint.oc1..a' },
+    dependencies: [stackUrn],
+  };
+  const exported = async () =>
+    (JSON.parse((await ocikit(['stack', 'export'], { cwd, env })).stdout) as { deployment: { resources: object[] } })
+      .deployment.resources;
+  const v1 = {
+    version: 1,
+    deployment: {
+      manifest,
+      resources: [
+        { urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack', dependencies: null, initErrors: null },
+        { ...endpoint, defaults: { x: 1 } },
+      ],
+    },
+  };
+  const imported = await ocikit(['stack', 'import'], { cwd, env, input: JSON.stringify(v1) });
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.equal(imported.stdout, 'Import complete.\n');
+  const migrated = { ...endpoint, propertyDependencies: { displayName: [stackUrn], modelId: [stackUrn] } };
+  assert.deepEqual(await exported(), [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' }, migrated]);
+
+  const v2 = {
+    version: 2,
+    deployment: { manifest, resources: [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' }, endpoint] },
+  };
+  const again = await ocikit(['stack', 'import'], { cwd, env, input: JSON.stringify(v2) });
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(await exported(), [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' }, migrated]);
 });
 
 test('a reader that stops early (ocikit … | head) ends the output quietly, without a stack trace', async () => {
