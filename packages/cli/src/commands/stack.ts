@@ -9,8 +9,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
+import { goLocalTime } from '../display/go-time';
 import { ExitCode, UserError } from '../errors';
 import { APITYPE_MAPS, goJson } from '../go-json';
 import {
@@ -25,6 +27,7 @@ import type { GlobalOptions } from './options';
 import { StackConfigFile } from '../project/stack-config';
 import { ensureSalt } from '../secrets/stack-crypter';
 import { urnName } from '../engine/urn';
+import { GO_ZERO_TIME } from '../engine/state';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
 import {
   canPrompt,
@@ -116,7 +119,7 @@ function printOutputs(shown: Record<string, unknown>): void {
 export function stackShow(
   options: GlobalOptions & { showUrns?: boolean; showIds?: boolean; showSecrets?: boolean; showName?: boolean },
 ): void {
-  const { project, stack, state: stackState } = openStack(options);
+  const { stack, state: stackState } = openStack(options);
   if (options.showName) {
     process.stdout.write(`${stack}\n`);
     return;
@@ -124,11 +127,19 @@ export function stackShow(
   const { resources } = stackState.load();
   const root = resources.find((r) => r.type === 'pulumi:pulumi:Stack' && !r.parent);
   const out: string[] = [`Current stack is ${stack}:`];
-  const updated = listStacks(project.dir).find((s) => s.name === stack)?.lastUpdate;
-  out.push(`    Managed by ocikit (${join(project.dir, '.ocikit')})`);
-  // As Pulumi's: `Last updated: 5 minutes ago (2026-11-25 03:28:11.039 +0000 UTC)`, Go's time format.
-  if (updated) out.push(`    Last updated: ${timeAgo(new Date(updated))} (${goTime(new Date(updated))})`);
-  else out.push('    No updates yet; run `ocikit up`');
+  // A DIY backend's name is the machine's (diyBackend.Name: os.Hostname(), else "diy").
+  out.push(`    Managed by ${hostname() || 'diy'}`);
+  const manifest = stackState.manifest();
+  if (manifest) {
+    // As Pulumi's runStack: `Last updated: 5 minutes ago (2026-11-25 08:58:11.039 +0530 IST)`, the
+    // manifest's time in the local zone as Go's `%v` prints it, when it is set and past.
+    const time = Date.parse(manifest.time ?? '');
+    if (time > GO_ZERO_TIME && time < Date.now())
+      out.push(`    Last updated: ${timeAgo(new Date(time))} (${goLocalTime(manifest.time!)})`);
+    if (manifest.version) out.push(`    Pulumi version used: ${manifest.version}`);
+    for (const p of manifest.plugins ?? [])
+      out.push(`    Plugin ${p.name ?? ''} [${p.type ?? ''}] version: ${p.version || '?'}`);
+  } else out.push('    No updates yet; run `ocikit up`');
   out.push(`Current stack resources (${resources.length}):`);
   if (resources.length === 0) out.push('    No resources currently in this stack');
   else {
@@ -434,12 +445,6 @@ export async function stackRemove(
   // As Pulumi's stack_rm.go (SetCurrentStack(ws, "") whichever stack was removed): nothing is selected after.
   selectStack(project, undefined);
   process.stdout.write(`Stack '${stack}' has been removed!\n`);
-}
-
-/** A UTC time as Go prints a time.Time (`%v`): `2026-11-25 03:28:11.039 +0000 UTC`. */
-function goTime(t: Date): string {
-  const [date, clock] = t.toISOString().replace(/Z$/, '').split('T');
-  return `${date} ${clock.replace(/\.?0+$/, '')} +0000 UTC`;
 }
 
 interface StackCreateOptions extends GlobalOptions {

@@ -117,6 +117,14 @@ export interface PendingOperation {
   type: PendingKind;
 }
 
+/** apitype.ManifestV1 as a checkpoint holds it. */
+export interface Manifest {
+  time?: string;
+  magic?: string;
+  version?: string;
+  plugins?: Array<{ name?: string; path?: string; type?: string; version?: string }>;
+}
+
 /** The parts of apitype.DeploymentV3 that `stack import` keeps. */
 export interface ImportedDeployment {
   resources?: ResourceState[];
@@ -575,6 +583,12 @@ export class FileStackState implements StackState {
     return rootStackOutputs(this.load().resources) ?? {};
   }
 
+  /** The latest deployment's apitype.ManifestV1, or none before the stack's first update (Pulumi's nil snapshot). */
+  manifest(): Manifest | undefined {
+    const latest = this.readCheckpoint()?.latest;
+    return latest ? ((latest.manifest as Manifest | undefined) ?? {}) : undefined;
+  }
+
   /** The passphrase provider's salt, from Pulumi.<stack>.yaml (`encryptionsalt`), as Pulumi records it. */
   private salt(): string | undefined {
     const file = this.stackConfigFile;
@@ -710,7 +724,7 @@ export function listStacks(programDir: string): Array<{ name: string; lastUpdate
 }
 
 /** 0001-01-01T00:00:00Z, Go's zero time.Time, in milliseconds since the epoch. */
-const GO_ZERO_TIME = Date.parse('0001-01-01T00:00:00Z');
+export const GO_ZERO_TIME = Date.parse('0001-01-01T00:00:00Z');
 
 /** The root stack's outputs among a snapshot's resources; undefined when the stack has no state. */
 export function rootStackOutputs(resources: ResourceState[]): Record<string, unknown> | undefined {

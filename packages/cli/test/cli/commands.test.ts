@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { cleanEnv, ocikit, spawnOcikit } from '../support/ocikit';
@@ -983,6 +984,53 @@ test('stack import takes a version 1 or 2 deployment and keeps it migrated to ve
   const again = await ocikit(['stack', 'import'], { cwd, env, input: JSON.stringify(v2) });
   assert.equal(again.code, 0, again.stderr);
   assert.deepEqual(await exported(), [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' }, migrated]);
+});
+
+// What `pulumi stack` prints of a DIY stack (pkg/cmd/pulumi/stack/stack.go runStack): the backend's
+// name (the machine's), the manifest's time in the local zone as Go's `%v` prints a time.Time, the
+// version that wrote it and each plugin it names. ocikit printed the time in UTC, no version, and
+// itself as the backend.
+test('stack shows the last update in the local zone as Go prints it, the version and plugins that wrote it', async () => {
+  const cwd = project();
+  const stackUrn = 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev';
+  const manifest = {
+    time: '2026-01-02T08:34:05.1234567+05:30',
+    magic: '',
+    version: 'v3.140.0',
+    plugins: [
+      { name: 'nodejs', path: '/bin/x', type: 'language', version: '' },
+      { name: 'oci', path: '/bin/y', type: 'resource', version: '4.20.0' },
+    ],
+  };
+  const latest = { manifest, resources: [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' }] };
+  mkdirSync(join(cwd, '.ocikit', 'stacks'), { recursive: true });
+  writeFileSync(
+    join(cwd, '.ocikit', 'stacks', 'dev.json'),
+    JSON.stringify({ version: 3, checkpoint: { stack: 'dev', latest } }),
+  );
+  const shown = async (TZ: string) => {
+    const r = await ocikit(['stack'], { cwd, env: cleanEnv({ TZ }) });
+    assert.equal(r.code, 0, r.stderr);
+    // How long ago depends on today; the rest does not.
+    return r.stdout
+      .split('\n')
+      .slice(0, 7)
+      .join('\n')
+      .replace(/Last updated: \d+ \w+ ago/, 'Last updated: … ago');
+  };
+  const expected = (time: string) =>
+    [
+      'Current stack is dev:',
+      `    Managed by ${hostname()}`,
+      `    Last updated: … ago (${time})`,
+      '    Pulumi version used: v3.140.0',
+      '    Plugin nodejs [language] version: ?',
+      '    Plugin oci [resource] version: 4.20.0',
+      'Current stack resources (1):',
+    ].join('\n');
+  assert.equal(await shown('Europe/Berlin'), expected('2026-01-02 04:04:05.1234567 +0100 CET'));
+  assert.equal(await shown('America/New_York'), expected('2026-01-01 22:04:05.1234567 -0500 EST'));
+  assert.equal(await shown('UTC'), expected('2026-01-02 03:04:05.1234567 +0000 UTC'));
 });
 
 test('a reader that stops early (ocikit … | head) ends the output quietly, without a stack trace', async () => {

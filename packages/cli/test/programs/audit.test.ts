@@ -381,7 +381,7 @@ test('stack shows the resources as a tree under the stack, with URNs and ids on 
   const shown = ok(await p.run(['stack', '--show-urns', '--show-ids'])).stdout;
   assert.match(
     shown,
-    /^Current stack is dev:\n {4}Managed by ocikit \(.+\.ocikit\)\n {4}Last updated: (now|\d+ \w+ ago) \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? \+0000 UTC\)\n/,
+    /^Current stack is dev:\n {4}Managed by \S+\n {4}Last updated: (now|\d+ \w+ ago) \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? [+-]\d{4} \S+\)\n {4}Pulumi version used: ocikit-\S+\n/,
   );
   assert.match(shown, /^Current stack resources \(6\):\n {4}TYPE {2,}NAME\n {4}pulumi:pulumi:Stack {2,}audit-dev\n/m);
   assert.match(shown, /^ {4}[├└]─ oci:AiLanguage\/endpoint:Endpoint {2,}classifier$/m);
