@@ -27,7 +27,7 @@ import type { GlobalOptions } from './options';
 import { StackConfigFile } from '../project/stack-config';
 import { ensureSalt } from '../secrets/stack-crypter';
 import { urnName } from '../engine/urn';
-import { GO_ZERO_TIME } from '../engine/state';
+import { GO_ZERO_TIME, pluginVersion } from '../engine/state';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
 import {
   canPrompt,
@@ -138,7 +138,7 @@ export function stackShow(
       out.push(`    Last updated: ${timeAgo(new Date(time))} (${goLocalTime(manifest.time!)})`);
     if (manifest.version) out.push(`    Pulumi version used: ${manifest.version}`);
     for (const p of manifest.plugins ?? [])
-      out.push(`    Plugin ${p.name ?? ''} [${p.type ?? ''}] version: ${p.version || '?'}`);
+      out.push(`    Plugin ${p.name ?? ''} [${p.type ?? ''}] version: ${pluginVersion(p.version) || '?'}`);
   } else out.push('    No updates yet; run `ocikit up`');
   out.push(`Current stack resources (${resources.length}):`);
   if (resources.length === 0) out.push('    No resources currently in this stack');

@@ -127,6 +127,7 @@ export interface Manifest {
 
 /** The parts of apitype.DeploymentV3 that `stack import` keeps. */
 export interface ImportedDeployment {
+  manifest?: Manifest;
   resources?: ResourceState[];
   pending_operations?: PendingOperation[];
 }
@@ -134,6 +135,8 @@ export interface ImportedDeployment {
 export interface Snapshot {
   resources: ResourceState[];
   pendingOperations: PendingOperation[];
+  /** The manifest to write (an imported deployment's); a new one (this write's time, ocikit's version) when none. */
+  manifest?: Manifest;
 }
 
 const engineVersion = 'ocikit-0.1.0';
@@ -477,7 +480,7 @@ export class FileStackState implements StackState {
    */
   private deployment(snapshot: Snapshot, resourcesAs?: string): Record<string, unknown> {
     const out: Record<string, unknown> = {
-      manifest: {
+      manifest: snapshot.manifest ?? {
         time: goTimeJson(new Date(), 'local'),
         magic: createHash('sha256').update(engineVersion).digest('hex'),
         version: engineVersion,
@@ -553,6 +556,7 @@ export class FileStackState implements StackState {
     const snapshot: Snapshot = {
       resources: (deployment.resources ?? []).map((r) => this.decodeResource(r, from)),
       pendingOperations: [],
+      manifest: importedManifest(deployment.manifest ?? {}),
     };
     this.replace(snapshot);
   }
@@ -721,6 +725,29 @@ export function listStacks(programDir: string): Array<{ name: string; lastUpdate
         return { name };
       }
     });
+}
+
+/**
+ * An imported deployment's manifest as Pulumi's import writes it back: DeserializeManifest and
+ * Manifest.Serialize (pkg/resource/deploy/manifest.go) keep its time (Go's zero time when it has
+ * none), magic and version, and of each plugin its name, kind and version (semver.ParseTolerant's:
+ * no leading `v`), not its path.
+ */
+function importedManifest(m: Manifest): Manifest {
+  const manifest: Manifest = { time: m.time ?? '0001-01-01T00:00:00Z', magic: m.magic ?? '', version: m.version ?? '' };
+  if (m.plugins?.length)
+    manifest.plugins = m.plugins.map((p) => ({
+      name: p.name ?? '',
+      path: '',
+      type: p.type ?? '',
+      version: pluginVersion(p.version),
+    }));
+  return manifest;
+}
+
+/** A manifest plugin's version as Pulumi reads it (semver.ParseTolerant, then String): no leading `v`. */
+export function pluginVersion(version: string | undefined): string {
+  return (version ?? '').trim().replace(/^v/, '');
 }
 
 /** 0001-01-01T00:00:00Z, Go's zero time.Time, in milliseconds since the epoch. */

@@ -986,23 +986,28 @@ test('stack import takes a version 1 or 2 deployment and keeps it migrated to ve
   assert.deepEqual(await exported(), [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' }, migrated]);
 });
 
+/** A manifest as Pulumi writes it: its time with nanoseconds and the local offset, its version, its plugins. */
+const PULUMI_MANIFEST = {
+  time: '2026-01-02T08:34:05.1234567+05:30',
+  magic: 'abc',
+  version: 'v3.140.0',
+  plugins: [
+    { name: 'nodejs', path: '/usr/bin/pulumi-language-nodejs', type: 'language', version: '' },
+    { name: 'oci', path: '/home/u/.pulumi/plugins/resource-oci-v4.20.0', type: 'resource', version: 'v4.20.0' },
+  ],
+};
+
 // What `pulumi stack` prints of a DIY stack (pkg/cmd/pulumi/stack/stack.go runStack): the backend's
 // name (the machine's), the manifest's time in the local zone as Go's `%v` prints a time.Time, the
-// version that wrote it and each plugin it names. ocikit printed the time in UTC, no version, and
+// version that wrote it and each plugin it names (DeserializeManifest's semver: no `v`). ocikit printed the time in UTC, no version, and
 // itself as the backend.
 test('stack shows the last update in the local zone as Go prints it, the version and plugins that wrote it', async () => {
   const cwd = project();
   const stackUrn = 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev';
-  const manifest = {
-    time: '2026-01-02T08:34:05.1234567+05:30',
-    magic: '',
-    version: 'v3.140.0',
-    plugins: [
-      { name: 'nodejs', path: '/bin/x', type: 'language', version: '' },
-      { name: 'oci', path: '/bin/y', type: 'resource', version: '4.20.0' },
-    ],
+  const latest = {
+    manifest: PULUMI_MANIFEST,
+    resources: [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' }],
   };
-  const latest = { manifest, resources: [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' }] };
   mkdirSync(join(cwd, '.ocikit', 'stacks'), { recursive: true });
   writeFileSync(
     join(cwd, '.ocikit', 'stacks', 'dev.json'),
@@ -1031,6 +1036,40 @@ test('stack shows the last update in the local zone as Go prints it, the version
   assert.equal(await shown('Europe/Berlin'), expected('2026-01-02 04:04:05.1234567 +0100 CET'));
   assert.equal(await shown('America/New_York'), expected('2026-01-01 22:04:05.1234567 -0500 EST'));
   assert.equal(await shown('UTC'), expected('2026-01-02 03:04:05.1234567 +0000 UTC'));
+});
+
+// Pulumi's import keeps the deployment's manifest: stack_import.go's SaveSnapshot serializes the
+// snapshot DeserializeDeploymentV3 read, whose Manifest came from DeserializeManifest
+// (pkg/resource/deploy/manifest.go). ocikit wrote its own, so `stack` and `stack ls` showed the
+// import as the last update, by ocikit.
+test('stack import keeps the deployment’s manifest: its time, version and plugins', async () => {
+  const cwd = project();
+  const env = cleanEnv();
+  const stackUrn = 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev';
+  const input = JSON.stringify({
+    version: 3,
+    deployment: {
+      manifest: PULUMI_MANIFEST,
+      resources: [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' }],
+    },
+  });
+  assert.equal((await ocikit(['stack', 'import'], { cwd, env, input })).code, 0);
+  const exported = JSON.parse((await ocikit(['stack', 'export'], { cwd, env })).stdout) as {
+    deployment: { manifest: unknown };
+  };
+  // DeserializeManifest keeps a plugin's name, kind and version (semver, no `v`), not its path.
+  assert.deepEqual(exported.deployment.manifest, {
+    ...PULUMI_MANIFEST,
+    plugins: [
+      { name: 'nodejs', path: '', type: 'language', version: '' },
+      { name: 'oci', path: '', type: 'resource', version: '4.20.0' },
+    ],
+  });
+  const listed = JSON.parse((await ocikit(['stack', 'ls', '--json'], { cwd, env })).stdout) as Array<{
+    lastUpdate: string;
+  }>;
+  assert.equal(listed[0].lastUpdate, '2026-01-02T03:04:05.123Z');
+  assert.match((await ocikit(['stack'], { cwd, env })).stdout, /\n {4}Pulumi version used: v3\.140\.0\n/);
 });
 
 test('a reader that stops early (ocikit … | head) ends the output quietly, without a stack trace', async () => {
