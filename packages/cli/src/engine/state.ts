@@ -100,6 +100,24 @@ const RESOURCE_FIELDS: ReadonlyArray<keyof ResourceState> = [
 ];
 const knownField = new Set<string>(RESOURCE_FIELDS);
 
+/**
+ * ResourceV3's fields tagged `omitempty` (all but urn, custom and type): Go's encoder leaves out
+ * false, "", an empty list or map, so Pulumi writes `"protect": false` or `"dependencies": []`
+ * from an imported deployment as nothing. A customTimeouts is written only when one is set
+ * (SerializeResource: `if res.CustomTimeouts.IsNotEmpty()`). replacementTrigger is a value, kept as it is.
+ */
+const OMITEMPTY = new Set<string>(
+  RESOURCE_FIELDS.filter((f) => !['urn', 'custom', 'type', 'replacementTrigger'].includes(f)),
+);
+
+function isEmpty(key: string, value: unknown): boolean {
+  if (value === false || value === '' || value === null) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (!isObject(value)) return false;
+  if (key === 'customTimeouts') return Object.values(value).every((v) => !v);
+  return Object.keys(value).length === 0;
+}
+
 /** A resource's fields in ResourceV3's order, then any other it holds (as it holds them). */
 function fieldOrder(r: ResourceState): Array<keyof ResourceState> {
   const others = Object.keys(r).filter((k) => !knownField.has(k)) as Array<keyof ResourceState>;
@@ -606,16 +624,15 @@ export class FileStackState implements StackState {
   }
 
   /**
-   * A resource as the file holds it: its secrets encrypted, and no `inputs` or `outputs` when they
-   * are empty, as Pulumi writes a resource (ResourceV3's `omitempty`: a component, a read's inputs).
+   * A resource as the file holds it: its secrets encrypted, and none of its `omitempty` fields that
+   * are empty (OMITEMPTY), as Pulumi writes a resource (a component's inputs, a read's).
    */
   private encodeResource(r: ResourceState): WrittenResource {
     const out: Record<string, unknown> = {};
     for (const key of fieldOrder(r)) {
       const value = r[key];
-      if (value === undefined) continue;
+      if (value === undefined || (OMITEMPTY.has(key) && isEmpty(key, value))) continue;
       const properties = key === 'inputs' || key === 'outputs';
-      if (properties && Object.keys((value as Props | undefined) ?? {}).length === 0) continue;
       // A replacementTrigger may be secret too.
       out[key] = properties || key === 'replacementTrigger' ? this.encode(value) : value;
     }

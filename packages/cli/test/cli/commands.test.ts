@@ -986,6 +986,34 @@ test('stack import takes a version 1 or 2 deployment and keeps it migrated to ve
   assert.deepEqual(await exported(), [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' }, migrated]);
 });
 
+// ResourceV3's fields are `omitempty` but urn, custom and type (sdk/go/common/apitype/core.go):
+// Pulumi's import reads a deployment and writes it again (SaveSnapshot), so `false`, "", [] and {}
+// are gone from the state, and a customTimeouts with no timeout (SerializeResource writes one only
+// when IsNotEmpty). ocikit wrote them back as they came.
+test('stack import writes a resource’s empty fields as Pulumi writes them: not at all', async () => {
+  const cwd = project();
+  const env = cleanEnv();
+  const stack = {
+    urn: 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev',
+    custom: false,
+    type: 'pulumi:pulumi:Stack',
+  };
+  const empty = {
+    ...stack,
+    ...{ delete: false, id: '', parent: '', protect: false, external: false, provider: '', importID: '' },
+    ...{ dependencies: [], initErrors: [], propertyDependencies: {}, pendingReplacement: false },
+    ...{ additionalSecretOutputs: [], aliases: [], retainOnDelete: false, deletedWith: '', sourcePosition: '' },
+    ...{ ignoreChanges: [], replaceOnChanges: [], customTimeouts: { create: 0, update: 0, delete: 0 }, outputs: {} },
+  };
+  const input = JSON.stringify({ version: 3, deployment: { resources: [empty] } });
+  const imported = await ocikit(['stack', 'import'], { cwd, env, input });
+  assert.equal(imported.code, 0, imported.stderr);
+  const exported = JSON.parse((await ocikit(['stack', 'export'], { cwd, env })).stdout) as {
+    deployment: { resources: unknown[] };
+  };
+  assert.deepEqual(exported.deployment.resources, [stack]);
+});
+
 /** A manifest as Pulumi writes it: its time with nanoseconds and the local offset, its version, its plugins. */
 const PULUMI_MANIFEST = {
   time: '2026-01-02T08:34:05.1234567+05:30',
