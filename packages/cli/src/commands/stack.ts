@@ -13,7 +13,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { goLocalTime } from '../display/go-time';
-import { ExitCode, UserError } from '../errors';
+import { ExitCode, goPathError, UserError } from '../errors';
 import { APITYPE_MAPS, goJson } from '../go-json';
 import {
   checkSnapshot,
@@ -197,7 +197,8 @@ export function stackExport(options: GlobalOptions & { showSecrets?: boolean; fi
     if (existsSync(options.file)) chmodSync(options.file, 0o600);
     writeFileSync(options.file, text, { mode: 0o600 });
   } catch (e) {
-    throw new UserError(`could not write ${options.file}: ${(e as Error).message}`);
+    // As Pulumi's stack_export.go: `could not open file: %w` of os.Create's error, in Go's words.
+    throw new UserError(`could not open file: ${goPathError(e, options.file, 'open')}`);
   }
 }
 
@@ -274,7 +275,8 @@ export async function stackImport(options: GlobalOptions & { file?: string; forc
   try {
     text = options.file !== undefined ? readFileSync(options.file, 'utf8') : await readStdin();
   } catch (error) {
-    throw new UserError(`could not open file: ${(error as Error).message}`);
+    // Go's words, as Pulumi's `could not open file: %w` of os.Open's error.
+    throw new UserError(`could not open file: ${goPathError(error, options.file ?? '-')}`);
   }
   const deployment = parseDeployment(text, stack);
   const problems = checkSnapshot(deployment.resources ?? [], stack);

@@ -871,9 +871,10 @@ test('stack import and stack rm: their mistakes are one line; a stack with only 
     ),
     `error: could not read the deployment: resource '${stackUrn}''s modified time "yesterday" is not an RFC 3339 time`,
   );
-  assert.match(
+  // In Go's words, as Pulumi's `could not open file: %w` of os.Open's *fs.PathError.
+  assert.equal(
     oneLineError((await ocikit(['stack', 'import', '--file', join(cwd, 'missing.json')], { cwd, env })).stderr),
-    /^error: could not open file: /,
+    `error: could not open file: open ${join(cwd, 'missing.json')}: no such file or directory`,
   );
   const cloudSecret = JSON.stringify({
     version: 3,
@@ -1098,6 +1099,12 @@ test('stack import keeps the deployment’s manifest: its time, version and plug
   }>;
   assert.equal(listed[0].lastUpdate, '2026-01-02T03:04:05.123Z');
   assert.match((await ocikit(['stack'], { cwd, env })).stdout, /\n {4}Pulumi version used: v3\.140\.0\n/);
+  // stack_export.go's `could not open file: %w` of os.Create's error.
+  const nowhere = join(cwd, 'gone', 'state.json');
+  assert.equal(
+    oneLineError((await ocikit(['stack', 'export', '--file', nowhere], { cwd, env })).stderr),
+    `error: could not open file: open ${nowhere}: no such file or directory`,
+  );
 });
 
 test('a reader that stops early (ocikit … | head) ends the output quietly, without a stack trace', async () => {
