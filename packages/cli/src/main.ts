@@ -459,12 +459,17 @@ export function buildProgram(): Command {
           ? 'mark a resource protected: up and destroy refuse to delete it'
           : 'remove the protection of a resource, so it can be deleted',
       )
-      .argument('[urn]', "the resource's URN (ocikit stack export lists them)")
+      .argument(
+        protect ? '[urn]' : '[urn...]',
+        protect
+          ? "the resource's URN (ocikit stack export lists them)"
+          : 'the resources’ URNs (ocikit stack export lists them)',
+      )
       .option('--all', `${protect ? 'protect' : 'unprotect'} every resource of the stack`)
       .option('-y, --yes', 'do not ask for confirmation')
-      .action(async (urn: string | undefined, _: unknown, cmd: Command) => {
+      .action(async (urns: string | string[] | undefined, _: unknown, cmd: Command) => {
         const { stateProtect } = await import('./commands/state');
-        await stateProtect(globals(cmd), urn, protect);
+        await stateProtect(globals(cmd), urns === undefined ? [] : [urns].flat(), protect);
       });
 
   // Pulumi's other stack and state subcommands (pkg/cmd/pulumi/stack, pkg/cmd/pulumi/state): named,

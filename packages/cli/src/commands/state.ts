@@ -34,11 +34,14 @@ async function editState(options: StateEditOptions, edit: (snapshot: Snapshot) =
   }
 }
 
+const MISSING_URN = 'Must supply <resource URN> (or --all)';
+const noSuchResource = (urn: string) => `No such resource "${urn}" exists in the current state`;
+
 /** The one resource a URN names (a URN is there twice only while a replacement is pending). */
 function locate(snapshot: Snapshot, urn: string | undefined): ResourceState {
-  if (!urn) throw new UserError('Must supply <resource URN> (or --all)');
+  if (!urn) throw new UserError(MISSING_URN);
   const found = snapshot.resources.filter((r) => r.urn === urn);
-  if (found.length === 0) throw new UserError(`No such resource "${urn}" exists in the current state`);
+  if (found.length === 0) throw new UserError(noSuchResource(urn));
   if (found.length > 1)
     throw new UserError(
       `Resource URN ambiguously referred to multiple resources (ids ${found.map((r) => r.id).join(', ')}); edit it with stack export and stack import`,
@@ -84,14 +87,32 @@ export async function stateDelete(
   });
 }
 
-export async function stateProtect(
-  options: StateEditOptions,
-  urn: string | undefined,
-  protect: boolean,
-): Promise<void> {
-  if (options.all && urn) throw new UserError('cannot specify a resource URN when using --all');
+/**
+ * `state protect [urn] [--all]` and `state unprotect [urn...] [--all]`, as Pulumi's. Unprotect takes
+ * several URNs and skips a resource pending deletion (state_unprotect.go unprotectResourcesInSnapshot
+ * and unprotectAllResources: only `!res.Delete` ones), refusing the URNs it does not find, naming each.
+ */
+export async function stateProtect(options: StateEditOptions, urns: string[], protect: boolean): Promise<void> {
+  if (options.all && urns.length > 0) throw new UserError('cannot specify a resource URN when using --all');
+  if (!options.all && urns.length === 0) throw new UserError(MISSING_URN);
   await editState(options, (snapshot) => {
-    const targets = options.all ? snapshot.resources : [locate(snapshot, urn)];
+    let targets: ResourceState[];
+    let done: string;
+    const what = protect ? 'protected' : 'unprotected';
+    if (options.all) {
+      targets = snapshot.resources.filter((r) => protect || !r.delete);
+      done = `All resources ${what}`;
+    } else if (protect) {
+      targets = [locate(snapshot, urns[0])];
+      done = 'Resource protected';
+    } else {
+      const byUrn = new Map(snapshot.resources.filter((r) => !r.delete).map((r) => [r.urn, r]));
+      const missing = urns.filter((urn) => !byUrn.has(urn));
+      // Pulumi puts each on a line of its own; an error is one line here.
+      if (missing.length > 0) throw new UserError(missing.map(noSuchResource).join('; '));
+      targets = urns.map((urn) => byUrn.get(urn)!);
+      done = `${urns.length} resources unprotected`;
+    }
     // A resource's state is never changed in place (the state writer caches each object's text).
     const changed = new Set(targets);
     snapshot.resources = snapshot.resources.map((r) => {
@@ -99,8 +120,7 @@ export async function stateProtect(
       const { protect: _, ...rest } = r;
       return protect ? { ...rest, protect: true } : rest;
     });
-    const what = protect ? 'protected' : 'unprotected';
-    return options.all ? `All resources ${what}` : `Resource ${what}`;
+    return done;
   });
 }
 

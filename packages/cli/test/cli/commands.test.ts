@@ -1015,6 +1015,52 @@ test('stack import writes a resource’s empty fields as Pulumi writes them: not
   assert.deepEqual(exported.deployment.resources, [stack]);
 });
 
+// Pulumi's state unprotect (pkg/cmd/pulumi/state/state_unprotect.go) takes several URNs, says how
+// many it unprotected, names each URN it does not find, and leaves a resource pending deletion
+// protected (only `!res.Delete` ones, by URN or --all). ocikit took one URN and unprotected any.
+test('state unprotect takes several URNs and leaves a resource pending deletion protected, as Pulumi’s', async () => {
+  const cwd = project();
+  const env = cleanEnv();
+  const urn = (name: string) => `urn:pulumi:dev::proj::pulumi:pulumi:Stack::${name}`;
+  const resource = (name: string, extra: object = {}) => ({
+    urn: urn(name),
+    custom: false,
+    type: 'pulumi:pulumi:Stack',
+    ...extra,
+  });
+  const latest = {
+    resources: [
+      resource('a', { protect: true }),
+      resource('b', { protect: true, delete: true }),
+      resource('b', { protect: true }),
+    ],
+  };
+  mkdirSync(join(cwd, '.ocikit', 'stacks'), { recursive: true });
+  writeFileSync(
+    join(cwd, '.ocikit', 'stacks', 'dev.json'),
+    JSON.stringify({ version: 3, checkpoint: { stack: 'dev', latest } }),
+  );
+  const protectedOnes = async () =>
+    (
+      JSON.parse((await ocikit(['stack', 'export'], { cwd, env })).stdout) as {
+        deployment: { resources: Array<{ protect?: boolean; delete?: boolean }> };
+      }
+    ).deployment.resources.map((r) => `${r.protect ? 'protected' : '-'}${r.delete ? ' (delete)' : ''}`);
+  const missing = await ocikit(['state', 'unprotect', urn('nope'), urn('a'), urn('gone')], { cwd, env });
+  assert.equal(missing.code, 1);
+  assert.equal(
+    missing.stderr,
+    `error: No such resource "${urn('nope')}" exists in the current state; No such resource "${urn('gone')}" exists in the current state\n`,
+  );
+  assert.deepEqual(await protectedOnes(), ['protected', 'protected (delete)', 'protected'], 'nothing changed');
+  const both = await ocikit(['state', 'unprotect', urn('a'), urn('b')], { cwd, env });
+  assert.equal(both.stdout, '2 resources unprotected\n', both.stderr);
+  assert.deepEqual(await protectedOnes(), ['-', 'protected (delete)', '-']);
+  assert.equal((await ocikit(['state', 'protect', '--all'], { cwd, env })).stdout, 'All resources protected\n');
+  assert.equal((await ocikit(['state', 'unprotect', '--all'], { cwd, env })).stdout, 'All resources unprotected\n');
+  assert.deepEqual(await protectedOnes(), ['-', 'protected (delete)', '-']);
+});
+
 /** A manifest as Pulumi writes it: its time with nanoseconds and the local offset, its version, its plugins. */
 const PULUMI_MANIFEST = {
   time: '2026-01-02T08:34:05.1234567+05:30',
