@@ -27,7 +27,7 @@ import type { GlobalOptions } from './options';
 import { StackConfigFile } from '../project/stack-config';
 import { ensureSalt } from '../secrets/stack-crypter';
 import { urnName } from '../engine/urn';
-import { GO_ZERO_TIME, pluginVersion } from '../engine/state';
+import { GO_ZERO_TIME } from '../engine/state';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
 import {
   canPrompt,
@@ -138,7 +138,7 @@ export function stackShow(
       out.push(`    Last updated: ${timeAgo(new Date(time))} (${goLocalTime(manifest.time!)})`);
     if (manifest.version) out.push(`    Pulumi version used: ${manifest.version}`);
     for (const p of manifest.plugins ?? [])
-      out.push(`    Plugin ${p.name ?? ''} [${p.type ?? ''}] version: ${pluginVersion(p.version) || '?'}`);
+      out.push(`    Plugin ${p.name ?? ''} [${p.type ?? ''}] version: ${p.version || '?'}`);
   } else out.push('    No updates yet; run `ocikit up`');
   out.push(`Current stack resources (${resources.length}):`);
   if (resources.length === 0) out.push('    No resources currently in this stack');
@@ -536,7 +536,15 @@ export function stackRename(options: GlobalOptions, newName: string): void {
   const newConfig = stackConfigPath(project, target.stack);
   state.lock();
   try {
-    const snapshot = state.exists() ? renameStackInState(state.load(), project.name, stack, target.stack) : undefined;
+    // The manifest stays as it is: Pulumi's DIY renameStack writes the checkpoint it read, its URNs renamed.
+    const snapshot = state.exists()
+      ? renameStackInState(
+          { ...state.load(), manifest: state.manifest({ raw: true }) },
+          project.name,
+          stack,
+          target.stack,
+        )
+      : undefined;
     // The config first: the new state's secrets are written with its salt.
     if (existsSync(file.path)) renameSync(file.path, newConfig);
     if (snapshot) {

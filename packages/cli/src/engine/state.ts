@@ -574,7 +574,7 @@ export class FileStackState implements StackState {
     const snapshot: Snapshot = {
       resources: (deployment.resources ?? []).map((r) => this.decodeResource(r, from)),
       pendingOperations: [],
-      manifest: importedManifest(deployment.manifest ?? {}),
+      manifest: deserializedManifest(deployment.manifest ?? {}),
     };
     this.replace(snapshot);
   }
@@ -605,10 +605,15 @@ export class FileStackState implements StackState {
     return rootStackOutputs(this.load().resources) ?? {};
   }
 
-  /** The latest deployment's apitype.ManifestV1, or none before the stack's first update (Pulumi's nil snapshot). */
-  manifest(): Manifest | undefined {
+  /**
+   * The latest deployment's manifest as Pulumi reads it into a snapshot (deserializedManifest), or
+   * `raw` as the file holds it; none before the stack's first update (Pulumi's nil snapshot).
+   */
+  manifest(options: { raw?: boolean } = {}): Manifest | undefined {
     const latest = this.readCheckpoint()?.latest;
-    return latest ? ((latest.manifest as Manifest | undefined) ?? {}) : undefined;
+    if (!latest) return undefined;
+    const manifest = (latest.manifest as Manifest | undefined) ?? {};
+    return options.raw ? manifest : deserializedManifest(manifest);
   }
 
   /** The passphrase provider's salt, from Pulumi.<stack>.yaml (`encryptionsalt`), as Pulumi records it. */
@@ -745,12 +750,12 @@ export function listStacks(programDir: string): Array<{ name: string; lastUpdate
 }
 
 /**
- * An imported deployment's manifest as Pulumi's import writes it back: DeserializeManifest and
- * Manifest.Serialize (pkg/resource/deploy/manifest.go) keep its time (Go's zero time when it has
- * none), magic and version, and of each plugin its name, kind and version (semver.ParseTolerant's:
- * no leading `v`), not its path.
+ * A manifest as Pulumi reads it into a snapshot and writes it back (an import, a state edit):
+ * DeserializeManifest and Manifest.Serialize (pkg/resource/deploy/manifest.go) keep its time (Go's
+ * zero time when it has none), magic and version, and of each plugin its name, kind and version
+ * (semver.ParseTolerant's: no leading `v`), not its path.
  */
-function importedManifest(m: Manifest): Manifest {
+function deserializedManifest(m: Manifest): Manifest {
   const manifest: Manifest = { time: m.time ?? '0001-01-01T00:00:00Z', magic: m.magic ?? '', version: m.version ?? '' };
   if (m.plugins?.length)
     manifest.plugins = m.plugins.map((p) => ({
@@ -763,7 +768,7 @@ function importedManifest(m: Manifest): Manifest {
 }
 
 /** A manifest plugin's version as Pulumi reads it (semver.ParseTolerant, then String): no leading `v`. */
-export function pluginVersion(version: string | undefined): string {
+function pluginVersion(version: string | undefined): string {
   return (version ?? '').trim().replace(/^v/, '');
 }
 

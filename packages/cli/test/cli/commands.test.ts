@@ -1028,7 +1028,10 @@ test('state unprotect takes several URNs and leaves a resource pending deletion 
     type: 'pulumi:pulumi:Stack',
     ...extra,
   });
+  // A state edit keeps the manifest (TotalStateEdit serializes the snapshot it read, Manifest and all).
+  const manifest = { time: '2026-01-02T03:04:05Z', magic: 'abc', version: 'v3.140.0' };
   const latest = {
+    manifest,
     resources: [
       resource('a', { protect: true }),
       resource('b', { protect: true, delete: true }),
@@ -1056,6 +1059,10 @@ test('state unprotect takes several URNs and leaves a resource pending deletion 
   const both = await ocikit(['state', 'unprotect', urn('a'), urn('b')], { cwd, env });
   assert.equal(both.stdout, '2 resources unprotected\n', both.stderr);
   assert.deepEqual(await protectedOnes(), ['-', 'protected (delete)', '-']);
+  const exported = JSON.parse((await ocikit(['stack', 'export'], { cwd, env })).stdout) as {
+    deployment: { manifest: unknown };
+  };
+  assert.deepEqual(exported.deployment.manifest, manifest);
   assert.equal((await ocikit(['state', 'protect', '--all'], { cwd, env })).stdout, 'All resources protected\n');
   assert.equal((await ocikit(['state', 'unprotect', '--all'], { cwd, env })).stdout, 'All resources unprotected\n');
   assert.deepEqual(await protectedOnes(), ['-', 'protected (delete)', '-']);
@@ -1324,9 +1331,11 @@ test('stack rename moves the state (every URN renamed) and the config, and selec
   assert.equal(existsSync(join(cwd, '.ocikit', 'stacks', 'dev.json')), false);
   assert.ok(existsSync(join(cwd, '.ocikit', 'stacks', 'dev.json.bak')), 'the old state kept as its backup');
   const exported = JSON.parse((await run('stack', 'export')).stdout) as {
-    deployment: { resources: Array<Record<string, unknown>> };
+    deployment: { manifest: unknown; resources: Array<Record<string, unknown>> };
   };
   const [root, child] = exported.deployment.resources;
+  // The manifest stays as it was (the DIY backend's renameStack writes back the checkpoint it read).
+  assert.deepEqual(exported.deployment.manifest, { time: '2026-01-01T00:00:00Z', magic: '', version: '' });
   // The stack resource's name follows (<project>-<stack>), as edit.RenameStack renames it.
   assert.equal(root.urn, 'urn:pulumi:prod::proj::pulumi:pulumi:Stack::proj-prod');
   assert.deepEqual(root.outputs, { g: 'urn:pulumi:prod::proj::my:index:Group::g' });
