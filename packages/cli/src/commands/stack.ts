@@ -22,7 +22,9 @@ import {
   type Crypter,
   type ImportedDeployment,
   type ResourceState,
+  type Snapshot,
 } from '../engine';
+import { isObject, outputValueSig, resourceSig, secretSig, sigKey } from '../engine/values';
 import type { GlobalOptions } from './options';
 import { StackConfigFile } from '../project/stack-config';
 import { ensureSalt } from '../secrets/stack-crypter';
@@ -567,21 +569,70 @@ export function stackRename(options: GlobalOptions, newName: string): void {
   process.stdout.write(`Renamed ${stack} to ${target.stack}\n`);
 }
 
-/** Every `urn:pulumi:<stack>::…` string (a provider reference's too) under the new stack name. */
-function renameStackInState<T>(value: T, projectName: string, from: string, to: string): T {
-  const prefix = `urn:pulumi:${from}::`;
-  const rename = (v: unknown): unknown => {
-    if (typeof v === 'string' && v.startsWith(prefix)) {
-      const parts = `urn:pulumi:${to}::${v.slice(prefix.length)}`.split('::');
-      // The stack resource's name is `<project>-<stack>` (edit.RenameStack renames it too).
-      if (parts[2] === 'pulumi:pulumi:Stack' && parts[3] === `${projectName}-${from}`)
-        parts[3] = `${projectName}-${to}`;
-      return parts.join('::');
-    }
-    if (Array.isArray(v)) return v.map(rename);
-    if (typeof v === 'object' && v !== null)
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rename(x)]));
-    return v;
+/**
+ * What Pulumi's edit.RenameStack (pkg/resource/edit/operations.go) renames, and only that: the
+ * URNs of this project's `from` stack (stackRenamer.renameURN; the stack resource's name becoming
+ * `<project>-<to>`) in each resource's and pending operation's URN, parent, dependencies, property
+ * dependencies, deletedWith, replaceWith, aliases and provider reference, and in inputs, outputs
+ * and replacementTrigger a resource reference's URN and an output value's dependencies
+ * (renameSerializedPropertyValue). A plain string that reads as a URN stays, and so does what a
+ * secret holds: the DIY backend renames the checkpoint, whose secrets are ciphertext.
+ */
+function renameStackInState(snapshot: Snapshot, projectName: string, from: string, to: string): Snapshot {
+  const prefix = `urn:pulumi:${from}::${projectName}::`;
+  const urn = (u: string): string => {
+    if (!u.startsWith(prefix)) return u;
+    const [type, ...name] = u.slice(prefix.length).split('::');
+    if (name.length === 0) return u;
+    const newName = type === 'pulumi:pulumi:Stack' ? `${projectName}-${to}` : name.join('::');
+    return `urn:pulumi:${to}::${projectName}::${type}::${newName}`;
   };
-  return rename(value) as T;
+  const urns = (list: string[] | undefined) => list?.map(urn);
+  const value = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(value);
+    if (!isObject(v)) return v;
+    const sig = v[sigKey];
+    if (sig === resourceSig && typeof v.urn === 'string') return { ...v, urn: urn(v.urn) };
+    if (sig === secretSig) return v;
+    if (sig === outputValueSig)
+      return {
+        ...v,
+        ...('value' in v ? { value: value(v.value) } : {}),
+        ...(Array.isArray(v.dependencies)
+          ? { dependencies: v.dependencies.map((d) => (typeof d === 'string' ? urn(d) : d)) }
+          : {}),
+      };
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, value(x)]));
+  };
+  // A provider reference is `<urn>::<id>` (providers.ParseReference), kept as it is when its URN is.
+  const provider = (ref: string | undefined) => {
+    if (!ref) return ref;
+    const at = ref.lastIndexOf('::');
+    return at < 0 ? ref : urn(ref.slice(0, at)) + ref.slice(at);
+  };
+  const resource = (r: ResourceState): ResourceState => {
+    const out: ResourceState = {
+      ...r,
+      urn: urn(r.urn),
+      inputs: value(r.inputs) as ResourceState['inputs'],
+      outputs: value(r.outputs) as ResourceState['outputs'],
+    };
+    if (r.parent) out.parent = urn(r.parent);
+    if (r.deletedWith) out.deletedWith = urn(r.deletedWith);
+    if (r.provider) out.provider = provider(r.provider);
+    if (r.dependencies) out.dependencies = urns(r.dependencies);
+    if (r.replaceWith) out.replaceWith = urns(r.replaceWith);
+    if (r.aliases) out.aliases = urns(r.aliases);
+    if (r.propertyDependencies)
+      out.propertyDependencies = Object.fromEntries(
+        Object.entries(r.propertyDependencies).map(([k, deps]) => [k, deps.map(urn)]),
+      );
+    if (r.replacementTrigger !== undefined) out.replacementTrigger = value(r.replacementTrigger);
+    return out;
+  };
+  return {
+    ...snapshot,
+    resources: snapshot.resources.map(resource),
+    pendingOperations: snapshot.pendingOperations.map((op) => ({ ...op, resource: resource(op.resource) })),
+  };
 }

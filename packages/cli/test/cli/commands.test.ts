@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { cleanEnv, ocikit, spawnOcikit } from '../support/ocikit';
+import { resourceSig, sigKey } from '../../src/engine/values';
 import { scratchDir } from '../../../emulator/test/support/scratch';
 
 // The command line through the built binary, without running a program: flags, config, secrets
@@ -1297,7 +1298,7 @@ test("stack ls takes Pulumi's filters as its DIY backend honours them: only --pr
   assert.deepEqual(await list('--all', '-o', 'acme', '-t', 'env=prod'), ['prod']);
 });
 
-test('stack rename moves the state (every URN renamed) and the config, and selects it, as Pulumi', async () => {
+test('stack rename moves the state (its URNs renamed as edit.RenameStack does) and the config, and selects it', async () => {
   const cwd = project();
   const run = async (...args: string[]) => ocikit(args, { cwd });
   const stackUrn = 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev';
@@ -1310,8 +1311,20 @@ test('stack rename moves the state (every URN renamed) and the config, and selec
       deployment: {
         manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: '' },
         resources: [
-          { urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack', outputs: { g: group } },
-          { urn: group, custom: false, type: 'my:index:Group', parent: stackUrn, dependencies: [stackUrn] },
+          {
+            urn: stackUrn,
+            custom: false,
+            type: 'pulumi:pulumi:Stack',
+            outputs: { g: group, ref: { [sigKey]: resourceSig, urn: group, packageVersion: '' } },
+          },
+          {
+            urn: group,
+            custom: false,
+            type: 'my:index:Group',
+            parent: stackUrn,
+            dependencies: [stackUrn],
+            aliases: ['urn:pulumi:dev::proj::my:index:Group::old', 'urn:pulumi:dev::other::my:index:Group::g'],
+          },
         ],
       },
     }),
@@ -1338,10 +1351,20 @@ test('stack rename moves the state (every URN renamed) and the config, and selec
   assert.deepEqual(exported.deployment.manifest, { time: '2026-01-01T00:00:00Z', magic: '', version: '' });
   // The stack resource's name follows (<project>-<stack>), as edit.RenameStack renames it.
   assert.equal(root.urn, 'urn:pulumi:prod::proj::pulumi:pulumi:Stack::proj-prod');
-  assert.deepEqual(root.outputs, { g: 'urn:pulumi:prod::proj::my:index:Group::g' });
+  // As edit.RenameStack's renameSerializedPropertyValue: a resource reference's URN follows, a plain string stays.
+  assert.deepEqual(root.outputs, {
+    g: group,
+    ref: { [sigKey]: resourceSig, urn: 'urn:pulumi:prod::proj::my:index:Group::g', packageVersion: '' },
+  });
+  // stackRenamer.renameURN renames this project's stack's URNs only.
   assert.deepEqual(
-    [child.urn, child.parent, child.dependencies],
-    ['urn:pulumi:prod::proj::my:index:Group::g', root.urn, [root.urn]],
+    [child.urn, child.parent, child.dependencies, child.aliases],
+    [
+      'urn:pulumi:prod::proj::my:index:Group::g',
+      root.urn,
+      [root.urn],
+      ['urn:pulumi:prod::proj::my:index:Group::old', 'urn:pulumi:dev::other::my:index:Group::g'],
+    ],
   );
   assert.equal((await run('stack', '--show-name')).stdout, 'prod\n', 'the renamed stack is selected');
   assert.deepEqual(
