@@ -35,7 +35,16 @@ import {
   type ProviderPlugin,
   type DiffResult,
 } from './provider-host';
-import { Providers, SERVED_PACKAGE, unservedPackage, withoutVersion, type ProviderInstance } from './providers';
+import {
+  filterProviderConfig,
+  Providers,
+  SERVED_PACKAGE,
+  unservedPackage,
+  withEngineInputs,
+  withInternal,
+  withoutVersion,
+  type ProviderInstance,
+} from './providers';
 import { danglingReferenceFixes, refreshRead, type RefreshRead } from './refresh';
 import {
   engineRegistration,
@@ -427,10 +436,15 @@ export class Deployment {
         const key = k.slice(pkg.length + 1).replace(/^config:/, '');
         inputs[key] = this.o.secretKeys.includes(k) ? makeSecret(v) : v;
       }
-      if (version) inputs.version = version;
-      if (url) inputs.pluginDownloadURL = url;
       ref = this.registerProvider(
-        engineRegistration({ type: `${providerPrefix}${pkg}`, name, parent: '', inputs, version }),
+        engineRegistration({
+          type: `${providerPrefix}${pkg}`,
+          name,
+          parent: '',
+          inputs,
+          version,
+          ...(url ? { pluginDownloadURL: url } : {}),
+        }),
       ).then((o) => `${o.urn}::${o.id}`);
       this.defaultProviders.set(key, ref);
     }
@@ -452,23 +466,22 @@ export class Deployment {
     // loadProvider's error), in the step generator before any step: an error under the provider.
     if (pkg !== SERVED_PACKAGE) throw this.failures.refusedBeforeStep(urn, unservedPackage(pkg));
     const plugin = await this.providers.start();
-    // As Pulumi's resource monitor (providers.SetProviderVersion): the version the SDK registered
-    // the provider with is one of its inputs, as it is for a default provider.
-    // (providers.SetProviderURL too: a pluginDownloadURL is one of its inputs.)
-    const inputs = {
-      ...reg.inputs,
-      ...(reg.version ? { version: reg.version } : {}),
-      ...(reg.pluginDownloadURL ? { pluginDownloadURL: reg.pluginDownloadURL } : {}),
-    };
-    const checked = await plugin.checkConfig(urn, reg.name, reg.type, old?.inputs ?? {}, inputs);
-    if (checked.failures.length) throw this.failures.checkFailed(urn, reg.type, inputs, checked.failures);
+    // As Pulumi's resource monitor and registry (providers.SetProviderVersion, SetProviderURL,
+    // registry.go Check): the version the SDK registered the provider with is one of its inputs, as
+    // it is for a default provider, beside `__internal`; the plugin is never given `__internal`.
+    const inputs = withEngineInputs(reg.inputs, reg.version, reg.pluginDownloadURL);
+    const olds = filterProviderConfig(old?.inputs ?? {});
+    const result = await plugin.checkConfig(urn, reg.name, reg.type, olds, filterProviderConfig(inputs));
+    if (result.failures.length) throw this.failures.checkFailed(urn, reg.type, inputs, result.failures);
+    const checked = { ...result, inputs: withInternal(result.inputs, inputs) };
+    const config = filterProviderConfig(checked.inputs);
     let op: OpType = 'create';
     let diff: DiffResult | undefined;
     if (old) {
-      diff = await plugin.diffConfig(urn, reg.name, reg.type, old.inputs, checked.inputs);
+      diff = await plugin.diffConfig(urn, reg.name, reg.type, olds, config);
       const changed = diff
-        ? diff.changes === 'some' || (diff.changes === 'unknown' && changedKeys(old.inputs, checked.inputs).length > 0)
-        : changedKeys(old.inputs, checked.inputs).length > 0;
+        ? diff.changes === 'some' || (diff.changes === 'unknown' && changedKeys(olds, config).length > 0)
+        : changedKeys(olds, config).length > 0;
       // DiffConfig asking for a replacement replaces the provider: a new id, so every resource
       // using it sees its provider change and is replaced too (step_generator.go providerChanged).
       op = diff && changed && replacementKeys(diff).length ? 'replace' : changed ? 'update' : 'same';
@@ -480,7 +493,7 @@ export class Deployment {
       id,
       type: reg.type,
       inputs: checked.inputs,
-      outputs: checked.inputs,
+      outputs: config,
       ...(reg.parent ? { parent: reg.parent } : {}),
       ...(reg.protect ? { protect: true } : {}),
       ...(reg.dependencies.length ? { dependencies: reg.dependencies } : {}),
@@ -496,8 +509,8 @@ export class Deployment {
     const ref = `${urn}::${id}`;
     this.registeredProviders.add(ref);
     const instance = (async () => {
-      if (containsUnknowns(checked.inputs)) return { plugin: unconfiguredPlugin(plugin), ref };
-      await plugin.configure(pkg, urn, reg.name, id, checked.inputs);
+      if (containsUnknowns(config)) return { plugin: unconfiguredPlugin(plugin), ref };
+      await plugin.configure(pkg, urn, reg.name, id, config);
       return { plugin, ref };
     })();
     this.providers.set(ref, instance);

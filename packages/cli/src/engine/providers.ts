@@ -18,9 +18,38 @@ export function unservedPackage(pkg: string): string {
     : `the ${pkg} provider is not available: ocikit runs only the oci provider (pulumi-resource-oci)`;
 }
 
-/** providers.FilterProviderConfig: what DiffConfig compares (the version only picks the plugin). */
+/** Where Pulumi keeps what it records of a provider's plugin in the provider's inputs. */
+const INTERNAL_KEY = '__internal';
+
+/**
+ * A provider's inputs as Pulumi's resource monitor records them (providers/registry.go
+ * SetProviderVersion, SetProviderURL): `version` at the top, and an `__internal` object, holding
+ * the pluginDownloadURL if any, whenever either is given. Pulumi writes `"__internal": {}` in
+ * every such provider's inputs, and reads an older state's top-level pluginDownloadURL too.
+ */
+export function withEngineInputs(inputs: Props, version = '', pluginDownloadURL = ''): Props {
+  if (!version && !pluginDownloadURL) return inputs;
+  const internal = { ...(inputs[INTERNAL_KEY] as Props | undefined) };
+  if (pluginDownloadURL) internal.pluginDownloadURL = pluginDownloadURL;
+  return { ...inputs, [INTERNAL_KEY]: internal, ...(version ? { version } : {}) };
+}
+
+/** providers.filterProviderConfig: the inputs a plugin is given, and a provider's outputs. */
+export function filterProviderConfig(inputs: Props): Props {
+  if (!(INTERNAL_KEY in inputs)) return inputs;
+  const { [INTERNAL_KEY]: internal, ...rest } = inputs;
+  void internal;
+  return rest;
+}
+
+/** Pulumi's checked inputs: the plugin's, with the `__internal` it was not given put back. */
+export function withInternal(checked: Props, inputs: Props): Props {
+  return INTERNAL_KEY in inputs ? { ...checked, [INTERNAL_KEY]: inputs[INTERNAL_KEY] } : checked;
+}
+
+/** What decides whether a resource's provider change replaces it: the configuration, not the plugin. */
 export function withoutVersion(inputs: Props): Props {
-  const { version, pluginDownloadURL, ...rest } = inputs;
+  const { version, pluginDownloadURL, ...rest } = filterProviderConfig(inputs);
   void version;
   void pluginDownloadURL;
   return rest;
@@ -72,7 +101,13 @@ export class Providers {
     if (!state) throw new Error(`provider ${resolved} is not known to the stack`);
     const instance = (async () => {
       const plugin = await this.start();
-      await plugin.configure(state.type.slice(providerPrefix.length), purn, urnName(purn), pid, state.inputs);
+      await plugin.configure(
+        state.type.slice(providerPrefix.length),
+        purn,
+        urnName(purn),
+        pid,
+        filterProviderConfig(state.inputs),
+      );
       return { plugin, ref: resolved };
     })();
     this.instances.set(resolved, instance);

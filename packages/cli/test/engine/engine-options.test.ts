@@ -244,11 +244,14 @@ new Thing('viaExplicit', { size: 1 }, { provider: explicit });
     assert.equal(providerOf('fromUrl'), 'default_https_/example.com/oci');
     assert.equal(providerOf('again'), 'default_https_/example.com/oci');
     assert.equal(providerOf('readBack'), 'default_https_/example.com/read', 'a read (Resource.get) too');
+    // Kept where Pulumi keeps it (registry.go SetProviderURL): in the inputs' `__internal`, which
+    // the plugin is not given and the outputs leave out (filterProviderConfig).
     const provider = byName('default_https_/example.com/oci')[0];
-    assert.equal(provider.inputs.pluginDownloadURL, 'https://example.com/oci');
-    assert.equal(byName('default')[0].inputs?.pluginDownloadURL, undefined);
+    assert.deepEqual(provider.inputs.__internal, { pluginDownloadURL: 'https://example.com/oci' });
+    assert.equal(provider.outputs?.__internal, undefined);
+    assert.equal(byName('default')[0].inputs?.__internal, undefined, 'no version, no URL: no __internal');
     // An explicit provider's too (the resource monitor's SetProviderURL).
-    assert.equal(byName('explicit')[0].inputs.pluginDownloadURL, 'https://example.com/p');
+    assert.deepEqual(byName('explicit')[0].inputs.__internal, { pluginDownloadURL: 'https://example.com/p' });
   });
 
   it("passes a registration's hideDiffs to its step events for the display, and keeps them out of the state", async () => {

@@ -89,6 +89,15 @@ test('explicit providers with their credentials as arguments or a config profile
     }
     assert.equal((await cloud.t.language().getEndpoint({ endpointId: ids.endpoint })).endpoint.displayName, 'profiled');
     assert.match(ok(await p.run(['preview'])).stdout, /Resources:\n {4}\d+ unchanged\n/);
+    // Every provider's inputs as Pulumi records them (providers/registry.go SetProviderVersion,
+    // filterProviderConfig): the SDK's version and an empty `__internal`, which the outputs leave out.
+    const deployment = JSON.parse(ok(await p.run(['stack', 'export'])).stdout).deployment;
+    const providers = deployment.resources.filter((r: { type: string }) => r.type === 'pulumi:providers:oci');
+    assert.equal(providers.length, 3, 'the default provider and the two explicit ones');
+    for (const r of providers) {
+      assert.deepEqual([r.inputs.__internal, typeof r.inputs.version], [{}, 'string'], r.urn);
+      assert.deepEqual([r.outputs.__internal, r.outputs.version], [undefined, r.inputs.version], r.urn);
+    }
     for (const file of readdirSync(join(p.dir, '.ocikit'), { recursive: true })) {
       const path = join(p.dir, '.ocikit', String(file));
       if (/\.json$/.test(path)) assert.ok(!readFileSync(path, 'utf8').includes('PRIVATE KEY'), `${file} holds the key`);
