@@ -47,6 +47,7 @@ export interface StateResource {
   provider?: string;
   dependencies?: string[];
   inputs: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
 }
 
 export interface TestProgram {
