@@ -13,7 +13,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { goLocalTime } from '../display/go-time';
-import { ExitCode, goPathError, UserError } from '../errors';
+import { goPathError, UserError } from '../errors';
 import { APITYPE_MAPS, goJson } from '../go-json';
 import {
   checkSnapshot,
@@ -510,7 +510,9 @@ function createStack(context: CommandContext, options: StackCreateOptions): void
 export function stackSelect(options: StackCreateOptions & { create?: boolean }, name?: string): void {
   const context = namedStack(options, name, 'no stack name given, use --stack to specify a stack name');
   if (!stackExists(context)) {
-    if (!options.create) throw new UserError(`no stack named '${context.stack}' found`, ExitCode.stackNotFound);
+    // Pulumi's stack_select.go returns a plain fmt.Errorf here, not a StackNotFoundError, so
+    // ExitCodeFor (exit_codes.go) maps it to 1, where a command that needs the stack exits 6.
+    if (!options.create) throw new UserError(`no stack named '${context.stack}' found`);
     createStack(context, { ...options, select: true });
     return;
   }

@@ -257,7 +257,8 @@ test("a failure exits with Pulumi's code for it", async () => {
     [['destroy'], 2],
     [['--stack', 'nope', 'stack', 'output'], 6],
     [['--stack', 'nope', 'stack', 'export'], 6],
-    [['stack', 'select', 'nope'], 6],
+    // stack_select.go's `no stack named 'x' found` is a plain fmt.Errorf, not a StackNotFoundError.
+    [['stack', 'select', 'nope'], 1],
     [['--stack', 'nope', 'refresh', '--yes'], 6],
     [['--stack', 'nope', 'destroy', '--yes'], 6],
     [['config', 'get', 'missing'], 1],
@@ -1217,7 +1218,9 @@ test('stack init, select and unselect choose the stack later commands use, as Pu
   assert.equal(readFileSync(join(cwd, 'Pulumi.prod.yaml'), 'utf8'), '');
   assert.equal(await name(), 'prod\n', 'init selects the new stack');
   assert.equal(oneLineError((await run('stack', 'init', 'prod')).stderr), "error: stack 'prod' already exists");
-  assert.equal(oneLineError((await run('stack', 'select', 'qa')).stderr), "error: no stack named 'qa' found");
+  const selectMissing = await run('stack', 'select', 'qa');
+  assert.equal(oneLineError(selectMissing.stderr), "error: no stack named 'qa' found");
+  assert.equal(selectMissing.code, 1, "Pulumi's stack select fails with a plain error: exit 1, not 6");
   assert.equal(
     oneLineError((await run('stack', 'select')).stderr),
     'error: no stack name given, use --stack to specify a stack name',
