@@ -403,6 +403,41 @@ export function buildProgram(): Command {
       const { stackRename } = await import('./commands/stack');
       stackRename(globals(cmd), newName);
     });
+  // stack_tag.go's commands as the DIY backend answers them: a diyStack has no tags (Tags() is nil).
+  const tag = stack
+    .command('tag')
+    .description(
+      'stack tags, as `pulumi stack tag` with a DIY backend: it keeps none (ls lists none, set and rm fail)',
+    );
+  tag
+    .command('get')
+    .description('print a stack tag (a DIY backend keeps none)')
+    .argument('<name>', 'the tag')
+    .action(async (name: string, _: unknown, cmd: Command) => {
+      const { stackTagGet } = await import('./commands/stack');
+      stackTagGet(globals(cmd), name);
+    });
+  tag
+    .command('ls')
+    .description("list the stack's tags (a DIY backend keeps none)")
+    .option('-j, --json', 'print JSON')
+    .action(async (_: unknown, cmd: Command) => {
+      const { stackTagList } = await import('./commands/stack');
+      stackTagList(globals(cmd));
+    });
+  for (const [name, args] of [
+    ['rm', ['<name>']],
+    ['set', ['<name>', '<value>']],
+  ] as const) {
+    const sub = tag
+      .command(name)
+      .description("fails, as Pulumi's with a DIY backend: stack tags not supported in diy mode");
+    for (const arg of args) sub.argument(arg);
+    sub.action(async (...params: unknown[]) => {
+      const { stackTagUpdate } = await import('./commands/stack');
+      stackTagUpdate(globals(params[params.length - 1] as Command));
+    });
+  }
   stack
     .command('unselect')
     .description('clear the selected stack (later commands use dev), as `pulumi stack unselect`')
@@ -596,7 +631,6 @@ const UNSUPPORTED_STACK: Array<[string, string]> = [
     'graph',
     'it draws no dependency graph (`ocikit stack --show-urns` shows the tree, `stack export` the dependencies)',
   ],
-  ['tag', 'stack tags not supported in diy mode (as Pulumi says for its DIY backend)'],
   ['change-secrets-provider', 'it reads and writes secrets with the passphrase provider only'],
 ];
 const UNSUPPORTED_STATE: Array<[string, string]> = [

@@ -36,6 +36,7 @@ import {
   commandContext,
   commandProject,
   openStack,
+  requireExistingStack,
   selectedStack,
   selectStack,
   skipConfirmations,
@@ -517,6 +518,28 @@ export function stackSelect(options: StackCreateOptions & { create?: boolean }, 
     return;
   }
   selectStack(context.project, context.stack);
+}
+
+/**
+ * `stack tag get <name>`, as Pulumi's stack_tag.go with a DIY backend, whose stacks have no tags
+ * (pkg/backend/diy diyStack.Tags returns nil): every name is not found.
+ */
+export function stackTagGet(options: GlobalOptions, name: string): void {
+  const context = commandContext(options);
+  requireExistingStack(context);
+  throw new UserError(`stack tag '${name}' not found for stack '${context.stack}'`);
+}
+
+/** `stack tag ls [-j]`, as Pulumi's with a DIY backend: an empty NAME/VALUE table, or JSON's `null` (a nil map). */
+export function stackTagList(options: GlobalOptions): void {
+  requireExistingStack(commandContext(options));
+  process.stdout.write(options.json ? 'null\n' : 'NAME  VALUE\n');
+}
+
+/** `stack tag set|rm`, as Pulumi's with a DIY backend (diyBackend.UpdateStackTags). */
+export function stackTagUpdate(options: GlobalOptions): void {
+  requireExistingStack(commandContext(options));
+  throw new UserError('stack tags not supported in diy mode');
 }
 
 /** `stack unselect`, as Pulumi's: the next commands without --stack use `dev` again. */

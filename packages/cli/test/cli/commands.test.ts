@@ -1183,7 +1183,6 @@ test("Pulumi's stack and state subcommands ocikit lacks fail with the reason, no
       /^error: `stack history` is not supported by ocikit: it keeps no update history/,
     ],
     [['stack', 'graph', 'g.dot'], /^error: `stack graph` is not supported by ocikit: /],
-    [['stack', 'tag', 'set', 'a', 'b'], /: stack tags not supported in diy mode/],
     [['stack', 'change-secrets-provider', 'awskms://x'], /passphrase provider only$/],
     [['state', 'move', '--dest', 'prod', 'urn'], /^error: `state move` is not supported by ocikit: /],
     [['state', 'edit'], /^error: `state edit` is not supported by ocikit: /],
@@ -1374,4 +1373,27 @@ test('stack rename moves the state (its URNs renamed as edit.RenameStack does) a
     (JSON.parse((await run('stack', 'ls', '--json')).stdout) as Array<{ name: string }>).map((s) => s.name),
     ['prod', 'taken'],
   );
+});
+
+test('stack tag works as Pulumi with a DIY backend: no tags to list or get, set and rm refused', async () => {
+  const cwd = project();
+  const run = async (...args: string[]) => ocikit(args, { cwd });
+  assert.equal((await run('stack', 'init', 'dev')).code, 0);
+  const ls = await run('stack', 'tag', 'ls');
+  assert.deepEqual([ls.code, ls.stdout, ls.stderr], [0, 'NAME  VALUE\n', '']);
+  const json = await run('stack', 'tag', 'ls', '--json');
+  assert.deepEqual([json.code, json.stdout], [0, 'null\n']);
+  const get = await run('stack', 'tag', 'get', 'pulumi:project');
+  assert.equal(get.code, 1);
+  assert.equal(oneLineError(get.stderr), "error: stack tag 'pulumi:project' not found for stack 'dev'");
+  for (const args of [
+    ['set', 'owner', 'me'],
+    ['rm', 'owner'],
+  ]) {
+    const refused = await run('stack', 'tag', ...args);
+    assert.equal(refused.code, 1, args.join(' '));
+    assert.equal(oneLineError(refused.stderr), 'error: stack tags not supported in diy mode', args.join(' '));
+  }
+  const missing = await run('stack', 'tag', 'ls', '--stack', 'nope');
+  assert.deepEqual([missing.code, oneLineError(missing.stderr)], [6, "error: no stack named 'nope' found"]);
 });
