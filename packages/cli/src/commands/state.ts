@@ -92,9 +92,9 @@ export async function stateDelete(
  * `state protect [urn] [--all]` and `state unprotect [urn...] [--all]`, as Pulumi's. Unprotect takes
  * several URNs and skips a resource pending deletion (state_unprotect.go unprotectResourcesInSnapshot
  * and unprotectAllResources: only `!res.Delete` ones), refusing the URNs it does not find, naming each.
+ * With `--all` the URNs are ignored, as Pulumi's RunE looks at `--all` before its arguments.
  */
 export async function stateProtect(options: StateEditOptions, urns: string[], protect: boolean): Promise<void> {
-  if (options.all && urns.length > 0) throw new UserError('cannot specify a resource URN when using --all');
   if (!options.all && urns.length === 0) throw new UserError(MISSING_URN);
   await editState(options, (snapshot) => {
     let targets: ResourceState[];

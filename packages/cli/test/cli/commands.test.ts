@@ -1065,8 +1065,12 @@ test('state unprotect takes several URNs and leaves a resource pending deletion 
     deployment: { manifest: unknown };
   };
   assert.deepEqual(exported.deployment.manifest, manifest);
-  assert.equal((await ocikit(['state', 'protect', '--all'], { cwd, env })).stdout, 'All resources protected\n');
-  assert.equal((await ocikit(['state', 'unprotect', '--all'], { cwd, env })).stdout, 'All resources unprotected\n');
+  // With --all, Pulumi ignores the URNs (even one it does not find).
+  const protectAll = await ocikit(['state', 'protect', '--all', urn('nope')], { cwd, env });
+  assert.equal(protectAll.stdout, 'All resources protected\n', protectAll.stderr);
+  assert.deepEqual(await protectedOnes(), ['protected', 'protected (delete)', 'protected']);
+  const unprotectAll = await ocikit(['state', 'unprotect', '--all', urn('a'), urn('nope')], { cwd, env });
+  assert.equal(unprotectAll.stdout, 'All resources unprotected\n', unprotectAll.stderr);
   assert.deepEqual(await protectedOnes(), ['-', 'protected (delete)', '-']);
 });
 
