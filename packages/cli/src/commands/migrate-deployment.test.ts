@@ -61,7 +61,8 @@ test('a version 2 deployment keeps external, provider and its pending operations
   };
   assert.deepEqual(upToDeploymentV3(v2, 2), {
     manifest,
-    resources: [{ ...kept, external: true, provider, propertyDependencies: { acl: [] } }],
+    // No dependencies: Go's nil slice, which it writes `null`.
+    resources: [{ ...kept, external: true, provider, propertyDependencies: { acl: null } }],
     pending_operations: [
       {
         type: 'creating',
@@ -69,4 +70,15 @@ test('a version 2 deployment keeps external, provider and its pending operations
       },
     ],
   });
+});
+
+test("a resource without dependencies gets Go's nil (null) per input; a version 2 `[]` stays `[]`", () => {
+  const resource = { urn: bucket, custom: true, id: 'b-1', type: 'aws:s3/bucket:Bucket', inputs: { acl: 'private' } };
+  const migrated = (deployment: Record<string, unknown>, version: 1 | 2) =>
+    (upToDeploymentV3(deployment, version).resources as Array<Record<string, unknown>>)[0].propertyDependencies;
+  // UpToResourceV2 appends V1's dependencies to a nil slice: still nil when there are none.
+  assert.deepEqual(migrated({ resources: [{ ...resource, dependencies: [] }] }, 1), { acl: null });
+  assert.deepEqual(migrated({ resources: [resource] }, 1), { acl: null });
+  // Version 2 is decoded straight into ResourceV2: `[]` is an empty, not a nil, slice.
+  assert.deepEqual(migrated({ resources: [{ ...resource, dependencies: [] }] }, 2), { acl: [] });
 });

@@ -17,11 +17,15 @@ function pick(value: unknown, fields: readonly string[]): Json {
   return Object.fromEntries(fields.filter((f) => from[f] !== undefined && from[f] !== null).map((f) => [f, from[f]]));
 }
 
-/** UpToResourceV2: ResourceV1 without `defaults`; `external` false and no `provider`, as V1 had neither. */
+/**
+ * UpToResourceV2: ResourceV1 without `defaults`; `external` false and no `provider`, as V1 had neither.
+ * Its dependencies are `append(v2.Dependencies, v1.Dependencies...)`: nil (none) when V1 has none.
+ */
 function upToResourceV2(v1: unknown): Json {
   const v2 = pick(v1, [...RESOURCE_V1, 'dependencies', 'initErrors']);
   v2.inputs ??= {};
   v2.outputs ??= {};
+  if (Array.isArray(v2.dependencies) && v2.dependencies.length === 0) delete v2.dependencies;
   return v2;
 }
 
@@ -30,12 +34,15 @@ function upToResourceV2(v1: unknown): Json {
  * resource's dependencies (`propertyDependencies`), Pulumi's conservative guess.
  */
 function upToResourceV3(v2: Json): Json {
-  const dependencies = Array.isArray(v2.dependencies) ? (v2.dependencies as string[]) : [];
+  // The resource's own slice: Go's nil, written `null`, when it had none (a version 2 `[]` stays `[]`).
+  const dependencies = Array.isArray(v2.dependencies) ? (v2.dependencies as string[]) : null;
   const keys = Object.keys(isJson(v2.inputs) ? v2.inputs : {});
   // None without inputs: the empty map ResourceV3's `omitempty` leaves out.
   if (keys.length === 0) return v2;
-  // Go's nil slice for a resource without dependencies is written `null`; ocikit keeps a list.
-  return { ...v2, propertyDependencies: Object.fromEntries(keys.map((key) => [key, [...dependencies]])) };
+  return {
+    ...v2,
+    propertyDependencies: Object.fromEntries(keys.map((key) => [key, dependencies && [...dependencies]])),
+  };
 }
 
 /**

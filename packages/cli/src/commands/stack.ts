@@ -650,7 +650,7 @@ function renameStackInState(snapshot: Snapshot, projectName: string, from: strin
     if (r.aliases) out.aliases = urns(r.aliases);
     if (r.propertyDependencies)
       out.propertyDependencies = Object.fromEntries(
-        Object.entries(r.propertyDependencies).map(([k, deps]) => [k, deps.map(urn)]),
+        Object.entries(r.propertyDependencies).map(([k, deps]) => [k, deps?.map(urn) ?? null]),
       );
     if (r.replacementTrigger !== undefined) out.replacementTrigger = value(r.replacementTrigger);
     return out;

@@ -163,7 +163,7 @@ export async function stateRename(options: StateEditOptions, urn: string, newNam
       if (r.replaceWith) next.replaceWith = r.replaceWith.map(renamed);
       if (r.propertyDependencies)
         next.propertyDependencies = Object.fromEntries(
-          Object.entries(r.propertyDependencies).map(([key, urns]) => [key, urns.map(renamed)]),
+          Object.entries(r.propertyDependencies).map(([key, urns]) => [key, urns?.map(renamed) ?? null]),
         );
       if (PROVIDER_TYPE.test(target.type) && r.provider === oldRef) next.provider = newRef;
       return JSON.stringify(next) === JSON.stringify(r) ? r : next;

@@ -24,7 +24,7 @@ export class Aliases {
     if (r.dependencies) out.dependencies = r.dependencies.map(f);
     if (r.propertyDependencies)
       out.propertyDependencies = Object.fromEntries(
-        Object.entries(r.propertyDependencies).map(([k, v]) => [k, v.map(f)]),
+        Object.entries(r.propertyDependencies).map(([k, v]) => [k, v?.map(f) ?? null]),
       );
     if (r.provider) {
       const [u, id] = splitRef(r.provider);

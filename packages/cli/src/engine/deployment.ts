@@ -967,7 +967,7 @@ export class Deployment {
       const providerUrn = r.provider ? splitRef(r.provider)[0] : '';
       const edges = [
         ...(r.dependencies ?? []),
-        ...Object.values(r.propertyDependencies ?? {}).flat(),
+        ...Object.values(r.propertyDependencies ?? {}).flatMap((urns) => urns ?? []),
         ...(r.deletedWith ? [r.deletedWith] : []),
         ...(r.replaceWith ?? []),
       ];

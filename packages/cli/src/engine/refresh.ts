@@ -91,13 +91,13 @@ export function danglingReferenceFixes(
   // New objects, not edits: the state writer keeps each resource's serialized form by identity.
   for (const r of current) {
     const gone = (u: string | undefined) => u !== undefined && !live.has(u);
-    const propertyGone = Object.values(r.propertyDependencies ?? {}).some((urns) => urns.some(gone));
+    const propertyGone = Object.values(r.propertyDependencies ?? {}).some((urns) => urns?.some(gone));
     if (!r.dependencies?.some(gone) && !propertyGone && !gone(r.deletedWith) && !gone(r.parent)) continue;
     const next: ResourceState = { ...r };
     if (r.dependencies) next.dependencies = keep(r.dependencies);
     if (r.propertyDependencies)
       next.propertyDependencies = Object.fromEntries(
-        Object.entries(r.propertyDependencies).map(([k, urns]) => [k, keep(urns)]),
+        Object.entries(r.propertyDependencies).map(([k, urns]) => [k, urns && keep(urns)]),
       );
     if (gone(r.deletedWith)) delete next.deletedWith;
     if (gone(r.parent)) {

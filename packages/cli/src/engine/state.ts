@@ -39,7 +39,8 @@ export interface ResourceState {
   dependencies?: string[];
   initErrors?: string[];
   provider?: string;
-  propertyDependencies?: Record<string, string[]>;
+  /** Each input's dependencies; `null` (Go's nil slice) as a migrated version 1 or 2 deployment has it. */
+  propertyDependencies?: Record<string, string[] | null>;
   pendingReplacement?: boolean;
   additionalSecretOutputs?: string[];
   customTimeouts?: { create?: number; update?: number; delete?: number };

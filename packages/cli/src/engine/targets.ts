@@ -83,7 +83,7 @@ export function allDependencies(
   return [
     ...(r.parent ? [r.parent] : []),
     ...(r.dependencies ?? []),
-    ...Object.values(r.propertyDependencies ?? {}).flat(),
+    ...Object.values(r.propertyDependencies ?? {}).flatMap((urns) => urns ?? []),
     ...(r.deletedWith ? [r.deletedWith] : []),
     ...(r.replaceWith ?? []),
   ];

@@ -987,6 +987,19 @@ test('stack import takes a version 1 or 2 deployment and keeps it migrated to ve
   const again = await ocikit(['stack', 'import'], { cwd, env, input: JSON.stringify(v2) });
   assert.equal(again.code, 0, again.stderr);
   assert.deepEqual(await exported(), [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' }, migrated]);
+
+  // Without dependencies, each input depends on Go's nil slice, which Pulumi writes `null`.
+  const { dependencies: _, ...alone } = endpoint;
+  const root = { urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack' };
+  const v1Alone = { version: 1, deployment: { manifest, resources: [root, { ...alone, dependencies: [] }] } };
+  const importedAlone = await ocikit(['stack', 'import'], { cwd, env, input: JSON.stringify(v1Alone) });
+  assert.equal(importedAlone.code, 0, importedAlone.stderr);
+  const nil = { ...alone, propertyDependencies: { displayName: null, modelId: null } };
+  assert.deepEqual(await exported(), [root, nil]);
+  // The state commands that rewrite URNs keep them.
+  const renamed = await ocikit(['state', 'rename', alone.urn, 'ep2', '--yes'], { cwd, env });
+  assert.equal(renamed.code, 0, renamed.stderr);
+  assert.deepEqual(await exported(), [root, { ...nil, urn: alone.urn.replace(/::[^:]+$/, '::ep2') }]);
 });
 
 // ResourceV3's fields are `omitempty` but urn, custom and type (sdk/go/common/apitype/core.go):
