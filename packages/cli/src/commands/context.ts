@@ -6,7 +6,7 @@ import { StackConfigFile } from '../project/stack-config';
 import { blindingCrypter, stackCrypter } from '../secrets/stack-crypter';
 import { openStackState } from '../engine/state';
 import { ExitCode, UserError } from '../errors';
-import { goQuoteRune } from '../display/properties';
+import { goQuoteRune } from '../go-quote';
 
 export interface CommandContext {
   project: Project;

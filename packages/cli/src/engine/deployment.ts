@@ -76,7 +76,7 @@ import {
 } from './targets';
 import type { ChangeKind, ImportSpec, OpType, StepEventMetadata } from './types';
 import { intoQName, makeUrn, providerPrefix, splitRef, stackType, urnName } from './urn';
-import { goQuote } from '../display/properties';
+import { goQuote } from '../go-quote';
 import {
   applyIgnoreChanges,
   changedKeys,
