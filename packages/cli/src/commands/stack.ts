@@ -127,12 +127,11 @@ export function stackShow(
     process.stdout.write(`${stack}\n`);
     return;
   }
-  const { resources } = stackState.load();
+  const { resources, manifest } = stackState.load({ manifest: 'read' });
   const root = resources.find((r) => r.type === 'pulumi:pulumi:Stack' && !r.parent);
   const out: string[] = [`Current stack is ${stack}:`];
   // A DIY backend's name is the machine's (diyBackend.Name: os.Hostname(), else "diy").
   out.push(`    Managed by ${hostname() || 'diy'}`);
-  const manifest = stackState.manifest();
   if (manifest) {
     // As Pulumi's runStack: `Last updated: 5 minutes ago (2026-11-25 08:58:11.039 +0530 IST)`, the
     // manifest's time in the local zone as Go's `%v` prints it, when it is set and past.
@@ -565,12 +564,7 @@ export function stackRename(options: GlobalOptions, newName: string): void {
   try {
     // The manifest stays as it is: Pulumi's DIY renameStack writes the checkpoint it read, its URNs renamed.
     const snapshot = state.exists()
-      ? renameStackInState(
-          { ...state.load(), manifest: state.manifest({ raw: true }) },
-          project.name,
-          stack,
-          target.stack,
-        )
+      ? renameStackInState(state.load({ manifest: 'raw' }), project.name, stack, target.stack)
       : undefined;
     // The config first: the new state's secrets are written with its salt.
     if (existsSync(file.path)) renameSync(file.path, newConfig);

@@ -26,7 +26,7 @@ async function editState(options: StateEditOptions, edit: (snapshot: Snapshot) =
   state.lock();
   try {
     // The manifest stays, as Pulumi's TotalStateEdit writes back the snapshot it read, its Manifest as it was.
-    const snapshot = { ...state.load(), manifest: state.manifest() };
+    const snapshot = state.load({ manifest: 'read' });
     const done = edit(snapshot);
     state.replace(snapshot);
     process.stdout.write(`${done}\n`);

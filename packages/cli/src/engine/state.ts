@@ -334,7 +334,13 @@ export class FileStackState implements StackState {
   }
 
   /** The latest snapshot with secrets decrypted (wire form), or an empty one. */
-  load(): Snapshot {
+  /**
+   * The latest deployment. With `manifest`, its manifest too, as Pulumi reads it into a snapshot
+   * (`read`: deserializedManifest) or as the file holds it (`raw`), for the commands that write the
+   * snapshot back unchanged or show when it was made; a run leaves it out, so its writes get a new
+   * one. No manifest before the stack's first update (Pulumi's nil snapshot).
+   */
+  load(options: { manifest?: 'read' | 'raw' } = {}): Snapshot {
     const latest = this.readCheckpoint()?.latest;
     if (!latest) return { resources: [], pendingOperations: [] };
     const crypter = this.readerOf(latest);
@@ -345,7 +351,13 @@ export class FileStackState implements StackState {
       type: op.type,
       resource: this.decodeResource(op.resource, crypter),
     }));
-    return { resources, pendingOperations };
+    if (!options.manifest) return { resources, pendingOperations };
+    const manifest = (latest.manifest as Manifest | undefined) ?? {};
+    return {
+      resources,
+      pendingOperations,
+      manifest: options.manifest === 'raw' ? manifest : deserializedManifest(manifest),
+    };
   }
 
   /**
@@ -604,17 +616,6 @@ export class FileStackState implements StackState {
 
   outputs(): Record<string, unknown> {
     return rootStackOutputs(this.load().resources) ?? {};
-  }
-
-  /**
-   * The latest deployment's manifest as Pulumi reads it into a snapshot (deserializedManifest), or
-   * `raw` as the file holds it; none before the stack's first update (Pulumi's nil snapshot).
-   */
-  manifest(options: { raw?: boolean } = {}): Manifest | undefined {
-    const latest = this.readCheckpoint()?.latest;
-    if (!latest) return undefined;
-    const manifest = (latest.manifest as Manifest | undefined) ?? {};
-    return options.raw ? manifest : deserializedManifest(manifest);
   }
 
   /** The passphrase provider's salt, from Pulumi.<stack>.yaml (`encryptionsalt`), as Pulumi records it. */
