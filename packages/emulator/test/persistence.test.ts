@@ -119,6 +119,35 @@ describe('persistence', () => {
     }
   });
 
+  // A transition ends at a time stored with the resource, not after a span of the emulator's running:
+  // a restart with a longer --transition-delay does not stretch what was already started.
+  it('ends a transition started before a restart when it was due, whatever the new transition delay', async () => {
+    const dataDir = tempDir();
+    const first = await startEmulator({ dataDir, transitionDelaySeconds: 1 });
+    const compartmentId = identityFromConfig(first.configFile).tenancyId;
+    let client = clientFor(first.url, first.configFile);
+    const created = await createPg(client, compartmentId, 'started-before-restart');
+    assert.equal(created.drProtectionGroup.lifecycleState, 'CREATING');
+    client.close();
+    await first.close();
+
+    const second = await startEmulator({ dataDir, transitionDelaySeconds: 3600 });
+    client = clientFor(second.url, second.configFile);
+    try {
+      const waiters = client.createWaiters(fastWaiter(1000));
+      const id = created.drProtectionGroup.id;
+      const group = await waiters.forDrProtectionGroup({ drProtectionGroupId: id }, 'ACTIVE' as never);
+      assert.equal(group?.drProtectionGroup.lifecycleState, 'ACTIVE');
+      // What starts now takes the new delay.
+      const later = await createPg(client, compartmentId, 'started-after-restart');
+      const read = await client.getDrProtectionGroup({ drProtectionGroupId: later.drProtectionGroup.id });
+      assert.equal(read.drProtectionGroup.lifecycleState, 'CREATING');
+    } finally {
+      client.close();
+      await second.close();
+    }
+  });
+
   it('leaves the data directory free when a start fails, for the next start in the same process', async () => {
     const dataDir = tempDir();
     const failed = [{ rateLimit: -1 }, { adminToken: 'has spaces' }, { faults: [{ kind: 'no-such-kind' } as never] }];
