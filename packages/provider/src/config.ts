@@ -72,10 +72,7 @@ const ENGINE_KEYS = ['version', 'pluginDownloadURL', 'pluginChecksums', 'paramet
  */
 export function unknownKeyFailures(inputs: Props, urn: string): ConfigFailure[] {
   const known = [...Object.keys(CONFIG_KEYS), ...UNSERVED_KEYS].sort();
-  const name = urn.split('::').pop() ?? '';
-  // The bridge's own test (check_failures.go isExplicitProvider), which is Pulumi's too
-  // (resource.IsDefaultProvider: a provider whose name starts with "default").
-  const explicit = urn !== '' && !name.startsWith('default');
+  const { name, explicit } = providerOf(urn);
   return Object.keys(inputs)
     .filter((k) => !known.includes(k) && !ENGINE_KEYS.includes(k))
     .map((key) => {
@@ -95,6 +92,30 @@ export function unknownKeyFailures(inputs: Props, urn: string): ConfigFailure[] 
         ].join(' '),
       };
     });
+}
+
+/**
+ * One warning per pulumi-oci setting that `inputs` sets and this provider does not serve: a stack
+ * written for pulumi-oci runs unchanged, and its user learns what has no effect here (named as
+ * the failures above name a key: `oci:<key>` in stack config, the argument of an explicit provider).
+ */
+export function unservedKeyWarnings(inputs: Props, urn: string): string[] {
+  const { explicit } = providerOf(urn);
+  // Unset, empty or (the two switches) off, as their default is: nothing is lost.
+  const unset = (v: unknown): boolean => v === undefined || v === null || v === '' || v === false || v === 'false';
+  return UNSERVED_KEYS.filter((k) => !unset(inputs[k])).map(
+    (k) => `${explicit ? `\`${k}\`` : `\`oci:${k}\``} is not served by ocikit's oci provider and has no effect`,
+  );
+}
+
+/**
+ * A provider's name from its URN, and whether it is explicit: the bridge's own test
+ * (check_failures.go isExplicitProvider), which is Pulumi's too (resource.IsDefaultProvider: a
+ * provider whose name starts with "default").
+ */
+function providerOf(urn: string): { name: string; explicit: boolean } {
+  const name = urn.split('::').pop() ?? '';
+  return { name, explicit: urn !== '' && !name.startsWith('default') };
 }
 
 /** Keys whose values are secrets (schema.json's `config.variables[key].secret`). */

@@ -6,6 +6,7 @@ import type { Props } from './wire';
 
 export interface EngineLog {
   info(urn: string, message: string, ephemeral?: boolean): void;
+  warning(urn: string, message: string): void;
   /**
    * Logs to the engine at `address` from now on: the one Handshake names, which is the engine
    * that is calling (it may differ from the address the process was started with, when an engine
@@ -15,8 +16,9 @@ export interface EngineLog {
   close(): void;
 }
 
-/** pulumirpc.LogSeverity.INFO */
+/** pulumirpc.LogSeverity's INFO and WARNING */
 const INFO = 1;
+const WARNING = 2;
 
 export function createEngineLog(grpcLib: typeof grpc, startAddress: string | undefined): EngineLog {
   let address = startAddress;
@@ -40,24 +42,26 @@ export function createEngineLog(grpcLib: typeof grpc, startAddress: string | und
     }
     return client;
   };
+  const send = (severity: number, urn: string, message: string, ephemeral: boolean): void => {
+    const c = connect();
+    if (!c) return;
+    try {
+      c.makeUnaryRequest<Props, Props>(
+        '/pulumirpc.Engine/Log',
+        request.serialize,
+        () => ({}),
+        { severity, message, urn, ephemeral },
+        new grpcLib.Metadata(),
+        { deadline: Date.now() + 2000 },
+        () => undefined,
+      );
+    } catch {
+      // Logging is best effort.
+    }
+  };
   return {
-    info(urn, message, ephemeral = false) {
-      const c = connect();
-      if (!c) return;
-      try {
-        c.makeUnaryRequest<Props, Props>(
-          '/pulumirpc.Engine/Log',
-          request.serialize,
-          () => ({}),
-          { severity: INFO, message, urn, ephemeral },
-          new grpcLib.Metadata(),
-          { deadline: Date.now() + 2000 },
-          () => undefined,
-        );
-      } catch {
-        // Logging is best effort.
-      }
-    },
+    info: (urn, message, ephemeral = false) => send(INFO, urn, message, ephemeral),
+    warning: (urn, message) => send(WARNING, urn, message, false),
     retarget(next) {
       if (!next || next === address) return;
       closeClient();

@@ -287,6 +287,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       const known = Object.fromEntries(Object.entries(req.news).filter(([, v]) => !containsUnknown(v)));
       const { failures } = cfg().resolveConfig(cfg().configInputs(known, {}), process.env);
       failures.push(...cfg().unknownKeyFailures(req.news, req.urn));
+      for (const warning of cfg().unservedKeyWarnings(req.news, req.urn)) log.warning(req.urn, warning);
       // The engine stores these inputs in the state: keys the schema marks secret (privateKey,
       // privateKeyPassword) are wrapped even when the program set them in plain text.
       return { inputs: protect(req.news, cfg().secretConfigKeys()), failures };

@@ -382,16 +382,21 @@ describe('Check failures', () => {
 /** An Engine service that records what the plugin logs, on a loopback port. */
 async function recordingEngine(): Promise<{
   address: string;
-  messages: Array<{ urn: string; message: string; ephemeral: boolean }>;
+  messages: Array<{ urn: string; message: string; ephemeral: boolean; severity: number }>;
   close(): void;
 }> {
-  const messages: Array<{ urn: string; message: string; ephemeral: boolean }> = [];
+  const messages: Array<{ urn: string; message: string; ephemeral: boolean; severity: number }> = [];
   const services = require('@pulumi/pulumi/proto/engine_grpc_pb');
   const server = new grpc.Server();
   server.addService(services.EngineService, {
     log: (call: { request: engine.LogRequest }, cb: (e: null, r: Empty) => void) => {
       const r = call.request;
-      messages.push({ urn: r.getUrn(), message: r.getMessage(), ephemeral: r.getEphemeral() });
+      messages.push({
+        urn: r.getUrn(),
+        message: r.getMessage(),
+        ephemeral: r.getEphemeral(),
+        severity: r.getSeverity(),
+      });
       cb(null, new Empty());
     },
   });
@@ -474,6 +479,48 @@ describe('engine log', () => {
       await p.close();
       engineServer.close();
       await env.close();
+    }
+  });
+  // pulumi-oci's settings this provider does not serve are accepted (a pulumi-oci stack runs
+  // unchanged), and each one set to anything but its default is a warning that it has no effect.
+  it("warns of each unserved pulumi-oci setting CheckConfig is given, in the key's own words", async () => {
+    const engineServer = await recordingEngine();
+    const p = await startPlugin({ engine: engineServer.address });
+    const check = (name: string, news: Record<string, unknown>) =>
+      p.call<pb.CheckResponse>(
+        'checkConfig',
+        new pb.CheckRequest().setUrn(`urn:pulumi:s::p::pulumi:providers:oci::${name}`).setNews(struct(news)),
+      );
+    try {
+      const off = { dualStackEndpointEnabled: 'false', realmSpecificServiceEndpointTemplateEnabled: false };
+      const answers = [
+        await check('default_4_20_0', { ...off, retriesConfigFile: '/etc/oci/retries.json', version: '4.20.0' }),
+        await check('phx', { ...off, tokenExchangeClientId: 'id' }),
+      ];
+      for (const a of answers) assert.deepEqual(a.getFailuresList(), []);
+      const expected = [
+        {
+          urn: 'urn:pulumi:s::p::pulumi:providers:oci::default_4_20_0',
+          message: "`oci:retriesConfigFile` is not served by ocikit's oci provider and has no effect",
+        },
+        {
+          urn: 'urn:pulumi:s::p::pulumi:providers:oci::phx',
+          message: "`tokenExchangeClientId` is not served by ocikit's oci provider and has no effect",
+        },
+      ];
+      // Logging is fire-and-forget: wait (bounded) for the two messages to arrive.
+      for (let i = 0; i < 200 && engineServer.messages.length < expected.length; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      const got = engineServer.messages.map(({ urn: u, message, severity }) => ({ urn: u, message, severity }));
+      got.sort((a, b) => a.urn.localeCompare(b.urn));
+      // pulumirpc.LogSeverity WARNING
+      assert.deepEqual(
+        got,
+        expected.map((m) => ({ ...m, severity: 2 })),
+      );
+    } finally {
+      await p.close();
+      engineServer.close();
     }
   });
 });

@@ -21,7 +21,8 @@ test('a pulumi-oci program reads the embedded cloud as its oci:region and oci:te
 });
 
 // An `oci:` key the provider does not have (a typo) stops the run at the provider's check, as
-// pulumi-oci's bridge does, where it was silently ignored; pulumi-oci's keys ocikit does not serve pass.
+// pulumi-oci's bridge does, where it was silently ignored; pulumi-oci's keys ocikit does not serve pass,
+// with a warning when set to anything but their default.
 test('an unknown oci: config key is one line naming the key and the one it may be a typo of', async () => {
   const p = program(
     inlineProgram(
@@ -50,4 +51,16 @@ test('an unknown oci: config key is one line naming the key and the one it may b
   assert.doesNotMatch(result.stdout + result.stderr, /realmSpecific|^\s+at \S/m);
   p.setConfig({ 'oci:realmSpecificServiceEndpointTemplateEnabled': false });
   ok(await p.run(['preview']));
+  // A served-by-pulumi-oci setting that would change something here passes with a warning that
+  // says it has no effect; one left at its default (above) says nothing.
+  p.setConfig({
+    'oci:retriesConfigFile': '/etc/oci/retries.json',
+    'oci:realmSpecificServiceEndpointTemplateEnabled': false,
+  });
+  const warned = ok(await p.run(['preview']));
+  assert.match(
+    warned.stdout,
+    /^ {4}pulumi:providers:oci default_4_20_0: warning: `oci:retriesConfigFile` is not served by ocikit's oci provider and has no effect$/m,
+  );
+  assert.doesNotMatch(warned.stdout, /realmSpecific/);
 });
