@@ -641,7 +641,7 @@ const UNSUPPORTED_STATE: Array<[string, string]> = [
   ['repair', 'a state is checked whole when written and when imported (`stack import` names what is wrong)'],
   ['taint', 'its engine does not replace tainted resources: use `--replace <urn>` on `up`'],
   ['untaint', 'its engine does not replace tainted resources: use `--replace <urn>` on `up`'],
-  ['upgrade', 'its state is always a version 3 checkpoint'],
+  ['upgrade', 'its state is always a current checkpoint (version 3, or 4 with the features it needs)'],
 ];
 
 /**

@@ -29,7 +29,7 @@ import type { GlobalOptions } from './options';
 import { StackConfigFile } from '../project/stack-config';
 import { ensureSalt } from '../secrets/stack-crypter';
 import { urnName } from '../engine/urn';
-import { GO_ZERO_TIME } from '../engine/state';
+import { GO_ZERO_TIME, OCIKIT_FEATURES } from '../engine/state';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
 import {
   canPrompt,
@@ -307,12 +307,16 @@ const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
 type Deployment = ImportedDeployment & { secrets_providers?: { type?: string; state?: { salt?: unknown } } };
 
+/** The features Pulumi reads a version 4 deployment with (supportedFeatures, pkg/resource/stack/deployment.go). */
+const PULUMI_FEATURES = ['refreshBeforeUpdate', 'views', 'hooks', 'taint'];
+
 /**
  * apitype.UntypedDeployment `{ version: 3, deployment }`, or a CheckpointV3 file `{ version: 3,
- * checkpoint: { latest } }`; a version 1 or 2 one is migrated to version 3, as Pulumi's import does.
+ * checkpoint: { latest } }`; a version 1 or 2 one is migrated to version 3, as Pulumi's import does,
+ * and a version 4 one (with its `features`) read as version 3, as Pulumi's is.
  */
 function parseDeployment(text: string, stack: string): Deployment {
-  let raw: { version?: unknown; deployment?: unknown; checkpoint?: { latest?: unknown } };
+  let raw: { version?: unknown; features?: unknown; deployment?: unknown; checkpoint?: { latest?: unknown } };
   try {
     raw = JSON.parse(text) as typeof raw;
   } catch (error) {
@@ -333,12 +337,9 @@ function parseDeployment(text: string, stack: string): Deployment {
       `the stack '${stack}' is newer than what this version of the Pulumi CLI understands. Please update your version of the Pulumi CLI`,
     );
   if (version < 1) throw new UserError(`the stack '${stack}' is too old to be used by this version of the Pulumi CLI`);
-  if (version === 4)
-    throw new UserError(
-      `the deployment is version 4; ocikit reads versions 1 to 3 (Pulumi writes version 4 only for a stack that uses one of the features it lists in its "features": hooks, refreshBeforeUpdate, taint or views)`,
-    );
+  if (version === 4) checkFeatures(raw.features, stack);
   const d = (
-    version === 3 ? deployment : upToDeploymentV3(deployment as Record<string, unknown>, version as 1 | 2)
+    version >= 3 ? deployment : upToDeploymentV3(deployment as Record<string, unknown>, version as 1 | 2)
   ) as Deployment;
   if (d.resources !== undefined && !Array.isArray(d.resources))
     throw new UserError('could not read the deployment: its resources are not a list');
@@ -351,6 +352,31 @@ function parseDeployment(text: string, stack: string): Deployment {
   for (const r of [...(d.resources ?? []), ...(d.pending_operations ?? []).map((op) => op?.resource)])
     checkResource(r as Partial<ResourceState> | undefined);
   return d;
+}
+
+/**
+ * A version 4 deployment's `features`: one Pulumi does not know fails in its words (UnmarshalUntypedDeployment's
+ * validateSupportedFeatures, FormatDeploymentDeserializationError); one it knows that ocikit does not
+ * implement (refreshBeforeUpdate, views) is refused, as its resources could not be managed as Pulumi would.
+ */
+function checkFeatures(features: unknown, stack: string): void {
+  if (
+    features !== undefined &&
+    features !== null &&
+    !(Array.isArray(features) && features.every((f) => typeof f === 'string'))
+  )
+    throw new UserError('could not read the deployment: its features are not a list of names');
+  const named = (features ?? []) as string[];
+  const unknown = named.filter((f) => !PULUMI_FEATURES.includes(f));
+  if (unknown.length)
+    throw new UserError(
+      `the stack '${stack}' uses features that are not supported by this version of the Pulumi CLI: ${unknown.join(', ')}. Please update your version of the Pulumi CLI`,
+    );
+  const unsupported = named.filter((f) => !OCIKIT_FEATURES.includes(f));
+  if (unsupported.length)
+    throw new UserError(
+      `the deployment uses Pulumi's ${unsupported.join(' and ')} feature, which ocikit does not support (it reads version 4 deployments with ${OCIKIT_FEATURES.join(' and ')})`,
+    );
 }
 
 /** A time Go's encoder reads into a time.Time (RFC 3339), or none: a JSON null or no field. */

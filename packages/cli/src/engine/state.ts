@@ -35,6 +35,8 @@ export interface ResourceState {
   outputs: Props;
   parent?: string;
   protect?: boolean;
+  /** `state taint`: the next update replaces it (step_generator.go isTargetedReplace). */
+  taint?: boolean;
   external?: boolean;
   dependencies?: string[];
   initErrors?: string[];
@@ -65,7 +67,8 @@ export interface ResourceState {
  * `id`) must not change: Go's encoder writes a struct's fields as declared, here as ResourceV3
  * declares them (sdk/go/common/apitype/core.go: … additionalSecretOutputs, aliases,
  * customTimeouts, importID, retainOnDelete, deletedWith, created, modified, sourcePosition,
- * ignoreChanges, replaceOnChanges).
+ * ignoreChanges, replaceOnChanges); `taint` after `protect`, where SerializeResource
+ * (pkg/resource/stack/deployment.go) and resource.State list it.
  */
 const RESOURCE_FIELDS: ReadonlyArray<keyof ResourceState> = [
   'urn',
@@ -77,6 +80,7 @@ const RESOURCE_FIELDS: ReadonlyArray<keyof ResourceState> = [
   'outputs',
   'parent',
   'protect',
+  'taint',
   'external',
   'dependencies',
   'initErrors',
@@ -100,6 +104,30 @@ const RESOURCE_FIELDS: ReadonlyArray<keyof ResourceState> = [
   'resourceHooks',
 ];
 const knownField = new Set<string>(RESOURCE_FIELDS);
+
+/**
+ * The features a deployment needs, as Pulumi's ApplyFeatures (pkg/resource/stack/deployment.go)
+ * finds them in its resources (not its pending operations), sorted: `hooks` for a resource with
+ * resource hooks, `taint` for a tainted one (and `refreshBeforeUpdate` and `views`, which ocikit
+ * never writes). A deployment that needs one is version 4 with its `features`, else version 3
+ * (SerializeDeploymentWithMetadata), on disk (SerializeCheckpoint) as in `stack export`.
+ */
+export function deploymentFeatures(resources: ReadonlyArray<Partial<ResourceState>>): string[] {
+  const features = new Set<string>();
+  for (const r of resources) {
+    if (isObject(r.resourceHooks) && Object.keys(r.resourceHooks).length > 0) features.add('hooks');
+    if (r.taint === true) features.add('taint');
+  }
+  return [...features].sort();
+}
+
+/** The features of a version 4 deployment ocikit reads: those it writes. */
+export const OCIKIT_FEATURES: readonly string[] = ['hooks', 'taint'];
+
+/** `{ version, features, …body }`: version 4 with the features a deployment needs, else version 3 without. */
+export function versioned<T extends object>(features: string[], body: T): { version: number; features?: string[] } & T {
+  return features.length ? { version: 4, features, ...body } : { version: 3, ...body };
+}
 
 /**
  * ResourceV3's fields tagged `omitempty` (all but urn, custom and type): Go's encoder leaves out
@@ -309,10 +337,14 @@ export class FileStackState implements StackState {
     return existsSync(this.file);
   }
 
-  /** The raw file: apitype.CheckpointV3 `{ version: 3, checkpoint: { stack, latest } }`. */
-  private readCheckpoint(): { latest?: Record<string, unknown> } | undefined {
+  /**
+   * The raw file: apitype.VersionedCheckpoint `{ version: 3, checkpoint: { stack, latest } }`, or
+   * version 4 with the `features` it needs, its checkpoint a CheckpointV3 all the same
+   * (UnmarshalVersionedCheckpointToLatestCheckpoint), with the features it names.
+   */
+  private readCheckpoint(): { latest?: Record<string, unknown>; features?: string[] } | undefined {
     if (!existsSync(this.file)) return undefined;
-    let raw: { version?: number; checkpoint?: { latest?: Record<string, unknown> } } | null;
+    let raw: { version?: number; features?: unknown; checkpoint?: { latest?: Record<string, unknown> } } | null;
     // Name the file, and the way back: the previous version is kept beside it.
     const restore = existsSync(this.backupFile)
       ? `; to restore the previous version: ocikit stack import --file ${this.backupFile}`
@@ -322,15 +354,18 @@ export class FileStackState implements StackState {
     } catch (e) {
       throw new StackStateError(`${this.file} is not a Pulumi checkpoint: ${(e as Error).message}${restore}`);
     }
+    const features = raw?.version === 4 && Array.isArray(raw.features) ? (raw.features as string[]) : undefined;
     if (
       typeof raw !== 'object' ||
       raw === null ||
-      raw.version !== 3 ||
+      !(raw.version === 3 || (features && features.every((f) => OCIKIT_FEATURES.includes(f)))) ||
       typeof raw.checkpoint !== 'object' ||
       !raw.checkpoint
     )
-      throw new StackStateError(`${this.file} is not a version 3 Pulumi checkpoint${restore}`);
-    return raw.checkpoint;
+      throw new StackStateError(
+        `${this.file} is not a Pulumi checkpoint ocikit reads (version 3, or 4 with the features ${OCIKIT_FEATURES.join(' and ')})${restore}`,
+      );
+    return { latest: raw.checkpoint.latest, features };
   }
 
   /** The latest snapshot with secrets decrypted (wire form), or an empty one. */
@@ -495,7 +530,9 @@ export class FileStackState implements StackState {
     });
     items.push(Buffer.from(`\n${itemIndent.slice(4)}]`));
     const deployment = this.deployment(snapshot, resourcesMark);
-    const checkpoint = { version: 3, checkpoint: { stack: this.stack, latest: deployment } };
+    const checkpoint = versioned(deploymentFeatures(snapshot.resources), {
+      checkpoint: { stack: this.stack, latest: deployment },
+    });
     const skeleton = goJson(checkpoint, { indent: '    ', maps: APITYPE_MAPS }) + '\n';
     const at = skeleton.indexOf(`"${resourcesMark}"`);
     if (at < 0) return [Buffer.from(skeleton)];
@@ -558,7 +595,8 @@ export class FileStackState implements StackState {
   }
 
   private exportedDeployment(): unknown {
-    const latest = this.readCheckpoint()?.latest;
+    const checkpoint = this.readCheckpoint();
+    const latest = checkpoint?.latest;
     if (!latest) return { version: 3, deployment: this.deployment({ resources: [], pendingOperations: [] }) };
     // A checkpoint written before its stack had a salt: name the salt it was encrypted with.
     const salt = latest.secrets_providers ? undefined : this.salt();
@@ -574,7 +612,8 @@ export class FileStackState implements StackState {
       ...(pending_operations ? { pending_operations } : {}),
       ...rest,
     });
-    return { version: 3, deployment };
+    // The version and features the checkpoint names, as the DIY backend's ExportDeployment.
+    return versioned(checkpoint.features ?? [], { deployment });
   }
 
   /**

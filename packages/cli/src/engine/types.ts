@@ -121,7 +121,7 @@ export interface StackState {
   /** Throws StackLockedError with a one-line message when held. */
   lock(): void;
   unlock(): void;
-  /** What `ocikit stack export` prints: { version: 3, deployment: {...} }. */
+  /** What `ocikit stack export` prints: { version: 3, deployment: {...} }, or version 4 with its `features`. */
   exportDeployment(): unknown;
   /** Stack outputs, secrets still wrapped. */
   outputs(): Record<string, unknown>;

@@ -219,7 +219,16 @@ test('a broken state file is named in one line; stack ls lists its stack without
   const nulled = await ocikit(['--stack', 'broken', 'stack', 'output'], { cwd });
   assert.match(
     oneLineError(nulled.stderr),
-    /^error: \S+broken\.json is not a version 3 Pulumi checkpoint; to restore the previous version: ocikit stack import --file \S+broken\.json\.bak$/,
+    /^error: \S+broken\.json is not a Pulumi checkpoint ocikit reads \(version 3, or 4 with the features hooks and taint\); to restore the previous version: ocikit stack import --file \S+broken\.json\.bak$/,
+  );
+  // A version 4 checkpoint that needs a feature ocikit does not implement is named the same way.
+  writeFileSync(
+    join(cwd, '.ocikit', 'stacks', 'broken.json'),
+    JSON.stringify({ version: 4, features: ['views'], checkpoint: { stack: 'broken' } }),
+  );
+  assert.match(
+    oneLineError((await ocikit(['--stack', 'broken', 'stack', 'output'], { cwd })).stderr),
+    /^error: \S+broken\.json is not a Pulumi checkpoint ocikit reads \(version 3, or 4 with the features hooks and taint\); /,
   );
   // Held by a run or not: Pulumi's DIY backend never reports an update in progress.
   writeFileSync(join(cwd, '.ocikit', 'stacks', 'broken.lock'), '{}');
@@ -825,10 +834,17 @@ test('stack import and stack rm: their mistakes are one line; a stack with only 
       oneLineError((await importing(input)).stderr),
       "error: the stack 'dev' is too old to be used by this version of the Pulumi CLI",
     );
+  // Version 4: a feature Pulumi does not know fails in its words (validateSupportedFeatures), one
+  // it knows but ocikit does not implement is refused; nothing is written either way.
   assert.equal(
-    oneLineError((await importing('{"version":4,"deployment":{}}')).stderr),
-    'error: the deployment is version 4; ocikit reads versions 1 to 3 (Pulumi writes version 4 only for a stack that uses one of the features it lists in its "features": hooks, refreshBeforeUpdate, taint or views)',
+    oneLineError((await importing('{"version":4,"features":["taint","later"],"deployment":{}}')).stderr),
+    "error: the stack 'dev' uses features that are not supported by this version of the Pulumi CLI: later. Please update your version of the Pulumi CLI",
   );
+  assert.equal(
+    oneLineError((await importing('{"version":4,"features":["refreshBeforeUpdate"],"deployment":{}}')).stderr),
+    "error: the deployment uses Pulumi's refreshBeforeUpdate feature, which ocikit does not support (it reads version 4 deployments with hooks and taint)",
+  );
+  assert.ok(!existsSync(join(cwd, '.ocikit', 'stacks', 'dev.json')), 'nothing written');
   // Pulumi reads the manifest's time as a Go time.Time: a deployment it would refuse is refused.
   assert.equal(
     oneLineError(

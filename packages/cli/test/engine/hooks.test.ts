@@ -73,6 +73,12 @@ describe('resource hooks (fake provider)', () => {
       before_delete: ['beforeDelete'],
       after_delete: ['afterDelete'],
     });
+    // As Pulumi writes a state with resource hooks (ApplyFeatures): version 4, needing `hooks`.
+    const versioned = () => {
+      const file = JSON.parse(readFileSync(join(suite.prog.dir, '.ocikit/stacks/dev.json'), 'utf8'));
+      return { version: file.version, features: file.features };
+    };
+    assert.deepEqual(versioned(), { version: 4, features: ['hooks'] });
 
     r = await run(`new Thing('a', { size: 2 }, { hooks: all() });`);
     assert.equal(r.ok, true, r.error);
@@ -83,6 +89,7 @@ describe('resource hooks (fake provider)', () => {
     assert.equal(r.ok, true, r.error);
     assert.deepEqual(trail(), ['hook beforeDelete a', 'delete a', 'hook afterDelete a']);
     assert.equal(named('a'), undefined);
+    assert.deepEqual(versioned(), { version: 3, features: undefined }, 'no resource has hooks now');
 
     // What each hook received (ResourceHookArgs): urn, id, name, type, and the inputs and outputs
     // Pulumi's table gives each kind.

@@ -157,7 +157,8 @@ export interface CheckpointDeployment {
 /** The stack's checkpoint as ocikit left it on disk (`<program>/.ocikit/stacks/<stack>.json`). */
 export function readCheckpoint(p: Program, stack = 'dev'): CheckpointDeployment {
   const file = JSON.parse(readFileSync(join(p.dir, '.ocikit', 'stacks', `${stack}.json`), 'utf8'));
-  assert.equal(file.version, 3, 'a CheckpointV3 file');
+  // Version 4 names the features it needs (hooks, taint); its checkpoint is a CheckpointV3 all the same.
+  assert.ok(file.version === 3 || (file.version === 4 && file.features.length > 0), 'a versioned CheckpointV3 file');
   return file.checkpoint.latest as CheckpointDeployment;
 }
 
