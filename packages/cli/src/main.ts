@@ -507,6 +507,25 @@ export function buildProgram(): Command {
         await stateProtect(globals(cmd), urns === undefined ? [] : [urns].flat(), protect);
       });
 
+  for (const taint of [true, false]) {
+    const command = state
+      .command(taint ? 'taint' : 'untaint')
+      .description(
+        taint
+          ? 'mark resources tainted: the next up replaces them'
+          : 'clear the taint of resources, so the next up does not replace them',
+      )
+      .argument('[urn...]', 'the resources’ URNs (ocikit stack --show-urns lists them)');
+    // As Pulumi's: untaint has --all, taint does not.
+    if (!taint) command.option('--all', 'untaint every resource of the stack');
+    command
+      .option('-y, --yes', 'do not ask for confirmation')
+      .action(async (urns: string[], _: unknown, cmd: Command) => {
+        const { stateTaint } = await import('./commands/state');
+        await stateTaint(globals(cmd), urns, taint);
+      });
+  }
+
   // Pulumi's other stack and state subcommands (pkg/cmd/pulumi/stack, pkg/cmd/pulumi/state): named,
   // so that a command line written for Pulumi fails with the reason rather than commander's
   // "too many arguments" (README, Known differences).
@@ -639,8 +658,6 @@ const UNSUPPORTED_STATE: Array<[string, string]> = [
   ['move', 'there is no backend to move resources between stacks through'],
   ['promote', 'it has no `do` command, so no stateful snippets to promote'],
   ['repair', 'a state is checked whole when written and when imported (`stack import` names what is wrong)'],
-  ['taint', 'its engine does not replace tainted resources: use `--replace <urn>` on `up`'],
-  ['untaint', 'its engine does not replace tainted resources: use `--replace <urn>` on `up`'],
   ['upgrade', 'its state is always a current checkpoint (version 3, or 4 with the features it needs)'],
 ];
 

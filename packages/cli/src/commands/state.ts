@@ -6,7 +6,7 @@ import type { GlobalOptions } from './options';
 import { canPrompt, openStack, skipConfirmations } from './context';
 import { ask } from './prompt';
 
-// `state delete|protect|unprotect|rename`: edits of the stack's state without touching the cloud, as
+// `state delete|protect|unprotect|taint|untaint|rename`: edits of the stack's state without touching the cloud, as
 // Pulumi's (pkg/cmd/pulumi/state, pkg/resource/edit). Like Pulumi they ask on a terminal unless
 // --yes and go ahead without a terminal; the state is locked, and the previous version kept as
 // the backup.
@@ -97,31 +97,58 @@ export async function stateDelete(
 export async function stateProtect(options: StateEditOptions, urns: string[], protect: boolean): Promise<void> {
   if (!options.all && urns.length === 0) throw new UserError(MISSING_URN);
   await editState(options, (snapshot) => {
-    let targets: ResourceState[];
-    let done: string;
-    const what = protect ? 'protected' : 'unprotected';
     if (options.all) {
-      targets = snapshot.resources.filter((r) => protect || !r.delete);
-      done = `All resources ${what}`;
-    } else if (protect) {
-      targets = [locate(snapshot, urns[0])];
-      done = 'Resource protected';
-    } else {
-      const byUrn = new Map(snapshot.resources.filter((r) => !r.delete).map((r) => [r.urn, r]));
-      const missing = urns.filter((urn) => !byUrn.has(urn));
-      // Pulumi puts each on a line of its own; an error is one line here.
-      if (missing.length > 0) throw new UserError(missing.map(noSuchResource).join('; '));
-      targets = urns.map((urn) => byUrn.get(urn)!);
-      done = `${urns.length} resources unprotected`;
+      setFlag(snapshot, 'protect', protect, protect ? snapshot.resources : live(snapshot));
+      return `All resources ${protect ? 'protected' : 'unprotected'}`;
     }
-    // A resource's state is never changed in place (the state writer caches each object's text).
-    const changed = new Set(targets);
-    snapshot.resources = snapshot.resources.map((r) => {
-      if (!changed.has(r)) return r;
-      const { protect: _, ...rest } = r;
-      return protect ? { ...rest, protect: true } : rest;
-    });
-    return done;
+    if (protect) {
+      setFlag(snapshot, 'protect', true, [locate(snapshot, urns[0])]);
+      return 'Resource protected';
+    }
+    setFlag(snapshot, 'protect', false, named(snapshot, urns));
+    return `${urns.length} resources unprotected`;
+  });
+}
+
+/**
+ * `state taint <urn>...` and `state untaint <urn>...|--all`, as Pulumi's (state_taint.go,
+ * state_untaint.go): each URN names a resource not pending deletion, the next `up` replaces a
+ * tainted one (and its new state is untainted). As unprotect, a URN not found is named and nothing
+ * changes; `untaint --all` clears every resource not pending deletion, whatever URNs are given.
+ */
+export async function stateTaint(options: StateEditOptions, urns: string[], taint: boolean): Promise<void> {
+  const all = !taint && options.all;
+  if (!all && urns.length === 0) throw new UserError(taint ? 'Must supply <resource URN>' : MISSING_URN);
+  await editState(options, (snapshot) => {
+    if (all) {
+      setFlag(snapshot, 'taint', false, live(snapshot));
+      return 'All resources untainted';
+    }
+    setFlag(snapshot, 'taint', taint, named(snapshot, urns));
+    return `${urns.length} resources ${taint ? 'tainted' : 'untainted'}`;
+  });
+}
+
+/** The resources not pending deletion (Pulumi's state edits skip `res.Delete` ones). */
+const live = (snapshot: Snapshot) => snapshot.resources.filter((r) => !r.delete);
+
+/** The resources not pending deletion the URNs name, refusing, each named, the URNs not found. */
+function named(snapshot: Snapshot, urns: string[]): ResourceState[] {
+  const byUrn = new Map(live(snapshot).map((r) => [r.urn, r]));
+  const missing = urns.filter((urn) => !byUrn.has(urn));
+  // Pulumi puts each on a line of its own; an error is one line here.
+  if (missing.length > 0) throw new UserError(missing.map(noSuchResource).join('; '));
+  return urns.map((urn) => byUrn.get(urn)!);
+}
+
+/** Sets or clears `protect` or `taint` on `targets`, in copies. */
+function setFlag(snapshot: Snapshot, flag: 'protect' | 'taint', on: boolean, targets: ResourceState[]): void {
+  // A resource's state is never changed in place (the state writer caches each object's text).
+  const changed = new Set(targets);
+  snapshot.resources = snapshot.resources.map((r) => {
+    if (!changed.has(r)) return r;
+    const { [flag]: _, ...rest } = r;
+    return on ? { ...rest, [flag]: true } : rest;
   });
 }
 

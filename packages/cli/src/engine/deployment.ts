@@ -814,8 +814,9 @@ export class Deployment {
       ...extra,
     });
     // A dependent deleted ahead of a delete-before-replace resource, or one the user asked to
-    // replace (--replace), is checked afresh: its old inputs do not count.
-    const targeted = Boolean(old && this.o.replace?.(urn));
+    // replace (--replace, or `state taint`: step_generator.go isTargetedReplace is true for an old
+    // state marked Taint), is checked afresh: its old inputs do not count. Its new state is untainted.
+    const targeted = Boolean(old && (old.taint || this.o.replace?.(urn)));
     const fresh = !old || Boolean(recreating) || targeted;
     const news = fresh ? reg.inputs : applyIgnoreChanges(old!.inputs, reg.inputs, reg.ignoreChanges);
     const check = await plugin.check(urn, reg.name, reg.type, fresh ? {} : old!.inputs, news).catch((e: unknown) => {

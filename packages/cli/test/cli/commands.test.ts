@@ -1046,19 +1046,31 @@ test('stack import writes a resource’s empty fields as Pulumi writes them: not
   assert.deepEqual(exported.deployment.resources, [stack]);
 });
 
+/** The URN of a stack-typed resource `name` of the dev stack of project(), and such a resource's state. */
+const urn = (name: string) => `urn:pulumi:dev::proj::pulumi:pulumi:Stack::${name}`;
+const resource = (name: string, extra: object = {}) => ({
+  urn: urn(name),
+  custom: false,
+  type: 'pulumi:pulumi:Stack',
+  ...extra,
+});
+
+/** A project() whose dev stack's state is a version 3 checkpoint of `latest`. */
+function projectWithCheckpoint(latest: object): string {
+  const cwd = project();
+  mkdirSync(join(cwd, '.ocikit', 'stacks'), { recursive: true });
+  writeFileSync(
+    join(cwd, '.ocikit', 'stacks', 'dev.json'),
+    JSON.stringify({ version: 3, checkpoint: { stack: 'dev', latest } }),
+  );
+  return cwd;
+}
+
 // Pulumi's state unprotect (pkg/cmd/pulumi/state/state_unprotect.go) takes several URNs, says how
 // many it unprotected, names each URN it does not find, and leaves a resource pending deletion
 // protected (only `!res.Delete` ones, by URN or --all). ocikit took one URN and unprotected any.
 test('state unprotect takes several URNs and leaves a resource pending deletion protected, as Pulumi’s', async () => {
-  const cwd = project();
   const env = cleanEnv();
-  const urn = (name: string) => `urn:pulumi:dev::proj::pulumi:pulumi:Stack::${name}`;
-  const resource = (name: string, extra: object = {}) => ({
-    urn: urn(name),
-    custom: false,
-    type: 'pulumi:pulumi:Stack',
-    ...extra,
-  });
   // A state edit keeps the manifest (TotalStateEdit serializes the snapshot it read, Manifest and all).
   const manifest = { time: '2026-01-02T03:04:05Z', magic: 'abc', version: 'v3.140.0' };
   const latest = {
@@ -1069,11 +1081,7 @@ test('state unprotect takes several URNs and leaves a resource pending deletion 
       resource('b', { protect: true }),
     ],
   };
-  mkdirSync(join(cwd, '.ocikit', 'stacks'), { recursive: true });
-  writeFileSync(
-    join(cwd, '.ocikit', 'stacks', 'dev.json'),
-    JSON.stringify({ version: 3, checkpoint: { stack: 'dev', latest } }),
-  );
+  const cwd = projectWithCheckpoint(latest);
   const protectedOnes = async () =>
     (
       JSON.parse((await ocikit(['stack', 'export'], { cwd, env })).stdout) as {
@@ -1101,6 +1109,48 @@ test('state unprotect takes several URNs and leaves a resource pending deletion 
   const unprotectAll = await ocikit(['state', 'unprotect', '--all', urn('a'), urn('nope')], { cwd, env });
   assert.equal(unprotectAll.stdout, 'All resources unprotected\n', unprotectAll.stderr);
   assert.deepEqual(await protectedOnes(), ['-', 'protected (delete)', '-']);
+});
+
+// Pulumi's state taint and untaint (pkg/cmd/pulumi/state/state_taint.go, state_untaint.go): several
+// URNs, each not pending deletion (`!res.Delete`), a URN not found named and nothing changed;
+// untaint --all ignores the URNs, taint has no --all. A tainted state is version 4 (ApplyFeatures).
+test('state taint and untaint mark resources not pending deletion, and the state is version 4 while one is tainted', async () => {
+  const env = cleanEnv();
+  const latest = {
+    manifest: { time: '2026-01-02T03:04:05Z', magic: 'abc', version: 'v3.140.0' },
+    resources: [resource('a'), resource('b', { delete: true }), resource('b')],
+  };
+  const cwd = projectWithCheckpoint(latest);
+  const exported = async () =>
+    JSON.parse((await ocikit(['stack', 'export'], { cwd, env })).stdout) as {
+      version: number;
+      features?: string[];
+      deployment: { resources: Array<{ taint?: boolean; delete?: boolean }> };
+    };
+  const tainted = async () =>
+    (await exported()).deployment.resources.map((r) => `${r.taint ? 'tainted' : '-'}${r.delete ? ' (delete)' : ''}`);
+
+  const missing = await ocikit(['state', 'taint', urn('a'), urn('nope')], { cwd, env });
+  assert.equal(missing.code, 1);
+  assert.equal(missing.stderr, `error: No such resource "${urn('nope')}" exists in the current state\n`);
+  assert.deepEqual(await tainted(), ['-', '- (delete)', '-'], 'nothing changed');
+  const both = await ocikit(['state', 'taint', urn('a'), urn('b')], { cwd, env });
+  assert.equal(both.stdout, '2 resources tainted\n', both.stderr);
+  assert.deepEqual(await tainted(), ['tainted', '- (delete)', 'tainted']);
+  const file = JSON.parse(readFileSync(join(cwd, '.ocikit', 'stacks', 'dev.json'), 'utf8'));
+  assert.deepEqual([file.version, file.features], [4, ['taint']], 'the checkpoint file too');
+  assert.deepEqual([(await exported()).version, (await exported()).features], [4, ['taint']]);
+
+  const one = await ocikit(['state', 'untaint', urn('b')], { cwd, env });
+  assert.equal(one.stdout, '1 resources untainted\n', one.stderr);
+  assert.deepEqual(await tainted(), ['tainted', '- (delete)', '-']);
+  const all = await ocikit(['state', 'untaint', '--all', urn('nope')], { cwd, env });
+  assert.equal(all.stdout, 'All resources untainted\n', all.stderr);
+  assert.deepEqual(await tainted(), ['-', '- (delete)', '-']);
+  assert.deepEqual([(await exported()).version, (await exported()).features], [3, undefined]);
+  const noAll = await ocikit(['state', 'taint', '--all'], { cwd, env });
+  assert.equal(noAll.code, 1);
+  assert.match(noAll.stderr, /^error: unknown option '--all'/);
 });
 
 /** A manifest as Pulumi writes it: its time with nanoseconds and the local offset, its version, its plugins. */
@@ -1220,8 +1270,6 @@ test("Pulumi's stack and state subcommands ocikit lacks fail with the reason, no
     [['state', 'move', '--dest', 'prod', 'urn'], /^error: `state move` is not supported by ocikit: /],
     [['state', 'edit'], /^error: `state edit` is not supported by ocikit: /],
     [['state', 'repair'], /^error: `state repair` is not supported by ocikit: /],
-    [['state', 'taint', 'urn'], /use `--replace <urn>` on `up`$/],
-    [['state', 'untaint', 'urn'], /^error: `state untaint` is not supported by ocikit: /],
     [['state', 'upgrade'], /^error: `state upgrade` is not supported by ocikit: /],
     // Pulumi 3.257's state get and 3.260's state promote (pkg/cmd/pulumi/state/state.go).
     [['state', 'get', 'urn'], /^error: `state get` is not supported by ocikit: `ocikit stack export` prints/],
