@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, type HelpContext, InvalidArgumentError, Option } from 'commander';
 import type { GlobalOptions } from './commands/options';
 import { COLOR_MODES } from './display/modes';
 import { goPathError, isUserError, oneLine, UserError } from './errors';
@@ -404,11 +404,13 @@ export function buildProgram(): Command {
       stackRename(globals(cmd), newName);
     });
   // stack_tag.go's commands as the DIY backend answers them: a diyStack has no tags (Tags() is nil).
-  const tag = stack
-    .command('tag')
-    .description(
-      'stack tags, as `pulumi stack tag` with a DIY backend: it keeps none (ls lists none, set and rm fail)',
-    );
+  const tag = helpWhenAlone(
+    stack
+      .command('tag')
+      .description(
+        'stack tags, as `pulumi stack tag` with a DIY backend: it keeps none (ls lists none, set and rm fail)',
+      ),
+  );
   tag
     .command('get')
     .description('print a stack tag (a DIY backend keeps none)')
@@ -461,9 +463,9 @@ export function buildProgram(): Command {
       await stackRemove({ ...(options as Parameters<typeof stackRemove>[0]), stack: name ?? options.stack });
     });
 
-  const state = program
-    .command('state')
-    .description("edit the stack's state without touching the cloud (as pulumi state)");
+  const state = helpWhenAlone(
+    program.command('state').description("edit the stack's state without touching the cloud (as pulumi state)"),
+  );
   state
     .command('delete')
     .description("delete a resource from the stack's state (the cloud resource stays)")
@@ -713,6 +715,23 @@ function unknownSubcommand(cmd: Command): void {
     cmd.outputHelp();
     throw new UserError(`unknown command "${cmd.args[0]}" for "ocikit ${cmd.name()}"`);
   });
+}
+
+/**
+ * `state` and `stack tag` do nothing themselves: given no subcommand, they print their help on
+ * stdout and exit 1, as Pulumi's group commands (pkg/cmd/pulumi/state/state.go NewStateCmd,
+ * stack_tag.go newStackTagCmd: no Run) since rattler.Install (pkg/cmd/pulumi/rattler) gives each a
+ * RunE that calls cmd.Help() (Pulumi's help func writes to stdout) and returns a bail error.
+ * commander would print the help on stderr; `ocikit help state` still succeeds.
+ */
+function helpWhenAlone(cmd: Command): Command {
+  const help = cmd.help.bind(cmd);
+  cmd.help = ((context?: HelpContext) => {
+    if (!context?.error) return help(context);
+    process.exitCode = 1;
+    return help({ error: false });
+  }) as Command['help'];
+  return cmd;
 }
 
 /**

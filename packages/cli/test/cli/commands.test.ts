@@ -138,6 +138,19 @@ test("an unknown command is refused in cobra's words, as Pulumi refuses it", asy
   }
 });
 
+// Pulumi's `state` and `stack tag` have no Run of their own: rattler.Install's prints their help
+// (to stdout) and fails.
+test('a command group given no subcommand prints its help on stdout and exits 1, as Pulumi', async () => {
+  for (const args of [['state'], ['stack', 'tag']]) {
+    const r = await ocikit(args, { cwd: project() });
+    assert.equal(r.code, 1, args.join(' '));
+    assert.match(r.stdout, new RegExp(`^Usage: ocikit ${args.join(' ')} `));
+    assert.match(r.stdout, /\n {2}(delete|ls)\b/, 'its subcommands');
+    assert.equal(r.stderr, '');
+    assert.equal((await ocikit(['help', ...args], { cwd: project() })).code, 0, `help ${args.join(' ')}`);
+  }
+});
+
 test('--cwd runs ocikit as if started there, as Pulumi: relative --file paths are read and written there', async () => {
   const cwd = project();
   const elsewhere = scratchDir('elsewhere');
