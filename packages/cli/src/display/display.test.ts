@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { EngineEvent, StepEventMetadata } from '../engine';
 import { jsonEvent } from './json-event';
@@ -422,7 +422,7 @@ test('a changed property shows the old value the provider compared (input, or ou
   run.end(result);
   assert.match(
     applied.text(),
-    / ~ +oci:AiLanguage\/endpoint:Endpoint ep updated \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/,
+    / ~ +oci:AiLanguage\/endpoint:Endpoint ep updated \([\d.]+s\)\n +~ inferenceUnits: 1 => 3\n/,
   );
 
   // An external resource's refresh (a `.get`) has no diff, as Pulumi's: its changed outputs show.
@@ -436,7 +436,7 @@ test('a changed property shows the old value the provider compared (input, or ou
     event({ resOutputsEvent: { metadata: { ...withoutDiff, urn: withoutDiff.urn.replace('::ep', '::got') } } }),
   );
   read.end(result);
-  assert.match(external.text(), /Endpoint got updated \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/);
+  assert.match(external.text(), /Endpoint got updated \([\d.]+s\)\n +~ inferenceUnits: 1 => 3\n/);
 });
 
 // A refresh row's end, as Pulumi's progress display words it (progress.go getStepDoneDescription,
@@ -461,7 +461,7 @@ test('a refresh row ends as what the refresh found in a refresh, as "refresh" wi
   };
   assert.match(
     rows('refresh', false, 'update'),
-    /\n ~ +oci:AiLanguage\/endpoint:Endpoint ep updated \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/,
+    /\n ~ +oci:AiLanguage\/endpoint:Endpoint ep updated \([\d.]+s\)\n +~ inferenceUnits: 1 => 3\n/,
   );
   assert.match(rows('refresh', false, 'same'), /refreshing\n {5}oci:AiLanguage\/endpoint:Endpoint ep\n/);
   assert.match(
@@ -471,7 +471,7 @@ test('a refresh row ends as what the refresh found in a refresh, as "refresh" wi
   assert.match(rows('refresh', true, 'same'), /^ {5}oci:AiLanguage\/endpoint:Endpoint ep\n/m);
   assert.match(
     rows('update', false, 'update'),
-    /\n ~ +oci:AiLanguage\/endpoint:Endpoint ep refresh \(\d+s\)\n +~ inferenceUnits: 1 => 3\n/,
+    /\n ~ +oci:AiLanguage\/endpoint:Endpoint ep refresh \([\d.]+s\)\n +~ inferenceUnits: 1 => 3\n/,
   );
   assert.match(rows('update', true, 'update'), /^ ~ +oci:AiLanguage\/endpoint:Endpoint ep refresh\n/m);
   assert.doesNotMatch(rows('update', false, 'same'), /refreshed/);
@@ -540,6 +540,27 @@ test("a step's nested inputs print in Pulumi's property notation: objects, array
   );
 });
 
+test("a finished step's time prints as Pulumi's: to the hundredth under a second, else whole seconds", () => {
+  mock.timers.enable({ apis: ['Date'], now: 0 });
+  try {
+    const { out, text } = stream(false);
+    const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: false, out, env: {} });
+    display.begin();
+    for (const [name, ms] of [
+      ['quick', 420],
+      ['slow', 75_600],
+    ] as const) {
+      display.onEvent(event({ resourcePreEvent: { metadata: meta('create', name) } }));
+      mock.timers.tick(ms);
+      display.onEvent(event({ resOutputsEvent: { metadata: meta('create', name) } }));
+    }
+    assert.match(text(), /Endpoint quick created \(0\.42s\)\n/);
+    assert.match(text(), /Endpoint slow created \(75s\)\n/);
+  } finally {
+    mock.timers.reset();
+  }
+});
+
 test('an update shows each step starting and finishing with its time, plugin messages, failures and errors', () => {
   const { out, text } = stream(false);
   const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: false, out, env: {} });
@@ -573,7 +594,7 @@ test('an update shows each step starting and finishing with its time, plugin mes
   assert.match(lines, /^Updating \(dev\):/);
   assert.match(lines, / \+ {3}oci:AiLanguage\/endpoint:Endpoint a creating\n/);
   assert.match(lines, /oci:AiLanguage\/endpoint:Endpoint a: work request 50%\n/);
-  assert.match(lines, / \+ {3}oci:AiLanguage\/endpoint:Endpoint a created \(\d+s\)\n/);
+  assert.match(lines, / \+ {3}oci:AiLanguage\/endpoint:Endpoint a created \([\d.]+s\)\n/);
   assert.match(lines, /b creating failed/);
   assert.match(lines, /b: error: 429 TooManyRequests/);
   assert.match(lines, /\+ 1 created/);
@@ -822,14 +843,14 @@ test('a replacement is one +- row, in the plan and in the update; --show-replace
   assert.match(plan, /\+- 1 to replace/);
   const update = run(false);
   assert.match(update, new RegExp(` \\+- {2}${TYPE} c replacing \\[diff: ~modelId\\]\\n`));
-  assert.match(update, new RegExp(` \\+- {2}${TYPE} c replaced \\(\\d+s\\)\\n`));
+  assert.match(update, new RegExp(` \\+- {2}${TYPE} c replaced \\([\\d.]+s\\)\\n`));
   assert.doesNotMatch(update, hidden);
   const steps = run(true, true);
   assert.match(steps, new RegExp(` \\+- {2}${TYPE} c replace\\n[^]* \\+\\+ {2}${TYPE} c create-replacement\\n`));
   assert.match(steps, new RegExp(` -- {2}${TYPE} c delete-replaced\\n`));
   assert.match(
     run(false, true),
-    new RegExp(` \\+\\+ {2}${TYPE} c created replacement \\(\\d+s\\)\\n[^]* -- {2}${TYPE} c deleting original\\n`),
+    new RegExp(` \\+\\+ {2}${TYPE} c created replacement \\([\\d.]+s\\)\\n[^]* -- {2}${TYPE} c deleting original\\n`),
   );
 });
 
@@ -998,7 +1019,7 @@ test("a retained resource's delete or replacement has [retain] after its status;
   display.onEvent(event({ resOutputsEvent: { metadata: step, planning: false } }));
   display.end({ ok: true, changes: { delete: 1 }, outputs: {}, durationMs: 0 });
   assert.match(update.text(), new RegExp(`^ - {3}${TYPE} gone deleting\\[retain\\]$`, 'm'));
-  assert.match(update.text(), new RegExp(`^ - {3}${TYPE} gone deleted \\(\\d+s\\)\\[retain\\]$`, 'm'));
+  assert.match(update.text(), new RegExp(`^ - {3}${TYPE} gone deleted \\([\\d.]+s\\)\\[retain\\]$`, 'm'));
 });
 
 // hideDiffs (Pulumi's printOldNewDiffs and PrintObjectDiff): a change under one of its paths is not

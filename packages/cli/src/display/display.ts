@@ -1,7 +1,7 @@
 import type { EngineEvent, EngineResult, OpType, PropertyDiff, StepEventMetadata } from '../engine';
 import { jsonEvent } from './json-event';
 import { isDefaultProvider } from '../engine/default-provider';
-import { formatDuration, isSecret, SECRET_SIG, SECRET_VALUE, summaryDuration } from './format';
+import { isSecret, SECRET_SIG, SECRET_VALUE, stepDuration, summaryDuration } from './format';
 import { propertyDiffText, propertyPathString, stackOutputsText, type PropertyOp } from './properties';
 import { changedKeys, parsePath, pathContains, secretTokens } from '../engine/values';
 import { urnName } from '../engine/urn';
@@ -312,7 +312,7 @@ export class Display {
     this.started.delete(key(meta));
     if (shownAs.op === 'same') return this.line(this.stepLine(shownAs, '').trimEnd());
     const did = meta.op === 'refresh' && shownAs.op === 'refresh' ? 'refresh' : (PRESENT[shownAs.op]?.[1] ?? meta.op);
-    this.line(`${this.stepLine(shownAs, did)} (${formatDuration(Date.now() - start.at)})${retainMark(shownAs)}`);
+    this.line(`${this.stepLine(shownAs, did)} (${stepDuration(Date.now() - start.at, true)})${retainMark(shownAs)}`);
     // What a refresh read differently from the state (its drift), as Pulumi shows it.
     if (meta.op === 'refresh' && !gone) for (const detail of this.diffLines(meta)) this.line(detail);
   }
@@ -321,7 +321,7 @@ export class Display {
     const start = this.started.get(key(meta));
     this.started.delete(key(meta));
     const [doing] = PRESENT[meta.op] ?? [meta.op];
-    const elapsed = start ? ` (${formatDuration(Date.now() - start.at)})` : '';
+    const elapsed = start ? ` (${stepDuration(Date.now() - start.at, true)})` : '';
     this.line(`${this.stepLine(meta, this.paint(31, `${doing} failed`))}${elapsed}${retainMark(meta)}`);
   }
 
@@ -466,7 +466,7 @@ export class Display {
     const now = Date.now();
     const items = [...this.started.values()].map(
       ({ meta, at, progress }) =>
-        `${(PRESENT[meta.op] ?? [meta.op])[0]} ${urnName(meta.urn)} (${formatDuration(now - at)}${progress ? `: ${progress}` : ''})`,
+        `${(PRESENT[meta.op] ?? [meta.op])[0]} ${urnName(meta.urn)} (${stepDuration(now - at, false)}${progress ? `: ${progress}` : ''})`,
     );
     const width = (this.out.columns || 100) - 1;
     let text = `    ${items.join(', ')}`;

@@ -26,9 +26,21 @@ export function reveal(value: unknown, showSecrets = false, keepUnknowns = false
   return value;
 }
 
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+/**
+ * A step's elapsed time (whole milliseconds) as Pulumi's progress display prints it
+ * (pkg/backend/display/progress.go): while it runs, whole seconds (getStepInProgressDescription's
+ * `%ds` of int(secondsElapsed)); once done, under a second to the hundredth (getStepDoneDescription's
+ * `%.2fs`), else whole seconds, truncated (`%ds` of int(opDuration)): `0.42s`, `1s`, `75s`.
+ */
+export function stepDuration(ms: number, done: boolean): string {
+  if (!done || ms >= 1000) return `${Math.floor(ms / 1000)}s`;
+  // Go's %.2f rounds an exact tie to even where toFixed rounds it up: of whole milliseconds,
+  // only 125, 375, 625 and 875 are ties a float holds exactly.
+  if (ms % 250 === 125) {
+    const down = (ms - 5) / 10;
+    return `0.${down % 2 ? down + 1 : down}s`;
+  }
+  return `${(ms / 1000).toFixed(2)}s`;
 }
 
 /**

@@ -121,7 +121,7 @@ test("refresh's drift is what the provider's Diff finds against the state's inpu
   // Its row ends as what the refresh found, as Pulumi's (getStepDoneDescription of ResultOp).
   assert.match(
     drifted.stdout,
-    / ~ +oci:AiLanguage\/endpoint:Endpoint classifier updated \(\d+s\)\n +~ inferenceUnits: 1 => 2\n(?! +~)/,
+    / ~ +oci:AiLanguage\/endpoint:Endpoint classifier updated \([\d.]+s\)\n +~ inferenceUnits: 1 => 2\n(?! +~)/,
   );
   assert.match(drifted.stdout, /^ +~ 1 updated$/m);
   assert.equal((await classifier()).inputs.inferenceUnits, 2);
@@ -371,7 +371,10 @@ test(
 
     const accepted = await p.onTerminal(['up'], 'yes');
     assert.equal(accepted.code, 0, accepted.stdout);
-    assert.match(terminalText(accepted.stdout), /^ ~ +oci:AiLanguage\/endpoint:Endpoint classifier updated \(\d+s\)/m);
+    assert.match(
+      terminalText(accepted.stdout),
+      /^ ~ +oci:AiLanguage\/endpoint:Endpoint classifier updated \([\d.]+s\)/m,
+    );
     assert.equal(await units(), 2, 'accepted: the endpoint has the new units');
   },
 );

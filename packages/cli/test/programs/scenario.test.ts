@@ -134,7 +134,7 @@ test('refresh records an out-of-band change and a deletion; preview shows the dr
   );
   // The resource found gone shows as deleted, as Pulumi shows it (preview, then the refresh).
   assert.equal(refresh.stdout.match(new RegExp(`^ - +${ENDPOINT} ignored delete$`, 'gm'))?.length, 1, refresh.stdout);
-  assert.match(refresh.stdout, new RegExp(`^ - +${ENDPOINT} ignored deleted \\(\\d+s\\)$`, 'm'));
+  assert.match(refresh.stdout, new RegExp(`^ - +${ENDPOINT} ignored deleted \\([\\d.]+s\\)$`, 'm'));
   assert.doesNotMatch(refresh.stdout, /id: undefined/);
   assert.equal((await language().getEndpoint({ endpointId: state.get('ep').id })).endpoint.displayName, 'changed');
   const refreshed = await urns();
