@@ -595,7 +595,7 @@ test('an update shows each step starting and finishing with its time, plugin mes
   assert.match(lines, / \+ {3}oci:AiLanguage\/endpoint:Endpoint a creating\n/);
   assert.match(lines, /oci:AiLanguage\/endpoint:Endpoint a: work request 50%\n/);
   assert.match(lines, / \+ {3}oci:AiLanguage\/endpoint:Endpoint a created \([\d.]+s\)\n/);
-  assert.match(lines, /b creating failed/);
+  assert.match(lines, /b creating failed\n/, 'no time after a failure, as Pulumi');
   assert.match(lines, /b: error: 429 TooManyRequests/);
   assert.match(lines, /\+ 1 created/);
 });

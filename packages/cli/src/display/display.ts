@@ -317,12 +317,12 @@ export class Display {
     if (meta.op === 'refresh' && !gone) for (const detail of this.diffLines(meta)) this.line(detail);
   }
 
+  // No time after it, as Pulumi's: getStepDoneDescription adds one only once the step's outputs
+  // event set its end (processNormalEvent; a failure sets none).
   private failed(meta: StepEventMetadata): void {
-    const start = this.started.get(key(meta));
     this.started.delete(key(meta));
     const [doing] = PRESENT[meta.op] ?? [meta.op];
-    const elapsed = start ? ` (${stepDuration(Date.now() - start.at, true)})` : '';
-    this.line(`${this.stepLine(meta, this.paint(31, `${doing} failed`))}${elapsed}${retainMark(meta)}`);
+    this.line(`${this.stepLine(meta, this.paint(31, `${doing} failed`))}${retainMark(meta)}`);
   }
 
   /**
