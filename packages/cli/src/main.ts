@@ -403,6 +403,21 @@ export function buildProgram(): Command {
       const { stackRename } = await import('./commands/stack');
       stackRename(globals(cmd), newName);
     });
+  // stack_graph.go's flags, and its defaults.
+  stack
+    .command('graph')
+    .description("write the stack's dependency graph to a file in DOT (Graphviz), as `pulumi stack graph`")
+    .argument('<filename>', 'the file to write')
+    .option('--ignore-parent-edges', 'leave out the edges from each resource to its parent')
+    .option('--ignore-dependency-edges', 'leave out the edges from each resource to those that depend on it')
+    .option('--dependency-edge-color <color>', 'the color of dependency edges', '#246C60')
+    .option('--parent-edge-color <color>', 'the color of parent edges', '#AA6639')
+    .option('--short-node-name', "label each node with the resource's name instead of its URN")
+    .option('--dot-fragment <dot>', 'DOT inserted at the top of the digraph (styles, graph attributes)')
+    .action(async (file: string, _: unknown, cmd: Command) => {
+      const { stackGraph } = await import('./commands/stack-graph');
+      stackGraph(globals(cmd) as Parameters<typeof stackGraph>[0], file);
+    });
   // stack_tag.go's commands as the DIY backend answers them: a diyStack has no tags (Tags() is nil).
   const tag = helpWhenAlone(
     stack
@@ -648,10 +663,6 @@ export function buildProgram(): Command {
 
 const UNSUPPORTED_STACK: Array<[string, string]> = [
   ['history', 'it keeps no update history (the state and its one backup are all it stores)'],
-  [
-    'graph',
-    'it draws no dependency graph (`ocikit stack --show-urns` shows the tree, `stack export` the dependencies)',
-  ],
   ['change-secrets-provider', 'it reads and writes secrets with the passphrase provider only'],
 ];
 const UNSUPPORTED_STATE: Array<[string, string]> = [

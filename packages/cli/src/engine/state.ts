@@ -368,6 +368,11 @@ export class FileStackState implements StackState {
     return { latest: raw.checkpoint.latest, features };
   }
 
+  /** Whether the checkpoint holds a deployment (a stack with only its Pulumi.<stack>.yaml has none). */
+  hasDeployment(): boolean {
+    return Boolean(this.readCheckpoint()?.latest);
+  }
+
   /** The latest snapshot with secrets decrypted (wire form), or an empty one. */
   /**
    * The latest deployment. With `manifest`, its manifest too, as Pulumi reads it into a snapshot

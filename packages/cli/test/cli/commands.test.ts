@@ -1278,7 +1278,6 @@ test("Pulumi's stack and state subcommands ocikit lacks fail with the reason, no
       ['stack', 'history', '--full-dates'],
       /^error: `stack history` is not supported by ocikit: it keeps no update history/,
     ],
-    [['stack', 'graph', 'g.dot'], /^error: `stack graph` is not supported by ocikit: /],
     [['stack', 'change-secrets-provider', 'awskms://x'], /passphrase provider only$/],
     [['state', 'move', '--dest', 'prod', 'urn'], /^error: `state move` is not supported by ocikit: /],
     [['state', 'edit'], /^error: `state edit` is not supported by ocikit: /],
