@@ -17,6 +17,13 @@ const positiveInt = (value: string): number => {
   return n;
 };
 
+/** A Go int flag's value (strconv.ParseInt): any integer, negative and zero too. */
+const goInt = (value: string): number => {
+  const n = Number(value);
+  if (!/^[+-]?\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('must be an integer.');
+  return n;
+};
+
 /** A Go-style boolean flag value (`--protect=false`), as Pulumi's flags take them. */
 const booleanFlag = (value: string): boolean => {
   if (/^(true|1)$/i.test(value)) return true;
@@ -164,7 +171,7 @@ export function buildProgram(): Command {
       )
       .option('--suppress-outputs', "do not print the stack's outputs")
       .option('--show-secrets', 'show secret values in plain text in the plan, the progress and the outputs')
-      .option('-m, --message <text>', 'a message for the update (accepted; ocikit keeps no update history)');
+      .option('-m, --message <text>', "the update's message, in the stack's history (ocikit stack history)");
     // All four, as Pulumi's (preview.go, up.go, refresh.go, destroy.go: parseAndSaveConfigArray).
     cmd
       .option(
@@ -245,6 +252,7 @@ export function buildProgram(): Command {
     .option('-y, --yes', 'accepted for Pulumi compatibility: an import writes nothing to the cloud and never asks')
     .option('--skip-preview', 'accepted for Pulumi compatibility: an import does not preview first')
     .option('--preview-only', 'only show a preview of the import: adopt nothing, generate no code')
+    .option('-m, --message <text>', "the import's message, in the stack's history (ocikit stack history)")
     .option(
       '--protect [bool]',
       'mark the imported resources protected, as `pulumi import` does by default (--protect=false: not)',
@@ -350,6 +358,20 @@ export function buildProgram(): Command {
     .action(async (_: unknown, cmd: Command) => {
       const { stackExport } = await import('./commands/stack');
       stackExport(globals(cmd));
+    });
+  // stack_history.go's flags; a DIY backend keeps the history (pkg/backend/diy getHistory).
+  stack
+    .command('history')
+    .alias('hist')
+    .description("print the stack's updates, newest first, as `pulumi stack history`")
+    .option('-j, --json', 'print JSON')
+    .option('--show-secrets', "show the config's secret values (with --json)")
+    .option('--page-size <n>', 'how many updates a page holds (0 or less: all of them)', goInt, 10)
+    .option('--page <n>', 'the page of updates to print, with --page-size', goInt, 1)
+    .option('--full-dates', 'print full dates, not how long ago')
+    .action(async (_: unknown, cmd: Command) => {
+      const { stackHistory } = await import('./commands/history');
+      stackHistory(globals(cmd) as unknown as Parameters<typeof stackHistory>[0]);
     });
   // stack_ls.go's filters as its DIY backend honours them (ListStacks): only the project's.
   stack
@@ -662,7 +684,6 @@ export function buildProgram(): Command {
 }
 
 const UNSUPPORTED_STACK: Array<[string, string]> = [
-  ['history', 'it keeps no update history (the state and its one backup are all it stores)'],
   ['change-secrets-provider', 'it reads and writes secrets with the passphrase provider only'],
 ];
 const UNSUPPORTED_STATE: Array<[string, string]> = [
@@ -687,14 +708,14 @@ function refuseExportVersion(argv: string[]): void {
     args.slice(at + 2).some((a) => a === '--version' || a.startsWith('--version='))
   )
     throw new UserError(
-      '`stack export --version` is not supported by ocikit: it keeps no update history (the previous state is `.ocikit/stacks/<stack>.json.bak`)',
+      '`stack export --version` is not supported by ocikit: its history keeps no versions to export (the earlier states are checkpoint copies in `.ocikit/history/<stack>/`)',
     );
 }
 
 /** Pulumi's `config` subcommands that ocikit does not have, and why. */
 const UNSUPPORTED_CONFIG_COMMANDS: Array<[string, string]> = [
   ['env', 'ESC environments need Pulumi Cloud (move their values into config:)'],
-  ['refresh', "it keeps no update history to take the last update's config from (stack export holds the state only)"],
+  ['refresh', 'not implemented yet (`ocikit stack history --json --show-secrets` shows the config of each update)'],
   ['edit', 'edit Pulumi.<stack>.yaml itself, or use config set, set-all and rm'],
 ];
 

@@ -198,7 +198,7 @@ export function configGet(options: GlobalOptions & PathOption, key: string): voi
 }
 
 /** A value in plain text, its secure parts decrypted; objects and lists as JSON, as Pulumi prints them. */
-function reveal(
+export function reveal(
   crypter: ReturnType<typeof stackCrypter>,
   raw: unknown,
   words: DecryptWords,

@@ -1,7 +1,7 @@
 import { configuredCloud, startEmbeddedCloud, type EmbeddedCloud } from '../embedded';
 import { Display, type DisplayMode } from '../display/display';
 import { ExitCode, UserError } from '../errors';
-import type { Operation } from '../engine';
+import type { Operation, UpdateInfo } from '../engine';
 import type { GlobalOptions } from './options';
 import { loadStackConfig } from '../project/config';
 import { checkEntryPoint, findUp, type Project } from '../project/project';
@@ -60,6 +60,8 @@ interface DeployOptions extends GlobalOptions {
   suppressOutputs?: boolean;
   showSecrets?: boolean;
   config?: string[];
+  /** `-m, --message`: the update's message in the stack's history. */
+  message?: string;
 }
 
 const OPERATION: Record<DeployKind, Operation> = {
@@ -79,6 +81,13 @@ const TERMINATED: Record<DeployKind, string> = {
   refresh: 'refresh cancelled',
   destroy: 'destroy cancelled',
   import: 'import cancelled',
+};
+/** The kind of update each command records in the stack's history (a preview records none). */
+const HISTORY_KIND: Partial<Record<DeployKind, UpdateInfo['kind']>> = {
+  up: 'update',
+  refresh: 'refresh',
+  destroy: 'destroy',
+  import: 'resource-import',
 };
 const QUESTION: Partial<Record<DeployKind, string>> = {
   up: 'Do you want to perform this update?',
@@ -308,6 +317,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       });
       display.begin();
       running = { display, preview };
+      const startTime = engine.unixSeconds();
       const result = await engine.runEngine({
         ...base,
         preview,
@@ -319,6 +329,20 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         onTerminated: (r) => display.end(r),
       });
       display.end(result);
+      // As the DIY backend's apply, once the operation (not its preview) is over, failed or not.
+      const historyKind = HISTORY_KIND[kind];
+      if (!preview && historyKind)
+        engine.addToHistory(state, {
+          kind: historyKind,
+          startTime,
+          message: options.message ?? '',
+          environment: engine.updateEnvironment(engine.engineVersion),
+          config: config.recorded,
+          version: 0,
+          result: result.ok ? 'succeeded' : 'failed',
+          endTime: engine.unixSeconds(),
+          resourceChanges: result.resourceChanges,
+        });
       if (!result.ok) {
         const detail = display.exceptionDetail();
         throw new UserError(detail ? `the program failed: ${detail}` : (result.error ?? `${kind} failed`));

@@ -19,6 +19,7 @@ import {
   checkSnapshot,
   listStacks,
   passphraseSalt,
+  renameHistory,
   type Crypter,
   type ImportedDeployment,
   type ResourceState,
@@ -605,6 +606,8 @@ export function stackRename(options: GlobalOptions, newName: string): void {
       } finally {
         renamed.unlock();
       }
+      // As the DIY backend's renameStack: the old state becomes its backup, its history moves.
+      renameHistory(project.dir, stack, target.stack);
       state.remove({ removeBackups: false });
     }
   } finally {

@@ -6,7 +6,7 @@ import { propertyDiffText, propertyPathString, stackOutputsText, type PropertyOp
 import { changedKeys, parsePath, pathContains, secretTokens } from '../engine/values';
 import { urnName } from '../engine/urn';
 import { APITYPE_MAPS, goJson } from '../go-json';
-import type { ColorMode } from './modes';
+import { colourOn, type ColorMode } from './modes';
 
 export type DisplayMode = 'update' | 'refresh' | 'destroy' | 'import';
 
@@ -122,7 +122,7 @@ export class Display {
     this.debug = Boolean(env.OCIKIT_DEBUG);
     this.live = !options.json && Boolean(this.out.isTTY);
     const color = options.color ?? 'auto';
-    this.colour = color === 'always' || (color === 'auto' && this.live && !env.NO_COLOR);
+    this.colour = colourOn(color, this.live, env);
     // Pulumi's colorization (cmdutil.GetGlobalColorization) is never unless asked for (always,
     // raw) or auto on a terminal; --json's diagnostics then keep its colour directives (jsonEvent).
     this.jsonColour =

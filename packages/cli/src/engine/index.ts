@@ -4,6 +4,7 @@ export * from './types';
 export { runEngine } from './run-engine';
 export { isDefaultProvider } from './default-provider';
 export {
+  engineVersion,
   openStackState,
   listStacks,
   passphraseSalt,
@@ -11,6 +12,7 @@ export {
   type ResourceState,
   type Snapshot,
 } from './state';
+export { addToHistory, readHistory, renameHistory, unixSeconds, updateEnvironment, type UpdateInfo } from './history';
 export { checkSnapshot } from './snapshot-check';
 export { separateProtected } from './targets';
 export { trace } from './trace';

@@ -65,6 +65,7 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     ok,
     ...(error ? { error: oneLine(error) } : {}),
     changes: d?.changes ?? {},
+    resourceChanges: d?.opCounts ?? {},
     // A refresh runs no program: the stack keeps its outputs (RefreshStep.Apply returns a
     // component's state as it was), in its preview too. Otherwise the stack's outputs in the
     // snapshot the run wrote (from memory: reading the file back cost a parse of every resource).

@@ -23,6 +23,7 @@ import { isObject, isSecret, secretSig, sigKey, type Props } from './values';
 import { StackLockedError, type Crypter, type StackState } from './types';
 import { processAlive } from '../process-alive';
 import { APITYPE_MAPS, goJson, goTimeJson } from '../go-json';
+import { removeHistory } from './history';
 
 /** apitype.ResourceV3, with property values in wire form (secrets as plain secret objects). */
 export interface ResourceState {
@@ -186,7 +187,8 @@ export interface Snapshot {
   manifest?: Manifest;
 }
 
-const engineVersion = 'ocikit-0.1.0';
+/** What wrote the state: a manifest's `version`, and a history record's `pulumi.version`. */
+export const engineVersion = 'ocikit-0.1.0';
 /** Stands for the resources array in the skeleton of the checkpoint's text (see serialize). */
 const resourcesMark = '@@ocikit-resources@@';
 /** Indentation of an item of `checkpoint.latest.resources` in the file (4 spaces a level). */
@@ -644,9 +646,11 @@ export class FileStackState implements StackState {
 
   /**
    * `stack rm`: the state file becomes the backup (as Pulumi's DIY backend keeps one of a removed
-   * stack), or goes with its backup when `removeBackups`.
+   * stack), or goes with its backup when `removeBackups`; the stack's history goes in any case
+   * (the DIY backend's removeStack deletes its history folder).
    */
   remove(options: { removeBackups: boolean }): void {
+    removeHistory(this.programDir, this.stack);
     if (options.removeBackups) rmSync(this.backupFile, { force: true });
     if (!existsSync(this.file)) return;
     if (options.removeBackups) rmSync(this.file);

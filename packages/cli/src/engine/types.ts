@@ -107,6 +107,8 @@ export interface EngineResult {
   /** One line, for the user. */
   error?: string;
   changes: Partial<Record<ChangeKind, number>>;
+  /** The steps done, by operation: the summary's resourceChanges (Pulumi's updateActions.Ops). */
+  resourceChanges?: Partial<Record<OpType, number>>;
   /** Stack outputs (secrets as Pulumi's secret sentinel objects). */
   outputs: Record<string, unknown>;
   /**

@@ -8,7 +8,7 @@ import {
 import { ensureSalt, stackCrypter } from '../secrets/stack-crypter';
 import { containsSecure, mapSecure, showConfigPath } from './config-path';
 import type { Project } from './project';
-import { applyProjectConfig } from './project-config';
+import { applyProjectConfig, configText, projectValues } from './project-config';
 import { ProjectError } from './project-error';
 import { StackConfigFile } from './stack-config';
 import { configJson } from './config-json';
@@ -19,6 +19,11 @@ export interface StackConfig {
   values: Record<string, string>;
   secretKeys: string[];
   crypter: SymmetricCrypter;
+  /**
+   * The config as an update records it (the target's config.Map: secrets as their `{ secure }`
+   * ciphertext, objects as objects), the project's defaults and values included.
+   */
+  recorded: Record<string, unknown>;
 }
 
 /**
@@ -61,7 +66,12 @@ export function loadStackConfig(project: Project, stack: string, env: NodeJS.Pro
   }
   ensureSalt(file, env, crypter);
   const merged = applyProjectConfig(project.name, project.config, stack, { values, secretKeys, objects });
-  return { file, values: merged, secretKeys, crypter };
+  const recorded: Record<string, unknown> = {};
+  for (const [key, entry] of file.entries())
+    recorded[key] = entry.secure ? { secure: entry.value } : (file.object(key) ?? entry.value);
+  for (const [key, given] of projectValues(project.name, project.config))
+    if (!(key in recorded)) recorded[key] = typeof given === 'object' && given !== null ? given : configText(given);
+  return { file, values: merged, secretKeys, crypter, recorded };
 }
 
 /**
@@ -79,6 +89,9 @@ export const DECRYPT_WORDS = {
   list: { crypter: undefined, value: 'could not decrypt configuration value' },
   // config cp of a key (copySingleConfigKey); the value's own error as it is (Value.Copy).
   copy: { crypter: 'could not create a decrypter', value: undefined },
+  // stack history --show-secrets (stack_history.go: "decrypting secrets: %w" of GetDecrypter's
+  // error); a value it cannot decrypt is shown as ERROR_UNABLE_TO_DECRYPT.
+  history: { crypter: 'decrypting secrets', value: undefined },
 };
 
 /** One command's words (see DECRYPT_WORDS). */

@@ -1,0 +1,179 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { inlineProgram, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
+
+// The stack's update history, as Pulumi's DIY backend keeps it (pkg/backend/diy addToHistory,
+// getHistory) and `pulumi stack history` prints it (pkg/cmd/pulumi/stack/stack_history.go).
+
+let cloud: Cloud;
+before(async () => {
+  cloud = await startCloud();
+});
+after(() => cloud?.close());
+
+const INDEX = `import * as pulumi from '@pulumi/pulumi';
+import * as oci from '@ocikit/oci';
+const config = new pulumi.Config();
+if (config.getBoolean('fail')) throw new Error('the program was told to fail');
+export const endpointId = new oci.ailanguage.Endpoint('kept', {
+  compartmentId: config.require('compartmentId'),
+  modelId: config.require('modelId'),
+}).id;
+`;
+const PASSPHRASE = 'history passphrase';
+const SECRET = 'only-in-ciphertext';
+
+function endpointProgram(): Program {
+  const p = program(inlineProgram('recorded', INDEX), {
+    PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    ...cloud.env,
+  });
+  p.setConfig({ ...cloud.ociConfig, compartmentId: cloud.sandbox.compartmentId, modelId: cloud.sandbox.textModelId });
+  return p;
+}
+
+interface Entry {
+  version: number;
+  kind: string;
+  startTime: string;
+  message: string;
+  environment: Record<string, string>;
+  config: Record<string, { value?: string; objectValue?: unknown; secret: boolean }>;
+  result: string;
+  endTime: string;
+  resourceChanges: Record<string, number>;
+}
+
+const historyFiles = (p: Program, stack = 'dev') => {
+  const dir = join(p.dir, '.ocikit', 'history', stack);
+  return existsSync(dir) ? readdirSync(dir).sort() : [];
+};
+
+test('up, refresh and a failed up are recorded; stack history prints them newest first, as text and JSON', async () => {
+  const p = endpointProgram();
+  ok(await p.run(['config', 'set', '--secret', 'apiKey', SECRET]));
+  // A preview records nothing, as the DIY backend adds to the history only what is not a dry run.
+  ok(await p.run(['preview']));
+  assert.equal(ok(await p.run(['stack', 'history'])).stdout, 'Stack has never been updated\n');
+
+  ok(await p.run(['up', '--yes', '-m', 'first deploy']));
+  ok(await p.run(['up', '--yes', '--message', 'nothing to change']));
+  ok(await p.run(['refresh', '--yes', '-m', 'drift check']));
+  ok(await p.run(['config', 'set', 'fail', 'true']));
+  // A preview that fails stops the up before its update: nothing recorded; an update that fails is.
+  assert.equal((await p.run(['up', '--yes', '-m', 'previewed, broken'])).code, 1);
+  assert.equal((await p.run(['up', '--skip-preview', '-m', 'broken'])).code, 1);
+
+  // Each record beside a copy of the state the run left (<stack>-<unix nanoseconds>.*.json).
+  const files = historyFiles(p);
+  assert.equal(files.length, 8, files.join(' '));
+  for (const f of files) assert.match(f, /^dev-\d{19}\.(checkpoint|history)\.json$/);
+  const newestCheckpoint = join(p.dir, '.ocikit', 'history', 'dev', files[files.length - 2]);
+  assert.equal(
+    readFileSync(newestCheckpoint, 'utf8'),
+    readFileSync(join(p.dir, '.ocikit', 'stacks', 'dev.json'), 'utf8'),
+  );
+  // The config is recorded as Pulumi.<stack>.yaml holds it: the secret as its ciphertext.
+  const recorded = files.filter((f) => f.endsWith('.history.json'));
+  const first = readFileSync(join(p.dir, '.ocikit', 'history', 'dev', recorded[0]), 'utf8');
+  assert.ok(!first.includes(SECRET), 'no secret in plain text');
+  const stackFile = parseYaml(readFileSync(join(p.dir, 'Pulumi.dev.yaml'), 'utf8')) as {
+    config: Record<string, unknown>;
+  };
+  assert.deepEqual((JSON.parse(first) as { config: Record<string, unknown> }).config['recorded:apiKey'], {
+    secure: (stackFile.config['recorded:apiKey'] as { secure: string }).secure,
+  });
+
+  const text = ok(await p.run(['stack', 'history'])).stdout;
+  const blocks = text.trimEnd().split('\n\n');
+  assert.deepEqual(
+    blocks.map((b) => /^UpdateKind: (.*)$/m.exec(b)?.[1]),
+    ['update', 'refresh', 'update', 'update'],
+  );
+  assert.deepEqual(
+    blocks.map((b) => /^Message: (.*)$/m.exec(b)?.[1]),
+    ['broken', 'drift check', 'nothing to change', 'first deploy'],
+  );
+  assert.deepEqual(
+    blocks.map((b) => /^Status: (.*)$/m.exec(b)?.[1]),
+    ['failed', 'succeeded', 'succeeded', 'succeeded'],
+  );
+  // The DIY backend gives no update a version number.
+  for (const b of blocks) assert.match(b, /^Version: 0\nUpdateKind: /);
+  // Creates, deletes, updates and sames (the stack and the endpoint), when and how long.
+  assert.match(blocks[3], /^\+2-0~0 0 Updated (now|\d+ seconds? ago) took \d+s$/m);
+  assert.match(blocks[2], /^\+0-0~0 2 Updated /m);
+  assert.match(blocks[3], /^ {4}exec\.kind: cli$/m);
+  // --full-dates: Go's time.Time, in the local zone.
+  assert.match(
+    ok(await p.run(['stack', 'history', '--full-dates'])).stdout,
+    /^\+2-0~0 0 Updated \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4} \S+ took \d+s$/m,
+  );
+
+  const json = JSON.parse(ok(await p.run(['stack', 'history', '--json'])).stdout) as Entry[];
+  assert.deepEqual(
+    json.map((u) => [u.kind, u.message, u.result]),
+    [
+      ['update', 'broken', 'failed'],
+      ['refresh', 'drift check', 'succeeded'],
+      ['update', 'nothing to change', 'succeeded'],
+      ['update', 'first deploy', 'succeeded'],
+    ],
+  );
+  assert.deepEqual(Object.keys(json[3]), [
+    'version',
+    'kind',
+    'startTime',
+    'message',
+    'environment',
+    'config',
+    'result',
+    'endTime',
+    'resourceChanges',
+  ]);
+  assert.deepEqual(json[3].resourceChanges, { create: 2 });
+  assert.match(json[3].startTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
+  assert.ok(json[3].startTime <= json[3].endTime);
+  assert.deepEqual(json[3].config['recorded:apiKey'], { secret: true });
+  assert.deepEqual(json[3].config['recorded:compartmentId'], { value: cloud.sandbox.compartmentId, secret: false });
+  // The failed update ran with the config that made it fail.
+  assert.deepEqual(json[0].config['recorded:fail'], { value: 'true', secret: false });
+  const shown = JSON.parse(ok(await p.run(['stack', 'history', '--json', '--show-secrets'])).stdout) as Entry[];
+  assert.deepEqual(shown[3].config['recorded:apiKey'], { value: SECRET, secret: true });
+
+  // Pages of --page-size updates, newest first.
+  const page = JSON.parse(ok(await p.run(['stack', 'history', '--json', '--page-size', '2', '--page', '2'])).stdout);
+  assert.deepEqual(
+    (page as Entry[]).map((u) => u.message),
+    ['nothing to change', 'first deploy'],
+  );
+  assert.equal(
+    ok(await p.run(['stack', 'hist', '--page-size', '2', '--page', '3'])).stdout,
+    "No stack updates found on page '3'\n",
+  );
+});
+
+test('destroy is recorded; stack rename moves the history, stack rm removes it', async () => {
+  const p = endpointProgram();
+  ok(await p.run(['up', '--yes', '-m', 'deployed']));
+  ok(await p.run(['destroy', '--yes', '-m', 'torn down']));
+  ok(await p.run(['stack', 'rename', 'prod']));
+  assert.deepEqual(historyFiles(p), []);
+  assert.equal(historyFiles(p, 'prod').length, 4);
+  for (const f of historyFiles(p, 'prod')) assert.match(f, /^prod-\d{19}\./);
+  const moved = JSON.parse(ok(await p.run(['stack', 'history', '--json'])).stdout) as Entry[];
+  assert.deepEqual(
+    moved.map((u) => [u.kind, u.message, u.resourceChanges]),
+    [
+      ['destroy', 'torn down', { delete: 2 }],
+      ['update', 'deployed', { create: 2 }],
+    ],
+  );
+
+  ok(await p.run(['stack', 'rm', '--yes', '--preserve-config']));
+  assert.ok(!existsSync(join(p.dir, '.ocikit', 'history', 'prod')));
+});
