@@ -355,6 +355,8 @@ export function buildProgram(): Command {
     .description("print the stack's state as a Pulumi checkpoint (what `pulumi stack import` reads)")
     .option('--file <path>', 'write it to this file instead of standard output')
     .option('--show-secrets', 'write secrets in plain text, as `pulumi stack export --show-secrets`')
+    // `--version <n>` (see exportVersionArgs): which a DIY backend cannot export.
+    .addOption(new Option(`${EXPORT_VERSION} <version>`).hideHelp())
     .action(async (_: unknown, cmd: Command) => {
       const { stackExport } = await import('./commands/stack');
       stackExport(globals(cmd));
@@ -695,21 +697,19 @@ const UNSUPPORTED_STATE: Array<[string, string]> = [
   ['upgrade', 'its state is always a current checkpoint (version 3, or 4 with the features it needs)'],
 ];
 
+/** The option `stack export --version` is parsed as (see exportVersionArgs). */
+const EXPORT_VERSION = '--previous-version';
+
 /**
- * `stack export --version <n>` asks Pulumi for an earlier deployment; here the root's `--version`
- * would print ocikit's version instead, so it is refused before commander sees it.
+ * `stack export --version <n>` asks for an earlier deployment; commander would take `--version`
+ * as the root's (and print ocikit's version), so it is renamed before commander sees it.
  */
-function refuseExportVersion(argv: string[]): void {
-  const args = argv.slice(2);
-  const at = args.indexOf('stack');
-  if (
-    at >= 0 &&
-    args[at + 1] === 'export' &&
-    args.slice(at + 2).some((a) => a === '--version' || a.startsWith('--version='))
-  )
-    throw new UserError(
-      '`stack export --version` is not supported by ocikit: its history keeps no versions to export (the earlier states are checkpoint copies in `.ocikit/history/<stack>/`)',
-    );
+function exportVersionArgs(argv: string[]): string[] {
+  const at = argv.findIndex((a, i) => i >= 2 && a === 'stack' && argv[i + 1] === 'export');
+  if (at < 0) return argv;
+  return argv.map((a, i) =>
+    i > at + 1 && (a === '--version' || a.startsWith('--version=')) ? EXPORT_VERSION + a.slice('--version'.length) : a,
+  );
 }
 
 /** Pulumi's `config` subcommands that ocikit does not have, and why. */
@@ -805,8 +805,7 @@ export async function main(argv = process.argv): Promise<void> {
   const program = buildProgram();
   program.exitOverride();
   try {
-    refuseExportVersion(argv);
-    await program.parseAsync(argv);
+    await program.parseAsync(exportVersionArgs(argv));
   } catch (error) {
     const code = (error as { code?: string; exitCode?: number }).code;
     if (typeof code === 'string' && code.startsWith('commander.')) {

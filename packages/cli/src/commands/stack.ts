@@ -132,7 +132,7 @@ export function stackShow(
   const root = resources.find((r) => r.type === 'pulumi:pulumi:Stack' && !r.parent);
   const out: string[] = [`Current stack is ${stack}:`];
   // A DIY backend's name is the machine's (diyBackend.Name: os.Hostname(), else "diy").
-  out.push(`    Managed by ${hostname() || 'diy'}`);
+  out.push(`    Managed by ${backendName()}`);
   if (manifest) {
     // As Pulumi's runStack: `Last updated: 5 minutes ago (2026-11-25 08:58:11.039 +0530 IST)`, the
     // manifest's time in the local zone as Go's `%v` prints it, when it is set and past.
@@ -182,6 +182,11 @@ export function stackShow(
 }
 
 /** stringifyOutput: a string as it is, another value as one line of Go's JSON (ui.MakeJSONString). */
+/** The DIY backend's Name(): the host's name, or `diy` when it has none. */
+function backendName(): string {
+  return hostname() || 'diy';
+}
+
 function stringifyOutput(value: unknown): string {
   return typeof value === 'string' ? value : goJson(value, { sorted: true });
 }
@@ -191,8 +196,17 @@ function stringifyOutput(value: unknown): string {
  * (4-space JSON, a map's keys sorted: the DIY backend marshals the checkpoint it read, whose
  * inputs and outputs are Go maps), to stdout or (as Pulumi) silently to the file.
  */
-export function stackExport(options: GlobalOptions & { showSecrets?: boolean; file?: string }): void {
-  const deployment = openStack(options).state.exportDeployment({ showSecrets: options.showSecrets });
+export function stackExport(
+  options: GlobalOptions & { showSecrets?: boolean; file?: string; previousVersion?: string },
+): void {
+  const { state } = openStack(options);
+  // stack_export.go asks the backend for an earlier version only when it is a
+  // SpecificDeploymentExporter, which the DIY backend is not (its history keeps no versions).
+  if (options.previousVersion !== undefined)
+    throw new UserError(
+      `the current backend (${backendName()}) does not provide the ability to export previous deployments`,
+    );
+  const deployment = state.exportDeployment({ showSecrets: options.showSecrets });
   const text = goJson(deployment, { indent: '    ', maps: APITYPE_MAPS }) + '\n';
   if (!options.file) return void process.stdout.write(text);
   try {

@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { inlineProgram, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
@@ -154,6 +155,15 @@ test('up, refresh and a failed up are recorded; stack history prints them newest
   assert.equal(
     ok(await p.run(['stack', 'hist', '--page-size', '2', '--page', '3'])).stdout,
     "No stack updates found on page '3'\n",
+  );
+
+  // A DIY backend keeps no versions to export (its backend is no SpecificDeploymentExporter).
+  const exported = await p.run(['stack', 'export', '--version', '1']);
+  assert.equal(exported.code, 1);
+  assert.equal(exported.stdout, '');
+  assert.equal(
+    exported.stderr,
+    `error: the current backend (${hostname()}) does not provide the ability to export previous deployments\n`,
   );
 });
 
