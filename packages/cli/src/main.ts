@@ -599,6 +599,14 @@ export function buildProgram(): Command {
     { flag: '--open [bool]', reason: 'ocikit has no ESC environments to open' },
   ]);
   for (const [name, why] of UNSUPPORTED_CONFIG_COMMANDS) unsupported(config, name, why);
+  config
+    .command('refresh')
+    .description("set the stack's config to its last update's (kept in its history), as `pulumi config refresh`")
+    .option('-f, --force', 'overwrite the config file without keeping a backup')
+    .action(async (_: unknown, cmd: Command) => {
+      const { configRefresh } = await import('./commands/config');
+      configRefresh(globals(cmd));
+    });
   const configSetCommand = config
     .command('set')
     .description('set a config value (read from stdin when omitted)')
@@ -715,7 +723,6 @@ function exportVersionArgs(argv: string[]): string[] {
 /** Pulumi's `config` subcommands that ocikit does not have, and why. */
 const UNSUPPORTED_CONFIG_COMMANDS: Array<[string, string]> = [
   ['env', 'ESC environments need Pulumi Cloud (move their values into config:)'],
-  ['refresh', 'not implemented yet (`ocikit stack history --json --show-secrets` shows the config of each update)'],
   ['edit', 'edit Pulumi.<stack>.yaml itself, or use config set, set-all and rm'],
 ];
 

@@ -4,7 +4,10 @@ import { configText, projectValues } from '../project/project-config';
 import { StackConfigFile } from '../project/stack-config';
 import { stackCrypter } from '../secrets/stack-crypter';
 import { looksLikeSecret } from '../project/looks-like-secret';
-import { canPrompt, commandContext, requireExistingStack, stackName } from './context';
+import { canPrompt, commandContext, openStack, requireExistingStack, stackName } from './context';
+import { existsSync, renameSync } from 'node:fs';
+import { readHistory } from '../engine/history';
+import { passphraseSalt } from '../engine/state';
 import { ask, readStdin } from './prompt';
 import {
   adjustValue,
@@ -263,4 +266,29 @@ export function configCopy(options: GlobalOptions & PathOption & { dest?: string
   if (file.raw(top) === undefined || !found.found) throw keyNotFound(file, key, stack);
   target.setRaw(top, setAt(target.raw(top), path, copy(found.value, DECRYPT_WORDS.copy)));
   target.save();
+}
+
+/**
+ * `config refresh [-f|--force]`, as Pulumi's (pkg/cmd/pulumi/config newConfigRefreshCmd): the
+ * stack's config becomes the config of its last update (GetLatestConfiguration: the newest entry
+ * of its history), its secrets provider the state's (passphrase.EditProjectStack: the salt the
+ * state names, when it names the passphrase provider). The file it
+ * replaces is kept as `<file>.bak` (`.bak.bak`… when taken) unless --force or there was none.
+ */
+export function configRefresh(options: GlobalOptions & { force?: boolean }): void {
+  const { project, stack, file, state } = openStack(options);
+  const [latest] = readHistory(project.dir, stack, 1, 1);
+  if (!latest) throw new UserError('no previous deployment');
+  file.replaceConfig(latest.config ?? {});
+  const salt = state.exists()
+    ? passphraseSalt((state.exportDeployment() as { deployment: object }).deployment)
+    : undefined;
+  if (typeof salt === 'string') file.usePassphrase(salt);
+  if (!existsSync(file.path) || options.force) return file.save();
+  let backup = `${file.path}.bak`;
+  while (existsSync(backup)) backup += '.bak';
+  renameSync(file.path, backup);
+  process.stdout.write(`backed up existing configuration file to ${backup}\n`);
+  file.save();
+  process.stdout.write(`refreshed configuration for stack '${stack}'\n`);
 }

@@ -153,6 +153,22 @@ export class StackConfigFile {
     else map.set(qualified, node);
   }
 
+  /**
+   * The passphrase provider with this salt, as passphrase.EditProjectStack sets it (`config
+   * refresh`): `encryptionsalt`, and no `secretsprovider` nor `encryptedkey`.
+   */
+  usePassphrase(salt: string): void {
+    this.doc.delete('secretsprovider');
+    this.doc.delete('encryptedkey');
+    this.encryptionSalt = salt;
+  }
+
+  /** Replaces every config value (`config refresh`); no `config:` at all when there is none, as Pulumi writes it. */
+  replaceConfig(config: Record<string, unknown>): void {
+    if (Object.keys(config).length === 0) this.doc.delete('config');
+    else this.doc.set('config', this.doc.createNode(config));
+  }
+
   /** Removes the key in whichever spelling the file uses; true when something was removed. */
   remove(key: string): boolean {
     const qualified = this.qualify(key);

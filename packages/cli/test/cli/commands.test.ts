@@ -203,6 +203,7 @@ test('commands that read or remove a stack refuse an unknown one, as Pulumi does
     ['config', 'rm', 'units'],
     ['config', 'rm-all', 'units'],
     ['config', 'cp', 'units', '--dest', 'prod'],
+    ['config', 'refresh'],
   ]) {
     const result = await ocikit(['--stack', 'nope', ...args], { cwd });
     assert.equal(result.code, 6, args.join(' '));
@@ -801,7 +802,6 @@ test('Pulumi’s config commands and flags ocikit lacks are refused, each naming
   const cwd = project('shop');
   for (const [args, expected] of [
     [['env', 'ls'], /^error: `config env` is not supported by ocikit: ESC environments need Pulumi Cloud/],
-    [['refresh', '--force'], /^error: `config refresh` is not supported by ocikit: not implemented yet/],
     [['edit'], /^error: `config edit` is not supported by ocikit: /],
     [['--config-file', 'x.yaml'], /^error: --config-file is not supported by ocikit: /],
     [['get', 'a', '--config-file', 'x.yaml'], /^error: --config-file is not supported by ocikit: /],

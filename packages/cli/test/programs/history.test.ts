@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -167,9 +167,39 @@ test('up, refresh and a failed up are recorded; stack history prints them newest
   );
 });
 
-test('destroy is recorded; stack rename moves the history, stack rm removes it', async () => {
+test('config refresh restores the config of the last update; destroy is recorded; stack rename moves the history, stack rm removes it', async () => {
   const p = endpointProgram();
+  ok(await p.run(['config', 'set', '--secret', 'apiKey', SECRET]));
+  assert.equal(
+    (await p.run(['config', 'refresh'])).stderr,
+    'error: no previous deployment\n',
+    'nothing to refresh from before an update',
+  );
   ok(await p.run(['up', '--yes', '-m', 'deployed']));
+  const deployed = ok(await p.run(['config', '--json', '--show-secrets'])).stdout;
+  ok(await p.run(['config', 'rm', 'modelId']));
+  ok(await p.run(['config', 'set', 'extra', 'not deployed']));
+
+  const refreshed = ok(await p.run(['config', 'refresh']));
+  assert.equal(
+    refreshed.stdout,
+    `backed up existing configuration file to ${join(p.dir, 'Pulumi.dev.yaml.bak')}\nrefreshed configuration for stack 'dev'\n`,
+  );
+  // The keys as the history holds them (config.Map's: with their namespace), the same values.
+  assert.equal(ok(await p.run(['config', '--json', '--show-secrets'])).stdout, deployed);
+  assert.match(readFileSync(join(p.dir, 'Pulumi.dev.yaml'), 'utf8'), /^ {2}recorded:modelId: /m);
+  assert.match(readFileSync(join(p.dir, 'Pulumi.dev.yaml.bak'), 'utf8'), /not deployed/);
+  assert.equal(ok(await p.run(['config', 'get', 'apiKey'])).stdout, `${SECRET}\n`);
+  // A second backup does not replace the first; --force keeps none.
+  ok(await p.run(['config', 'refresh']));
+  assert.ok(existsSync(join(p.dir, 'Pulumi.dev.yaml.bak.bak')));
+  assert.equal(ok(await p.run(['config', 'refresh', '--force'])).stdout, '');
+  assert.ok(!existsSync(join(p.dir, 'Pulumi.dev.yaml.bak.bak.bak')));
+  // A checkout without its stack file gets it back, its salt from the state: the secrets read again.
+  rmSync(join(p.dir, 'Pulumi.dev.yaml'));
+  assert.equal(ok(await p.run(['config', 'refresh'])).stdout, '');
+  assert.equal(ok(await p.run(['config', 'get', 'apiKey'])).stdout, `${SECRET}\n`);
+
   ok(await p.run(['destroy', '--yes', '-m', 'torn down']));
   ok(await p.run(['stack', 'rename', 'prod']));
   assert.deepEqual(historyFiles(p), []);
