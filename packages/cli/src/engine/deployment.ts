@@ -1822,11 +1822,7 @@ export class Deployment {
   private async adoptPendingImport(r: ResourceState): Promise<boolean> {
     try {
       const read = await this.readSettled(r, 'importing');
-      if (read.id) {
-        const adopted = { ...r, id: read.id, outputs: read.properties, inputs: read.inputs ?? r.inputs };
-        this.current.push(adopted);
-        this.olds.set(r.urn, adopted);
-      }
+      if (read.id) this.adoptMade({ ...r, id: read.id, outputs: read.properties, inputs: read.inputs ?? r.inputs });
       this.o.events.diag(
         read.id ? 'info' : 'warning',
         read.id
@@ -1867,20 +1863,7 @@ export class Deployment {
         return false;
       }
     }
-    const live = this.olds.get(r.urn);
-    if (live?.pendingReplacement) this.replaceOldState(live, made);
-    else if (live) {
-      // The interrupted create was a create-before-delete replacement: the original is deleted
-      // at the end of this run, as the interrupted run would have.
-      const original: ResourceState = { ...live, delete: true };
-      this.replaceOldState(live, made);
-      this.put(undefined, original);
-      this.toDeleteLater.push(original);
-    } else {
-      this.put(undefined, made);
-      this.olds.set(r.urn, made);
-      this.base.push(made);
-    }
+    this.adoptMade(made);
     if (r.created && retryTokenExpired(r.created))
       this.pending.untrackedCreate(r.urn, `${expiredToken(r.created)}; this run manages ${made.id}`);
     else
@@ -1890,6 +1873,29 @@ export class Deployment {
         r.urn,
       );
     return true;
+  }
+
+  /**
+   * What an interrupted create made, now known (its create sent again, or its id given to
+   * `refresh --import-pending-creates`), enters the state as the run's old resource of its URN:
+   * it takes the place of a resource deleted to be replaced (pendingReplacement); beside a
+   * create-before-delete replacement's original, that original becomes a copy to delete (at the
+   * end of this run, as the interrupted run would have, or by the next `up` after a refresh), so
+   * the URN is live once.
+   */
+  private adoptMade(made: ResourceState): void {
+    const live = this.olds.get(made.urn);
+    if (live?.pendingReplacement) this.replaceOldState(live, made);
+    else if (live) {
+      const original: ResourceState = { ...live, delete: true };
+      this.replaceOldState(live, made);
+      this.put(undefined, original);
+      this.toDeleteLater.push(original);
+    } else {
+      this.put(undefined, made);
+      this.olds.set(made.urn, made);
+      this.base.push(made);
+    }
   }
 
   /** readOnceSettled with the resource's provider. */

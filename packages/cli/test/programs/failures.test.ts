@@ -204,6 +204,61 @@ test('refresh --import-pending-creates reads a pending create into the state und
   }
 });
 
+// A replacement killed while it created the new plan leaves the old one on record beside the
+// pending create: marked pendingReplacement (delete-before-replace: already deleted) or live
+// (create-before-delete). `refresh --import-pending-creates` puts the plan the create made in its
+// place, so the state names the URN live once, as Pulumi's snapshot integrity check requires (a
+// URN twice only when the other copy is marked for deletion), and the next up converges: the
+// delete-before-replace original stays gone, the create-before-delete one is deleted.
+for (const replacement of ['delete-before-replace', 'create-before-delete'] as const)
+  test(`refresh --import-pending-creates after a ${replacement} killed while creating keeps the URN live once`, async () => {
+    const cloud = await startCloud();
+    try {
+      const p = await pair(cloud);
+      ok(await p.run(['up', '--yes']));
+      const urn = 'urn:pulumi:dev::pair::oci:DisasterRecovery/drPlan:DrPlan::second';
+      const dr = cloud.t.dr(cloud.sandbox.peerRegion);
+      const [original] = (await inCloud(cloud)).plans;
+      if (replacement === 'delete-before-replace') await dr.deleteDrPlan({ drPlanId: original });
+      // What the killed run left: the original (pendingReplacement once deleted), then the create it sent.
+      const file = join(p.dir, '.ocikit', 'stacks', 'dev.json');
+      const checkpoint = JSON.parse(readFileSync(file, 'utf8'));
+      const latest = checkpoint.checkpoint.latest;
+      const old = latest.resources.find((r: { urn: string }) => r.urn === urn);
+      if (replacement === 'delete-before-replace') old.pendingReplacement = true;
+      const { id: _id, outputs: _outputs, ...sent } = old;
+      latest.pending_operations = [
+        { resource: { ...sent, pendingReplacement: undefined, created: new Date().toISOString() }, type: 'creating' },
+      ];
+      writeFileSync(file, JSON.stringify(checkpoint));
+      const { drPlan } = await dr.createDrPlan({
+        createDrPlanDetails: {
+          displayName: 'pair-second',
+          type: 'SWITCHOVER' as never,
+          drProtectionGroupId: cloud.sandbox.standbyGroupId,
+        },
+      });
+      ok(await p.run(['refresh', '--yes', '--import-pending-creates', urn, '--import-pending-creates', drPlan.id]));
+      const after = readCheckpoint(p);
+      assertIntegrity(after);
+      assert.equal(after.pending_operations, undefined);
+      const seconds = (after.resources ?? []).filter((r) => r.urn === urn);
+      assert.deepEqual(
+        seconds.map((r) => [r.id, Boolean(r.delete)]),
+        replacement === 'delete-before-replace'
+          ? [[drPlan.id, false]]
+          : [
+              [drPlan.id, false],
+              [original, true],
+            ],
+      );
+      await converged(cloud, p);
+      assert.equal(JSON.parse(ok(await p.run(['stack', 'output', '--json'])).stdout).planId, drPlan.id);
+    } finally {
+      await cloud.close();
+    }
+  });
+
 // A second signal quits at once, in the words of Pulumi's cancellation scope (SIGTERM here; "^C"
 // for SIGINT), and fails as up.go fails on the engine's context.Canceled (a CancelledError, "update
 // cancelled", exit 8): the state is written as it is, and the stack is unlocked on the way out, as Pulumi's backend
