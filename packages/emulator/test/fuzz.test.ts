@@ -4,6 +4,7 @@ import type { SandboxIds } from '../src';
 import { declaredOperations } from '../src/coverage';
 import { regionOfOcid } from '../src/core/regions';
 import { startTestEmulator, type TestEmulator } from './support/emulator';
+import { prng } from './support/prng';
 import { signedFetch } from './support/signed-fetch';
 
 /**
@@ -16,23 +17,6 @@ import { signedFetch } from './support/signed-fetch';
 
 const ITERATIONS_PER_OPERATION = Number(process.env.FUZZ_ITERATIONS ?? 40);
 
-/** mulberry32: a small seeded PRNG, so a failure can be replayed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)],
-    chance: (p: number) => next() < p,
-  };
-}
 type Random = ReturnType<typeof prng>;
 
 const ODD_STRINGS = [
