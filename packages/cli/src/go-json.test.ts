@@ -17,6 +17,9 @@ test("goJson writes what JSON.stringify writes, but for Go's escapes and, when s
   // A line separator escaped, HTML characters not (SetEscapeHTML(false)); the text still parses back.
   assert.equal(goJson('<a&b>\u2028'), '"<a&b>\\u2028"');
   assert.equal(JSON.parse(goJson('<a&b>\u2028')), '<a&b>\u2028');
+  // With escapeHTML, as json.Marshal (and MarshalIndent) escape them; it still parses back.
+  assert.equal(goJson({ '<k>': '<a&b>' }, { escapeHTML: true }), '{"\\u003ck\\u003e":"\\u003ca\\u0026b\\u003e"}');
+  assert.deepEqual(JSON.parse(goJson({ '<k>': '<a&b>' }, { escapeHTML: true })), { '<k>': '<a&b>' });
   // Go sorts a map's keys by their bytes: "10" before "2", and in nested maps too.
   assert.equal(goJson({ b: 1, 2: 2, 10: { z: 1, a: 2 } }, { sorted: true }), '{"10":{"a":2,"z":1},"2":2,"b":1}');
   assert.equal(goJson([undefined, () => 1]), '[null,null]');

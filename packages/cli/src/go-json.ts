@@ -8,15 +8,27 @@
  * "2" before "10", where Go puts "10" first), for values Go holds as map[string]any. With
  * `indent`, as MarshalIndent writes it (`margin`: the indentation of the line the value starts on).
  * `maps`: the fields of a struct whose values Go holds as maps (APITYPE_MAPS): their keys, and
- * every key below them, sorted, where the struct's own fields keep their order.
+ * every key below them, sorted, where the struct's own fields keep their order. `escapeHTML`: `<`,
+ * `>` and `&` as `\u003c`, `\u003e` and `\u0026`, as json.Marshal and MarshalIndent write them.
  */
 export function goJson(
   value: unknown,
-  options: { indent?: string; margin?: string; sorted?: boolean; maps?: ReadonlySet<string> } = {},
+  options: {
+    indent?: string;
+    margin?: string;
+    sorted?: boolean;
+    maps?: ReadonlySet<string>;
+    escapeHTML?: boolean;
+  } = {},
 ): string {
   const maps = options.maps ?? NO_MAPS;
-  return write(value, '', options.indent ?? '', options.margin ?? '', Boolean(options.sorted), maps) ?? 'null';
+  const text = write(value, '', options.indent ?? '', options.margin ?? '', Boolean(options.sorted), maps) ?? 'null';
+  // Outside strings JSON has none of these characters, so the whole text can be escaped.
+  return options.escapeHTML ? text.replace(HTML, (c) => HTML_ESCAPES[c]) : text;
 }
+
+const HTML = /[<>&]/g;
+const HTML_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026' };
 
 const NO_MAPS: ReadonlySet<string> = new Set();
 
