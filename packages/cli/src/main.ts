@@ -442,17 +442,15 @@ export function buildProgram(): Command {
       const { stackGraph } = await import('./commands/stack-graph');
       stackGraph(globals(cmd) as Parameters<typeof stackGraph>[0], file);
     });
-  // stack_tag.go's commands as the DIY backend answers them: a diyStack has no tags (Tags() is nil).
+  // stack_tag.go's commands, with the tags the DIY backend keeps (pkg/backend/diy/stack_tags.go).
   const tag = helpWhenAlone(
     stack
       .command('tag')
-      .description(
-        'stack tags, as `pulumi stack tag` with a DIY backend: it keeps none (ls lists none, set and rm fail)',
-      ),
+      .description("manage the stack's tags, as `pulumi stack tag` (kept in .ocikit/stacks/<stack>.pulumi-tags)"),
   );
   tag
     .command('get')
-    .description('print a stack tag (a DIY backend keeps none)')
+    .description('print the value of a stack tag')
     .argument('<name>', 'the tag')
     .action(async (name: string, _: unknown, cmd: Command) => {
       const { stackTagGet } = await import('./commands/stack');
@@ -460,25 +458,29 @@ export function buildProgram(): Command {
     });
   tag
     .command('ls')
-    .description("list the stack's tags (a DIY backend keeps none)")
+    .description("list the stack's tags")
     .option('-j, --json', 'print JSON')
     .action(async (_: unknown, cmd: Command) => {
       const { stackTagList } = await import('./commands/stack');
       stackTagList(globals(cmd));
     });
-  for (const [name, args] of [
-    ['rm', ['<name>']],
-    ['set', ['<name>', '<value>']],
-  ] as const) {
-    const sub = tag
-      .command(name)
-      .description("fails, as Pulumi's with a DIY backend: stack tags not supported in diy mode");
-    for (const arg of args) sub.argument(arg);
-    sub.action(async (...params: unknown[]) => {
+  tag
+    .command('rm')
+    .description('remove a stack tag')
+    .argument('<name>', 'the tag')
+    .action(async (name: string, _: unknown, cmd: Command) => {
       const { stackTagUpdate } = await import('./commands/stack');
-      stackTagUpdate(globals(params[params.length - 1] as Command));
+      stackTagUpdate(globals(cmd), name);
     });
-  }
+  tag
+    .command('set')
+    .description('set a stack tag')
+    .argument('<name>', 'the tag')
+    .argument('<value>', 'its value')
+    .action(async (name: string, value: string, _: unknown, cmd: Command) => {
+      const { stackTagUpdate } = await import('./commands/stack');
+      stackTagUpdate(globals(cmd), name, value);
+    });
   stack
     .command('unselect')
     .description('clear the selected stack (later commands use dev), as `pulumi stack unselect`')

@@ -14,7 +14,7 @@ import { dirname } from 'node:path';
 import { reveal, SECRET_SIG, timeAgo } from '../display/format';
 import { goLocalTime } from '../display/go-time';
 import { goPathError, UserError } from '../errors';
-import { APITYPE_MAPS, goJson } from '../go-json';
+import { APITYPE_MAPS, goJson, goOrder } from '../go-json';
 import {
   checkSnapshot,
   listStacks,
@@ -31,6 +31,7 @@ import { StackConfigFile } from '../project/stack-config';
 import { ensureSalt } from '../secrets/stack-crypter';
 import { urnName } from '../engine/urn';
 import { GO_ZERO_TIME, OCIKIT_FEATURES } from '../engine/state';
+import { loadStackTags, saveStackTags } from '../engine/stack-tags';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
 import {
   canPrompt,
@@ -265,7 +266,11 @@ export function stackList(options: GlobalOptions & { project?: string }): void {
     s.lastUpdate ? timeAgo(new Date(s.lastUpdate)) : 'n/a',
     s.resourceCount === undefined ? 'n/a' : String(s.resourceCount),
   ]);
-  const header = ['NAME', 'LAST UPDATE', 'RESOURCE COUNT'];
+  printTable(['NAME', 'LAST UPDATE', 'RESOURCE COUNT'], rows);
+}
+
+/** A table as Pulumi's cmdutil.PrintTable prints it: each column as wide as its widest cell, two spaces between. */
+function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   for (const row of [header, ...rows])
     process.stdout.write(
@@ -560,26 +565,42 @@ export function stackSelect(options: StackCreateOptions & { create?: boolean }, 
   selectStack(context.project, context.stack);
 }
 
-/**
- * `stack tag get <name>`, as Pulumi's stack_tag.go with a DIY backend, whose stacks have no tags
- * (pkg/backend/diy diyStack.Tags returns nil): every name is not found.
- */
+/** `stack tag get <name>`, as Pulumi's stack_tag.go: the tag's value, or that the stack has no such tag. */
 export function stackTagGet(options: GlobalOptions, name: string): void {
-  const context = commandContext(options);
-  requireExistingStack(context);
-  throw new UserError(`stack tag '${name}' not found for stack '${context.stack}'`);
+  const { project, stack } = commandContext(options);
+  requireExistingStack({ project, stack });
+  const tags = loadStackTags(project.dir, stack);
+  if (!Object.hasOwn(tags, name)) throw new UserError(`stack tag '${name}' not found for stack '${stack}'`);
+  process.stdout.write(`${tags[name]}\n`);
 }
 
-/** `stack tag ls [-j]`, as Pulumi's with a DIY backend: an empty NAME/VALUE table, or JSON's `null` (a nil map). */
+/** `stack tag ls [-j]`, as Pulumi's printStackTags: a NAME/VALUE table sorted by name, or the map as ui.PrintJSON writes it. */
 export function stackTagList(options: GlobalOptions): void {
-  requireExistingStack(commandContext(options));
-  process.stdout.write(options.json ? 'null\n' : 'NAME  VALUE\n');
+  const { project, stack } = commandContext(options);
+  requireExistingStack({ project, stack });
+  const tags = loadStackTags(project.dir, stack);
+  if (options.json) {
+    process.stdout.write(goJson(tags, GO_OUTPUTS) + '\n');
+    return;
+  }
+  printTable(
+    ['NAME', 'VALUE'],
+    goOrder(Object.keys(tags)).map((name) => [name, tags[name]]),
+  );
 }
 
-/** `stack tag set|rm`, as Pulumi's with a DIY backend (diyBackend.UpdateStackTags). */
-export function stackTagUpdate(options: GlobalOptions): void {
-  requireExistingStack(commandContext(options));
-  throw new UserError('stack tags not supported in diy mode');
+/**
+ * `stack tag set <name> <value>` and `stack tag rm <name>`, as Pulumi's: the stack's tags with
+ * that one set or removed replace its tags file (diyBackend.UpdateStackTags, saveStackTags), even
+ * when nothing changed. `value` undefined: remove.
+ */
+export function stackTagUpdate(options: GlobalOptions, name: string, value?: string): void {
+  const { project, stack } = commandContext(options);
+  requireExistingStack({ project, stack });
+  const tags = loadStackTags(project.dir, stack);
+  if (value === undefined) delete tags[name];
+  else tags[name] = value;
+  saveStackTags(project.dir, stack, tags);
 }
 
 /** `stack unselect`, as Pulumi's: the next commands without --stack use `dev` again. */
@@ -620,9 +641,10 @@ export function stackRename(options: GlobalOptions, newName: string): void {
       } finally {
         renamed.unlock();
       }
-      // As the DIY backend's renameStack: the old state becomes its backup, its history moves.
+      // As the DIY backend's renameStack: the old state becomes its backup, its history moves,
+      // its tags do not (they stay in the old name's tags file, as renameStack leaves them).
       renameHistory(project.dir, stack, target.stack);
-      state.remove({ removeBackups: false });
+      state.remove({ removeBackups: false, keepTags: true });
     }
   } finally {
     state.unlock();

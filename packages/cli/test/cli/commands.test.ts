@@ -1465,25 +1465,88 @@ test('stack rename moves the state (its URNs renamed as edit.RenameStack does) a
   );
 });
 
-test('stack tag works as Pulumi with a DIY backend: no tags to list or get, set and rm refused', async () => {
+test("stack tag keeps a stack's tags as Pulumi's DIY backend does, in <stack>.pulumi-tags", async () => {
   const cwd = project();
   const run = async (...args: string[]) => ocikit(args, { cwd });
+  const tagsFile = join(cwd, '.ocikit', 'stacks', 'dev.pulumi-tags');
   assert.equal((await run('stack', 'init', 'dev')).code, 0);
-  const ls = await run('stack', 'tag', 'ls');
-  assert.deepEqual([ls.code, ls.stdout, ls.stderr], [0, 'NAME  VALUE\n', '']);
-  const json = await run('stack', 'tag', 'ls', '--json');
-  assert.deepEqual([json.code, json.stdout], [0, 'null\n']);
-  const get = await run('stack', 'tag', 'get', 'pulumi:project');
-  assert.equal(get.code, 1);
-  assert.equal(oneLineError(get.stderr), "error: stack tag 'pulumi:project' not found for stack 'dev'");
-  for (const args of [
-    ['set', 'owner', 'me'],
-    ['rm', 'owner'],
+  // No tags yet (loadStackTags without a file): an empty table, an empty map.
+  const empty = await run('stack', 'tag', 'ls');
+  assert.deepEqual([empty.code, empty.stdout, empty.stderr], [0, 'NAME  VALUE\n', '']);
+  assert.equal((await run('stack', 'tag', 'ls', '--json')).stdout, '{}\n');
+  for (const [name, value] of [
+    ['owner', 'me'],
+    ['env', 'prod'],
+    ['cost<center>', 'a&b'],
   ]) {
-    const refused = await run('stack', 'tag', ...args);
-    assert.equal(refused.code, 1, args.join(' '));
-    assert.equal(oneLineError(refused.stderr), 'error: stack tags not supported in diy mode', args.join(' '));
+    const set = await run('stack', 'tag', 'set', name, value);
+    assert.deepEqual([set.code, set.stdout, set.stderr], [0, '', ''], name);
   }
-  const missing = await run('stack', 'tag', 'ls', '--stack', 'nope');
-  assert.deepEqual([missing.code, oneLineError(missing.stderr)], [6, "error: no stack named 'nope' found"]);
+  // As saveStackTags writes stackTagsFile with json.MarshalIndent: four spaces, keys sorted, HTML escaped.
+  assert.equal(
+    readFileSync(tagsFile, 'utf8'),
+    '{\n    "version": 1,\n    "tags": {\n        "cost\\u003ccenter\\u003e": "a\\u0026b",\n        "env": "prod",\n        "owner": "me"\n    }\n}',
+  );
+  const get = await run('stack', 'tag', 'get', 'env');
+  assert.deepEqual([get.code, get.stdout], [0, 'prod\n']);
+  const ls = await run('stack', 'tag', 'ls');
+  assert.equal(ls.stdout, 'NAME          VALUE\ncost<center>  a&b\nenv           prod\nowner         me\n');
+  assert.equal(
+    (await run('stack', 'tag', 'ls', '-j')).stdout,
+    '{\n  "cost<center>": "a&b",\n  "env": "prod",\n  "owner": "me"\n}\n',
+  );
+  // set replaces a value; rm removes one, and a name it does not have changes nothing.
+  assert.equal((await run('stack', 'tag', 'set', 'env', 'dev')).code, 0);
+  assert.equal((await run('stack', 'tag', 'rm', 'owner')).code, 0);
+  assert.equal((await run('stack', 'tag', 'rm', 'nope')).code, 0);
+  assert.deepEqual(JSON.parse((await run('stack', 'tag', 'ls', '--json')).stdout), {
+    'cost<center>': 'a&b',
+    env: 'dev',
+  });
+  const gone = await run('stack', 'tag', 'get', 'owner');
+  assert.equal(gone.code, 1);
+  assert.equal(oneLineError(gone.stderr), "error: stack tag 'owner' not found for stack 'dev'");
+  // Tags are no stack: stack ls lists dev once.
+  assert.deepEqual(
+    (JSON.parse((await run('stack', 'ls', '--json')).stdout) as Array<{ name: string }>).map((s) => s.name),
+    ['dev'],
+  );
+  for (const args of [['ls'], ['get', 'env'], ['set', 'a', 'b'], ['rm', 'a']]) {
+    const missing = await run('stack', 'tag', ...args, '--stack', 'nope');
+    assert.deepEqual([missing.code, oneLineError(missing.stderr)], [6, "error: no stack named 'nope' found"], args[0]);
+  }
+  // A file loadStackTags refuses: its words, one line.
+  writeFileSync(tagsFile, '{"version": 2, "tags": {}}');
+  const version = await run('stack', 'tag', 'ls');
+  assert.deepEqual(
+    [version.code, oneLineError(version.stderr)],
+    [1, 'error: unsupported stack tags version: 2 (expected 1)'],
+  );
+  writeFileSync(tagsFile, 'not json');
+  const broken = await run('stack', 'tag', 'set', 'a', 'b');
+  assert.equal(broken.code, 1);
+  assert.match(oneLineError(broken.stderr), /^error: failed to unmarshal stack tags: /);
+});
+
+test('stack rm deletes the tags file, stack rename leaves it under the old name, as the DIY backend', async () => {
+  const cwd = project();
+  const run = async (...args: string[]) => ocikit(args, { cwd });
+  const tagsFile = (stack: string) => join(cwd, '.ocikit', 'stacks', `${stack}.pulumi-tags`);
+  assert.equal((await run('stack', 'init', 'dev')).code, 0);
+  assert.equal((await run('stack', 'tag', 'set', 'env', 'dev')).code, 0);
+  // removeStack's deleteStackTags: a stack made again under the name starts without tags.
+  assert.equal((await run('stack', 'rm', '--yes')).code, 0);
+  assert.equal(existsSync(tagsFile('dev')), false);
+  assert.equal((await run('stack', 'init', 'dev')).code, 0);
+  assert.equal((await run('stack', 'tag', 'ls', '--json')).stdout, '{}\n');
+  // renameStack moves the state and the history, not the tags file.
+  assert.equal((await run('stack', 'tag', 'set', 'env', 'dev')).code, 0);
+  const file = join(cwd, 'dev-state.json');
+  writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest: { time: '2026-01-01T00:00:00Z' } } }));
+  assert.equal((await run('stack', 'import', '--file', file)).code, 0);
+  assert.equal((await run('stack', 'rename', 'prod')).code, 0);
+  assert.equal(existsSync(join(cwd, '.ocikit', 'stacks', 'prod.json')), true);
+  assert.equal((await run('stack', 'tag', 'ls', '--json')).stdout, '{}\n');
+  assert.equal(existsSync(tagsFile('prod')), false);
+  assert.equal(existsSync(tagsFile('dev')), true);
 });

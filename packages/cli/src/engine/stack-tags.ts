@@ -1,0 +1,72 @@
+// Stack tags, kept as Pulumi's DIY backend keeps them (pkg/backend/diy/stack_tags.go): a file
+// beside the stack's state, `.ocikit/stacks/<stack>.pulumi-tags` where the DIY backend writes
+// `.pulumi/stacks/<project>/<stack>.pulumi-tags` (stackTagsPath: the stack's base path and
+// `.pulumi-tags`, so stack discovery, which looks for `.json`, never takes it for a stack).
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { goPathError, oneLine, UserError } from '../errors';
+import { goJson } from '../go-json';
+import { isObject } from './values';
+
+/** stack_tags.go's stackTagsVersion: the only `version` loadStackTags reads. */
+const STACK_TAGS_VERSION = 1;
+
+export type StackTags = Record<string, string>;
+
+export function stackTagsPath(programDir: string, stack: string): string {
+  return join(programDir, '.ocikit', 'stacks', `${stack}.pulumi-tags`);
+}
+
+/**
+ * The stack's tags, as loadStackTags reads them: none when there is no file (a stack from before
+ * tags were kept), and its errors, in its words, for a file it cannot read.
+ */
+export function loadStackTags(programDir: string, stack: string): StackTags {
+  const path = stackTagsPath(programDir, stack);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new UserError(`failed to read stack tags file: ${goPathError(error, path)}`);
+  }
+  let file: unknown;
+  try {
+    file = JSON.parse(text);
+  } catch (error) {
+    throw new UserError(`failed to unmarshal stack tags: ${oneLine(error)}`);
+  }
+  // json.Unmarshal into stackTagsFile: a missing version is 0, a missing or null `tags` none, and
+  // anything but an object of strings does not fit map[StackTagName]string.
+  const shape = `failed to unmarshal stack tags: ${path} does not hold {"version": <n>, "tags": {…}}`;
+  if (!isObject(file)) throw new UserError(shape);
+  const version = file.version ?? 0;
+  const tags = file.tags ?? null;
+  if (typeof version !== 'number' || !(tags === null || isObject(tags))) throw new UserError(shape);
+  if (version !== STACK_TAGS_VERSION)
+    throw new UserError(`unsupported stack tags version: ${version} (expected ${STACK_TAGS_VERSION})`);
+  const entries = Object.entries(tags ?? {});
+  const bad = entries.find(([, value]) => typeof value !== 'string');
+  if (bad) throw new UserError(`failed to unmarshal stack tags: the value of tag '${bad[0]}' is not a string`);
+  return Object.fromEntries(entries) as StackTags;
+}
+
+/**
+ * saveStackTags: the whole set replaces the file (UpdateStackTags replaces all of a stack's tags),
+ * as json.MarshalIndent writes stackTagsFile: four spaces, map keys sorted, `<`, `>` and `&`
+ * escaped, no newline at the end. An empty set is written too (`"tags": {}`).
+ */
+export function saveStackTags(programDir: string, stack: string, tags: StackTags): void {
+  const path = stackTagsPath(programDir, stack);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, goJson({ version: STACK_TAGS_VERSION, tags }, { indent: '    ', maps: TAGS, escapeHTML: true }));
+}
+
+/** The `tags` field of stackTagsFile is a Go map: its keys are written sorted. */
+const TAGS: ReadonlySet<string> = new Set(['tags']);
+
+/** deleteStackTags, as removeStack calls it: the file goes, if there is one. */
+export function deleteStackTags(programDir: string, stack: string): void {
+  const path = stackTagsPath(programDir, stack);
+  if (existsSync(path)) rmSync(path, { force: true });
+}
