@@ -375,14 +375,14 @@ export function buildProgram(): Command {
       const { stackHistory } = await import('./commands/history');
       stackHistory(globals(cmd) as unknown as Parameters<typeof stackHistory>[0]);
     });
-  // stack_ls.go's filters as its DIY backend honours them (ListStacks): only the project's.
+  // stack_ls.go's filters as its DIY backend honours them (ListStacks): the project's and the tag's.
   stack
     .command('ls')
     .description("list the program's stacks")
     .option('-a, --all', "list all stacks (this program's: its state is all ocikit sees)")
     .option('--project <name>', "only this project's stacks (none unless it is this program's)")
     .option('-o, --organization <org>', 'accepted: a DIY backend keeps no organizations')
-    .option('-t, --tag <name[=value]>', 'accepted: a DIY backend keeps no tags')
+    .option('-t, --tag <name[=value]>', 'only the stacks with this tag (and value)')
     .action(async (_: unknown, cmd: Command) => {
       const { stackList } = await import('./commands/stack');
       stackList(globals(cmd));

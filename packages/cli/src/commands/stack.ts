@@ -31,7 +31,7 @@ import { StackConfigFile } from '../project/stack-config';
 import { ensureSalt } from '../secrets/stack-crypter';
 import { urnName } from '../engine/urn';
 import { GO_ZERO_TIME, OCIKIT_FEATURES } from '../engine/state';
-import { loadStackTags, saveStackTags } from '../engine/stack-tags';
+import { loadStackTags, matchesTagFilter, saveStackTags } from '../engine/stack-tags';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
 import {
   canPrompt,
@@ -241,9 +241,13 @@ function projectStacks(project: Project): ReturnType<typeof listStacks> {
   );
 }
 
-export function stackList(options: GlobalOptions & { project?: string }): void {
+export function stackList(options: GlobalOptions & { project?: string; tag?: string }): void {
   const { project, stack } = commandContext(options);
-  const stacks = options.project === undefined || options.project === project.name ? projectStacks(project) : [];
+  const { tag } = options;
+  // stack_ls.go takes no empty filter (strPtrIfSet, `if args.tagFilter != ""`).
+  const stacks = (
+    options.project === undefined || options.project === project.name ? projectStacks(project) : []
+  ).filter((s) => !tag || matchesTagFilter(project.dir, s.name, tag));
   if (options.json) {
     process.stdout.write(
       JSON.stringify(

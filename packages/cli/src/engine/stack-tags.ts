@@ -70,3 +70,21 @@ export function deleteStackTags(programDir: string, stack: string): void {
   const path = stackTagsPath(programDir, stack);
   if (existsSync(path)) rmSync(path, { force: true });
 }
+
+/**
+ * `stack ls --tag <name>[=<value>]` (stack_ls.go parseTagFilter, split at the first `=`) as the
+ * DIY backend's ListStacks applies it: the stack must have the tag, with that value when one is
+ * given; a stack whose tags cannot be read is left out.
+ */
+export function matchesTagFilter(programDir: string, stack: string, filter: string): boolean {
+  const at = filter.indexOf('=');
+  const name = at < 0 ? filter : filter.slice(0, at);
+  let tags: StackTags;
+  try {
+    tags = loadStackTags(programDir, stack);
+  } catch {
+    return false;
+  }
+  if (!Object.hasOwn(tags, name)) return false;
+  return at < 0 || tags[name] === filter.slice(at + 1);
+}

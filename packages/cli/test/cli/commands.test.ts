@@ -1378,16 +1378,34 @@ test("stack init with a passphrase writes the stack's encryptionsalt, as Pulumi"
   assert.equal(readFileSync(join(cwd, 'Pulumi.plain.yaml'), 'utf8'), '', 'no passphrase: no salt yet');
 });
 
-test("stack ls takes Pulumi's filters as its DIY backend honours them: only --project filters", async () => {
+test("stack ls takes Pulumi's filters as its DIY backend honours them: --project and --tag filter", async () => {
   const cwd = project();
-  assert.equal((await ocikit(['stack', 'init', 'prod'], { cwd })).code, 0);
+  for (const stack of ['prod', 'dev', 'test']) assert.equal((await ocikit(['stack', 'init', stack], { cwd })).code, 0);
+  for (const [stack, name, value] of [
+    ['prod', 'env', 'prod'],
+    ['dev', 'env', 'dev'],
+    ['dev', 'team', 'dr'],
+  ])
+    assert.equal((await ocikit(['stack', 'tag', 'set', name, value, '--stack', stack], { cwd })).code, 0);
   const list = async (...args: string[]) =>
     (JSON.parse((await ocikit(['stack', 'ls', '--json', ...args], { cwd })).stdout) as Array<{ name: string }>).map(
       (s) => s.name,
     );
   assert.deepEqual(await list('--project', 'other'), []);
-  assert.deepEqual(await list('--project', 'proj'), ['prod']);
-  assert.deepEqual(await list('--all', '-o', 'acme', '-t', 'env=prod'), ['prod']);
+  assert.deepEqual(await list('--project', 'proj'), ['dev', 'prod', 'test']);
+  // --organization filters nothing (a DIY backend keeps none).
+  assert.deepEqual(await list('--all', '-o', 'acme'), ['dev', 'prod', 'test']);
+  // parseTagFilter and ListStacks: the tag's name, and its value after the first `=`.
+  assert.deepEqual(await list('-t', 'env'), ['dev', 'prod']);
+  assert.deepEqual(await list('--tag', 'env=prod'), ['prod']);
+  assert.deepEqual(await list('--tag', 'team=dr', '--project', 'proj'), ['dev']);
+  assert.deepEqual(await list('--tag', 'env=staging'), []);
+  assert.deepEqual(await list('--tag', '=dev'), []);
+  // A stack whose tags cannot be read is left out, the others listed.
+  writeFileSync(join(cwd, '.ocikit', 'stacks', 'prod.pulumi-tags'), 'not json');
+  assert.deepEqual(await list('-t', 'env'), ['dev']);
+  const table = await ocikit(['stack', 'ls', '-t', 'team'], { cwd });
+  assert.match(table.stdout, /^NAME +LAST UPDATE +RESOURCE COUNT\ndev\*? +n\/a +n\/a\n$/);
 });
 
 test('stack rename moves the state (its URNs renamed as edit.RenameStack does) and the config, and selects it', async () => {
