@@ -81,8 +81,10 @@ export function dependencyGraphDot(resources: ResourceState[], options: GraphOpt
  */
 export function stackGraph(options: GlobalOptions & GraphOptions, file: string): void {
   const { state } = openStack(options);
-  if (!state.hasDeployment()) throw new UserError(`unable to find snapshot for stack ${goQuote(options.stack ?? '')}`);
-  const dot = dependencyGraphDot(state.load().resources, options);
+  // One read of the state file: a snapshot without a manifest is a stack with no deployment.
+  const snapshot = state.load({ manifest: 'raw' });
+  if (!snapshot.manifest) throw new UserError(`unable to find snapshot for stack ${goQuote(options.stack ?? '')}`);
+  const dot = dependencyGraphDot(snapshot.resources, options);
   try {
     writeFileSync(file, dot);
   } catch (e) {

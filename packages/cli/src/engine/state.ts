@@ -371,17 +371,12 @@ export class FileStackState implements StackState {
     return { latest: raw.checkpoint.latest, features };
   }
 
-  /** Whether the checkpoint holds a deployment (a stack with only its Pulumi.<stack>.yaml has none). */
-  hasDeployment(): boolean {
-    return Boolean(this.readCheckpoint()?.latest);
-  }
-
-  /** The latest snapshot with secrets decrypted (wire form), or an empty one. */
   /**
-   * The latest deployment. With `manifest`, its manifest too, as Pulumi reads it into a snapshot
-   * (`read`: deserializedManifest) or as the file holds it (`raw`), for the commands that write the
-   * snapshot back unchanged or show when it was made; a run leaves it out, so its writes get a new
-   * one. No manifest before the stack's first update (Pulumi's nil snapshot).
+   * The latest deployment, secrets decrypted (wire form), or an empty one. With `manifest`, its
+   * manifest too, as Pulumi reads it into a snapshot (`read`: deserializedManifest) or as the file
+   * holds it (`raw`), for the commands that write the snapshot back unchanged or show when it was
+   * made; a run leaves it out, so its writes get a new one. No manifest before the stack's first update (Pulumi's nil snapshot): the way to tell a
+   * stack that has a deployment from one with only its Pulumi.<stack>.yaml.
    */
   load(options: { manifest?: 'read' | 'raw' } = {}): Snapshot {
     const latest = this.readCheckpoint()?.latest;
