@@ -5,7 +5,8 @@ import type { ColumnValue, ListQuery, SummaryPage } from '../store/store';
  * List paging. OCI's `page` token is opaque; here it says where the next page starts:
  * - for stored lists, after the last item's sort key and id (keyset paging), so items created
  *   or deleted between two calls neither repeat nor vanish from the pages that follow;
- * - for fixed in-memory lists (work-request logs and errors), at an offset.
+ * - for lists that only grow at their end (work-request logs and errors, oldest first), at a
+ *   position in that list, read forwards or, newest first, backwards from it.
  * `opc-next-page` is sent only when more items remain.
  */
 export interface Page {
@@ -56,6 +57,21 @@ export function paginate<T>(
   return {
     items: more ? rows.slice(0, page.limit) : rows,
     headers: more ? { 'opc-next-page': encode(['o', page.offset + page.limit]) } : {},
+  };
+}
+
+/**
+ * One page of a list that only grows at its end, read backwards (newest first): the token is the
+ * position the next page ends before, counted from the start, so entries added at the end
+ * between two calls neither repeat on the next page nor push others onto it. No token (or one
+ * that is not a position) starts at the end.
+ */
+export function paginateBackwards<T>(page: Page, list: T[]): { items: T[]; headers: Record<string, string> } {
+  const end = page.offset > 0 ? Math.min(page.offset, list.length) : list.length;
+  const start = Math.max(0, end - page.limit);
+  return {
+    items: list.slice(start, end).reverse(),
+    headers: start > 0 ? { 'opc-next-page': encode(['o', start]) } : {},
   };
 }
 

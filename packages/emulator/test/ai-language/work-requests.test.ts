@@ -177,4 +177,25 @@ describe('AI Language work request progress on the clock', () => {
     });
     assert.equal(rest.workRequestLogCollection.items.length, 1);
   });
+
+  it("pages a running work request's logs newest first without repeating one when an entry is logged between pages", async () => {
+    const { opcWorkRequestId: workRequestId } = await env.client.createProject({
+      createProjectDetails: { compartmentId: await newCompartmentId() },
+    });
+    await env.t.advance(5);
+    const first = await env.client.listWorkRequestLogs({ workRequestId, limit: 1 });
+    await env.t.advance(5); // the work ends: "Succeeded" is logged before the next page is read
+    const messages = first.workRequestLogCollection.items.map((l) => l.message.split(' ')[0]);
+    for (let page = first.opcNextPage; page;) {
+      const next = await env.client.listWorkRequestLogs({ workRequestId, limit: 1, page });
+      messages.push(...next.workRequestLogCollection.items.map((l) => l.message.split(' ')[0]));
+      page = next.opcNextPage;
+    }
+    assert.deepEqual(messages, ['Started', 'Accepted']);
+    const fresh = await env.client.listWorkRequestLogs({ workRequestId, limit: 1 });
+    assert.deepEqual(
+      fresh.workRequestLogCollection.items.map((l) => l.message.split(' ')[0]),
+      ['Succeeded:'],
+    );
+  });
 });

@@ -119,6 +119,33 @@ describe('DR work requests over time', () => {
     assert.deepEqual([elsewhere.statusCode, elsewhere.serviceCode], [404, 'NotAuthorizedOrNotFound']);
   });
 
+  it("pages a running work request's logs newest first without repeating one when an entry is logged between pages", async () => {
+    const client = t.dr();
+    const { opcWorkRequestId: workRequestId } = await client.createDrProtectionGroup({
+      createDrProtectionGroupDetails: { compartmentId: await newCompartmentId(), displayName: 'paged', logLocation },
+    });
+    const words = (items: models.WorkRequestLogEntry[]) => items.map((l) => l.message.split(' ')[0]);
+    await t.advance(5);
+    const first = await client.listWorkRequestLogs({ workRequestId, limit: 1 });
+    await settle(); // the work ends: "Succeeded" is logged before the next page is read
+    const messages = words(first.workRequestLogEntryCollection.items);
+    for (let page = first.opcNextPage; page;) {
+      const next = await client.listWorkRequestLogs({ workRequestId, limit: 1, page });
+      messages.push(...words(next.workRequestLogEntryCollection.items));
+      page = next.opcNextPage;
+    }
+    assert.deepEqual(messages, ['Started', 'Accepted']);
+    const oldestFirst = await client.listWorkRequestLogs({ workRequestId, sortOrder: models.SortOrder.Asc, limit: 2 });
+    assert.deepEqual(words(oldestFirst.workRequestLogEntryCollection.items), ['Accepted', 'Started']);
+    const last = await client.listWorkRequestLogs({
+      workRequestId,
+      sortOrder: models.SortOrder.Asc,
+      page: oldestFirst.opcNextPage,
+    });
+    assert.deepEqual(words(last.workRequestLogEntryCollection.items), ['Succeeded:']);
+    assert.equal(last.opcNextPage, undefined);
+  });
+
   it('lists a work request under every resource it touches (associating names both groups)', async () => {
     const pair = await createPair(t, { settle: () => settle() });
     const associations = await pair.home.listWorkRequests({ resourceId: pair.standby.id });

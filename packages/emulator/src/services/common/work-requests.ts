@@ -6,7 +6,7 @@ import { newOcid } from '../../core/ids';
 import type { Entity, Transition } from '../../core/lifecycle';
 import { Repository } from '../../core/repository';
 import { isVisible } from '../../core/tenancy-scope';
-import { paginate, paginateQuery, parsePage, type Page } from '../../http/pagination';
+import { paginate, paginateBackwards, paginateQuery, parsePage, type Page } from '../../http/pagination';
 import { listColumn, type Store } from '../../store/store';
 
 export type WorkRequestStatus = 'ACCEPTED' | 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'CANCELING' | 'CANCELED';
@@ -345,14 +345,17 @@ export const partOf = (workRequestId: string, transitions: Transition[]): Transi
  * One page of a work request's errors or logs, by timestamp: `defaultOrder` unless the query's
  * `sortOrder` says otherwise. The APIs' defaults follow their sort keys (Disaster Recovery's
  * timeAccepted newest first; AI Language's timeCreated newest first, displayName ascending), so
- * each passes its own; the paging is this one.
+ * each passes its own; the paging is this one. A running work request's entries only grow at
+ * the newest end, so newest first pages backwards from a position counted from the oldest:
+ * an entry logged between two pages does not make one repeat.
  */
 export function entriesPage<T extends { timestamp: string }>(
   entries: T[],
   query: { limit?: number; page?: string; sortOrder?: 'ASC' | 'DESC' },
   defaultOrder: 'ASC' | 'DESC',
 ) {
-  const sorted = [...entries].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
-  if ((query.sortOrder ?? defaultOrder) === 'DESC') sorted.reverse();
-  return paginate(parsePage(query), (limit, offset) => sorted.slice(offset, offset + limit));
+  const oldestFirst = [...entries].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+  const page = parsePage(query);
+  if ((query.sortOrder ?? defaultOrder) === 'DESC') return paginateBackwards(page, oldestFirst);
+  return paginate(page, (limit, offset) => oldestFirst.slice(offset, offset + limit));
 }
