@@ -18,6 +18,7 @@ import type { PlannedImport } from './import-file';
 import { PrestartedProgram, programLocation } from '../engine/program';
 import type { FileStackState } from '../engine/state';
 import { trace } from '../engine/trace';
+import { checkStackTags } from '../engine/stack-tags';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
@@ -134,6 +135,9 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   // As Pulumi's commands (parseAndSaveConfigArray right after RequireStack), -c values are saved
   // before anything about the program is checked: they stay saved when it cannot start.
   if (options.config?.length) setConfigValues(project, stack, options.config, Boolean(options.configPath));
+  // As the DIY backend's getTarget, before the engine starts (and before the lock, the emulator and
+  // the program: nothing is written). Not through '../engine': it loads after the first program starts.
+  checkStackTags(project.dir, stack);
   // Only preview and up run the program (refresh, destroy and import work from the state).
   if (kind === 'preview' || kind === 'up') {
     checkEntryPoint(project);

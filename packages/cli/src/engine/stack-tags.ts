@@ -52,6 +52,21 @@ export function loadStackTags(programDir: string, stack: string): StackTags {
 }
 
 /**
+ * The check of Pulumi's DIY backend getTarget (pkg/backend/diy/state.go), which every run of a
+ * program or of the engine (preview, up, refresh, destroy, import) goes through: a tags file it
+ * cannot read fails the run, `failed to load stack tags: <loadStackTags' error>`. No file, no cost
+ * but the one stat (the usual case).
+ */
+export function checkStackTags(programDir: string, stack: string): void {
+  if (!existsSync(stackTagsPath(programDir, stack))) return;
+  try {
+    loadStackTags(programDir, stack);
+  } catch (error) {
+    throw new UserError(`failed to load stack tags: ${(error as Error).message}`);
+  }
+}
+
+/**
  * saveStackTags: the whole set replaces the file (UpdateStackTags replaces all of a stack's tags),
  * as json.MarshalIndent writes stackTagsFile: four spaces, map keys sorted, `<`, `>` and `&`
  * escaped, no newline at the end. An empty set is written too (`"tags": {}`).

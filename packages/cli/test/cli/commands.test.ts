@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -1544,6 +1544,49 @@ test("stack tag keeps a stack's tags as Pulumi's DIY backend does, in <stack>.pu
   const broken = await run('stack', 'tag', 'set', 'a', 'b');
   assert.equal(broken.code, 1);
   assert.match(oneLineError(broken.stderr), /^error: failed to unmarshal stack tags: /);
+});
+
+// The DIY backend's getTarget loads the tags of every run's stack (pkg/backend/diy/state.go): a file it
+// cannot read fails the run at its start, before the engine or the program starts.
+test('a stack tags file that cannot be read fails preview, up, refresh, destroy and import at the start, writing nothing', async () => {
+  const cwd = project();
+  const run = async (...args: string[]) => ocikit(args, { cwd });
+  assert.equal((await run('stack', 'init', 'dev')).code, 0);
+  const file = join(cwd, 'dev-state.json');
+  writeFileSync(file, JSON.stringify({ version: 3, deployment: { manifest: { time: '2026-01-01T00:00:00Z' } } }));
+  assert.equal((await run('stack', 'import', '--file', file)).code, 0);
+  const stacks = join(cwd, '.ocikit', 'stacks');
+  const tagsFile = join(stacks, 'dev.pulumi-tags');
+  const listing = () => JSON.stringify([readdirSync(join(cwd, '.ocikit')), readdirSync(stacks)]);
+  writeFileSync(tagsFile, '{"version": 2, "tags": {}}');
+  const before = listing();
+  const state = readFileSync(join(stacks, 'dev.json'), 'utf8');
+  for (const args of [
+    ['preview'],
+    ['up', '--yes'],
+    ['up', '--skip-preview'],
+    ['refresh', '--yes'],
+    ['refresh', '--preview-only'],
+    ['destroy', '--yes'],
+    ['import', 'oci:Core/vcn:Vcn', 'net', 'ocid1.vcn.oc1..x', '--yes'],
+  ]) {
+    const r = await run(...args);
+    assert.deepEqual(
+      [r.code, r.stdout, r.stderr],
+      [1, '', 'error: failed to load stack tags: unsupported stack tags version: 2 (expected 1)\n'],
+      args.join(' '),
+    );
+  }
+  assert.equal(listing(), before, 'no lock, no emulator, no history, no backup');
+  assert.equal(readFileSync(join(stacks, 'dev.json'), 'utf8'), state);
+  writeFileSync(tagsFile, 'not json');
+  assert.match(
+    oneLineError((await run('preview')).stderr),
+    /^error: failed to load stack tags: failed to unmarshal stack tags: /,
+  );
+  // A file it reads, tags or none, changes nothing: the run goes on (here to the missing program).
+  writeFileSync(tagsFile, '{"version": 1, "tags": null}');
+  assert.doesNotMatch((await run('preview')).stderr, /stack tags/);
 });
 
 test('stack rm deletes the tags file, stack rename leaves it under the old name, as the DIY backend', async () => {
