@@ -69,9 +69,11 @@ export function checkStackTags(programDir: string, stack: string): void {
 /**
  * saveStackTags: the whole set replaces the file (UpdateStackTags replaces all of a stack's tags),
  * as json.MarshalIndent writes stackTagsFile: four spaces, map keys sorted, `<`, `>` and `&`
- * escaped, no newline at the end. An empty set is written too (`"tags": {}`).
+ * escaped, no newline at the end. An empty set deletes the file (deleteStackTags), as the newest
+ * saveStackTags does (pulumi/pulumi#23702; before it, a `stack tag rm` of the last tag was lost).
  */
 export function saveStackTags(programDir: string, stack: string, tags: StackTags): void {
+  if (Object.keys(tags).length === 0) return deleteStackTags(programDir, stack);
   const path = stackTagsPath(programDir, stack);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, goJson({ version: STACK_TAGS_VERSION, tags }, { indent: '    ', maps: TAGS, escapeHTML: true }));

@@ -1524,6 +1524,13 @@ test("stack tag keeps a stack's tags as Pulumi's DIY backend does, in <stack>.pu
   const gone = await run('stack', 'tag', 'get', 'owner');
   assert.equal(gone.code, 1);
   assert.equal(oneLineError(gone.stderr), "error: stack tag 'owner' not found for stack 'dev'");
+  // The last tag removed, the file goes (saveStackTags of no tags: deleteStackTags, pulumi/pulumi#23702).
+  for (const name of ['env', 'cost<center>']) assert.equal((await run('stack', 'tag', 'rm', name)).code, 0);
+  assert.equal(existsSync(tagsFile), false);
+  assert.equal((await run('stack', 'tag', 'ls', '--json')).stdout, '{}\n');
+  assert.equal((await run('stack', 'tag', 'rm', 'nope')).code, 0);
+  assert.equal(existsSync(tagsFile), false, 'rm on a stack without tags writes no file');
+  assert.equal((await run('stack', 'tag', 'set', 'env', 'dev')).code, 0);
   // Tags are no stack: stack ls lists dev once.
   assert.deepEqual(
     (JSON.parse((await run('stack', 'ls', '--json')).stdout) as Array<{ name: string }>).map((s) => s.name),
