@@ -14,7 +14,7 @@ import { goTimeJson } from '../go-json';
 import { Aliases } from './aliases';
 import { isDefaultProvider } from './default-provider';
 import { deleteSkipsProvider, deleteWaits } from './deletes';
-import { applyReplaceOnChanges, diffExtra, knownDiff, replacementKeys } from './diff';
+import { applyReplaceOnChanges, diffExtra, knownDiff, replacementKeys, targetedReplaceDiff } from './diff';
 import { EventSink, stepMetadata } from './events';
 import { Failures } from './failures';
 import {
@@ -471,13 +471,26 @@ export class Deployment {
     // it is for a default provider, beside `__internal`; the plugin is never given `__internal`.
     const inputs = withEngineInputs(reg.inputs, reg.version, reg.pluginDownloadURL);
     const olds = filterProviderConfig(old?.inputs ?? {});
-    const result = await plugin.checkConfig(urn, reg.name, reg.type, olds, filterProviderConfig(inputs));
+    // A provider is replaced on request too (--replace, `state taint`): step_generator.go's
+    // isTargetedReplace holds for any resource, checked without its old inputs and not diffed.
+    const targeted = this.targetedReplace(urn, old);
+    const result = await plugin.checkConfig(
+      urn,
+      reg.name,
+      reg.type,
+      targeted ? {} : olds,
+      filterProviderConfig(inputs),
+    );
     if (result.failures.length) throw this.failures.checkFailed(urn, reg.type, inputs, result.failures);
     const checked = { ...result, inputs: withInternal(result.inputs, inputs) };
     const config = filterProviderConfig(checked.inputs);
     let op: OpType = 'create';
     let diff: DiffResult | undefined;
-    if (old) {
+    if (old && targeted) {
+      op = 'replace';
+      diff = targetedReplaceDiff(olds, config);
+      this.refuseProtectedReplace(urn, reg, old);
+    } else if (old) {
       diff = await plugin.diffConfig(urn, reg.name, reg.type, olds, config);
       const changed = diff
         ? diff.changes === 'some' || (diff.changes === 'unknown' && changedKeys(olds, config).length > 0)
@@ -650,7 +663,17 @@ export class Deployment {
     if (!this.targeting.inScope(urn, reg.type, registrationEdges(reg)))
       return this.untargetedStep(reg, urn, old, alias);
     this.checkSkippedCreates(urn, registrationEdges(reg));
-    const op: OpType = !old ? 'create' : deepEqual(old.inputs, reg.inputs) ? 'same' : 'update';
+    // A component is replaced on request too (--replace, `state taint`: isTargetedReplace holds for
+    // any resource): created again, create-before-delete, the old copy deleted at the end.
+    const replacing = old && this.targetedReplace(urn, old) ? old : undefined;
+    if (replacing) this.refuseProtectedReplace(urn, reg, replacing);
+    const op: OpType = replacing
+      ? 'create-replacement'
+      : !old
+        ? 'create'
+        : deepEqual(old.inputs, reg.inputs)
+          ? 'same'
+          : 'update';
     const next: ResourceState = {
       urn,
       custom: false,
@@ -664,30 +687,45 @@ export class Deployment {
       ...(reg.deletedWith ? { deletedWith: reg.deletedWith } : {}),
       ...(reg.hooks ? { resourceHooks: reg.hooks } : {}),
       ...(reg.sourcePosition ? { sourcePosition: reg.sourcePosition } : {}),
-      created: old?.created ?? goTimeJson(),
+      created: (!replacing && old?.created) || goTimeJson(),
       modified: op === 'same' ? old?.modified : goTimeJson(),
     };
     // Until the program registers them, the stack's outputs are its old ones, in a preview too
     // (step.go SameStep.Apply: new.Outputs = old.Outputs): a program that ends without
     // registering them (process.exit(0) before its exports resolve) keeps them.
     if (urn === this.stackUrn) this.stackOutputs = next.outputs;
-    const meta = stepMetadata(op, urn, reg.type, old, next);
-    this.componentOps.set(urn, { op, old });
+    const extra = replacing
+      ? {
+          ...diffExtra(targetedReplaceDiff(replacing.inputs, next.inputs), replacing.inputs, next.inputs),
+          keys: ['id'],
+        }
+      : {};
+    const meta = stepMetadata(op, urn, reg.type, old, next, extra);
+    const replaceMeta = replacing && stepMetadata('replace', urn, reg.type, old, next, extra);
+    this.componentOps.set(urn, { op, old: replacing ? undefined : old });
+    if (replaceMeta) this.pre(replaceMeta);
     this.pre(meta);
     // A component's before hooks run at its registration, its after hooks when it registers its outputs.
     if (op !== 'same')
       await this.hook(
-        op === 'create' ? 'before_create' : 'before_update',
+        op === 'update' ? 'before_update' : 'before_create',
         next.resourceHooks,
-        { urn, id: '', name: reg.name, type: reg.type, newInputs: next.inputs, ...oldProps(old) },
+        { urn, id: '', name: reg.name, type: reg.type, newInputs: next.inputs, ...(replacing ? {} : oldProps(old)) },
         meta,
       );
-    this.put(old, next);
+    if (replacing) {
+      const marked = { ...replacing, delete: true };
+      this.put(replacing, this.o.preview ? next : marked);
+      if (!this.o.preview) this.put(undefined, next);
+      this.toDeleteLater.push(marked);
+      this.replacedUrns.add(urn);
+    } else this.put(old, next);
     void this.write();
-    this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : 'create');
+    this.count(op === 'same' ? 'same' : op === 'update' ? 'update' : replacing ? 'replace' : 'create');
     // An update reports a component's outputs once, when it registers them (update.go
     // OnResourceStepPost reports outputs at the step only for custom resources); a preview at both.
     if (this.o.preview) this.outputs(meta);
+    if (replaceMeta) this.outputs(replaceMeta);
     return { urn, id: '', outputs: {} };
   }
 
@@ -708,9 +746,9 @@ export class Deployment {
     void this.write();
     const step = this.componentOps.get(urn);
     const meta = stepMetadata(step?.op ?? 'same', urn, r.type, r, next);
-    if (step && (step.op === 'create' || step.op === 'update'))
+    if (step && step.op !== 'same')
       await this.hook(
-        step.op === 'create' ? 'after_create' : 'after_update',
+        step.op === 'update' ? 'after_update' : 'after_create',
         next.resourceHooks,
         {
           urn,
@@ -816,7 +854,7 @@ export class Deployment {
     // A dependent deleted ahead of a delete-before-replace resource, or one the user asked to
     // replace (--replace, or `state taint`: step_generator.go isTargetedReplace is true for an old
     // state marked Taint), is checked afresh: its old inputs do not count. Its new state is untainted.
-    const targeted = Boolean(old && (old.taint || this.o.replace?.(urn)));
+    const targeted = this.targetedReplace(urn, old);
     const fresh = !old || Boolean(recreating) || targeted;
     const news = fresh ? reg.inputs : applyIgnoreChanges(old!.inputs, reg.inputs, reg.ignoreChanges);
     const check = await plugin.check(urn, reg.name, reg.type, fresh ? {} : old!.inputs, news).catch((e: unknown) => {
@@ -842,15 +880,8 @@ export class Deployment {
       );
     }
 
-    // A targeted replace is not diffed: it replaces and "blames the id", as Pulumi's step generator.
     let diff: DiffResult = targeted
-      ? {
-          changes: 'some',
-          replaces: ['id'],
-          stables: [],
-          deleteBeforeReplace: false,
-          diffs: changedKeys(old.inputs, inputs),
-        }
+      ? targetedReplaceDiff(old.inputs, inputs)
       : await plugin
           .diff(urn, reg.name, reg.type, old.id ?? '', old.outputs, inputs, old.inputs, reg.ignoreChanges)
           .catch((e: unknown) => {
@@ -881,12 +912,7 @@ export class Deployment {
       return this.mutate(plugin, (release) =>
         this.update(reg, urn, plugin, old, base({ id: old.id, inputs }), diff, release),
       );
-    if (old.protect && reg.protect) {
-      throw this.failures.failed(
-        stepMetadata('replace', urn, reg.type, old, undefined),
-        `unable to replace resource "${urn}"\nas it is currently marked for protection. ${UNPROTECT}`,
-      );
-    }
+    this.refuseProtectedReplace(urn, reg, old);
     // The replacement is checked again with no olds, so defaults are computed afresh (a targeted
     // one already was).
     const recheck = targeted ? check : await plugin.check(urn, reg.name, reg.type, undefined, news);
@@ -898,6 +924,24 @@ export class Deployment {
       if (dbr) await this.deleteDependents(old, urn, reg.type);
       return this.replace(reg, urn, plugin, old, draft, diff, applied.eventKeys, dbr);
     });
+  }
+
+  /**
+   * step_generator.go isTargetedReplace: a resource is replaced whatever its diff says when the
+   * user asked for it (--replace) or its old state is tainted (`state taint`); its new state is
+   * untainted. Any resource: custom, provider or component.
+   */
+  private targetedReplace(urn: string, old: ResourceState | undefined): boolean {
+    return Boolean(old && (old.taint || this.o.replace?.(urn)));
+  }
+
+  /** continueStepsFromDiff: a resource protected before and after is not replaced. */
+  private refuseProtectedReplace(urn: string, reg: Registration, old: ResourceState): void {
+    if (old.protect && reg.protect)
+      throw this.failures.failed(
+        stepMetadata('replace', urn, reg.type, old, undefined),
+        `unable to replace resource "${urn}"\nas it is currently marked for protection. ${UNPROTECT}`,
+      );
   }
 
   /**

@@ -26,6 +26,20 @@ export function replacementKeys(diff: DiffResult): string[] {
 }
 
 /**
+ * step_generator.go diff for a targeted replace (--replace, a tainted resource): not diffed, a
+ * replacement that "blames the id"; the keys that changed are still shown.
+ */
+export function targetedReplaceDiff(oldInputs: Props, newInputs: Props): DiffResult {
+  return {
+    changes: 'some',
+    replaces: ['id'],
+    stables: [],
+    deleteBeforeReplace: false,
+    diffs: changedKeys(oldInputs, newInputs),
+  };
+}
+
+/**
  * A Diff that answered unknown decided on the inputs, as Pulumi's diffResource decides it
  * (step_generator.go: some when they differ, else none); ocikit also takes a replacement the
  * provider named as a change.

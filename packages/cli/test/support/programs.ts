@@ -147,6 +147,8 @@ interface CheckpointResource {
   dependencies?: string[];
   propertyDependencies?: Record<string, string[]>;
   deletedWith?: string;
+  taint?: boolean;
+  created?: string;
 }
 export interface CheckpointDeployment {
   manifest: { version: string; magic: string };
