@@ -4,6 +4,7 @@ import type { GlobalOptions } from './commands/options';
 import { COLOR_MODES } from './display/modes';
 import { goPathError, isUserError, oneLine, UserError } from './errors';
 import { levenshtein } from '@ocikit/pulumi-resource-oci';
+import { unknownCommandMessage } from './unknown-command';
 
 /**
  * `ocikit`: commands and flags of issue 9's contract. This module loads only commander; each
@@ -763,9 +764,13 @@ function unknownSubcommand(cmd: Command): void {
  * stdout and exit 1, as Pulumi's group commands (pkg/cmd/pulumi/state/state.go NewStateCmd,
  * stack_tag.go newStackTagCmd: no Run) since rattler.Install (pkg/cmd/pulumi/rattler) gives each a
  * RunE that calls cmd.Help() (Pulumi's help func writes to stdout) and returns a bail error.
- * commander would print the help on stderr; `ocikit help state` still succeeds.
+ * commander would print the help on stderr; `ocikit help state` still succeeds. A word that names
+ * none of their subcommands fails as rattler's Args check fails it (unknown-command.ts), where
+ * commander said `unknown command 'x' (Did you mean y?)`.
  */
 function helpWhenAlone(cmd: Command): Command {
+  (cmd as unknown as { unknownCommand(): void }).unknownCommand = () =>
+    cmd.error(`error: ${unknownCommandMessage(cmd, cmd.args)}`, { code: 'commander.unknownCommand' });
   const help = cmd.help.bind(cmd);
   cmd.help = ((context?: HelpContext) => {
     if (!context?.error) return help(context);

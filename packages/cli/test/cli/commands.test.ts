@@ -76,7 +76,8 @@ test("a user's mistakes end with one line and a non-zero exit code", async () =>
     [['frobnicate'], /^error: unknown command "frobnicate" for "ocikit"$/],
     // commander's suggestion stays on the error's line.
     [['up', '--yess'], /^error: unknown option '--yess' \(Did you mean --yes\?\)$/],
-    [['state', 'delet'], /^error: unknown command 'delet' \(Did you mean delete\?\)$/],
+    // rattler's words; no suggestion, as rattler's: `delete` is matched as its synonym `remove`.
+    [['state', 'delet'], /^error: unknown command "delet" for "ocikit state"\. Run 'ocikit state --help' for usage\.$/],
     [
       ['config', 'set', '--path', 'a[', '1'],
       /^error: invalid config key path: missing closing bracket in array index$/,
@@ -135,6 +136,39 @@ test("an unknown command is refused in cobra's words, as Pulumi refuses it", asy
     assert.notEqual(r.code, 0, args.join(' '));
     assert.equal(r.stderr, `error: unknown command "${args[1]}" for "ocikit ${parent}"\n`);
     assert.match(r.stdout, new RegExp(`^Usage: ocikit ${parent} `), "the command's help first");
+  }
+});
+
+// The newest Pulumi's rattler.Install (pkg/cmd/pulumi/rattler/rattler.go) gives `state` and `stack
+// tag`, which have no Run, an Args check: unknownCommandError's words, suggestCommands' full
+// command paths (the group's own subcommands first, else the whole tree), `Run '… --help' for usage.`
+test("a mistyped subcommand of state or stack tag fails in rattler's words, with its suggestions", async () => {
+  const cwd = project();
+  for (const [args, message] of [
+    [['state', 'tiant'], 'unknown command "tiant" for "ocikit state" (Did you mean this? ocikit state taint)'],
+    [
+      ['stack', 'tag', 'sett', 'a', 'b'],
+      'unknown command "sett" for "ocikit stack tag" (Did you mean this? ocikit stack tag set)',
+    ],
+    // rattler's synonyms: rm is remove, as delete is; move is within two edits of remove.
+    [
+      ['state', 'rm'],
+      'unknown command "rm" for "ocikit state" (Did you mean this? ocikit state delete, ocikit state move)',
+    ],
+    // Nothing near under the group: the whole tree.
+    [
+      ['stack', 'tag', 'export'],
+      'unknown command "export" for "ocikit stack tag" (Did you mean this? ocikit stack export, ocikit stack import)',
+    ],
+    [['state', 'zzz'], 'unknown command "zzz" for "ocikit state"'],
+  ] as const) {
+    const r = await ocikit([...args], { cwd });
+    const path = args[0] === 'state' ? 'ocikit state' : 'ocikit stack tag';
+    assert.deepEqual(
+      [r.code, r.stdout, r.stderr],
+      [1, '', `error: ${message}. Run '${path} --help' for usage.\n`],
+      args.join(' '),
+    );
   }
 });
 
@@ -1286,7 +1320,10 @@ test("Pulumi's stack and state subcommands ocikit lacks fail with the reason, no
     [['state', 'get', 'urn'], /^error: `state get` is not supported by ocikit: `ocikit stack export` prints/],
     [['state', 'promote', 'b'], /^error: `state promote` is not supported by ocikit: it has no `do` command/],
     // Not a command of Pulumi's (its state.go registers promote, which state eject was renamed to).
-    [['state', 'eject', 'b'], /^error: unknown command 'eject'$/],
+    [
+      ['state', 'eject', 'b'],
+      /^error: unknown command "eject" for "ocikit state"\. Run 'ocikit state --help' for usage\.$/,
+    ],
   ] as Array<[string[], RegExp]>) {
     const result = await ocikit(args, { cwd });
     assert.equal(result.code, 1, args.join(' '));
