@@ -19,6 +19,7 @@ import { PrestartedProgram, programLocation } from '../engine/program';
 import type { FileStackState } from '../engine/state';
 import { trace } from '../engine/trace';
 import { checkStackTags } from '../engine/stack-tags';
+import { gatherUpdateMetadata } from '../engine/update-metadata';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
@@ -169,6 +170,10 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
     trace.mark('first program started');
   }
   const discardPrograms = () => programs.splice(0).forEach((p) => p.discard());
+  // The update's message and environment (its git checkout, CI and agent), as Pulumi's command
+  // gathers them before the update: its git queries run beside the run, read when it is recorded.
+  const metadata =
+    !previewOnly && HISTORY_KIND[kind] ? gatherUpdateMetadata(project.dir, options.message ?? '') : undefined;
   const engine = await import('../engine');
   trace.mark('engine loaded');
   const state = engine.openStackState({
@@ -335,18 +340,20 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       display.end(result);
       // As the DIY backend's apply, once the operation (not its preview) is over, failed or not.
       const historyKind = HISTORY_KIND[kind];
-      if (!preview && historyKind)
+      if (!preview && historyKind && metadata) {
+        const { message, environment } = await metadata;
         engine.addToHistory(state, {
           kind: historyKind,
           startTime,
-          message: options.message ?? '',
-          environment: engine.updateEnvironment(engine.engineVersion),
+          message,
+          environment: { ...engine.updateEnvironment(engine.engineVersion), ...environment },
           config: config.recorded,
           version: 0,
           result: result.ok ? 'succeeded' : 'failed',
           endTime: engine.unixSeconds(),
           resourceChanges: result.resourceChanges,
         });
+      }
       if (!result.ok) {
         const detail = display.exceptionDetail();
         throw new UserError(detail ? `the program failed: ${detail}` : (result.error ?? `${kind} failed`));

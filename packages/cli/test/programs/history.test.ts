@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -137,6 +138,11 @@ test('up, refresh and a failed up are recorded; stack history prints them newest
     'resourceChanges',
   ]);
   assert.deepEqual(json[3].resourceChanges, { create: 2 });
+  // Outside a git checkout: no git.* or vcs.* keys (the program is in a temporary folder).
+  assert.deepEqual(
+    Object.keys(json[3].environment).filter((k) => /^(git|vcs)\./.test(k)),
+    [],
+  );
   assert.match(json[3].startTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
   assert.ok(json[3].startTime <= json[3].endTime);
   assert.deepEqual(json[3].config['recorded:apiKey'], { secret: true });
@@ -216,4 +222,51 @@ test('config refresh restores the config of the last update; destroy is recorded
 
   ok(await p.run(['stack', 'rm', '--yes', '--preserve-config']));
   assert.ok(!existsSync(join(p.dir, '.ocikit', 'history', 'prod')));
+});
+
+test("in a git checkout, an update without -m takes the HEAD commit's title, and records the commit, the remote and whether the checkout was dirty", async () => {
+  const p = endpointProgram();
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=Ada Author', '-c', 'user.email=ada@example.com', ...args], {
+      cwd: p.dir,
+      encoding: 'utf8',
+    }).trim();
+  // The stack's salt is in the committed Pulumi.dev.yaml (it is written when a secret is first set).
+  ok(await p.run(['config', 'set', '--secret', 'apiKey', SECRET]));
+  git('init', '-q', '-b', 'main');
+  git('remote', 'add', 'origin', 'https://github.com/acme/infra.git');
+  writeFileSync(join(p.dir, '.gitignore'), 'node_modules\n.ocikit/\n');
+  git('add', '.');
+  git('commit', '-q', '-m', 'Deploy the language endpoint\n\nFor the DR drill.');
+  const head = git('rev-parse', 'HEAD');
+
+  ok(await p.run(['up', '--yes']));
+  writeFileSync(join(p.dir, 'notes.txt'), 'not committed');
+  ok(await p.run(['refresh', '--yes', '-m', 'drift check']));
+  const [refresh, update] = JSON.parse(ok(await p.run(['stack', 'history', '--json'])).stdout) as Entry[];
+  // Pulumi's addGitCommitMetadata: the commit's title when there is no message; -m wins.
+  assert.equal(update.message, 'Deploy the language endpoint');
+  assert.equal(refresh.message, 'drift check');
+  const vcsKeys = (e: Entry) =>
+    Object.fromEntries(Object.entries(e.environment).filter(([k]) => /^(git|vcs)\./.test(k)));
+  assert.deepEqual(vcsKeys(update), {
+    'git.author': 'Ada Author',
+    'git.author.email': 'ada@example.com',
+    'git.committer': 'Ada Author',
+    'git.committer.email': 'ada@example.com',
+    'git.dirty': 'false',
+    'git.head': head,
+    'git.headName': 'refs/heads/main',
+    'vcs.kind': 'github.com',
+    'vcs.owner': 'acme',
+    'vcs.repo': 'infra',
+    'vcs.root': '.',
+  });
+  assert.equal(refresh.environment['git.dirty'], 'true');
+  assert.equal(update.environment['exec.kind'], 'cli');
+  // The text shows them too, git.head among the environment's lines.
+  const text = ok(await p.run(['stack', 'history'])).stdout;
+  assert.match(text, /^Message: Deploy the language endpoint$/m);
+  assert.match(text, new RegExp(`^ {4}git\\.head: ${head}$`, 'm'));
+  assert.match(text, /^ {4}vcs\.owner: acme$/m);
 });
