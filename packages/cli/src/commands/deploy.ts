@@ -353,6 +353,19 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
           endTime: engine.unixSeconds(),
           resourceChanges: result.resourceChanges,
         });
+        // The DIY backend's backupStack, unless PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS (or, when
+        // that is unset, its older name PULUMI_DISABLE_CHECKPOINT_BACKUPS) is true; a failure to
+        // write it fails an update that succeeded, in its words ("saving backup: …").
+        const disable =
+          process.env.PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS === undefined
+            ? 'PULUMI_DISABLE_CHECKPOINT_BACKUPS'
+            : 'PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS';
+        if (!envFlag(disable))
+          try {
+            engine.backupStack(state);
+          } catch (e) {
+            if (result.ok) throw new UserError(`saving backup: ${(e as Error).message}`);
+          }
       }
       if (!result.ok) {
         const detail = display.exceptionDetail();

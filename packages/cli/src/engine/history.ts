@@ -135,7 +135,33 @@ export function renameHistory(programDir: string, from: string, to: string): voi
   }
 }
 
+/** The stack's backups folder (the DIY backend's BackupDir, `.pulumi/backups/<project>/<stack>/`). */
+export function backupDir(programDir: string, stack: string): string {
+  return join(programDir, '.ocikit', 'backups', stack);
+}
+
+/**
+ * backupStack, after addToHistory at the end of each update: a copy of the state file as
+ * `<stack>.<unix nanoseconds>.json` in the backups folder. One file copy a run; none when the run
+ * left no state file.
+ */
+export function backupStack(state: {
+  readonly programDir: string;
+  readonly stack: string;
+  readonly file: string;
+}): void {
+  if (!existsSync(state.file)) return;
+  const dir = backupDir(state.programDir, state.stack);
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(state.file, join(dir, `${state.stack}.${unixNanos()}.json`));
+}
+
 /** removeStack removes the stack's history, whatever else it keeps. */
 export function removeHistory(programDir: string, stack: string): void {
   rmSync(historyDir(programDir, stack), { recursive: true, force: true });
+}
+
+/** removeStack with removeBackups removes the stack's backups folder too. */
+export function removeBackups(programDir: string, stack: string): void {
+  rmSync(backupDir(programDir, stack), { recursive: true, force: true });
 }

@@ -12,7 +12,15 @@ export {
   type ResourceState,
   type Snapshot,
 } from './state';
-export { addToHistory, readHistory, renameHistory, unixSeconds, updateEnvironment, type UpdateInfo } from './history';
+export {
+  addToHistory,
+  backupStack,
+  readHistory,
+  renameHistory,
+  unixSeconds,
+  updateEnvironment,
+  type UpdateInfo,
+} from './history';
 export { checkSnapshot } from './snapshot-check';
 export { separateProtected } from './targets';
 export { trace } from './trace';

@@ -23,7 +23,7 @@ import { isObject, isSecret, secretSig, sigKey, type Props } from './values';
 import { StackLockedError, type Crypter, type StackState } from './types';
 import { processAlive } from '../process-alive';
 import { APITYPE_MAPS, goJson, goTimeJson } from '../go-json';
-import { removeHistory } from './history';
+import { removeBackups, removeHistory } from './history';
 import { deleteStackTags } from './stack-tags';
 
 /** apitype.ResourceV3, with property values in wire form (secrets as plain secret objects). */
@@ -642,7 +642,7 @@ export class FileStackState implements StackState {
 
   /**
    * `stack rm`: the state file becomes the backup (as Pulumi's DIY backend keeps one of a removed
-   * stack), or goes with its backup when `removeBackups`; the stack's history goes in any case
+   * stack), or goes with its backup and the backups folder when `removeBackups`; the stack's history goes in any case
    * (the DIY backend's removeStack deletes its history folder), and so do its tags (removeStack's
    * deleteStackTags) unless `keepTags` (`stack rename`: the DIY backend's renameStack backs the
    * old state up without removeStack, so its tags file stays under the old name).
@@ -650,7 +650,10 @@ export class FileStackState implements StackState {
   remove(options: { removeBackups: boolean; keepTags?: boolean }): void {
     removeHistory(this.programDir, this.stack);
     if (!options.keepTags) deleteStackTags(this.programDir, this.stack);
-    if (options.removeBackups) rmSync(this.backupFile, { force: true });
+    if (options.removeBackups) {
+      rmSync(this.backupFile, { force: true });
+      removeBackups(this.programDir, this.stack);
+    }
     if (!existsSync(this.file)) return;
     if (options.removeBackups) rmSync(this.file);
     else renameSync(this.file, this.backupFile);

@@ -79,6 +79,14 @@ test('up, refresh and a failed up are recorded; stack history prints them newest
     readFileSync(newestCheckpoint, 'utf8'),
     readFileSync(join(p.dir, '.ocikit', 'stacks', 'dev.json'), 'utf8'),
   );
+  // As the DIY backend's backupStack after each of them: a copy of the state in the backups folder.
+  const backups = readdirSync(join(p.dir, '.ocikit', 'backups', 'dev')).sort();
+  assert.equal(backups.length, 4, backups.join(' '));
+  for (const f of backups) assert.match(f, /^dev\.\d{19}\.json$/);
+  assert.equal(
+    readFileSync(join(p.dir, '.ocikit', 'backups', 'dev', backups[3]), 'utf8'),
+    readFileSync(join(p.dir, '.ocikit', 'stacks', 'dev.json'), 'utf8'),
+  );
   // The config is recorded as Pulumi.<stack>.yaml holds it: the secret as its ciphertext.
   const recorded = files.filter((f) => f.endsWith('.history.json'));
   const first = readFileSync(join(p.dir, '.ocikit', 'history', 'dev', recorded[0]), 'utf8');
@@ -171,6 +179,15 @@ test('up, refresh and a failed up are recorded; stack history prints them newest
     exported.stderr,
     `error: the current backend (${hostname()}) does not provide the ability to export previous deployments\n`,
   );
+
+  // No backup with PULUMI_DISABLE_CHECKPOINT_BACKUPS, or its newer name, true; stack rm
+  // --remove-backups removes the folder, as the DIY backend's removeStack does.
+  const backupsDir = join(p.dir, '.ocikit', 'backups', 'dev');
+  ok(await p.run(['refresh', '--yes'], { PULUMI_DISABLE_CHECKPOINT_BACKUPS: 'true' }));
+  ok(await p.run(['refresh', '--yes'], { PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS: '1' }));
+  assert.equal(readdirSync(backupsDir).length, 4);
+  ok(await p.run(['stack', 'rm', '--yes', '--force', '--remove-backups']));
+  assert.ok(!existsSync(backupsDir));
 });
 
 test('config refresh restores the config of the last update; destroy is recorded; stack rename moves the history, stack rm removes it', async () => {
@@ -209,6 +226,8 @@ test('config refresh restores the config of the last update; destroy is recorded
   ok(await p.run(['destroy', '--yes', '-m', 'torn down']));
   ok(await p.run(['stack', 'rename', 'prod']));
   assert.deepEqual(historyFiles(p), []);
+  // The DIY backend's renameStack moves the history, not the backups.
+  assert.equal(readdirSync(join(p.dir, '.ocikit', 'backups', 'dev')).length, 2);
   assert.equal(historyFiles(p, 'prod').length, 4);
   for (const f of historyFiles(p, 'prod')) assert.match(f, /^prod-\d{19}\./);
   const moved = JSON.parse(ok(await p.run(['stack', 'history', '--json'])).stdout) as Entry[];
