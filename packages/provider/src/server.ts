@@ -289,7 +289,7 @@ export function createProviderService(g: GrpcLib, log: EngineLog): Record<string
       failures.push(...cfg().unknownKeyFailures(req.news, req.urn));
       for (const warning of cfg().unservedKeyWarnings(req.news, req.urn)) log.warning(req.urn, warning);
       // The engine stores these inputs in the state: keys the schema marks secret (privateKey,
-      // privateKeyPassword) are wrapped even when the program set them in plain text.
+      // privateKeyPassword, tokenExchangeClientSecret) are wrapped even when set in plain text.
       return { inputs: protect(req.news, cfg().secretConfigKeys()), failures };
     }),
     // As pulumi-oci's bridge diffs a provider's configuration (pulumi-terraform-bridge

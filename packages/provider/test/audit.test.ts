@@ -300,15 +300,23 @@ describe('audit: provider configuration', () => {
     };
   };
 
-  it('CheckConfig returns privateKey and privateKeyPassword secret even when set in plain text', async () => {
+  // The keys pulumi-oci's schema marks secret (its Provider wraps them in pulumi.secret), the
+  // unserved tokenExchangeClientSecret included: the engine keeps them in the state.
+  it('CheckConfig returns privateKey, privateKeyPassword and tokenExchangeClientSecret secret even when set in plain text', async () => {
     const plugin = await startPlugin();
     try {
-      const c = await checkConfig(plugin, { region: 'us-ashburn-1', privateKey: 'PEM', privateKeyPassword: 'pw' });
+      const c = await checkConfig(plugin, {
+        region: 'us-ashburn-1',
+        privateKey: 'PEM',
+        privateKeyPassword: 'pw',
+        tokenExchangeClientSecret: 'cs',
+      });
       assert.deepEqual(c.failures, []);
       assert.deepEqual(c.inputs, {
         region: 'us-ashburn-1',
         privateKey: { [SECRET_SIG]: SECRET_MARK, value: 'PEM' },
         privateKeyPassword: { [SECRET_SIG]: SECRET_MARK, value: 'pw' },
+        tokenExchangeClientSecret: { [SECRET_SIG]: SECRET_MARK, value: 'cs' },
       });
     } finally {
       await plugin.close();

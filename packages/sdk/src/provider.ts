@@ -54,13 +54,61 @@ export class Provider extends pulumi.ProviderResource {
    */
   declare public readonly region: pulumi.Output<string | undefined>;
   /**
+   * (Optional) Config file which has the configuration for 4xx and 5xx retries in JSON format. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  declare public readonly retriesConfigFile: pulumi.Output<string | undefined>;
+  /**
    * (Optional) The tenancy OCID for a user. The tenancy OCID can be found at the bottom of user settings in the Oracle Cloud Infrastructure console. Required if auth is set to 'ApiKey', ignored otherwise.
    */
   declare public readonly tenancyOcid: pulumi.Output<string | undefined>;
   /**
+   * Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  declare public readonly testTimeMaintenanceRebootDue: pulumi.Output<string | undefined>;
+  /**
+   * (Optional) Authentication method for the token-exchange client. Valid values are 'OAuthClientCredentials' and 'InstancePrincipal'. Used only if auth is set to 'WorkloadIdentityFederation'. Defaults to 'OAuthClientCredentials'. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  declare public readonly tokenExchangeAuth: pulumi.Output<string | undefined>;
+  /**
+   * (Optional) Token-exchange client ID. Required when auth is set to 'WorkloadIdentityFederation' and tokenExchangeAuth is 'OAuthClientCredentials', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  declare public readonly tokenExchangeClientId: pulumi.Output<string | undefined>;
+  /**
+   * (Optional) Token-exchange client secret. Required when auth is set to 'WorkloadIdentityFederation' and tokenExchangeAuth is 'OAuthClientCredentials', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  declare public readonly tokenExchangeClientSecret: pulumi.Output<string | undefined>;
+  /**
+   * (Optional) OCI IAM identity domain URL for token exchange. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  declare public readonly tokenExchangeDomainUrl: pulumi.Output<string | undefined>;
+  /**
+   * (Optional) Public key used by the token-exchange flow, where applicable. Used only if auth is set to 'WorkloadIdentityFederation'. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  declare public readonly tokenExchangePublicKey: pulumi.Output<string | undefined>;
+  /**
+   * (Optional) Requested token type for token exchange. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  declare public readonly tokenExchangeRequestedTokenType: pulumi.Output<string | undefined>;
+  /**
+   * (Optional) Resource type used during token exchange. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  declare public readonly tokenExchangeResourceType: pulumi.Output<string | undefined>;
+  /**
+   * (Optional) Requested RPST expiration for token exchange. Used only if auth is set to 'WorkloadIdentityFederation'. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  declare public readonly tokenExchangeRpstExp: pulumi.Output<string | undefined>;
+  /**
+   * (Optional) Subject token type for the Kubernetes service account JWT. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  declare public readonly tokenExchangeSubjectTokenType: pulumi.Output<string | undefined>;
+  /**
    * (Optional) The user OCID. This can be found in user settings in the Oracle Cloud Infrastructure console. Required if auth is set to 'ApiKey', ignored otherwise.
    */
   declare public readonly userOcid: pulumi.Output<string | undefined>;
+  /**
+   * (Optional) Path to the projected Kubernetes service account token. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  declare public readonly workloadIdentityTokenPath: pulumi.Output<string | undefined>;
 
   /**
    * Create a Provider resource with the given unique name, arguments, and options.
@@ -76,6 +124,7 @@ export class Provider extends pulumi.ProviderResource {
       resourceInputs['auth'] = args?.auth;
       resourceInputs['configFileProfile'] = args?.configFileProfile;
       resourceInputs['disableAutoRetries'] = pulumi.output(args?.disableAutoRetries).apply(JSON.stringify);
+      resourceInputs['dualStackEndpointEnabled'] = pulumi.output(args?.dualStackEndpointEnabled).apply(JSON.stringify);
       resourceInputs['endpoint'] = args?.endpoint;
       resourceInputs['fingerprint'] = args?.fingerprint;
       resourceInputs['ignoreDefinedTags'] = pulumi.output(args?.ignoreDefinedTags).apply(JSON.stringify);
@@ -84,13 +133,30 @@ export class Provider extends pulumi.ProviderResource {
         ? pulumi.secret(args.privateKeyPassword)
         : undefined;
       resourceInputs['privateKeyPath'] = args?.privateKeyPath;
+      resourceInputs['realmSpecificServiceEndpointTemplateEnabled'] = pulumi
+        .output(args?.realmSpecificServiceEndpointTemplateEnabled)
+        .apply(JSON.stringify);
       resourceInputs['region'] = args?.region;
+      resourceInputs['retriesConfigFile'] = args?.retriesConfigFile;
       resourceInputs['retryDurationSeconds'] = pulumi.output(args?.retryDurationSeconds).apply(JSON.stringify);
       resourceInputs['tenancyOcid'] = args?.tenancyOcid;
+      resourceInputs['testTimeMaintenanceRebootDue'] = args?.testTimeMaintenanceRebootDue;
+      resourceInputs['tokenExchangeAuth'] = args?.tokenExchangeAuth;
+      resourceInputs['tokenExchangeClientId'] = args?.tokenExchangeClientId;
+      resourceInputs['tokenExchangeClientSecret'] = args?.tokenExchangeClientSecret
+        ? pulumi.secret(args.tokenExchangeClientSecret)
+        : undefined;
+      resourceInputs['tokenExchangeDomainUrl'] = args?.tokenExchangeDomainUrl;
+      resourceInputs['tokenExchangePublicKey'] = args?.tokenExchangePublicKey;
+      resourceInputs['tokenExchangeRequestedTokenType'] = args?.tokenExchangeRequestedTokenType;
+      resourceInputs['tokenExchangeResourceType'] = args?.tokenExchangeResourceType;
+      resourceInputs['tokenExchangeRpstExp'] = args?.tokenExchangeRpstExp;
+      resourceInputs['tokenExchangeSubjectTokenType'] = args?.tokenExchangeSubjectTokenType;
       resourceInputs['userOcid'] = args?.userOcid;
+      resourceInputs['workloadIdentityTokenPath'] = args?.workloadIdentityTokenPath;
     }
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-    const secretOpts = { additionalSecretOutputs: ['privateKey', 'privateKeyPassword'] };
+    const secretOpts = { additionalSecretOutputs: ['privateKey', 'privateKeyPassword', 'tokenExchangeClientSecret'] };
     opts = pulumi.mergeOptions(opts, secretOpts);
     super(Provider.__pulumiType, name, resourceInputs, opts);
   }
@@ -112,6 +178,10 @@ export interface ProviderArgs {
    * (Optional) Disable automatic retries for retriable errors. Automatic retries were introduced to solve some eventual consistency problems but it can also introduce performance issues on destroy operations.
    */
   disableAutoRetries?: pulumi.Input<boolean | undefined>;
+  /**
+   * (Optional) flags to enable Dual Stack endpoint. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  dualStackEndpointEnabled?: pulumi.Input<boolean | undefined>;
   /**
    * Base URL of an OCI-compatible service (for example the ocikit emulator). Region R is then reached at `<endpoint>/r/<R>`.
    */
@@ -137,9 +207,17 @@ export interface ProviderArgs {
    */
   privateKeyPath?: pulumi.Input<string | undefined>;
   /**
+   * (Optional) flags to enable realm specific service endpoint. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  realmSpecificServiceEndpointTemplateEnabled?: pulumi.Input<boolean | undefined>;
+  /**
    * The region for API connections (e.g. us-ashburn-1).
    */
   region?: pulumi.Input<string | undefined>;
+  /**
+   * (Optional) Config file which has the configuration for 4xx and 5xx retries in JSON format. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  retriesConfigFile?: pulumi.Input<string | undefined>;
   /**
    * (Optional) The minimum duration in seconds to retry a resource operation in response to an error. The actual retry duration may be longer due to jittering of retry operations.
    */
@@ -149,7 +227,51 @@ export interface ProviderArgs {
    */
   tenancyOcid?: pulumi.Input<string | undefined>;
   /**
+   * Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  testTimeMaintenanceRebootDue?: pulumi.Input<string | undefined>;
+  /**
+   * (Optional) Authentication method for the token-exchange client. Valid values are 'OAuthClientCredentials' and 'InstancePrincipal'. Used only if auth is set to 'WorkloadIdentityFederation'. Defaults to 'OAuthClientCredentials'. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  tokenExchangeAuth?: pulumi.Input<string | undefined>;
+  /**
+   * (Optional) Token-exchange client ID. Required when auth is set to 'WorkloadIdentityFederation' and tokenExchangeAuth is 'OAuthClientCredentials', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  tokenExchangeClientId?: pulumi.Input<string | undefined>;
+  /**
+   * (Optional) Token-exchange client secret. Required when auth is set to 'WorkloadIdentityFederation' and tokenExchangeAuth is 'OAuthClientCredentials', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  tokenExchangeClientSecret?: pulumi.Input<string | undefined>;
+  /**
+   * (Optional) OCI IAM identity domain URL for token exchange. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  tokenExchangeDomainUrl?: pulumi.Input<string | undefined>;
+  /**
+   * (Optional) Public key used by the token-exchange flow, where applicable. Used only if auth is set to 'WorkloadIdentityFederation'. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  tokenExchangePublicKey?: pulumi.Input<string | undefined>;
+  /**
+   * (Optional) Requested token type for token exchange. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  tokenExchangeRequestedTokenType?: pulumi.Input<string | undefined>;
+  /**
+   * (Optional) Resource type used during token exchange. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  tokenExchangeResourceType?: pulumi.Input<string | undefined>;
+  /**
+   * (Optional) Requested RPST expiration for token exchange. Used only if auth is set to 'WorkloadIdentityFederation'. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  tokenExchangeRpstExp?: pulumi.Input<string | undefined>;
+  /**
+   * (Optional) Subject token type for the Kubernetes service account JWT. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  tokenExchangeSubjectTokenType?: pulumi.Input<string | undefined>;
+  /**
    * (Optional) The user OCID. This can be found in user settings in the Oracle Cloud Infrastructure console. Required if auth is set to 'ApiKey', ignored otherwise.
    */
   userOcid?: pulumi.Input<string | undefined>;
+  /**
+   * (Optional) Path to the projected Kubernetes service account token. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+   */
+  workloadIdentityTokenPath?: pulumi.Input<string | undefined>;
 }

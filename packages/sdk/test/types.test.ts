@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import ts from 'typescript';
-import { installBuiltSdk, packageDir, repoModules } from './support/built';
+import { distDir, installBuiltSdk, packageDir, repoModules } from './support/built';
 import { schema } from './support/schema';
-import { everyInputOutputProgram } from './support/type-program';
+import { everyInputOutputProgram, sameShapesProgram } from './support/type-program';
 
 const repoDir = resolve(packageDir, '../..');
 const pulumiOciProgram = readFileSync(resolve(__dirname, 'fixtures/pulumi-oci-program.ts'), 'utf8');
@@ -86,7 +86,10 @@ before(() => {
   };
   // The same program against @pulumi/oci, in a second run with skipLibCheck: checking its 17 MB
   // of .d.ts would dominate the test, and they are not ours to check.
-  const reference = [file('pulumi-oci/program.ts', pulumiOciProgram)];
+  const reference = [
+    file('pulumi-oci/program.ts', pulumiOciProgram),
+    file('pulumi-oci/same-shapes.ts', sameShapesProgram(distDir, ['disasterrecovery', 'ailanguage'])),
+  ];
   const all = [
     ...ts.getPreEmitDiagnostics(ts.createProgram(roots, options)),
     ...ts.getPreEmitDiagnostics(ts.createProgram(reference, { ...options, skipLibCheck: true })),
@@ -115,6 +118,16 @@ describe('type tests (tsc --strict against the built package)', () => {
   it('a program written for @pulumi/oci compiles against @pulumi/oci and, with only the import switched, against @ocikit/oci', () => {
     assert.deepEqual(messages('pulumi-oci/program.ts'), [], 'against @pulumi/oci');
     assert.deepEqual(messages('switched-program.ts'), [], 'against @ocikit/oci');
+  });
+
+  it("every type the SDK exports equals @pulumi/oci 4.20.0's of the same name, but the known differences", () => {
+    const lines = readFileSync(files['pulumi-oci/same-shapes.ts']!, 'utf8').split('\n');
+    const differing = (diagnostics.get(files['pulumi-oci/same-shapes.ts']!) ?? []).map((d) => {
+      const { line } = d.file!.getLineAndCharacterOfPosition(d.start!);
+      return lines[line]!;
+    });
+    assert.ok(lines.filter((l) => l.startsWith('expectType<')).length > 100, 'the program checks every type');
+    assert.deepEqual(differing, []);
   });
 
   it('every worked example of the reference pages compiles', () => {

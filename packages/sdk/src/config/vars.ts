@@ -39,6 +39,17 @@ Object.defineProperty(exports, 'disableAutoRetries', {
 });
 
 /**
+ * (Optional) flags to enable Dual Stack endpoint. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const dualStackEndpointEnabled: boolean | undefined;
+Object.defineProperty(exports, 'dualStackEndpointEnabled', {
+  get() {
+    return __config.getObject<boolean>('dualStackEndpointEnabled');
+  },
+  enumerable: true,
+});
+
+/**
  * Base URL of an OCI-compatible service (for example the ocikit emulator). Region R is then reached at `<endpoint>/r/<R>`.
  */
 export declare const endpoint: string | undefined;
@@ -105,12 +116,34 @@ Object.defineProperty(exports, 'privateKeyPath', {
 });
 
 /**
+ * (Optional) flags to enable realm specific service endpoint. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const realmSpecificServiceEndpointTemplateEnabled: boolean | undefined;
+Object.defineProperty(exports, 'realmSpecificServiceEndpointTemplateEnabled', {
+  get() {
+    return __config.getObject<boolean>('realmSpecificServiceEndpointTemplateEnabled');
+  },
+  enumerable: true,
+});
+
+/**
  * The region for API connections (e.g. us-ashburn-1).
  */
 export declare const region: string | undefined;
 Object.defineProperty(exports, 'region', {
   get() {
     return __config.get('region') ?? utilities.getEnv('OCI_REGION');
+  },
+  enumerable: true,
+});
+
+/**
+ * (Optional) Config file which has the configuration for 4xx and 5xx retries in JSON format. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const retriesConfigFile: string | undefined;
+Object.defineProperty(exports, 'retriesConfigFile', {
+  get() {
+    return __config.get('retriesConfigFile');
   },
   enumerable: true,
 });
@@ -138,12 +171,133 @@ Object.defineProperty(exports, 'tenancyOcid', {
 });
 
 /**
+ * Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const testTimeMaintenanceRebootDue: string | undefined;
+Object.defineProperty(exports, 'testTimeMaintenanceRebootDue', {
+  get() {
+    return __config.get('testTimeMaintenanceRebootDue');
+  },
+  enumerable: true,
+});
+
+/**
+ * (Optional) Authentication method for the token-exchange client. Valid values are 'OAuthClientCredentials' and 'InstancePrincipal'. Used only if auth is set to 'WorkloadIdentityFederation'. Defaults to 'OAuthClientCredentials'. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const tokenExchangeAuth: string | undefined;
+Object.defineProperty(exports, 'tokenExchangeAuth', {
+  get() {
+    return __config.get('tokenExchangeAuth');
+  },
+  enumerable: true,
+});
+
+/**
+ * (Optional) Token-exchange client ID. Required when auth is set to 'WorkloadIdentityFederation' and tokenExchangeAuth is 'OAuthClientCredentials', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const tokenExchangeClientId: string | undefined;
+Object.defineProperty(exports, 'tokenExchangeClientId', {
+  get() {
+    return __config.get('tokenExchangeClientId');
+  },
+  enumerable: true,
+});
+
+/**
+ * (Optional) Token-exchange client secret. Required when auth is set to 'WorkloadIdentityFederation' and tokenExchangeAuth is 'OAuthClientCredentials', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const tokenExchangeClientSecret: string | undefined;
+Object.defineProperty(exports, 'tokenExchangeClientSecret', {
+  get() {
+    return __config.get('tokenExchangeClientSecret');
+  },
+  enumerable: true,
+});
+
+/**
+ * (Optional) OCI IAM identity domain URL for token exchange. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const tokenExchangeDomainUrl: string | undefined;
+Object.defineProperty(exports, 'tokenExchangeDomainUrl', {
+  get() {
+    return __config.get('tokenExchangeDomainUrl');
+  },
+  enumerable: true,
+});
+
+/**
+ * (Optional) Public key used by the token-exchange flow, where applicable. Used only if auth is set to 'WorkloadIdentityFederation'. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const tokenExchangePublicKey: string | undefined;
+Object.defineProperty(exports, 'tokenExchangePublicKey', {
+  get() {
+    return __config.get('tokenExchangePublicKey');
+  },
+  enumerable: true,
+});
+
+/**
+ * (Optional) Requested token type for token exchange. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const tokenExchangeRequestedTokenType: string | undefined;
+Object.defineProperty(exports, 'tokenExchangeRequestedTokenType', {
+  get() {
+    return __config.get('tokenExchangeRequestedTokenType');
+  },
+  enumerable: true,
+});
+
+/**
+ * (Optional) Resource type used during token exchange. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const tokenExchangeResourceType: string | undefined;
+Object.defineProperty(exports, 'tokenExchangeResourceType', {
+  get() {
+    return __config.get('tokenExchangeResourceType');
+  },
+  enumerable: true,
+});
+
+/**
+ * (Optional) Requested RPST expiration for token exchange. Used only if auth is set to 'WorkloadIdentityFederation'. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const tokenExchangeRpstExp: string | undefined;
+Object.defineProperty(exports, 'tokenExchangeRpstExp', {
+  get() {
+    return __config.get('tokenExchangeRpstExp');
+  },
+  enumerable: true,
+});
+
+/**
+ * (Optional) Subject token type for the Kubernetes service account JWT. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const tokenExchangeSubjectTokenType: string | undefined;
+Object.defineProperty(exports, 'tokenExchangeSubjectTokenType', {
+  get() {
+    return __config.get('tokenExchangeSubjectTokenType');
+  },
+  enumerable: true,
+});
+
+/**
  * (Optional) The user OCID. This can be found in user settings in the Oracle Cloud Infrastructure console. Required if auth is set to 'ApiKey', ignored otherwise.
  */
 export declare const userOcid: string | undefined;
 Object.defineProperty(exports, 'userOcid', {
   get() {
     return __config.get('userOcid') ?? utilities.getEnv('OCI_USER_OCID');
+  },
+  enumerable: true,
+});
+
+/**
+ * (Optional) Path to the projected Kubernetes service account token. Required if auth is set to 'WorkloadIdentityFederation', ignored otherwise. Not served by ocikit: accepted, with a warning that it has no effect.
+ */
+export declare const workloadIdentityTokenPath: string | undefined;
+Object.defineProperty(exports, 'workloadIdentityTokenPath', {
+  get() {
+    return __config.get('workloadIdentityTokenPath');
   },
   enumerable: true,
 });
