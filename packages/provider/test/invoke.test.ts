@@ -163,6 +163,14 @@ describe('invokes', () => {
       items.map((i) => i.id),
       [endpointId],
     );
+    // The endpoint has no description: the item reads '' (its zero value), yet a filter on it
+    // passes nothing, as in pulumi-oci, whose item map has no description to compare.
+    assert.equal(items[0]!.description, '');
+    const described = await invoke(ai, 'oci:AiLanguage/getEndpoints:getEndpoints', {
+      compartmentId: env.sandbox.compartmentId,
+      filters: [{ name: 'description', values: [''] }],
+    });
+    assert.deepEqual((described.result.endpointCollections as Array<{ items: Props[] }>)[0].items, []);
   });
 
   it('getModels', async () => {

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Clients } from '../clients';
 import { describeError, ProviderError } from '../errors';
-import { packageSchema, shapeObject } from '../schema';
+import { packageSchema, shapeObject, withZeroValues } from '../schema';
 import type { Props } from '../wire';
 import type { Failure } from '../resources/resource';
 
@@ -40,9 +40,9 @@ interface Filter {
 const camel = (s: string): string => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /**
- * A filter value as a test: equality, or with `regex` a regular expression, which matches nothing
- * when it does not compile, as in pulumi-oci (terraform-provider-oci tfresource ApplyFilters: a
- * `regexp.Compile` error is logged and the value matches no item).
+ * A filter value as a test of a string: equality, or with `regex` a regular expression, which
+ * matches nothing when it does not compile, as in pulumi-oci (terraform-provider-oci tfresource
+ * ApplyFilters: a `regexp.Compile` error is logged and the value matches no item).
  */
 function matcher(want: string, regex: boolean | undefined): (candidate: string) => boolean {
   if (!regex) return (c) => c === want;
@@ -54,20 +54,55 @@ function matcher(want: string, regex: boolean | undefined): (candidate: string) 
   }
 }
 
-/** pulumi-oci `filters`: every filter must match (any of its values; exact or regex). Names may be snake_case. */
+const GO_BOOLEANS: Record<string, boolean> = {
+  ...Object.fromEntries(['1', 't', 'T', 'TRUE', 'true', 'True'].map((s) => [s, true])),
+  ...Object.fromEntries(['0', 'f', 'F', 'FALSE', 'false', 'False'].map((s) => [s, false])),
+};
+const INT64 = [-(2n ** 63n), 2n ** 63n - 1n] as const;
+
+/**
+ * Whether an item's value passes one filter, as terraform-provider-oci's orComparator
+ * (tfresource/filters.go) decides it by the value's kind, the filter's values in order: a string
+ * against each value (equal, or `regex`); each string of a list of strings; a boolean against
+ * each value read by Go's strconv.ParseBool, a whole number by ParseInt (base 10, int64) and any
+ * other number as a decimal (ParseFloat), equal as values (never as a regex) — a value that does not parse
+ * fails the filter there and then; anything else (a map such as the tags, a list of objects) never
+ * passes.
+ */
+function passes(value: unknown, values: string[], tests: Array<(candidate: string) => boolean>): boolean {
+  for (const [i, want] of values.entries()) {
+    if (typeof value === 'string') {
+      if (tests[i]!(value)) return true;
+    } else if (Array.isArray(value)) {
+      if (value.every((v) => typeof v === 'string') && value.some((v) => tests[i]!(v as string))) return true;
+    } else if (typeof value === 'boolean') {
+      if (!(want in GO_BOOLEANS)) return false;
+      if (GO_BOOLEANS[want] === value) return true;
+    } else if (typeof value === 'number' && Number.isInteger(value)) {
+      if (!/^[+-]?\d+$/.test(want) || BigInt(want) < INT64[0] || BigInt(want) > INT64[1]) return false;
+      if (BigInt(want) === BigInt(value)) return true;
+    } else if (typeof value === 'number') {
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(want)) return false;
+      if (Number(want) === value) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * pulumi-oci `filters` (tfresource ApplyFiltersInCollection): every filter must pass (any of its
+ * values), on the item's property of that name, snake_case as pulumi-oci names it or camelCase.
+ * An item without the property does not pass: filter the items before they get their zero values.
+ */
 export function applyFilters(items: Props[], filters: Filter[] | undefined): Props[] {
   if (!filters?.length) return items;
-  const tests = filters.map((f) => ({ name: camel(f.name), values: f.values.map((w) => matcher(w, f.regex)) }));
+  const tests = filters.map((f) => ({
+    name: camel(f.name),
+    values: f.values,
+    tests: f.values.map((w) => matcher(w, f.regex)),
+  }));
   return items.filter((item) =>
-    tests.every((f) => {
-      const v = item[f.name];
-      const candidates = Array.isArray(v)
-        ? v.map(String)
-        : v === undefined
-          ? []
-          : [typeof v === 'object' ? JSON.stringify(v) : String(v)];
-      return candidates.some((c) => f.values.some((test) => test(c)));
-    }),
+    tests.every((f) => item[f.name] !== undefined && passes(item[f.name], f.values, f.tests)),
   );
 }
 
@@ -88,8 +123,9 @@ async function listInvoke<T>(
   const collRef = fn.properties[collection].items!.$ref!;
   const itemRef = packageSchema().types[collRef.replace('#/types/', '')].properties.items.items!.$ref!;
   const itemSpec = packageSchema().types[itemRef.replace('#/types/', '')];
-  const shaped = raw.map((x) => shapeObject(x, itemSpec) ?? {});
-  const items = applyFilters(shaped, args.filters as Filter[] | undefined);
+  const fields = Object.keys(itemSpec.properties);
+  const shaped = raw.map((x) => shapeObject(x, itemSpec, fields) ?? {});
+  const items = applyFilters(shaped, args.filters as Filter[] | undefined).map((i) => withZeroValues(i, itemSpec));
   const out = result(token, { ...args, id: (args.id as string) ?? syntheticId(token, args) });
   out[collection] = [{ items }];
   return out;
