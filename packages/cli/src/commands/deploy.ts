@@ -342,30 +342,40 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
       const historyKind = HISTORY_KIND[kind];
       if (!preview && historyKind && metadata) {
         const { message, environment } = await metadata;
-        engine.addToHistory(state, {
-          kind: historyKind,
-          startTime,
-          message,
-          environment: { ...engine.updateEnvironment(engine.engineVersion), ...environment },
-          config: config.recorded,
-          version: 0,
-          result: result.ok ? 'succeeded' : 'failed',
-          endTime: engine.unixSeconds(),
-          resourceChanges: result.resourceChanges,
-        });
-        // The DIY backend's backupStack, unless PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS (or, when
-        // that is unset, its older name PULUMI_DISABLE_CHECKPOINT_BACKUPS) is true; a failure to
-        // write it fails an update that succeeded, in its words ("saving backup: …").
+        // As the DIY backend's apply: the record, then the backup, each tried whatever the other
+        // did; their errors count only for a run that succeeded, the record's first ("saving
+        // update info: …", "saving backup: …"). The backup is skipped when
+        // PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS (or, when that is unset, its older name
+        // PULUMI_DISABLE_CHECKPOINT_BACKUPS) is true.
+        let saveError: unknown;
+        try {
+          engine.addToHistory(state, {
+            kind: historyKind,
+            startTime,
+            message,
+            environment: { ...engine.updateEnvironment(engine.engineVersion), ...environment },
+            config: config.recorded,
+            version: 0,
+            result: result.ok ? 'succeeded' : 'failed',
+            endTime: engine.unixSeconds(),
+            resourceChanges: result.resourceChanges,
+          });
+        } catch (e) {
+          saveError = e;
+        }
         const disable =
           process.env.PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS === undefined
             ? 'PULUMI_DISABLE_CHECKPOINT_BACKUPS'
             : 'PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS';
+        let backupError: unknown;
         if (!envFlag(disable))
           try {
             engine.backupStack(state);
           } catch (e) {
-            if (result.ok) throw new UserError(`saving backup: ${(e as Error).message}`);
+            backupError = e;
           }
+        if (result.ok && saveError) throw new UserError(`saving update info: ${(saveError as Error).message}`);
+        if (result.ok && backupError) throw new UserError(`saving backup: ${(backupError as Error).message}`);
       }
       if (!result.ok) {
         const detail = display.exceptionDetail();

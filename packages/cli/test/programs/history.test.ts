@@ -1,11 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { inlineProgram, ok, program, startCloud, type Cloud, type Program } from '../support/programs';
+import { inlineProgram, ok, outputs, program, startCloud, type Cloud, type Program } from '../support/programs';
 
 // The stack's update history, as Pulumi's DIY backend keeps it (pkg/backend/diy addToHistory,
 // getHistory) and `pulumi stack history` prints it (pkg/cmd/pulumi/stack/stack_history.go).
@@ -288,4 +288,32 @@ test("in a git checkout, an update without -m takes the HEAD commit's title, and
   assert.match(text, /^Message: Deploy the language endpoint$/m);
   assert.match(text, new RegExp(`^ {4}git\\.head: ${head}$`, 'm'));
   assert.match(text, /^ {4}vcs\.owner: acme$/m);
+});
+
+test("an update that succeeded but whose record or backup cannot be written fails in the DIY backend's words; the state is kept", async () => {
+  const p = endpointProgram();
+  // A file where the stack's history and backups folders go: neither can be written.
+  for (const folder of ['history', 'backups']) {
+    mkdirSync(join(p.dir, '.ocikit', folder), { recursive: true });
+    writeFileSync(join(p.dir, '.ocikit', folder, 'dev'), '');
+  }
+  const first = await p.run(['up', '--yes', '--skip-preview']);
+  assert.equal(first.code, 1, first.stderr);
+  // The record's error comes first (apply: saveErr before backupErr), in one line.
+  assert.match(first.stderr, /^error: saving update info: EEXIST: file already exists, mkdir '.*dev'\n$/);
+  // The update itself is in the state: the endpoint it created is the stack's.
+  const id = String(outputs(ok(await p.run(['stack', 'output', '--json']))).endpointId);
+  assert.match(id, /^ocid1\.ailanguageendpoint\./);
+
+  rmSync(join(p.dir, '.ocikit', 'history', 'dev'));
+  const second = await p.run(['up', '--yes', '--skip-preview']);
+  assert.equal(second.code, 1, second.stderr);
+  assert.match(second.stderr, /^error: saving backup: EEXIST: file already exists, mkdir '.*dev'\n$/);
+  // The backup is tried even though the record was written: the record is there.
+  assert.equal(historyFiles(p).filter((f) => f.endsWith('.history.json')).length, 1);
+
+  rmSync(join(p.dir, '.ocikit', 'backups', 'dev'));
+  ok(await p.run(['up', '--yes', '--skip-preview']));
+  assert.equal(readdirSync(join(p.dir, '.ocikit', 'backups', 'dev')).length, 1);
+  ok(await p.run(['destroy', '--yes']));
 });
