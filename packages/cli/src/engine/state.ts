@@ -375,8 +375,9 @@ export class FileStackState implements StackState {
    * The latest deployment, secrets decrypted (wire form), or an empty one. With `manifest`, its
    * manifest too, as Pulumi reads it into a snapshot (`read`: deserializedManifest) or as the file
    * holds it (`raw`), for the commands that write the snapshot back unchanged or show when it was
-   * made; a run leaves it out, so its writes get a new one. No manifest before the stack's first update (Pulumi's nil snapshot): the way to tell a
-   * stack that has a deployment from one with only its Pulumi.<stack>.yaml.
+   * made; a run leaves it out, so its writes get a new one. No manifest before the stack's first
+   * update (Pulumi's nil snapshot): the way to tell a stack that has a deployment from one with
+   * only its Pulumi.<stack>.yaml.
    */
   load(options: { manifest?: 'read' | 'raw' } = {}): Snapshot {
     const latest = this.readCheckpoint()?.latest;
@@ -642,10 +643,11 @@ export class FileStackState implements StackState {
 
   /**
    * `stack rm`: the state file becomes the backup (as Pulumi's DIY backend keeps one of a removed
-   * stack), or goes with its backup and the backups folder when `removeBackups`; the stack's history goes in any case
-   * (the DIY backend's removeStack deletes its history folder), and so do its tags (removeStack's
-   * deleteStackTags) unless `keepTags` (`stack rename`: the DIY backend's renameStack backs the
-   * old state up without removeStack, so its tags file stays under the old name).
+   * stack), or goes with its backup and the backups folder when `removeBackups`; the stack's
+   * history goes in any case (the DIY backend's removeStack deletes its history folder), and so do
+   * its tags (removeStack's deleteStackTags) unless `keepTags` (`stack rename`: the DIY backend's
+   * renameStack backs the old state up without removeStack, so its tags file stays under the old
+   * name).
    */
   remove(options: { removeBackups: boolean; keepTags?: boolean }): void {
     removeHistory(this.programDir, this.stack);
