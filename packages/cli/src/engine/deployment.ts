@@ -664,9 +664,14 @@ export class Deployment {
       return this.untargetedStep(reg, urn, old, alias);
     this.checkSkippedCreates(urn, registrationEdges(reg));
     // A component is replaced on request too (--replace, `state taint`: isTargetedReplace holds for
-    // any resource): created again, create-before-delete, the old copy deleted at the end.
-    const replacing = old && this.targetedReplace(urn, old) ? old : undefined;
+    // any resource), or when a run died between its delete-before-replace and its create.
+    const replacing = old && (this.targetedReplace(urn, old) || old.pendingReplacement) ? old : undefined;
     if (replacing) this.refuseProtectedReplace(urn, reg, replacing);
+    // continueStepsFromDiff: the targeted diff names no order, so the deleteBeforeReplace option
+    // decides: dependents first, then the old copy (unless already deleted), then the create;
+    // else create-before-delete, the old copy deleted at the end.
+    const dbr = Boolean(replacing && (reg.deleteBeforeReplace || replacing.pendingReplacement));
+    const deleteFirst = dbr && !replacing?.pendingReplacement ? replacing : undefined;
     const op: OpType = replacing
       ? 'create-replacement'
       : !old
@@ -703,7 +708,9 @@ export class Deployment {
     const meta = stepMetadata(op, urn, reg.type, old, next, extra);
     const replaceMeta = replacing && stepMetadata('replace', urn, reg.type, old, next, extra);
     this.componentOps.set(urn, { op, old: replacing ? undefined : old });
+    if (deleteFirst) await this.deleteDependents(deleteFirst, urn, reg.type);
     if (replaceMeta) this.pre(replaceMeta);
+    if (deleteFirst) await this.deleteOne(deleteFirst, 'delete-replaced');
     this.pre(meta);
     // A component's before hooks run at its registration, its after hooks when it registers its outputs.
     if (op !== 'same')
@@ -713,7 +720,10 @@ export class Deployment {
         { urn, id: '', name: reg.name, type: reg.type, newInputs: next.inputs, ...(replacing ? {} : oldProps(old)) },
         meta,
       );
-    if (replacing) {
+    if (replacing && dbr) {
+      this.put(this.o.preview ? replacing : this.pendingReplacementOf(urn), next);
+      this.replacedUrns.add(urn);
+    } else if (replacing) {
       const marked = { ...replacing, delete: true };
       this.put(replacing, this.o.preview ? next : marked);
       if (!this.o.preview) this.put(undefined, next);
@@ -1678,7 +1688,7 @@ export class Deployment {
       // Deleted to be replaced (delete-before-replace), it stays in the state marked
       // pendingReplacement until its replacement exists, as Pulumi keeps it: what refers to it
       // still finds it if the run dies in between, and the next run knows to create it.
-      this.put(r, op === 'delete-replaced' && !r.delete && r.custom ? { ...r, pendingReplacement: true } : undefined);
+      this.put(r, op === 'delete-replaced' && !r.delete ? { ...r, pendingReplacement: true } : undefined);
       await this.write();
       await this.hook('after_delete', r.resourceHooks, hookArgs, meta);
       if (op === 'delete' && !r.external && !isDefaultProvider(r.urn)) this.count('delete');

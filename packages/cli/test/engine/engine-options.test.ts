@@ -4,7 +4,7 @@
 // replaceWith and provider replacement, as pulumi/pulumi step_generator.go decides them.
 import { after, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { diagnostics, fakeProviderFiles, makeProgram, steps, type TestProgram } from './support/harness';
 
@@ -304,6 +304,54 @@ new Thing('inner', { size: 1 }, { deletedWith: owner });
     assert.deepEqual(changes(), ['delete b', 'create b'], 'the deleteBeforeReplace option holds');
     assert.notEqual(ids('b')[0], oldB);
     assert.equal(byName('b').length, 1);
+  });
+
+  it('replaces a component that --replace names delete-before-replace when its option says so, its children kept', async () => {
+    // step_generator.go: a targeted replace's diff names no order, so deleteBeforeReplace decides
+    // for a component too (the Node SDK sends the option for any resource).
+    const src = `
+const dbr = new pulumi.ComponentResource('test:index:Group', 'dbr', {}, { deleteBeforeReplace: true } as pulumi.ComponentResourceOptions);
+new Thing('child', { size: 1 }, { parent: dbr });
+new pulumi.ComponentResource('test:index:Group', 'cbd');
+`;
+    await up(src);
+    const created = () => (byName('dbr')[0] as { created?: string }).created;
+    const before = created();
+    const replace = ['dbr', 'cbd'].map((n) => `urn:pulumi:dev::enginetest::test:index:Group::${n}`);
+    const of = (events: Parameters<typeof steps>[0], name: string) =>
+      steps(events).filter((s) => s.endsWith(` ${name}`));
+    reset();
+    const planned = await prog.run({ preview: true, replace });
+    assert.equal(planned.ok, true, planned.error);
+    const planDbr = of(planned.events, 'dbr');
+    assert.ok(planDbr.indexOf('delete-replaced dbr') < planDbr.indexOf('create-replacement dbr'), planDbr.join(', '));
+    const r = await prog.run({ replace });
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(of(r.events, 'dbr'), ['delete-replaced dbr', 'replace dbr', 'create-replacement dbr']);
+    assert.deepEqual(of(r.events, 'cbd'), ['replace cbd', 'create-replacement cbd', 'delete-replaced cbd']);
+    assert.deepEqual(
+      of(r.events, 'child'),
+      ['same child'],
+      'a child is not a dependent (DependingOn without children)',
+    );
+    assert.equal(r.changes.replace, 2);
+    assert.notEqual(created(), before);
+    assert.equal(byName('dbr').length, 1);
+    assert.equal(byName('cbd').length, 1);
+    assert.ok(!resources().some((x) => x.delete || 'pendingReplacement' in x), JSON.stringify(resources()));
+    assert.deepEqual(changes(), []);
+
+    // A run killed between the delete and the create leaves the component pendingReplacement, as a
+    // custom resource; the next up creates it without deleting it again (continueStepsFromDiff).
+    const file = join(prog.dir, '.ocikit/stacks/dev.json');
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    for (const x of saved.checkpoint.latest.resources) if (x.urn === replace[0]) x.pendingReplacement = true;
+    writeFileSync(file, JSON.stringify(saved));
+    const again = await up(src);
+    assert.deepEqual(of(again.events, 'dbr'), ['replace dbr', 'create-replacement dbr']);
+    assert.deepEqual(of(again.events, 'cbd'), ['same cbd']);
+    assert.equal(byName('dbr').length, 1);
+    assert.ok(!resources().some((x) => x.delete || 'pendingReplacement' in x), JSON.stringify(resources()));
   });
 
   it('replaces a resource when its replacementTrigger changes, and with the resources in replaceWith', async () => {
