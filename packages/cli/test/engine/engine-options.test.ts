@@ -354,6 +354,97 @@ new pulumi.ComponentResource('test:index:Group', 'cbd');
     assert.ok(!resources().some((x) => x.delete || 'pendingReplacement' in x), JSON.stringify(resources()));
   });
 
+  it("lets the deleteBeforeReplace option overrule the provider's order, and replaces dependents only delete-before-replace", async () => {
+    // pulumi/pulumi pkg/engine/lifecycletest TestExplicitDeleteBeforeReplace: b's input depends on
+    // a (its value does not change), so b is replaced only when a goes first.
+    const src = (v: string, dbr: string, option?: boolean) => `
+const a = new Thing('a', { replaceMe: '${v}', dbr: '${dbr}' }${option === undefined ? '' : `, { deleteBeforeReplace: ${option} }`});
+new Thing('b', { replaceMe: a.id.apply(() => 'foo') });
+`;
+    await up(src('foo', 'x'));
+    const runs: Array<[string, string, boolean | undefined, string[]]> = [
+      ['bar', 'x', undefined, ['create a', 'delete a']],
+      ['baz', 'x', true, ['delete b', 'delete a', 'create a', 'create b']],
+      ['zam', 'x', undefined, ['create a', 'delete a']],
+      ['zam', 'y', undefined, ['delete b', 'delete a', 'create a', 'create b']],
+      ['bar', 'z', false, ['create a', 'delete a']],
+    ];
+    for (const [v, dbr, option, expected] of runs) {
+      await up(src(v, dbr, option));
+      assert.deepEqual(changes(), expected, `${v} ${dbr} ${option}`);
+    }
+    assert.equal(ids('a').length, 1);
+    assert.equal(ids('b').length, 1);
+  });
+
+  it('leaves alone a dependent that no longer depends on a delete-before-replace resource and registered first', async () => {
+    // pulumi/pulumi pkg/engine/lifecycletest TestDependencyChangeDBR: calculateDependentReplacements
+    // ignores the resources already registered (sg.urns), so b is same, never deleted.
+    await up(`
+const a = new Thing('a', { dbr: 'x' });
+new Thing('b', { replaceMe: a.id.apply(() => 'foo') });
+`);
+    const r = await up(`
+const b = new Thing('b', { replaceMe: 'foo' });
+new Thing('a', { dbr: 'y' }, { dependsOn: [b] }); // registered once b is, as the Go test's program
+`);
+    assert.deepEqual(changes(), ['delete a', 'create a']);
+    assert.ok(steps(r.events).includes('same b'), steps(r.events).join(', '));
+  });
+
+  it('replaces a tainted resource and deletes its tainted copy pending deletion, leaving one untainted copy', async () => {
+    // pulumi/pulumi pkg/engine/lifecycletest/taint_test.go TestTaintWithPendingDelete.
+    const src = `new Thing('r', { foo: 'bar' });`;
+    await up(src);
+    const first = byName('r')[0];
+    const file = join(prog.dir, '.ocikit/stacks/dev.json');
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    const list: Array<Record<string, unknown>> = saved.checkpoint.latest.resources;
+    const live = list.find((x) => x.urn === first.urn)!;
+    live.taint = true;
+    list.push({ ...live, id: 'fake-r-old', inputs: { foo: 'old' }, outputs: { foo: 'old' }, delete: true });
+    writeFileSync(file, JSON.stringify(saved));
+    await up(src);
+    const r = byName('r');
+    assert.equal(r.length, 1, JSON.stringify(r));
+    assert.notEqual(r[0].id, first.id);
+    assert.ok(!('taint' in r[0]) && !r[0].delete);
+    assert.deepEqual(ids('r'), [r[0].id]);
+  });
+
+  it('creates the default provider of a targeted create on a new stack, and nothing untargeted', async () => {
+    // pulumi/pulumi pkg/engine/lifecycletest/target_test.go TestTargetedCreateDefaultProvider and
+    // TestTargetDependents: the stack, the default provider and resA only.
+    prog.write(header + `new Thing('a', { size: 1 });\nnew Thing('b', { size: 1 });\n`);
+    reset();
+    const r = await prog.run({ targets: ['urn:pulumi:dev::enginetest::oci:Test/thing:Thing::a'] });
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(changes(), ['create a']);
+    const urns = resources().map((x) => x.urn.split('::').slice(2).join('::'));
+    assert.equal(urns.length, 3, urns.join(', '));
+    assert.ok(
+      urns.some((u) => u.startsWith('pulumi:providers:oci::default')),
+      urns.join(', '),
+    );
+    assert.ok(urns.includes('oci:Test/thing:Thing::a'));
+  });
+
+  it('replaces a retainOnDelete resource without deleting the old one, and forgets it when removed', async () => {
+    // pulumi/pulumi pkg/engine/lifecycletest TestRetainOnDelete: the provider's Delete is never called.
+    const src = (v: string) => `new Thing('r', { replaceMe: '${v}' }, { retainOnDelete: true });`;
+    await up(src('bar'));
+    const first = ids('r');
+    const r = await up(src('baz'));
+    assert.deepEqual(changes(), ['create r']);
+    assert.equal(r.changes.replace, 1);
+    assert.equal(byName('r').length, 1);
+    assert.notDeepEqual(byName('r')[0].id, first[0]);
+    await up(`export const none = 1;`);
+    assert.deepEqual(changes(), []);
+    assert.deepEqual(byName('r'), []);
+    assert.equal(ids('r').length, 2, 'both copies stay in the cloud');
+  });
+
   it('replaces a resource when its replacementTrigger changes, and with the resources in replaceWith', async () => {
     const src = (trigger: string, root: string) => `
 const root = new Thing('root', { replaceMe: '${root}' });
