@@ -3,7 +3,6 @@ import { Command, type HelpContext, InvalidArgumentError, Option } from 'command
 import type { GlobalOptions } from './commands/options';
 import { COLOR_MODES } from './display/modes';
 import { goPathError, isUserError, oneLine, UserError } from './errors';
-import { levenshtein } from '@ocikit/pulumi-resource-oci';
 import { unknownCommandMessage } from './unknown-command';
 
 /**
@@ -692,7 +691,7 @@ export function buildProgram(): Command {
       runEmulator(emulatorArgs(process.argv.slice(2)));
       void cmd;
     });
-  cobraUnknownCommand(program);
+  unknownCommand(program);
   return program;
 }
 
@@ -746,16 +745,15 @@ function refuseFlags(cmd: Command, flags: Array<{ flag: string; reason: string }
 
 /**
  * `stack` and `config` run on their own too, so a mistyped subcommand would reach their action as
- * an argument (commander's "too many arguments for 'stack'"). As Pulumi's, it is an unknown
- * command: their `Args: cmdutil.NoArgs` (sdk/go/common/util/cmdutil/args.go ArgsFunc) prints the
- * command's help, then fails with cobra.NoArgs' `unknown command "x" for "pulumi stack"`, without
- * a suggestion. Call after the subcommands are added (they would inherit allowExcessArguments).
+ * an argument (commander's "too many arguments for 'stack'"). As the newest Pulumi's, it is an
+ * unknown command: rattler.Install (pkg/cmd/pulumi/rattler/rattler.go) gives a runnable command
+ * with subcommands an Args check that blames the first argument past its constrictor spec (both
+ * take none: constrictor.NoArgs), with unknownCommandError's words and suggestions, no help
+ * first. Call after the subcommands are added (they would inherit allowExcessArguments).
  */
 function unknownSubcommand(cmd: Command): void {
   cmd.allowExcessArguments().hook('preAction', (_, actionCommand) => {
-    if (actionCommand !== cmd || cmd.args.length === 0) return;
-    cmd.outputHelp();
-    throw new UserError(`unknown command "${cmd.args[0]}" for "ocikit ${cmd.name()}"`);
+    if (actionCommand === cmd && cmd.args.length > 0) failUnknownCommand(cmd, cmd.args);
   });
 }
 
@@ -765,12 +763,10 @@ function unknownSubcommand(cmd: Command): void {
  * stack_tag.go newStackTagCmd: no Run) since rattler.Install (pkg/cmd/pulumi/rattler) gives each a
  * RunE that calls cmd.Help() (Pulumi's help func writes to stdout) and returns a bail error.
  * commander would print the help on stderr; `ocikit help state` still succeeds. A word that names
- * none of their subcommands fails as rattler's Args check fails it (unknown-command.ts), where
- * commander said `unknown command 'x' (Did you mean y?)`.
+ * none of their subcommands fails as rattler's Args check fails it (unknownCommand).
  */
 function helpWhenAlone(cmd: Command): Command {
-  (cmd as unknown as { unknownCommand(): void }).unknownCommand = () =>
-    cmd.error(`error: ${unknownCommandMessage(cmd, cmd.args)}`, { code: 'commander.unknownCommand' });
+  unknownCommand(cmd);
   const help = cmd.help.bind(cmd);
   cmd.help = ((context?: HelpContext) => {
     if (!context?.error) return help(context);
@@ -781,28 +777,17 @@ function helpWhenAlone(cmd: Command): Command {
 }
 
 /**
- * A word that names no command of ocikit's, in the words of cobra's legacyArgs for Pulumi's root
- * command (`unknown command "x" for "pulumi"`), with the commands findSuggestions would list when
- * SuggestionsFor finds any: in name order, each command (not help) whose name is within Levenshtein distance 2 of
- * the word or starts with it, case ignored.
+ * A word that names none of `cmd`'s subcommands, refused as rattler's Args check of a group
+ * command refuses it, the root included (rattler.Install; rattler_test.go
+ * TestRootIsAStandardGroupCommand), where commander said `unknown command 'x' (Did you mean y?)`.
  */
-function cobraUnknownCommand(program: Command): void {
-  (program as unknown as { unknownCommand(): void }).unknownCommand = () => {
-    const word = program.args[0];
-    const near = program
-      .createHelp()
-      .visibleCommands(program)
-      .map((c) => c.name())
-      .filter((name) => name !== 'help')
-      .filter(
-        (name) =>
-          levenshtein(word.toLowerCase(), name.toLowerCase()) <= 2 || name.toLowerCase().startsWith(word.toLowerCase()),
-      )
-      .sort();
-    // On the error's one line (the issue's contract), where cobra puts a block of lines.
-    const suggestion = near.length ? ` (Did you mean this? ${near.join(', ')})` : '';
-    program.error(`error: unknown command "${word}" for "ocikit"${suggestion}`, { code: 'commander.unknownCommand' });
-  };
+function unknownCommand(cmd: Command): void {
+  (cmd as unknown as { unknownCommand(): void }).unknownCommand = () => failUnknownCommand(cmd, cmd.args);
+}
+
+/** unknownCommandError (unknown-command.ts) as ocikit's one-line error, exit 1. */
+function failUnknownCommand(cmd: Command, args: string[]): never {
+  cmd.error(`error: ${unknownCommandMessage(cmd, args)}`, { code: 'commander.unknownCommand' });
 }
 
 /** Everything after the word `emulator` goes to ocikit-emulator's own flag parser untouched. */

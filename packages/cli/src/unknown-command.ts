@@ -1,5 +1,5 @@
-// A mistyped subcommand of a command group, as the newest Pulumi refuses it: rattler.Install
-// (pkg/cmd/pulumi/rattler/rattler.go) gives each group without a Run of its own an Args check whose
+// A word that names no command, at the root or after any command with subcommands, as the newest
+// Pulumi refuses it: rattler.Install (pkg/cmd/pulumi/rattler/rattler.go) gives each an Args check whose
 // error is unknownCommandError's, with suggestCommands' suggestions: full command paths, the
 // group's own subcommands first, else any command of the tree.
 import type { Command } from 'commander';
