@@ -31,7 +31,7 @@ import { StackConfigFile } from '../project/stack-config';
 import { ensureSalt } from '../secrets/stack-crypter';
 import { urnName } from '../engine/urn';
 import { GO_ZERO_TIME, OCIKIT_FEATURES } from '../engine/state';
-import { loadStackTags, matchesTagFilter, saveStackTags } from '../engine/stack-tags';
+import { loadStackTags, matchesTagFilter, saveStackTags, stackTagsOrNone } from '../engine/stack-tags';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
 import {
   canPrompt,
@@ -569,20 +569,26 @@ export function stackSelect(options: StackCreateOptions & { create?: boolean }, 
   selectStack(context.project, context.stack);
 }
 
-/** `stack tag get <name>`, as Pulumi's stack_tag.go: the tag's value, or that the stack has no such tag. */
+/**
+ * `stack tag get <name>`, as Pulumi's stack_tag.go: the tag's value, or that the stack has no such
+ * tag (so too when its tags file cannot be read: stackTagsOrNone).
+ */
 export function stackTagGet(options: GlobalOptions, name: string): void {
   const { project, stack } = commandContext(options);
   requireExistingStack({ project, stack });
-  const tags = loadStackTags(project.dir, stack);
+  const tags = stackTagsOrNone(project.dir, stack);
   if (!Object.hasOwn(tags, name)) throw new UserError(`stack tag '${name}' not found for stack '${stack}'`);
   process.stdout.write(`${tags[name]}\n`);
 }
 
-/** `stack tag ls [-j]`, as Pulumi's printStackTags: a NAME/VALUE table sorted by name, or the map as ui.PrintJSON writes it. */
+/**
+ * `stack tag ls [-j]`, as Pulumi's printStackTags: a NAME/VALUE table sorted by name, or the map as
+ * ui.PrintJSON writes it; none when the tags file cannot be read (stackTagsOrNone).
+ */
 export function stackTagList(options: GlobalOptions): void {
   const { project, stack } = commandContext(options);
   requireExistingStack({ project, stack });
-  const tags = loadStackTags(project.dir, stack);
+  const tags = stackTagsOrNone(project.dir, stack);
   if (options.json) {
     process.stdout.write(goJson(tags, GO_OUTPUTS) + '\n');
     return;

@@ -89,6 +89,19 @@ export function deleteStackTags(programDir: string, stack: string): void {
 }
 
 /**
+ * The stack's tags as the DIY stack's Tags() gives them to `stack tag ls` and `get`
+ * (pkg/cmd/pulumi/stack/stack_tag.go, which has no error to report): those loadStackTags reads,
+ * none when it cannot read the file (pulumi/pulumi#19882: "an empty map is returned").
+ */
+export function stackTagsOrNone(programDir: string, stack: string): StackTags {
+  try {
+    return loadStackTags(programDir, stack);
+  } catch {
+    return {};
+  }
+}
+
+/**
  * `stack ls --tag <name>[=<value>]` (stack_ls.go parseTagFilter, split at the first `=`) as the
  * DIY backend's ListStacks applies it: the stack must have the tag, with that value when one is
  * given; a stack whose tags cannot be read is left out.
@@ -96,12 +109,7 @@ export function deleteStackTags(programDir: string, stack: string): void {
 export function matchesTagFilter(programDir: string, stack: string, filter: string): boolean {
   const at = filter.indexOf('=');
   const name = at < 0 ? filter : filter.slice(0, at);
-  let tags: StackTags;
-  try {
-    tags = loadStackTags(programDir, stack);
-  } catch {
-    return false;
-  }
+  const tags = stackTagsOrNone(programDir, stack);
   if (!Object.hasOwn(tags, name)) return false;
   return at < 0 || tags[name] === filter.slice(at + 1);
 }
