@@ -691,7 +691,7 @@ export function buildProgram(): Command {
       runEmulator(emulatorArgs(process.argv.slice(2)));
       void cmd;
     });
-  unknownCommand(program);
+  helpWhenAlone(program);
   return program;
 }
 
@@ -758,15 +758,17 @@ function unknownSubcommand(cmd: Command): void {
 }
 
 /**
- * `state` and `stack tag` do nothing themselves: given no subcommand, they print their help on
- * stdout and exit 1, as Pulumi's group commands (pkg/cmd/pulumi/state/state.go NewStateCmd,
- * stack_tag.go newStackTagCmd: no Run) since rattler.Install (pkg/cmd/pulumi/rattler) gives each a
- * RunE that calls cmd.Help() (Pulumi's help func writes to stdout) and returns a bail error.
+ * `ocikit`, `state` and `stack tag` do nothing themselves: given no subcommand, they print their
+ * help on stdout and exit 1, as Pulumi's group commands (the root in pkg/cmd/pulumi/pulumi.go
+ * NewPulumiCmd, state/state.go NewStateCmd, stack_tag.go newStackTagCmd: no Run) since
+ * rattler.Install (pkg/cmd/pulumi/rattler) gives each a RunE that calls cmd.Help() (Pulumi's help
+ * func writes to stdout) and returns a bail error (rattler_test.go TestRootIsAStandardGroupCommand).
  * commander would print the help on stderr; `ocikit help state` still succeeds. A word that names
- * none of their subcommands fails as rattler's Args check fails it (unknownCommand).
+ * none of their subcommands fails as rattler's Args check fails it, where commander said
+ * `unknown command 'x' (Did you mean y?)`.
  */
 function helpWhenAlone(cmd: Command): Command {
-  unknownCommand(cmd);
+  (cmd as unknown as { unknownCommand(): void }).unknownCommand = () => failUnknownCommand(cmd, cmd.args);
   const help = cmd.help.bind(cmd);
   cmd.help = ((context?: HelpContext) => {
     if (!context?.error) return help(context);
@@ -774,15 +776,6 @@ function helpWhenAlone(cmd: Command): Command {
     return help({ error: false });
   }) as Command['help'];
   return cmd;
-}
-
-/**
- * A word that names none of `cmd`'s subcommands, refused as rattler's Args check of a group
- * command refuses it, the root included (rattler.Install; rattler_test.go
- * TestRootIsAStandardGroupCommand), where commander said `unknown command 'x' (Did you mean y?)`.
- */
-function unknownCommand(cmd: Command): void {
-  (cmd as unknown as { unknownCommand(): void }).unknownCommand = () => failUnknownCommand(cmd, cmd.args);
 }
 
 /** unknownCommandError (unknown-command.ts) as ocikit's one-line error, exit 1. */

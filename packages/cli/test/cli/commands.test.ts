@@ -179,14 +179,14 @@ test("a mistyped subcommand of state or stack tag fails in rattler's words, with
   }
 });
 
-// Pulumi's `state` and `stack tag` have no Run of their own: rattler.Install's prints their help
-// (to stdout) and fails.
+// Pulumi's root, `state` and `stack tag` have no Run of their own: rattler.Install's prints their
+// help (to stdout) and fails (rattler_test.go TestRootIsAStandardGroupCommand for the root).
 test('a command group given no subcommand prints its help on stdout and exits 1, as Pulumi', async () => {
-  for (const args of [['state'], ['stack', 'tag']]) {
+  for (const args of [[], ['state'], ['stack', 'tag']]) {
     const r = await ocikit(args, { cwd: project() });
     assert.equal(r.code, 1, args.join(' '));
-    assert.match(r.stdout, new RegExp(`^Usage: ocikit ${args.join(' ')} `));
-    assert.match(r.stdout, /\n {2}(delete|ls)\b/, 'its subcommands');
+    assert.match(r.stdout, new RegExp(`^Usage: ${['ocikit', ...args].join(' ')} `));
+    assert.match(r.stdout, /\n {2}(delete|ls|up)\b/, 'its subcommands');
     assert.equal(r.stderr, '');
     assert.equal((await ocikit(['help', ...args], { cwd: project() })).code, 0, `help ${args.join(' ')}`);
   }
