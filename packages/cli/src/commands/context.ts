@@ -7,6 +7,7 @@ import { blindingCrypter, stackCrypter } from '../secrets/stack-crypter';
 import { openStackState } from '../engine/state';
 import { ExitCode, UserError } from '../errors';
 import { goQuoteRune } from '../go-quote';
+import { envFlag } from '../env';
 
 export interface CommandContext {
   project: Project;
@@ -117,10 +118,7 @@ export function stackExists({ project, stack }: CommandContext): boolean {
   );
 }
 
-/** A boolean environment variable as Pulumi reads one (env.BoolValue: `1` or `true`, any case). */
-export function envFlag(name: string): boolean {
-  return /^(1|true)$/i.test(process.env[name] ?? '');
-}
+export { envFlag };
 
 /** `--yes`, or PULUMI_SKIP_CONFIRMATIONS=true standing for it, as in Pulumi (env.SkipConfirmations). */
 export function skipConfirmations(options: { yes?: boolean }): boolean {

@@ -344,9 +344,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         const { message, environment } = await metadata;
         // As the DIY backend's apply: the record, then the backup, each tried whatever the other
         // did; their errors count only for a run that succeeded, the record's first ("saving
-        // update info: …", "saving backup: …"). The backup is skipped when
-        // PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS (or, when that is unset, its older name
-        // PULUMI_DISABLE_CHECKPOINT_BACKUPS) is true.
+        // update info: …", "saving backup: …").
         let saveError: unknown;
         try {
           engine.addToHistory(state, {
@@ -363,17 +361,12 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         } catch (e) {
           saveError = e;
         }
-        const disable =
-          process.env.PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS === undefined
-            ? 'PULUMI_DISABLE_CHECKPOINT_BACKUPS'
-            : 'PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS';
         let backupError: unknown;
-        if (!envFlag(disable))
-          try {
-            engine.backupStack(state);
-          } catch (e) {
-            backupError = e;
-          }
+        try {
+          engine.backupStack(state);
+        } catch (e) {
+          backupError = e;
+        }
         if (result.ok && saveError) throw new UserError(`saving update info: ${(saveError as Error).message}`);
         if (result.ok && backupError) throw new UserError(`saving backup: ${(backupError as Error).message}`);
       }

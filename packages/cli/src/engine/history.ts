@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors';
+import { envFlag } from '../env';
 import { goJson } from '../go-json';
 
 /**
@@ -143,13 +144,15 @@ export function backupDir(programDir: string, stack: string): string {
 /**
  * backupStack, after addToHistory at the end of each update: a copy of the state file as
  * `<stack>.<unix nanoseconds>.json` in the backups folder. One file copy a run; none when the run
- * left no state file.
+ * left no state file, or when PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS (or its older name)
+ * is true, which the DIY backend's backupStack checks first.
  */
 export function backupStack(state: {
   readonly programDir: string;
   readonly stack: string;
   readonly file: string;
 }): void {
+  if (envFlag('PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS', 'PULUMI_DISABLE_CHECKPOINT_BACKUPS')) return;
   if (!existsSync(state.file)) return;
   const dir = backupDir(state.programDir, state.stack);
   mkdirSync(dir, { recursive: true });
