@@ -68,7 +68,7 @@ export function unixSeconds(): number {
 }
 
 /** Now, in Unix nanoseconds (Go's time.Now().UnixNano()), as the DIY backend names the files. */
-function unixNanos(): string {
+export function unixNanos(): string {
   return String(BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n));
 }
 

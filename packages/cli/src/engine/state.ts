@@ -23,7 +23,8 @@ import { isObject, isSecret, secretSig, sigKey, type Props } from './values';
 import { StackLockedError, type Crypter, type StackState } from './types';
 import { processAlive } from '../process-alive';
 import { APITYPE_MAPS, goJson, goTimeJson } from '../go-json';
-import { removeBackups, removeHistory } from './history';
+import { removeBackups, removeHistory, unixNanos } from './history';
+import { envFlag } from '../env';
 import { deleteStackTags } from './stack-tags';
 
 /** apitype.ResourceV3, with property values in wire form (secrets as plain secret objects). */
@@ -225,6 +226,14 @@ async function writeParts(file: string, parts: Buffer[]): Promise<void> {
  * DIY backend leaves no temporary file after a failed write (bucket.WriteAll closes gocloud's
  * fileblob writer, whose Close removes its temporary file: blob/fileblob/fileblob.go writer.Close).
  */
+/**
+ * PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS (or its older name PULUMI_RETAIN_CHECKPOINTS), read at
+ * each write as the DIY backend's saveCheckpoint reads it.
+ */
+function retainCheckpoints(): boolean {
+  return envFlag('PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS', 'PULUMI_RETAIN_CHECKPOINTS');
+}
+
 function removedOnFailure(tmp: string, write: () => void): void {
   try {
     write();
@@ -429,11 +438,21 @@ export class FileStackState implements StackState {
     trace.timeSync('state write', () => {
       mkdirSync(this.dir, { recursive: true });
       const tmp = `${this.file}.${process.pid}.sync.tmp`;
+      const bytes = Buffer.concat(this.serialize(snapshot));
       removedOnFailure(tmp, () => {
-        writeFileSync(tmp, Buffer.concat(this.serialize(snapshot)), { mode: 0o600 });
+        writeFileSync(tmp, bytes, { mode: 0o600 });
         renameSync(tmp, this.file);
       });
+      if (retainCheckpoints()) writeFileSync(this.retainedFile(), bytes, { mode: 0o600 });
     });
+  }
+
+  /**
+   * saveCheckpoint's copy of each write, with PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS true: the
+   * same bytes as `<stack>.json.<unix nanoseconds>` beside the state file, never removed.
+   */
+  private retainedFile(): string {
+    return `${this.file}.${unixNanos()}`;
   }
 
   /**
@@ -498,6 +517,7 @@ export class FileStackState implements StackState {
           this.dirMade = true;
           await writeParts(tmp, parts);
           await rename(tmp, this.file);
+          if (retainCheckpoints()) await writeParts(this.retainedFile(), parts);
           if (t0) trace.add('state write', performance.now() - t0);
           batch.resolve();
         } catch (e) {

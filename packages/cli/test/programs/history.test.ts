@@ -186,6 +186,18 @@ test('up, refresh and a failed up are recorded; stack history prints them newest
   ok(await p.run(['refresh', '--yes'], { PULUMI_DISABLE_CHECKPOINT_BACKUPS: 'true' }));
   ok(await p.run(['refresh', '--yes'], { PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS: '1' }));
   assert.equal(readdirSync(backupsDir).length, 4);
+  // With PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS (or its older name) true, each write of the state
+  // is also kept as `dev.json.<unix nanoseconds>` (the DIY backend's saveCheckpoint).
+  const stacksDir = join(p.dir, '.ocikit', 'stacks');
+  const retained = () => readdirSync(stacksDir).filter((f) => /^dev\.json\.\d{19}$/.test(f));
+  assert.deepEqual(retained(), []);
+  ok(await p.run(['refresh', '--yes'], { PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS: 'true' }));
+  const kept = retained().sort();
+  assert.ok(kept.length > 0);
+  const current = readFileSync(join(stacksDir, 'dev.json'), 'utf8');
+  assert.equal(readFileSync(join(stacksDir, kept[kept.length - 1]), 'utf8'), current);
+  ok(await p.run(['refresh', '--yes'], { PULUMI_RETAIN_CHECKPOINTS: '1' }));
+  assert.ok(retained().length > kept.length);
   ok(await p.run(['stack', 'rm', '--yes', '--force', '--remove-backups']));
   assert.ok(!existsSync(backupsDir));
 });
