@@ -50,7 +50,8 @@ const GO_ARCH: Record<string, string> = { x64: 'amd64', ia32: '386' };
 /**
  * The update's environment as Pulumi's GetUpdateMetadata (pkg/cmd/pulumi/metadata) starts it:
  * what ran it (`pulumi.version`: `version`, ocikit's as its manifests name it; `pulumi.os`,
- * `pulumi.arch`), how (`exec.kind`: cli) and its ESC environments (`stack.environments`: none).
+ * `pulumi.arch`), how (`exec.kind`: cli), its ESC environments (`stack.environments`: none) and
+ * whether it used an update plan (`updatePlan`: false, as `up --plan` is refused here).
  */
 export function updateEnvironment(version: string): Record<string, string> {
   return {
@@ -59,6 +60,7 @@ export function updateEnvironment(version: string): Record<string, string> {
     'pulumi.os': GO_OS[process.platform] ?? process.platform,
     'pulumi.version': version,
     'stack.environments': '[]',
+    updatePlan: 'false',
   };
 }
 

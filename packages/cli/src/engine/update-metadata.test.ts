@@ -117,6 +117,7 @@ test('in a git checkout: HEAD, its branch, author and committer, dirty or not, t
   const clean = await gatherUpdateMetadata(project, '', NO_CI);
   assert.equal(clean.message, 'Add the DR stack');
   assert.deepEqual(clean.environment, {
+    'pulumi.env.PULUMI_DISABLE_CI_DETECTION': 'set',
     'vcs.owner': 'acme',
     'vcs.repo': 'infra',
     'vcs.kind': 'github.com',
@@ -145,7 +146,7 @@ test('in a git checkout: HEAD, its branch, author and committer, dirty or not, t
 test('a repository without a remote or commits gives what it has; outside one, the PULUMI_GIT_* variables', async () => {
   const { dir, git } = gitRepo();
   const unborn = await gatherUpdateMetadata(dir, '', NO_CI);
-  assert.deepEqual(unborn, { message: '', environment: {} });
+  assert.deepEqual(unborn, { message: '', environment: { 'pulumi.env.PULUMI_DISABLE_CI_DETECTION': 'set' } });
   git('commit', '-q', '--allow-empty', '-m', 'first');
   const local = await gatherUpdateMetadata(dir, '', NO_CI);
   assert.equal(local.message, 'first');
@@ -153,7 +154,7 @@ test('a repository without a remote or commits gives what it has; outside one, t
   assert.equal(local.environment['git.dirty'], 'false');
 
   const outside = scratchDir('no-repo');
-  assert.deepEqual(await gatherUpdateMetadata(outside, '', NO_CI), { message: '', environment: {} });
+  assert.deepEqual(await gatherUpdateMetadata(outside, '', {}), { message: '', environment: {} });
   const fromEnv = await gatherUpdateMetadata(outside, 'by hand', {
     ...NO_CI,
     PULUMI_GIT_HEAD: 'abc',
@@ -163,6 +164,40 @@ test('a repository without a remote or commits gives what it has; outside one, t
   // As Pulumi's addGitMetadataFromEnvironment, the variable's message replaces -m's.
   assert.deepEqual(fromEnv, {
     message: 'Deploy',
-    environment: { 'git.head': 'abc', 'vcs.owner': 'acme' },
+    environment: {
+      'pulumi.env.PULUMI_DISABLE_CI_DETECTION': 'set',
+      'pulumi.env.PULUMI_GIT_HEAD': 'set',
+      'pulumi.env.PULUMI_GIT_COMMIT_MESSAGE': 'set',
+      'pulumi.env.PULUMI_VCS_REPO_OWNER': 'set',
+      'git.head': 'abc',
+      'vcs.owner': 'acme',
+    },
+  });
+});
+
+test('each PULUMI_* variable set is recorded by name, never by value: a bool Pulumi declares as true or false, any other as set', async () => {
+  const outside = scratchDir('no-repo');
+  const { environment } = await gatherUpdateMetadata(outside, '', {
+    ...NO_CI,
+    PULUMI_CONFIG_PASSPHRASE: 'hunter2',
+    PULUMI_SKIP_UPDATE_CHECK: 'TRUE',
+    PULUMI_EXPERIMENTAL: '0',
+    PULUMI_CONTINUE_ON_ERROR: '',
+    PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS: '1',
+    // An older name (env.Alternative) is no declared variable: only set.
+    PULUMI_RETAIN_CHECKPOINTS: 'true',
+    PULUMI_PARALLEL: '4',
+    NOT_PULUMI_X: 'true',
+    pulumi_lower: 'true',
+  });
+  assert.deepEqual(environment, {
+    'pulumi.env.PULUMI_DISABLE_CI_DETECTION': 'set',
+    'pulumi.env.PULUMI_CONFIG_PASSPHRASE': 'set',
+    'pulumi.env.PULUMI_SKIP_UPDATE_CHECK': 'true',
+    'pulumi.env.PULUMI_EXPERIMENTAL': 'false',
+    'pulumi.env.PULUMI_CONTINUE_ON_ERROR': 'false',
+    'pulumi.env.PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS': 'true',
+    'pulumi.env.PULUMI_RETAIN_CHECKPOINTS': 'set',
+    'pulumi.env.PULUMI_PARALLEL': 'set',
   });
 });

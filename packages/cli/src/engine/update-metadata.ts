@@ -1,5 +1,6 @@
 // An update's message and environment as Pulumi's CLI gathers them before it runs
-// (pkg/cmd/pulumi/metadata/metadata.go GetUpdateMetadata): the VCS keys (addVCSMetadata: from the
+// (pkg/cmd/pulumi/metadata/metadata.go GetUpdateMetadata): which PULUMI_* variables are set
+// (addPulumiCLIMetadataToEnvironment), the VCS keys (addVCSMetadata: from the
 // git checkout the program is in, else from PULUMI_VCS_* and PULUMI_GIT_* variables), the CI keys
 // (addCIMetadataToEnvironment, sdk/go/common/util/ciutil) and the agent that drives the CLI
 // (addExecutionMetadataToEnvironment, sdk/go/common/util/agentdetect). Pulumi reads the repository
@@ -8,6 +9,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { findUp } from '../project/project';
+import { envFlag } from '../env';
 
 type Env = Record<string, string | undefined>;
 
@@ -27,7 +29,7 @@ export async function gatherUpdateMetadata(
   message: string,
   env: Env = process.env,
 ): Promise<UpdateMetadata> {
-  const m: UpdateMetadata = { message, environment: {} };
+  const m: UpdateMetadata = { message, environment: pulumiEnvMetadata(env) };
   const ci = ciVars(env);
   // gitutil.GetGitRepository: a `.git` (folder, or a worktree's file) here or in a folder above.
   if (findUp(projectDir, ['.git'], existsSync)) await addGitMetadata(projectDir, m, ci);
@@ -36,6 +38,57 @@ export async function gatherUpdateMetadata(
   const agent = detectAgent(env);
   if (agent) m.environment['exec.agent'] = agent;
   return m;
+}
+
+// The bool variables Pulumi declares (sdk/go/common/env/env.go, env.Bool), by their full names;
+// an alternative (older) name is not declared as a variable of its own.
+const BOOL_VARIABLES: ReadonlySet<string> = new Set(
+  [
+    'AUTO_UPDATE_CLI',
+    'AUTOMATION_API_SKIP_VERSION_CHECK',
+    'CONTINUE_ON_ERROR',
+    'COPILOT',
+    'DEBUG_COMMANDS',
+    'DEV',
+    'DISABLE_AUTOMATIC_PLUGIN_ACQUISITION',
+    'DISABLE_OUTPUT_VALUES',
+    'DISABLE_PROVIDER_PREVIEW',
+    'DISABLE_RESOURCE_REFERENCES',
+    'DISABLE_SECRET_CACHE',
+    'DISABLE_VALIDATION',
+    'DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS',
+    'DIY_BACKEND_GZIP',
+    'DIY_BACKEND_LEGACY_LAYOUT',
+    'DIY_BACKEND_NO_LEGACY_WARNING',
+    'DIY_BACKEND_RETAIN_CHECKPOINTS',
+    'ENABLE_LEGACY_DIFF',
+    'ENABLE_LEGACY_REFRESH_DIFF',
+    'ERROR_ON_DEPENDENCY_CYCLES',
+    'ERROR_OUTPUT_STRING',
+    'EXPERIMENTAL',
+    'FALLBACK_TO_STATE_SECRETS_MANAGER',
+    'IGNORE_AMBIENT_PLUGINS',
+    'PARALLEL_DIFF',
+    'RUN_PROGRAM',
+    'SKIP_CHECKPOINTS',
+    'SKIP_CONFIRMATIONS',
+    'SKIP_UPDATE_CHECK',
+    'SUPPRESS_COPILOT_LINK',
+  ].map((name) => `PULUMI_${name}`),
+);
+
+/**
+ * addPulumiCLIMetadataToEnvironment's variables: `pulumi.env.<name>` for each PULUMI_* variable
+ * set (empty too), never its value: `true` or `false` (1 or true, any case) for a bool Pulumi
+ * declares, `set` for any other.
+ */
+function pulumiEnvMetadata(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith('PULUMI_') || value === undefined) continue;
+    out[`pulumi.env.${name}`] = BOOL_VARIABLES.has(name) ? String(envFlag(name, undefined, env)) : 'set';
+  }
+  return out;
 }
 
 interface GitResult {

@@ -151,6 +151,11 @@ test('up, refresh and a failed up are recorded; stack history prints them newest
     Object.keys(json[3].environment).filter((k) => /^(git|vcs)\./.test(k)),
     [],
   );
+  // As GetUpdateMetadata: each PULUMI_* variable by name only (the passphrase's value nowhere),
+  // and no update plan (addUpdatePlanMetadataToEnvironment).
+  assert.equal(json[3].environment['pulumi.env.PULUMI_CONFIG_PASSPHRASE'], 'set');
+  assert.ok(!JSON.stringify(json[3].environment).includes(PASSPHRASE));
+  assert.equal(json[3].environment.updatePlan, 'false');
   assert.match(json[3].startTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
   assert.ok(json[3].startTime <= json[3].endTime);
   assert.deepEqual(json[3].config['recorded:apiKey'], { secret: true });
@@ -186,6 +191,12 @@ test('up, refresh and a failed up are recorded; stack history prints them newest
   ok(await p.run(['refresh', '--yes'], { PULUMI_DISABLE_CHECKPOINT_BACKUPS: 'true' }));
   ok(await p.run(['refresh', '--yes'], { PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS: '1' }));
   assert.equal(readdirSync(backupsDir).length, 4);
+  // Recorded as a bool Pulumi declares; the older name, which Pulumi declares as no variable, as set.
+  const [viaNew, viaOld] = (
+    JSON.parse(ok(await p.run(['stack', 'history', '--json', '--page-size', '2'])).stdout) as Entry[]
+  ).map((e) => e.environment);
+  assert.equal(viaNew['pulumi.env.PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS'], 'true');
+  assert.equal(viaOld['pulumi.env.PULUMI_DISABLE_CHECKPOINT_BACKUPS'], 'set');
   // With PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS (or its older name) true, each write of the state
   // is also kept as `dev.json.<unix nanoseconds>` (the DIY backend's saveCheckpoint).
   const stacksDir = join(p.dir, '.ocikit', 'stacks');
