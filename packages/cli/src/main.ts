@@ -33,6 +33,20 @@ const booleanFlag = (value: string): boolean => {
 
 const { version } = require('../package.json') as { version: string };
 
+/**
+ * The flags given on the command line, the command's and its parents' (cobra's cmd.Flags() holds
+ * the inherited persistent ones too), by long name, with their parsed values: what
+ * GetUpdateMetadata records as `pulumi.flag.*`.
+ */
+function flagsSet(cmd: Command): Record<string, unknown> {
+  const set: Record<string, unknown> = {};
+  for (let c: Command | null = cmd; c; c = c.parent)
+    for (const option of c.options)
+      if (option.long && c.getOptionValueSource(option.attributeName()) === 'cli')
+        set[option.long.replace(/^--/, '')] ??= c.getOptionValue(option.attributeName());
+  return set;
+}
+
 type DeployCommand = 'preview' | 'up' | 'refresh' | 'destroy';
 
 /** Why `--config-file` is refused, by the deploy commands and by `config`. */
@@ -119,13 +133,14 @@ export function buildProgram(): Command {
       // Go's words for os.Chdir's error, as Pulumi prints them.
       throw new UserError(goPathError(e, cwd, 'chdir'));
     }
-    program.setOptionValue('cwd', process.cwd());
+    // (keeping its source: the flag was given, for the history's pulumi.flag.cwd)
+    program.setOptionValueWithSource('cwd', process.cwd(), 'cli');
   });
 
   const globals = (cmd: Command) => cmd.optsWithGlobals() as GlobalOptions & Record<string, unknown>;
   const deploy = (kind: 'preview' | 'up' | 'refresh' | 'destroy') => async (_: unknown, cmd: Command) => {
     const { runDeploy } = await import('./commands/deploy');
-    await runDeploy(kind, globals(cmd));
+    await runDeploy(kind, { ...globals(cmd), flagsSet: flagsSet(cmd) });
   };
 
   const expectNoChanges = '--expect-no-changes';
@@ -320,6 +335,7 @@ export function buildProgram(): Command {
             };
         await runDeploy('import', {
           ...globals(cmd),
+          flagsSet: flagsSet(cmd),
           imports: parseImportFile(file, { stack, project: project.name, protect: opts.protect }),
           out: opts.generateCode ? opts.out : undefined,
           generateCode: opts.generateCode,

@@ -25,6 +25,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 export type DeployKind = 'preview' | 'up' | 'refresh' | 'destroy' | 'import';
 
 interface DeployOptions extends GlobalOptions {
+  /** The flags given on the command line, by long name (for the history's `pulumi.flag.*`). */
+  flagsSet?: Record<string, unknown>;
   yes?: boolean;
   skipPreview?: boolean;
   expectNoChanges?: boolean;
@@ -173,7 +175,9 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
   // The update's message and environment (its git checkout, CI and agent), as Pulumi's command
   // gathers them before the update: its git queries run beside the run, read when it is recorded.
   const metadata =
-    !previewOnly && HISTORY_KIND[kind] ? gatherUpdateMetadata(project.dir, options.message ?? '') : undefined;
+    !previewOnly && HISTORY_KIND[kind]
+      ? gatherUpdateMetadata(project.dir, options.message ?? '', options.flagsSet)
+      : undefined;
   const engine = await import('../engine');
   trace.mark('engine loaded');
   const state = engine.openStackState({

@@ -114,7 +114,7 @@ test('in a git checkout: HEAD, its branch, author and committer, dirty or not, t
   const head = git('rev-parse', 'HEAD');
   const project = join(dir, 'stacks', 'dr');
 
-  const clean = await gatherUpdateMetadata(project, '', NO_CI);
+  const clean = await gatherUpdateMetadata(project, '', {}, NO_CI);
   assert.equal(clean.message, 'Add the DR stack');
   assert.deepEqual(clean.environment, {
     'pulumi.env.PULUMI_DISABLE_CI_DETECTION': 'set',
@@ -132,35 +132,40 @@ test('in a git checkout: HEAD, its branch, author and committer, dirty or not, t
   });
   // -m wins; a new file makes the checkout dirty.
   writeFileSync(join(dir, 'notes.txt'), 'x');
-  const dirty = await gatherUpdateMetadata(project, 'by hand', NO_CI);
+  const dirty = await gatherUpdateMetadata(project, 'by hand', {}, NO_CI);
   assert.equal(dirty.message, 'by hand');
   assert.equal(dirty.environment['git.dirty'], 'true');
   // A detached HEAD has no headName, unless the CI names the branch.
   git('checkout', '-q', '--detach');
-  assert.equal((await gatherUpdateMetadata(project, '', NO_CI)).environment['git.headName'], undefined);
-  const ci = await gatherUpdateMetadata(project, '', { TRAVIS: 'true', TRAVIS_BRANCH: 'release' });
+  assert.equal((await gatherUpdateMetadata(project, '', {}, NO_CI)).environment['git.headName'], undefined);
+  const ci = await gatherUpdateMetadata(project, '', {}, { TRAVIS: 'true', TRAVIS_BRANCH: 'release' });
   assert.equal(ci.environment['git.headName'], 'release');
   assert.equal(ci.environment['ci.system'], 'Travis CI');
 });
 
 test('a repository without a remote or commits gives what it has; outside one, the PULUMI_GIT_* variables', async () => {
   const { dir, git } = gitRepo();
-  const unborn = await gatherUpdateMetadata(dir, '', NO_CI);
+  const unborn = await gatherUpdateMetadata(dir, '', {}, NO_CI);
   assert.deepEqual(unborn, { message: '', environment: { 'pulumi.env.PULUMI_DISABLE_CI_DETECTION': 'set' } });
   git('commit', '-q', '--allow-empty', '-m', 'first');
-  const local = await gatherUpdateMetadata(dir, '', NO_CI);
+  const local = await gatherUpdateMetadata(dir, '', {}, NO_CI);
   assert.equal(local.message, 'first');
   assert.equal(local.environment['vcs.root'], undefined, 'no vcs.* keys without an origin remote');
   assert.equal(local.environment['git.dirty'], 'false');
 
   const outside = scratchDir('no-repo');
-  assert.deepEqual(await gatherUpdateMetadata(outside, '', {}), { message: '', environment: {} });
-  const fromEnv = await gatherUpdateMetadata(outside, 'by hand', {
-    ...NO_CI,
-    PULUMI_GIT_HEAD: 'abc',
-    PULUMI_GIT_COMMIT_MESSAGE: 'Deploy\nbody',
-    PULUMI_VCS_REPO_OWNER: 'acme',
-  });
+  assert.deepEqual(await gatherUpdateMetadata(outside, '', {}, {}), { message: '', environment: {} });
+  const fromEnv = await gatherUpdateMetadata(
+    outside,
+    'by hand',
+    {},
+    {
+      ...NO_CI,
+      PULUMI_GIT_HEAD: 'abc',
+      PULUMI_GIT_COMMIT_MESSAGE: 'Deploy\nbody',
+      PULUMI_VCS_REPO_OWNER: 'acme',
+    },
+  );
   // As Pulumi's addGitMetadataFromEnvironment, the variable's message replaces -m's.
   assert.deepEqual(fromEnv, {
     message: 'Deploy',
@@ -177,19 +182,24 @@ test('a repository without a remote or commits gives what it has; outside one, t
 
 test('each PULUMI_* variable set is recorded by name, never by value: a bool Pulumi declares as true or false, any other as set', async () => {
   const outside = scratchDir('no-repo');
-  const { environment } = await gatherUpdateMetadata(outside, '', {
-    ...NO_CI,
-    PULUMI_CONFIG_PASSPHRASE: 'hunter2',
-    PULUMI_SKIP_UPDATE_CHECK: 'TRUE',
-    PULUMI_EXPERIMENTAL: '0',
-    PULUMI_CONTINUE_ON_ERROR: '',
-    PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS: '1',
-    // An older name (env.Alternative) is no declared variable: only set.
-    PULUMI_RETAIN_CHECKPOINTS: 'true',
-    PULUMI_PARALLEL: '4',
-    NOT_PULUMI_X: 'true',
-    pulumi_lower: 'true',
-  });
+  const { environment } = await gatherUpdateMetadata(
+    outside,
+    '',
+    {},
+    {
+      ...NO_CI,
+      PULUMI_CONFIG_PASSPHRASE: 'hunter2',
+      PULUMI_SKIP_UPDATE_CHECK: 'TRUE',
+      PULUMI_EXPERIMENTAL: '0',
+      PULUMI_CONTINUE_ON_ERROR: '',
+      PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS: '1',
+      // An older name (env.Alternative) is no declared variable: only set.
+      PULUMI_RETAIN_CHECKPOINTS: 'true',
+      PULUMI_PARALLEL: '4',
+      NOT_PULUMI_X: 'true',
+      pulumi_lower: 'true',
+    },
+  );
   assert.deepEqual(environment, {
     'pulumi.env.PULUMI_DISABLE_CI_DETECTION': 'set',
     'pulumi.env.PULUMI_CONFIG_PASSPHRASE': 'set',
@@ -199,5 +209,33 @@ test('each PULUMI_* variable set is recorded by name, never by value: a bool Pul
     'pulumi.env.PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS': 'true',
     'pulumi.env.PULUMI_RETAIN_CHECKPOINTS': 'set',
     'pulumi.env.PULUMI_PARALLEL': 'set',
+  });
+});
+
+test('each flag given is recorded by its long name: a bool flag by its value, any other as set', async () => {
+  const outside = scratchDir('no-repo');
+  const { environment } = await gatherUpdateMetadata(
+    outside,
+    '',
+    {
+      yes: true,
+      'continue-on-error': false,
+      message: 'm',
+      target: ['a', 'b'],
+      parallel: 4,
+      refresh: true,
+      'suppress-permalink': true,
+    },
+    {},
+  );
+  assert.deepEqual(environment, {
+    'pulumi.flag.yes': 'true',
+    'pulumi.flag.continue-on-error': 'false',
+    'pulumi.flag.message': 'set',
+    'pulumi.flag.target': 'set',
+    'pulumi.flag.parallel': 'set',
+    // Pulumi's --refresh and --suppress-permalink are strings that need no value.
+    'pulumi.flag.refresh': 'set',
+    'pulumi.flag.suppress-permalink': 'set',
   });
 });

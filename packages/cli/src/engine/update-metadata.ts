@@ -1,6 +1,6 @@
 // An update's message and environment as Pulumi's CLI gathers them before it runs
-// (pkg/cmd/pulumi/metadata/metadata.go GetUpdateMetadata): which PULUMI_* variables are set
-// (addPulumiCLIMetadataToEnvironment), the VCS keys (addVCSMetadata: from the
+// (pkg/cmd/pulumi/metadata/metadata.go GetUpdateMetadata): which PULUMI_* variables and flags
+// are set (addPulumiCLIMetadataToEnvironment), the VCS keys (addVCSMetadata: from the
 // git checkout the program is in, else from PULUMI_VCS_* and PULUMI_GIT_* variables), the CI keys
 // (addCIMetadataToEnvironment, sdk/go/common/util/ciutil) and the agent that drives the CLI
 // (addExecutionMetadataToEnvironment, sdk/go/common/util/agentdetect). Pulumi reads the repository
@@ -27,9 +27,10 @@ export interface UpdateMetadata {
 export async function gatherUpdateMetadata(
   projectDir: string,
   message: string,
+  flags: Record<string, unknown> = {},
   env: Env = process.env,
 ): Promise<UpdateMetadata> {
-  const m: UpdateMetadata = { message, environment: pulumiEnvMetadata(env) };
+  const m: UpdateMetadata = { message, environment: { ...pulumiEnvMetadata(env), ...pulumiFlagMetadata(flags) } };
   const ci = ciVars(env);
   // gitutil.GetGitRepository: a `.git` (folder, or a worktree's file) here or in a folder above.
   if (findUp(projectDir, ['.git'], existsSync)) await addGitMetadata(projectDir, m, ci);
@@ -88,6 +89,21 @@ function pulumiEnvMetadata(env: Env): Record<string, string> {
     if (!name.startsWith('PULUMI_') || value === undefined) continue;
     out[`pulumi.env.${name}`] = BOOL_VARIABLES.has(name) ? String(envFlag(name, undefined, env)) : 'set';
   }
+  return out;
+}
+
+// Flags that take an optional value which Pulumi declares as strings (StringVarP with a
+// NoOptDefVal: up.go, preview.go, refresh.go and destroy.go `refresh`, `suppress-permalink`).
+const STRING_FLAGS: ReadonlySet<string> = new Set(['refresh', 'suppress-permalink']);
+
+/**
+ * addPulumiCLIMetadataToEnvironment's flags (flags.Visit: those given on the command line):
+ * `pulumi.flag.<long name>`, `true` or `false` for a bool flag (its value), `set` for any other.
+ */
+function pulumiFlagMetadata(flags: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(flags))
+    out[`pulumi.flag.${name}`] = typeof value === 'boolean' && !STRING_FLAGS.has(name) ? String(value) : 'set';
   return out;
 }
 

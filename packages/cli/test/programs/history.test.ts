@@ -156,6 +156,13 @@ test('up, refresh and a failed up are recorded; stack history prints them newest
   assert.equal(json[3].environment['pulumi.env.PULUMI_CONFIG_PASSPHRASE'], 'set');
   assert.ok(!JSON.stringify(json[3].environment).includes(PASSPHRASE));
   assert.equal(json[3].environment.updatePlan, 'false');
+  // The flags given (`up --yes -m …`, and the tests' --cwd), by long name, a bool one by its value.
+  const flags = (e: Entry) => Object.entries(e.environment).filter(([k]) => k.startsWith('pulumi.flag.'));
+  assert.deepEqual(flags(json[3]).sort(), [
+    ['pulumi.flag.cwd', 'set'],
+    ['pulumi.flag.message', 'set'],
+    ['pulumi.flag.yes', 'true'],
+  ]);
   assert.match(json[3].startTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
   assert.ok(json[3].startTime <= json[3].endTime);
   assert.deepEqual(json[3].config['recorded:apiKey'], { secret: true });
