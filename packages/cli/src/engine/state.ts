@@ -222,11 +222,6 @@ async function writeParts(file: string, parts: Buffer[]): Promise<void> {
 }
 
 /**
- * Runs `write`, which fills `tmp` and renames it into place; if it fails, `tmp` goes, as Pulumi's
- * DIY backend leaves no temporary file after a failed write (bucket.WriteAll closes gocloud's
- * fileblob writer, whose Close removes its temporary file: blob/fileblob/fileblob.go writer.Close).
- */
-/**
  * PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS (or its older name PULUMI_RETAIN_CHECKPOINTS), read at
  * each write as the DIY backend's saveCheckpoint reads it.
  */
@@ -234,6 +229,11 @@ function retainCheckpoints(): boolean {
   return envFlag('PULUMI_DIY_BACKEND_RETAIN_CHECKPOINTS', 'PULUMI_RETAIN_CHECKPOINTS');
 }
 
+/**
+ * Runs `write`, which fills `tmp` and renames it into place; if it fails, `tmp` goes, as Pulumi's
+ * DIY backend leaves no temporary file after a failed write (bucket.WriteAll closes gocloud's
+ * fileblob writer, whose Close removes its temporary file: blob/fileblob/fileblob.go writer.Close).
+ */
 function removedOnFailure(tmp: string, write: () => void): void {
   try {
     write();
