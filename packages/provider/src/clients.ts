@@ -5,6 +5,7 @@ import type { AIServiceLanguageClient } from 'oci-ailanguage';
 import type { ProviderConfig, Credentials } from './config';
 import { packageVersion } from './package-version';
 import { KeyObjectRequestSigner } from './signer';
+import { withNetworkReason } from './errors';
 
 export const USER_AGENT = `ocikit-pulumi-resource-oci/${packageVersion()}`;
 
@@ -55,6 +56,11 @@ export function createClients(config: ProviderConfig, creds: Credentials): Clien
   // The SDK's own HTTP client, signing with the key parsed once (see signer.ts), shared by both
   // clients. Given an httpClient the clients take no auth provider: their region is set below.
   const httpClient = new common.FetchHttpClient(new KeyObjectRequestSigner(auth, common), null);
+  const send = httpClient.send.bind(httpClient);
+  httpClient.send = (...args: Parameters<typeof send>) =>
+    send(...args).catch((e: unknown) => {
+      throw withNetworkReason(e);
+    });
   const dr = new DisasterRecoveryClient({ httpClient }, clientConfiguration);
   const language = new AIServiceLanguageClient({ httpClient }, clientConfiguration);
   if (config.endpoint) {

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { NoRetryConfigurationDetails, OciError, Region, SimpleAuthenticationDetailsProvider } from 'oci-common';
-import { AIServiceLanguageClient } from 'oci-ailanguage';
-import { describeError } from './errors';
+import { createServer, type AddressInfo } from 'node:net';
+import { OciError } from 'oci-common';
+import { createClients } from './clients';
+import { describeError, withNetworkReason } from './errors';
 
 test('an OCI error names the resource, operation, status, code, first line of the message and request id', () => {
   const e = new OciError(
@@ -31,29 +32,49 @@ test('without a service code (a proxy answered) there is no dangling space', () 
   );
 });
 
-test('a request that got no answer (connection refused) names where it went, not [object Object]', async () => {
-  // oci-common throws a plain object, not an Error, when a request gets no answer. Port 1 is
-  // privileged and unused: the connection is refused at once.
-  const port = 1;
+test('a request that got no answer names where it went and why (connection refused), not [object Object]', async () => {
+  // oci-common throws a plain object, not an Error, when a request gets no answer, and keeps only
+  // the message of fetch's error ("fetch failed"); the plugin's clients put fetch's reason in it.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise((resolve) => server.close(resolve)); // nothing listens there now
   const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' });
-  const auth = new SimpleAuthenticationDetailsProvider(
-    'ocid1.tenancy.oc1..aaaa',
-    'ocid1.user.oc1..aaaa',
-    'aa:bb',
-    key.toString(),
-    null,
-    Region.US_ASHBURN_1,
+  const { language, close } = createClients(
+    { endpoint: `http://127.0.0.1:${port}`, disableAutoRetries: true, ignoreDefinedTags: [] },
+    {
+      tenancy: 'ocid1.tenancy.oc1..aaaa',
+      user: 'ocid1.user.oc1..aaaa',
+      fingerprint: 'aa:bb',
+      privateKey: key.toString(),
+      region: 'us-ashburn-1',
+    },
   );
-  const client = new AIServiceLanguageClient({ authenticationDetailsProvider: auth });
-  client.endpoint = `http://127.0.0.1:${port}`;
-  const thrown = await client
-    .getEndpoint({ endpointId: 'ocid1.x', retryConfiguration: NoRetryConfigurationDetails })
-    .then(
-      () => assert.fail('the call should fail'),
-      (e: unknown) => e,
-    );
+  const thrown = await language.getEndpoint({ endpointId: 'ocid1.x' }).then(
+    () => assert.fail('the call should fail'),
+    (e: unknown) => e,
+  );
+  close();
   assert.equal(
     describeError('Endpoint "e"', 'GetEndpoint', thrown),
-    `Endpoint "e": GetEndpoint failed: fetch failed (GET http://127.0.0.1:${port}/20221001/endpoints/ocid1.x)`,
+    `Endpoint "e": GetEndpoint failed: fetch failed: connect ECONNREFUSED 127.0.0.1:${port} ` +
+      `(GET http://127.0.0.1:${port}/r/us-ashburn-1/20221001/endpoints/ocid1.x)`,
   );
+});
+
+test('a reason Node keeps in an AggregateError, or as a code alone, is named too', () => {
+  const refused = (port: number) =>
+    Object.assign(new Error(`connect ECONNREFUSED ::1:${port}`), { code: 'ECONNREFUSED' });
+  const both = new TypeError('fetch failed', {
+    cause: Object.assign(new AggregateError([refused(1), new Error('connect ECONNREFUSED 127.0.0.1:1')], ''), {
+      code: 'ECONNREFUSED',
+    }),
+  });
+  assert.equal(
+    (withNetworkReason(both) as Error).message,
+    'fetch failed: connect ECONNREFUSED ::1:1; connect ECONNREFUSED 127.0.0.1:1',
+  );
+  const coded = new TypeError('fetch failed', { cause: { code: 'UND_ERR_SOCKET' } });
+  assert.equal((withNetworkReason(coded) as Error).message, 'fetch failed: UND_ERR_SOCKET');
+  assert.equal((withNetworkReason(new Error('plain')) as Error).message, 'plain');
 });

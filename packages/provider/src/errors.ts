@@ -54,6 +54,25 @@ export function messageOf(e: unknown): string {
   return String(e);
 }
 
+/**
+ * Node's fetch rejects with `fetch failed` and keeps why in its `cause` (`connect ECONNREFUSED
+ * 127.0.0.1:8080`, `getaddrinfo ENOTFOUND host`, `bad port`), which the OCI SDK's retrier drops (it
+ * keeps the message alone). The reason goes into the message, as pulumi-oci's Go SDK passes its
+ * dial error on (`dial tcp …: connect: connection refused`).
+ */
+export function withNetworkReason(e: unknown): unknown {
+  if (!(e instanceof Error)) return e;
+  const cause = (e as { cause?: unknown }).cause as { message?: unknown; code?: unknown; errors?: unknown } | undefined;
+  if (typeof cause !== 'object' || cause === null) return e;
+  // An AggregateError (every address of a name refused) has an empty message of its own.
+  const nested = Array.isArray(cause.errors) ? cause.errors.map((c: { message?: unknown }) => c?.message) : [];
+  const reason = [cause.message, nested.filter(Boolean).join('; '), cause.code].find(
+    (r): r is string => typeof r === 'string' && r !== '',
+  );
+  if (reason && !e.message.includes(reason)) e.message = `${e.message}: ${reason}`;
+  return e;
+}
+
 function firstLine(s: string | undefined): string {
   return (s ?? '').split('\n')[0].trim();
 }
