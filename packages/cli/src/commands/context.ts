@@ -128,10 +128,9 @@ export function skipConfirmations(options: { yes?: boolean }): boolean {
 /**
  * The stack's state file with its Pulumi.<stack>.yaml (salt and passphrase crypter), for the
  * commands that read or edit the state without running the engine. `mustExist`: refuse an
- * unknown stack, as Pulumi does. `blind`: read its secrets as `[secret]` without a passphrase
- * (blindingCrypter), for a command that shows them masked.
+ * unknown stack, as Pulumi does.
  */
-export function openStack(options: GlobalOptions, { mustExist = true, blind = false } = {}) {
+export function openStack(options: GlobalOptions, { mustExist = true } = {}) {
   const context = commandContext(options);
   if (mustExist) requireExistingStack(context);
   const { project, stack } = context;
@@ -139,8 +138,26 @@ export function openStack(options: GlobalOptions, { mustExist = true, blind = fa
   const state = openStackState({
     programDir: project.dir,
     stack,
-    crypter: blind ? blindingCrypter : stackCrypter(file),
+    crypter: stackCrypter(file),
     stackConfigFile: file.path,
   });
   return { project, stack, file, state };
+}
+
+/**
+ * The state of a stack that exists, its secrets read as `[secret]` without a passphrase
+ * (blindingCrypter), for a command that shows them masked. Its Pulumi.<stack>.yaml is not read: as
+ * Pulumi's `stack output` reads only the backend's checkpoint (RequireStack with LoadOnly, then
+ * SnapshotStackOutputs), a stack file that does not parse does not stop it.
+ */
+export function openStackBlind(options: GlobalOptions) {
+  const context = commandContext(options);
+  requireExistingStack(context);
+  const { project, stack } = context;
+  return openStackState({
+    programDir: project.dir,
+    stack,
+    crypter: blindingCrypter,
+    stackConfigFile: stackConfigPath(project, stack),
+  });
 }

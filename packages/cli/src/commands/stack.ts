@@ -38,6 +38,7 @@ import {
   commandContext,
   commandProject,
   openStack,
+  openStackBlind,
   requireExistingStack,
   selectedStack,
   selectStack,
@@ -62,7 +63,7 @@ export function stackOutput(options: GlobalOptions & { showSecrets?: boolean; sh
   if (options.json && options.shell) throw new UserError('only one of --json and --shell may be set');
   // Without --show-secrets, secrets are read blind, with no passphrase asked for (as Pulumi's
   // stack output reads them with its BlindingProvider, pulumi/pulumi#23820).
-  const { state: stackState } = openStack(options, { blind: !options.showSecrets });
+  const stackState = options.showSecrets ? openStack(options).state : openStackBlind(options);
   const outputs = stackState.outputs();
   const shown = reveal(outputs, Boolean(options.showSecrets), true) as Record<string, unknown>;
   if (name !== undefined && !(name in outputs))

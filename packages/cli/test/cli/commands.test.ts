@@ -264,6 +264,25 @@ test('commands that read or remove a stack refuse an unknown one, as Pulumi does
   assert.equal(table.stdout, 'NAME   LAST UPDATE  RESOURCE COUNT\nprod*  n/a          n/a\n');
 });
 
+// Pulumi's stack output (pkg/cmd/pulumi/stack/stack_output.go) reads the checkpoint alone
+// (RequireStack with LoadOnly, then SnapshotStackOutputs): a Pulumi.<stack>.yaml that does not parse
+// does not stop it. ocikit parsed the file first and failed.
+test('stack output prints the outputs when Pulumi.<stack>.yaml does not parse; a run still names the file', async () => {
+  const cwd = projectWithCheckpoint({
+    resources: [resource('proj-dev', { outputs: { endpointState: 'ACTIVE' } })],
+  });
+  writeFileSync(join(cwd, 'Pulumi.dev.yaml'), 'config:\n  proj:units: 2\n   bad: [\n');
+  const output = await ocikit(['stack', 'output', 'endpointState'], { cwd });
+  assert.equal(output.code, 0, output.stderr);
+  assert.equal(output.stdout, 'ACTIVE\n');
+  const table = await ocikit(['stack', 'output'], { cwd });
+  assert.match(table.stdout, /^ {4}endpointState {2}ACTIVE$/m);
+  // Where the file's config is needed, its mistake is one line naming it.
+  const config = await ocikit(['config'], { cwd });
+  assert.equal(config.code, 1);
+  assert.match(oneLineError(config.stderr), /^error: \S+Pulumi\.dev\.yaml: .+ at line \d+, column \d+$/);
+});
+
 test('a broken state file is named in one line; stack ls lists its stack without a deployment', async () => {
   const cwd = project();
   mkdirSync(join(cwd, '.ocikit', 'stacks'), { recursive: true });
