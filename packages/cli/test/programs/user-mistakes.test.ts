@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../emulator/test/support/scratch';
+import { cleanEnv, ocikit } from '../support/ocikit';
 import {
   assertIntegrity,
   inlineProgram,
@@ -63,6 +64,32 @@ test('a main that does not exist is one line, before the program starts', async 
 
 // `npm init -y` writes `"main": "index.js"` beside the user's index.ts: Node's require of the folder
 // falls back to its index, and @pulumi/pulumi runs it with a warning, as under Pulumi.
+test('a program whose @pulumi/pulumi is not installed, or of another runtime, is one line naming why', async () => {
+  // A scratch folder outside the repository: no node_modules up its tree.
+  const dir = scratchDir('no-modules');
+  writeFileSync(join(dir, 'Pulumi.yaml'), 'name: bare\nruntime: nodejs\n');
+  writeFileSync(join(dir, 'index.ts'), 'export const x = 1;\n');
+  for (const command of [['preview'], ['up', '--yes']]) {
+    const result = await ocikit(['--cwd', dir, ...command], { env: cleanEnv(cloud.env) });
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr,
+      `error: @pulumi/pulumi is not installed for the program in ${dir} (run npm install there)\n`,
+    );
+    noStackTrace(result.stdout);
+  }
+  writeFileSync(join(dir, 'Pulumi.yaml'), 'name: bare\nruntime: python\n');
+  for (const command of [['preview'], ['up', '--yes'], ['destroy', '--yes']]) {
+    const result = await ocikit(['--cwd', dir, ...command], { env: cleanEnv(cloud.env) });
+    assert.equal(result.code, 1);
+    assert.equal(
+      result.stderr,
+      `error: ${join(dir, 'Pulumi.yaml')}: runtime 'python' is not supported (ocikit runs nodejs programs)\n`,
+    );
+    assert.equal(result.stdout, '');
+  }
+});
+
 test("a package.json main that is not there runs the folder's index, with @pulumi/pulumi's warning", async () => {
   writeFileSync(join(p.dir, 'Pulumi.yaml'), 'name: mistakes\nruntime: nodejs\n');
   const pkg = readFileSync(join(p.dir, 'package.json'), 'utf8');
