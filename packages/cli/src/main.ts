@@ -707,6 +707,14 @@ export function buildProgram(): Command {
       runEmulator(emulatorArgs(process.argv.slice(2)));
       void cmd;
     });
+  // pkg/cmd/pulumi/version/version.go: the version alone on stdout, no arguments; the same as
+  // `--version`, so scripts may use either.
+  program
+    .command('version')
+    .description("print ocikit's version number")
+    .action(() => {
+      process.stdout.write(`${version}\n`);
+    });
   helpWhenAlone(program);
   return program;
 }

@@ -181,6 +181,18 @@ test("a mistyped subcommand of state or stack tag fails in rattler's words, with
 
 // Pulumi's root, `state` and `stack tag` have no Run of their own: rattler.Install's prints their
 // help (to stdout) and fails (rattler_test.go TestRootIsAStandardGroupCommand for the root).
+test('`ocikit version` prints the version alone, as `--version` and `pulumi version` do', async () => {
+  const { version } = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version: string };
+  for (const args of [['version'], ['--version']]) {
+    const r = await ocikit(args);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, `${version}\n`);
+  }
+  const extra = await ocikit(['version', 'now']);
+  assert.notEqual(extra.code, 0);
+  oneLineError(extra.stderr);
+});
+
 test('a command group given no subcommand prints its help on stdout and exits 1, as Pulumi', async () => {
   for (const args of [[], ['state'], ['stack', 'tag']]) {
     const r = await ocikit(args, { cwd: project() });
