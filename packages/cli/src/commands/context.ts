@@ -118,8 +118,6 @@ export function stackExists({ project, stack }: CommandContext): boolean {
   );
 }
 
-export { envFlag };
-
 /** `--yes`, or PULUMI_SKIP_CONFIRMATIONS=true standing for it, as in Pulumi (env.SkipConfirmations). */
 export function skipConfirmations(options: { yes?: boolean }): boolean {
   return Boolean(options.yes) || envFlag('PULUMI_SKIP_CONFIRMATIONS');
