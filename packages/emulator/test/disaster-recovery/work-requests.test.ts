@@ -17,6 +17,20 @@ describe('DR work requests over time', () => {
 
   const settle = () => t.advance(10);
 
+  /** A pair with a plan being created: the plan and its work request's id. */
+  const creatingPlan = async (displayName: string) => {
+    const pair = await createPair(t, { settle });
+    const created = await pair.peer.createDrPlan({
+      createDrPlanDetails: { displayName, type: models.DrPlanType.Switchover, drProtectionGroupId: pair.standby.id },
+    });
+    return { pair, created, workRequestId: created.opcWorkRequestId };
+  };
+  /** The first word of each log entry of a work request, oldest first. */
+  const logWords = async (client: ReturnType<TestEmulator['dr']>, workRequestId: string) =>
+    (
+      await client.listWorkRequestLogs({ workRequestId, sortOrder: models.SortOrder.Asc })
+    ).workRequestLogEntryCollection.items.map((l) => l.message.split(' ')[0]);
+
   it('go ACCEPTED → IN_PROGRESS → SUCCEEDED with timeFinished, while the group goes CREATING → ACTIVE', async () => {
     const client = t.dr();
     const compartmentId = await newCompartmentId();
@@ -191,15 +205,7 @@ describe('DR work requests over time', () => {
   });
 
   it('cancels an ACCEPTED plan creation: the work request ends CANCELED and the plan FAILED; finished work cannot be cancelled', async () => {
-    const pair = await createPair(t, { settle });
-    const created = await pair.peer.createDrPlan({
-      createDrPlanDetails: {
-        displayName: 'canceled',
-        type: models.DrPlanType.Switchover,
-        drProtectionGroupId: pair.standby.id,
-      },
-    });
-    const workRequestId = created.opcWorkRequestId;
+    const { pair, created, workRequestId } = await creatingPlan('canceled');
     assert.equal((await pair.peer.getWorkRequest({ workRequestId })).workRequest.status, 'ACCEPTED');
 
     const stale = await ociError(() => pair.peer.cancelWorkRequest({ workRequestId, ifMatch: 'stale' }));
@@ -208,6 +214,9 @@ describe('DR work requests over time', () => {
     const wr = (await pair.peer.getWorkRequest({ workRequestId })).workRequest;
     assert.equal(wr.status, 'CANCELED');
     assert.ok(wr.timeFinished);
+    // It never went ACCEPTED → IN_PROGRESS, so it has no start time and no "Started" log.
+    assert.equal(wr.timeStarted, undefined);
+    assert.deepEqual(await logWords(pair.peer, workRequestId), ['Accepted', 'Canceled:']);
 
     await settle();
     assert.equal(
@@ -225,6 +234,19 @@ describe('DR work requests over time', () => {
       pair.peer.cancelWorkRequest({ workRequestId: newOcid('drworkrequest', PEER_REGION) }),
     );
     assert.deepEqual([unknown.statusCode, unknown.serviceCode], [404, 'NotAuthorizedOrNotFound']);
+  });
+
+  it('cancelling IN_PROGRESS work keeps its start: timeStarted and the Started log stay', async () => {
+    const { pair, workRequestId } = await creatingPlan('started');
+    await t.advance(5);
+    const started = (await pair.peer.getWorkRequest({ workRequestId })).workRequest;
+    assert.equal(started.status, 'IN_PROGRESS');
+
+    await pair.peer.cancelWorkRequest({ workRequestId });
+    const wr = (await pair.peer.getWorkRequest({ workRequestId })).workRequest;
+    assert.deepEqual([wr.status, json(wr.timeStarted)], ['CANCELED', json(started.timeStarted)]);
+    assert.deepEqual(await logWords(pair.peer, workRequestId), ['Accepted', 'Started', 'Canceled:']);
+    await settle();
   });
 
   it('cancelling a protection-group update restores the group and the plans it had moved', async () => {

@@ -296,7 +296,8 @@ export class WorkRequests {
         ...entity.body,
         status: 'CANCELED',
         timeFinished: now,
-        timeStarted: entity.body.timeStarted ?? now,
+        // No timeStarted for work cancelled while ACCEPTED: OCI's is the ACCEPTED → IN_PROGRESS
+        // transition (oci-go-sdk workrequests/work_request.go), which it never made.
         resources: entity.body.resources.map((r) => ({ ...r, actionType: 'RELATED' })),
       },
       transitions: [],
