@@ -4,6 +4,7 @@ import type { GlobalOptions } from './commands/options';
 import { COLOR_MODES } from './display/modes';
 import { goPathError, isUserError, oneLine, UserError } from './errors';
 import { unknownCommandMessage } from './unknown-command';
+import { constrictorArgumentErrors } from './argument-count';
 
 /**
  * `ocikit`: commands and flags of issue 9's contract. This module loads only commander; each
@@ -716,6 +717,7 @@ export function buildProgram(): Command {
       process.stdout.write(`${version}\n`);
     });
   helpWhenAlone(program);
+  constrictorArgumentErrors(program);
   return program;
 }
 
