@@ -31,7 +31,7 @@ import { StackConfigFile } from '../project/stack-config';
 import { ensureSalt } from '../secrets/stack-crypter';
 import { urnName } from '../engine/urn';
 import { GO_ZERO_TIME, OCIKIT_FEATURES } from '../engine/state';
-import { loadStackTags, matchesTagFilter, saveStackTags, stackTagsOrNone } from '../engine/stack-tags';
+import { matchesTagFilter, saveStackTags, stackTagsOrNone } from '../engine/stack-tags';
 import { crypterFromState, MISSING_PASSPHRASE, PassphraseError, passphraseFromEnv } from '../secrets/passphrase';
 import {
   canPrompt,
@@ -603,12 +603,14 @@ export function stackTagList(options: GlobalOptions): void {
 /**
  * `stack tag set <name> <value>` and `stack tag rm <name>`, as Pulumi's: the stack's tags with
  * that one set or removed replace its tags file (diyBackend.UpdateStackTags, saveStackTags), even
- * when nothing changed. `value` undefined: remove.
+ * when nothing changed. `value` undefined: remove. The tags are the stack's Tags(), none for a
+ * file it cannot read, and UpdateStackTags writes without reading the file: such a file is
+ * replaced by the one tag set, or deleted by an rm.
  */
 export function stackTagUpdate(options: GlobalOptions, name: string, value?: string): void {
   const { project, stack } = commandContext(options);
   requireExistingStack({ project, stack });
-  const tags = loadStackTags(project.dir, stack);
+  const tags = stackTagsOrNone(project.dir, stack);
   if (value === undefined) delete tags[name];
   else tags[name] = value;
   saveStackTags(project.dir, stack, tags);

@@ -1648,11 +1648,18 @@ test("stack tag keeps a stack's tags as Pulumi's DIY backend does, in <stack>.pu
     );
     assert.equal(readFileSync(tagsFile, 'utf8'), text);
   }
-  // set and rm still fail in loadStackTags' words (what the DIY UpdateStackTags does then is not
-  // known here).
-  const broken = await run('stack', 'tag', 'set', 'a', 'b');
-  assert.equal(broken.code, 1);
-  assert.match(oneLineError(broken.stderr), /^error: failed to unmarshal stack tags: /);
+  // set and rm start from those same no tags, and UpdateStackTags writes without reading the file
+  // (diy/backend.go): set replaces it with the one tag, rm deletes it (saveStackTags of none).
+  for (const text of ['{"version": 2, "tags": {"env": "dev"}}', 'not json']) {
+    writeFileSync(tagsFile, text);
+    const set = await run('stack', 'tag', 'set', 'a', 'b');
+    assert.deepEqual([set.code, set.stdout, set.stderr], [0, '', ''], text);
+    assert.equal(readFileSync(tagsFile, 'utf8'), '{\n    "version": 1,\n    "tags": {\n        "a": "b"\n    }\n}');
+    writeFileSync(tagsFile, text);
+    const rm = await run('stack', 'tag', 'rm', 'env');
+    assert.deepEqual([rm.code, rm.stdout, rm.stderr], [0, '', ''], text);
+    assert.equal(existsSync(tagsFile), false, text);
+  }
 });
 
 // The DIY backend's getTarget loads the tags of every run's stack (pkg/backend/diy/state.go): a file it
