@@ -1066,11 +1066,23 @@ export class Deployment {
       inputsForDiff[k] = replaced ? unknownValue : v;
     }
     if (!depends || r.type.startsWith(providerPrefix)) return undefined;
-    // As Pulumi's calculateDependentReplacements: the provider's Diff alone, without the
-    // dependent's ignoreChanges or replaceOnChanges (those apply when it registers).
+    // As Pulumi's calculateDependentReplacements (pulumi/pulumi#19056): diffResource with the
+    // dependent's recorded ignoreChanges (an unknown answer decided on the inputs), then its
+    // recorded replaceOnChanges, so a property they name that would change replaces it too.
+    const ignoreChanges = r.ignoreChanges ?? [];
     const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
-    const diff = await plugin.diff(r.urn, urnName(r.urn), r.type, r.id ?? '', r.outputs, inputsForDiff, r.inputs, []);
-    const keys = replacementKeys(diff);
+    const answered = await plugin.diff(
+      r.urn,
+      urnName(r.urn),
+      r.type,
+      r.id ?? '',
+      r.outputs,
+      inputsForDiff,
+      r.inputs,
+      ignoreChanges,
+    );
+    const diff = knownDiff(answered, r.inputs, applyIgnoreChanges(r.inputs, inputsForDiff, ignoreChanges));
+    const keys = applyReplaceOnChanges(diff, r.replaceOnChanges ?? []).replaceKeys;
     return keys.length ? keys : undefined;
   }
 

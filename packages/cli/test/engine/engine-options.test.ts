@@ -93,6 +93,32 @@ export const depRef = dep.id.apply(() => root.id);
     assert.deepEqual(changes(), [], 'converged');
   });
 
+  it("deletes first a dependent that the delete-before-replace changes under its replaceOnChanges (Pulumi's TestDBRReplaceOnChanges)", async () => {
+    // pulumi/pulumi#19056: resB's Diff answers unknown, so the engine decides on the inputs (its
+    // recorded ignoreChanges applied), then applies its recorded replaceOnChanges
+    // (step_generator.go calculateDependentReplacements): resB goes before resA, both replaced.
+    const src = (v: string, opts = '') => `
+const resA = new Thing('resA', { dbr: '${v}' });
+new Thing('resB', { value: resA.id, diffUnknown: true }, { replaceOnChanges: ['value']${opts} });
+`;
+    await up(src('foo'));
+    let r = await up(src('bar'), { preview: true });
+    assert.deepEqual(
+      steps(r.events).filter((s) => s.startsWith('delete-replaced')),
+      ['delete-replaced resB', 'delete-replaced resA'],
+    );
+    r = await up(src('bar'));
+    assert.deepEqual(changes(), ['delete resB', 'delete resA', 'create resA', 'create resB']);
+    assert.equal(r.changes.replace, 2);
+    assert.equal(cloudState()[ids('resB')[0]].value, ids('resA')[0]);
+    assert.equal(resources().length, 4); // stack, provider, resA, resB
+    // With the property in its ignoreChanges nothing would change it: resB stays, as Pulumi keeps it.
+    await up(src('bar', `, ignoreChanges: ['value']`));
+    assert.deepEqual(changes(), []);
+    await up(src('baz', `, ignoreChanges: ['value']`));
+    assert.deepEqual(changes(), ['delete resA', 'create resA']);
+  });
+
   it('refuses to delete a protected dependent of a delete-before-replace resource', async () => {
     const src = (v: string) => `
 const root = new Thing('root', { dbr: '${v}' });

@@ -29,6 +29,8 @@ const provider: Provider = {
   async diff(id, urn, olds: Props, news: Props) {
     log(`diff ${urn.split('::').pop()}`);
     if (news.diffThrows) throw new Error('the provider could not diff it');
+    // diffUnknown: the answer says nothing (DIFF_UNKNOWN), so the engine decides on the inputs.
+    if (news.diffUnknown) return {};
     const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
       (k) => !['id', 'state'].includes(k) && JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
     );
