@@ -709,8 +709,9 @@ export class Deployment {
     const replaceMeta = replacing && stepMetadata('replace', urn, reg.type, old, next, extra);
     this.componentOps.set(urn, { op, old: replacing ? undefined : old });
     if (deleteFirst) await this.deleteDependents(deleteFirst, urn, reg.type);
-    if (replaceMeta) this.pre(replaceMeta);
+    // Pulumi's order: the old copy's delete-replaced before the replace step (see replace()).
     if (deleteFirst) await this.deleteOne(deleteFirst, 'delete-replaced');
+    if (replaceMeta) this.pre(replaceMeta);
     this.pre(meta);
     // A component's before hooks run at its registration, its after hooks when it registers its outputs.
     if (op !== 'same')
@@ -1256,7 +1257,6 @@ export class Deployment {
   ): Promise<StepOutcome> {
     const extra = { ...diffExtra(diff, old.inputs, draft.inputs), keys: replaceKeys };
     const meta = stepMetadata('replace', urn, reg.type, old, draft, extra);
-    this.pre(meta);
     this.replacedUrns.add(urn);
     if (deleteBeforeReplace && !alreadyDeleted) {
       this.deletedUrns.add(old.urn);
@@ -1267,6 +1267,11 @@ export class Deployment {
           : plugin;
       await this.deleteOne(old, 'delete-replaced', oldPlugin);
     }
+    // A delete-before-replace's steps run one after the other as Pulumi chains them
+    // (step_generator.go: delete-replaced, replace, create-replacement): its replace step is
+    // done, with no id yet, before the create starts. A create-before-delete's ends after it.
+    this.pre(meta);
+    if (deleteBeforeReplace) this.outputs(meta);
     let outcome: StepOutcome;
     try {
       outcome = await this.create(reg, urn, plugin, draft, old, diff, undefined, replaceKeys);
@@ -1294,7 +1299,8 @@ export class Deployment {
     }
     if (!deleteBeforeReplace && this.o.preview) this.toDeleteLater.push({ ...old, delete: true });
     this.count('replace');
-    this.outputs({ ...meta, new: { ...meta.new!, id: outcome.id, outputs: outcome.outputs } });
+    if (!deleteBeforeReplace)
+      this.outputs({ ...meta, new: { ...meta.new!, id: outcome.id, outputs: outcome.outputs } });
     return outcome;
   }
 

@@ -6,6 +6,8 @@ import { after, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { EngineEvent } from '../../src/engine';
+import { Display } from '../../src/display/display';
 import { diagnostics, fakeProviderFiles, makeProgram, steps, type TestProgram } from './support/harness';
 
 const fake = [resolve(__dirname, 'support/fake-provider.ts')];
@@ -117,6 +119,64 @@ new Thing('resB', { value: resA.id, diffUnknown: true }, { replaceOnChanges: ['v
     assert.deepEqual(changes(), []);
     await up(src('baz', `, ignoreChanges: ['value']`));
     assert.deepEqual(changes(), ['delete resA', 'create resA']);
+  });
+
+  it("runs a delete-before-replace's steps one after the other in Pulumi's order, and shows their rows so", async () => {
+    // Pulumi's step generator chains delete-replaced, replace, create-replacement, each step's
+    // events before the next (lifecycletest testdata TestDBRReplaceOnChanges/1: eventstream.json,
+    // progress.stdout.txt and diff.stdout.txt with --show-replacement-steps).
+    const src = (v: string) => `new Thing('a', { dbr: '${v}' });\n`;
+    const order = (events: EngineEvent[]) =>
+      events.flatMap((e) => {
+        const m = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata;
+        return m?.urn.endsWith('::a') ? [`${e.resourcePreEvent ? 'pre' : 'done'} ${m.op}`] : [];
+      });
+    const rows = (events: EngineEvent[], preview: boolean) => {
+      const chunks: string[] = [];
+      const out = {
+        isTTY: false,
+        columns: 200,
+        write: (c: string) => chunks.push(c) > 0,
+      } as unknown as NodeJS.WriteStream;
+      const options = { mode: 'update', stack: 'dev', json: false, env: {}, showReplacementSteps: true } as const;
+      const display = new Display({ ...options, preview, out });
+      events.forEach((e) => display.onEvent(e));
+      return chunks
+        .join('')
+        .split('\n')
+        .filter((l) => l.includes(' oci:Test/thing:Thing a '))
+        .map((l) =>
+          l
+            .replace(/ \(.*\)$/, '')
+            .replace(/\s+/g, ' ')
+            .trim(),
+        );
+    };
+    const steps3 = ['delete-replaced', 'replace', 'create-replacement'];
+    const paired = steps3.flatMap((op) => [`pre ${op}`, `done ${op}`]);
+    await up(src('x'));
+    const planned = await up(src('y'), { preview: true });
+    assert.deepEqual(order(planned.events), paired);
+    assert.deepEqual(rows(planned.events, true), [
+      '-- oci:Test/thing:Thing a delete-replaced',
+      '+- oci:Test/thing:Thing a replace',
+      '++ oci:Test/thing:Thing a create-replacement',
+    ]);
+    const r = await up(src('y'));
+    assert.deepEqual(order(r.events), paired);
+    // The replace step is done before the create starts: its new state has no id yet.
+    const replaced = r.events.find((e) => e.resOutputsEvent?.metadata.op === 'replace')!.resOutputsEvent!.metadata;
+    assert.equal(replaced.new?.id ?? '', '');
+    assert.deepEqual(rows(r.events, false), [
+      '-- oci:Test/thing:Thing a deleting original',
+      '-- oci:Test/thing:Thing a deleted original',
+      '+- oci:Test/thing:Thing a replacing',
+      '+- oci:Test/thing:Thing a replaced',
+      '++ oci:Test/thing:Thing a creating replacement',
+      '++ oci:Test/thing:Thing a created replacement',
+    ]);
+    assert.equal(r.changes.replace, 1);
+    assert.deepEqual(changes(), ['delete a', 'create a']);
   });
 
   it('refuses to delete a protected dependent of a delete-before-replace resource', async () => {
