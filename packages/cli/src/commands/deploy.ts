@@ -321,6 +321,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         mode,
         preview,
         stack,
+        project: project.name,
         json: Boolean(options.json),
         color: options.color,
         showSames: options.showSames,

@@ -600,6 +600,85 @@ test('an update shows each step starting and finishing with its time, plugin mes
   assert.match(lines, /\+ 1 created/);
 });
 
+test("a run's diagnostics are listed again at its end, grouped by resource, before the outputs, as Pulumi's", () => {
+  const { out, text } = stream(false);
+  const display = new Display({
+    mode: 'update',
+    preview: false,
+    stack: 'dev',
+    project: 'proj',
+    json: false,
+    out,
+    env: {},
+  });
+  const diag = (severity: 'error' | 'warning' | 'info' | 'debug', message: string, urn?: string, ephemeral = false) =>
+    event({ diagnosticEvent: { urn, message, color: 'never', severity, ...(ephemeral ? { ephemeral } : {}) } });
+  const stack = 'urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev';
+  display.begin();
+  display.onEvent(
+    event({ resourcePreEvent: { metadata: meta('create', 'proj-dev', { type: 'pulumi:pulumi:Stack', urn: stack }) } }),
+  );
+  display.onEvent(diag('info', 'hello from the program\n', stack));
+  display.onEvent(event({ resourcePreEvent: { metadata: meta('create', 'b') } }));
+  display.onEvent(diag('info', 'state CREATING\n', meta('create', 'b').urn, true));
+  display.onEvent(diag('debug', 'not without --debug\n', meta('create', 'b').urn));
+  display.onEvent(diag('warning', 'careful\n', meta('create', 'b').urn));
+  display.onEvent(event({ resOpFailedEvent: { metadata: meta('create', 'b'), status: 1, steps: 1 } }));
+  display.onEvent(
+    diag('error', 'Endpoint "b": CreateEndpoint failed: OCI 429\nsecond line\n\n', meta('create', 'b').urn),
+  );
+  display.onEvent(diag('error', 'update failed\n'));
+  display.onEvent(stackOutputs());
+  display.end({ ...result, ok: false, changes: {}, durationMs: 1000 });
+  const [, end] = text().split(/^Diagnostics:\n/m);
+  assert.ok(end, text());
+  assert.equal(
+    end.split('Outputs:\n')[0],
+    [
+      '  pulumi:pulumi:Stack (proj-dev):',
+      '    hello from the program',
+      '    error: update failed',
+      '',
+      '  oci:AiLanguage:Endpoint (b):',
+      '    warning: careful',
+      '    error: Endpoint "b": CreateEndpoint failed: OCI 429',
+      '    second line',
+      '',
+      '',
+    ].join('\n'),
+  );
+  assert.match(end, /Outputs:\n[^]*Resources:\n[^]*Duration: 1s\n/);
+  // Said as it happens too, and only once in the section.
+  assert.match(text().split('Diagnostics:')[0], /b: error: Endpoint "b": CreateEndpoint failed/);
+});
+
+test('a run without diagnostics has no Diagnostics section; one before the stack is known names it by project and stack', () => {
+  const run = (events: EngineEvent[]) => {
+    const { out, text } = stream(false);
+    const display = new Display({
+      mode: 'update',
+      preview: true,
+      stack: 'dev',
+      project: 'proj',
+      json: false,
+      out,
+      env: {},
+    });
+    display.begin();
+    for (const e of events) display.onEvent(e);
+    display.end({ ...result, changes: {} });
+    return text();
+  };
+  assert.doesNotMatch(
+    run([event({ resourcePreEvent: { metadata: meta('create', 'a'), planning: true } })]),
+    /Diagnostics/,
+  );
+  const early = run([
+    event({ diagnosticEvent: { message: 'no stack named here\n', color: 'never', severity: 'error' } }),
+  ]);
+  assert.match(early, /^Diagnostics:\n {2}pulumi:pulumi:Stack \(proj-dev\):\n {4}error: no stack named here\n\n/m);
+});
+
 test("the plugin's progress (ephemeral) shows next to its step on a terminal, as its own line in a log", () => {
   const run = (isTTY: boolean) => {
     const { out, text } = stream(isTTY);

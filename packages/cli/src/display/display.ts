@@ -15,6 +15,8 @@ export interface DisplayOptions {
   /** Plan only: steps are listed with their changes, nothing runs. */
   preview: boolean;
   stack: string;
+  /** The project's name: the stack resource's is `<project>-<stack>` (its Diagnostics header before its URN is seen). */
+  project?: string;
   /** Machine-readable: every engine event as one JSON line, nothing else on stdout. */
   json: boolean;
   out?: NodeJS.WriteStream;
@@ -115,6 +117,13 @@ export class Display {
   private stackSeen = false;
   /** The stack's refresh step began: its outputs event (op same, RefreshStep.ResultOp) ends it. */
   private stackRefreshing = false;
+  /** The stack resource's URN, once an event of it came. */
+  private stackUrn?: string;
+  /**
+   * Each resource's diagnostics as shown, by URN ('' for the stack's and those without a URN), in
+   * the order the first of each came: the Diagnostics section lists them at the end.
+   */
+  private readonly diagnostics = new Map<string, string[]>();
 
   constructor(private readonly options: DisplayOptions) {
     this.out = options.out ?? process.stdout;
@@ -169,7 +178,11 @@ export class Display {
     if (pre?.type === 'pulumi:pulumi:Stack' && pre.op === 'delete') this.stackDeleted = true;
     if (pre?.type === 'pulumi:pulumi:Stack' && pre.op === 'refresh') this.stackRefreshing = true;
     const urn = (event.resourcePreEvent ?? event.resOutputsEvent ?? event.resOpFailedEvent)?.metadata.urn;
-    if (urnType(urn ?? event.diagnosticEvent?.urn ?? '') === 'pulumi:pulumi:Stack') this.stackSeen = true;
+    const stackUrn = urn ?? event.diagnosticEvent?.urn ?? '';
+    if (urnType(stackUrn) === 'pulumi:pulumi:Stack') {
+      this.stackSeen = true;
+      this.stackUrn = stackUrn;
+    }
     if (event.resourcePreEvent) this.pre(event.resourcePreEvent.metadata, Boolean(event.resourcePreEvent.planning));
     else if (event.resOutputsEvent)
       this.done(this.outputsStep(event.resOutputsEvent.metadata), Boolean(event.resOutputsEvent.planning));
@@ -191,6 +204,7 @@ export class Display {
     this.clearStatus();
     if (this.options.json) return;
     const planning = this.options.preview;
+    this.printDiagnostics();
     // A destroy shows the stack's delete step, its old outputs against none (each `- k: v`); one
     // that keeps the stack (targets, a failure) has no stack step, so no outputs, as Pulumi's. A
     // run that failed before any event of the stack (an unknown --target) prints none either, as
@@ -354,15 +368,46 @@ export class Display {
     // Programs print with colour of their own; keep it only where we would colour too.
     const message = this.colour ? raw : stripAnsi(raw);
     if (!message) return;
+    if (d.severity === 'error') this.noteError(raw, text);
+    const ofStack = !d.urn || urnType(d.urn) === 'pulumi:pulumi:Stack';
+    const key = ofStack ? '' : d.urn!;
+    this.diagnostics.set(key, [...(this.diagnostics.get(key) ?? []), this.prefixed(d.severity, message)]);
     const who = d.urn ? `    ${urnType(d.urn)} ${urnName(d.urn)}: ` : '';
-    if (d.severity === 'error') {
-      this.noteError(raw, text);
-      this.line(`${who}${this.paint(31, 'error:')} ${message}`);
-    } else if (d.severity === 'warning') this.line(`${who}${this.paint(33, 'warning:')} ${message}`);
-    // --debug: prefixed as Pulumi's diagnostics prefix them (diag.Debug: "debug: ").
-    else if (d.severity === 'debug') this.line(`${who}${this.dim(`debug: ${message}`)}`);
-    else if (d.urn && !d.urn.includes('::pulumi:pulumi:Stack::')) this.line(`${who}${this.dim(message)}`);
+    if (d.severity === 'error' || d.severity === 'warning' || d.severity === 'debug')
+      this.line(`${who}${this.prefixed(d.severity, message)}`);
+    // A resource's info is dimmed under it; the program's own (the stack's) is printed as it is.
+    else if (!ofStack) this.line(`${who}${this.dim(message)}`);
     else this.line(message);
+  }
+
+  /** A diagnostic with its severity's prefix, as Pulumi's sink words it (diag.Stringify: none for info). */
+  private prefixed(severity: NonNullable<EngineEvent['diagnosticEvent']>['severity'], message: string): string {
+    if (severity === 'error') return `${this.paint(31, 'error:')} ${message}`;
+    if (severity === 'warning') return `${this.paint(33, 'warning:')} ${message}`;
+    // --debug: prefixed as Pulumi's diagnostics prefix them (diag.Debug: "debug: ").
+    if (severity === 'debug') return this.dim(`debug: ${message}`);
+    return message;
+  }
+
+  /**
+   * The run's diagnostics again, grouped by resource, before the outputs, as Pulumi's progress
+   * display ends (processEndSteps, printDiagnostics): a `Diagnostics:` heading, then for each
+   * resource that had any `  <type> (<name>):` (the type as simplifyTypeName shortens it; the
+   * stack's own and those without a resource under the stack) and each diagnostic's lines four
+   * columns in, then a blank line. Pulumi iterates its rows in a map's order; ocikit keeps the
+   * order of each resource's first diagnostic.
+   */
+  private printDiagnostics(): void {
+    if (this.diagnostics.size) this.line(this.bold('Diagnostics:'));
+    const stack =
+      this.stackUrn ??
+      `urn:pulumi:${this.options.stack}::${this.options.project ?? ''}::pulumi:pulumi:Stack::${this.options.project ?? ''}-${this.options.stack}`;
+    for (const [urn, messages] of this.diagnostics) {
+      const of = urn || stack;
+      this.line(`  ${this.paint(94, `${simplifyTypeName(urnType(of))} (${urnName(of)}):`)}`);
+      for (const message of messages) for (const line of message.split('\n')) this.line(`    ${line.trimEnd()}`);
+      this.line('');
+    }
   }
 
   /**
@@ -570,3 +615,16 @@ function unmasked(v: Record<string, unknown>): Record<string, unknown> {
 const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 const key = (meta: StepEventMetadata) => `${meta.op} ${meta.urn}`;
 const urnType = (urn: string) => (urn.split('::')[2] ?? '').split('$').pop() ?? '';
+/**
+ * Pulumi's simplifyTypeName (pkg/backend/display): `<pkg>:<module>/<file>:<Name>` without its
+ * `/<file>` when that file is the name camel-cased (`oci:AiLanguage/endpoint:Endpoint` is
+ * `oci:AiLanguage:Endpoint`).
+ */
+function simplifyTypeName(type: string): string {
+  const parts = type.split(':');
+  if (parts.length !== 3 || !parts[2]) return type;
+  const [pkg, module, name] = parts;
+  const slash = module.lastIndexOf('/');
+  if (slash < 0 || module.slice(slash + 1) !== name[0].toLowerCase() + name.slice(1)) return type;
+  return `${pkg}:${module.slice(0, slash)}:${name}`;
+}
