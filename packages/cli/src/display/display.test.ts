@@ -595,7 +595,7 @@ test('an update shows each step starting and finishing with its time, plugin mes
   assert.match(lines, / \+ {3}oci:AiLanguage\/endpoint:Endpoint a creating\n/);
   assert.match(lines, /oci:AiLanguage\/endpoint:Endpoint a: work request 50%\n/);
   assert.match(lines, / \+ {3}oci:AiLanguage\/endpoint:Endpoint a created \([\d.]+s\)\n/);
-  assert.match(lines, /b creating failed\n/, 'no time after a failure, as Pulumi');
+  assert.match(lines, /b \*\*creating failed\*\*\n/, 'no time after a failure, as Pulumi');
   assert.match(lines, /b: error: 429 TooManyRequests/);
   assert.match(lines, /\+ 1 created/);
 });
@@ -677,6 +677,32 @@ test('a run without diagnostics has no Diagnostics section; one before the stack
     event({ diagnosticEvent: { message: 'no stack named here\n', color: 'never', severity: 'error' } }),
   ]);
   assert.match(early, /^Diagnostics:\n {2}pulumi:pulumi:Stack \(proj-dev\):\n {4}error: no stack named here\n\n/m);
+});
+
+test("a failed step's row reads as Pulumi's: **<verb> failed**, a replacement's create and delete as a create and a delete", () => {
+  const { out, text } = stream(false);
+  const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: false, out, env: {} });
+  display.begin();
+  for (const [op, name] of [
+    ['create-replacement', 'a'],
+    ['delete-replaced', 'b'],
+    ['update', 'c'],
+    ['refresh', 'd'],
+  ] as const) {
+    display.onEvent(event({ resourcePreEvent: { metadata: meta(op, name) } }));
+    display.onEvent(event({ resOpFailedEvent: { metadata: meta(op, name), status: 0, steps: 0 } }));
+  }
+  display.end({ ok: false, changes: {}, outputs: {}, durationMs: 1000 });
+  const rows = text()
+    .split('\n')
+    .filter((l) => l.includes('failed'))
+    .map((l) => l.split(`${TYPE} `)[1]);
+  assert.deepEqual(rows, [
+    'a **creating failed**',
+    'b **deleting failed**',
+    'c **updating failed**',
+    'd **refreshing failed**',
+  ]);
 });
 
 test("the plugin's progress (ephemeral) shows next to its step on a terminal, as its own line in a log", () => {

@@ -71,6 +71,20 @@ const PRESENT: Partial<Record<OpType, [string, string]>> = {
   refresh: ['refreshing', 'refreshed'],
   discard: ['discarding', 'discarded'],
 };
+/** A failed step's status, as Pulumi's getStepDoneDescription words it when failed (pkg/backend/display/progress.go). */
+const FAILED: Record<OpType, string> = {
+  same: 'failed',
+  create: 'creating failed',
+  'create-replacement': 'creating failed',
+  update: 'updating failed',
+  delete: 'deleting failed',
+  'delete-replaced': 'deleting failed',
+  replace: 'replacing failed',
+  read: 'reading failed',
+  refresh: 'refreshing failed',
+  discard: 'discarding failed',
+  import: 'importing failed',
+};
 /** deploy.Color of the ops a property line takes. */
 const PROPERTY_COLOUR: Record<PropertyOp, number> = { same: 0, create: 32, delete: 31, update: 33 };
 /**
@@ -333,10 +347,12 @@ export class Display {
 
   // No time after it, as Pulumi's: getStepDoneDescription adds one only once the step's outputs
   // event set its end (processNormalEvent; a failure sets none).
+  // Worded and marked as Pulumi's (makeError: colors.SpecError + "**" + text + "**"); a
+  // replacement's create and delete fail as a create and a delete.
   private failed(meta: StepEventMetadata): void {
     this.started.delete(key(meta));
-    const [doing] = PRESENT[meta.op] ?? [meta.op];
-    this.line(`${this.stepLine(meta, this.paint(31, `${doing} failed`))}${retainMark(meta)}`);
+    const doing = FAILED[meta.op];
+    this.line(`${this.stepLine(meta, this.paint(31, `**${doing}**`))}${retainMark(meta)}`);
   }
 
   /**
