@@ -930,13 +930,13 @@ test('a replacement is one +- row, in the plan and in the update; --show-replace
       showReplacementSteps,
     });
     display.begin();
-    // In the engine's order: the replace, its create, then (at the end) the old one's delete.
-    for (const op of ['replace', 'create-replacement', 'delete-replaced'] as const) {
+    // In the engine's order (Pulumi's create-before-delete chain): the create, the replace, then
+    // (at the end) the old one's delete, each step's events before the next.
+    for (const op of ['create-replacement', 'replace', 'delete-replaced'] as const) {
       const metadata = meta(op, 'c', op === 'delete-replaced' ? { old: replaced.old } : replaced);
       display.onEvent(event({ resourcePreEvent: { metadata, planning: preview || undefined } }));
-      if (op !== 'replace') display.onEvent(event({ resOutputsEvent: { metadata, planning: preview || undefined } }));
+      display.onEvent(event({ resOutputsEvent: { metadata, planning: preview || undefined } }));
     }
-    display.onEvent(event({ resOutputsEvent: { metadata: meta('replace', 'c', replaced) } }));
     display.end({ ok: true, changes: { replace: 1 }, outputs: {}, durationMs: 0 });
     return text();
   };
@@ -951,7 +951,7 @@ test('a replacement is one +- row, in the plan and in the update; --show-replace
   assert.match(update, new RegExp(` \\+- {2}${TYPE} c replaced \\([\\d.]+s\\)\\n`));
   assert.doesNotMatch(update, hidden);
   const steps = run(true, true);
-  assert.match(steps, new RegExp(` \\+- {2}${TYPE} c replace\\n[^]* \\+\\+ {2}${TYPE} c create-replacement\\n`));
+  assert.match(steps, new RegExp(` \\+\\+ {2}${TYPE} c create-replacement\\n[^]* \\+- {2}${TYPE} c replace\\n`));
   assert.match(steps, new RegExp(` -- {2}${TYPE} c delete-replaced\\n`));
   assert.match(
     run(false, true),

@@ -711,7 +711,7 @@ export class Deployment {
     if (deleteFirst) await this.deleteDependents(deleteFirst, urn, reg.type);
     // Pulumi's order: the old copy's delete-replaced before the replace step (see replace()).
     if (deleteFirst) await this.deleteOne(deleteFirst, 'delete-replaced');
-    if (replaceMeta) this.pre(replaceMeta);
+    if (replaceMeta && dbr) this.pre(replaceMeta);
     this.pre(meta);
     // A component's before hooks run at its registration, its after hooks when it registers its outputs.
     if (op !== 'same')
@@ -736,6 +736,8 @@ export class Deployment {
     // An update reports a component's outputs once, when it registers them (update.go
     // OnResourceStepPost reports outputs at the step only for custom resources); a preview at both.
     if (this.o.preview) this.outputs(meta);
+    // Create-before-delete: the replace step follows its create-replacement (continueStepsFromDiff).
+    if (replaceMeta && !dbr) this.pre(replaceMeta);
     if (replaceMeta) this.outputs(replaceMeta);
     return { urn, id: '', outputs: {} };
   }
@@ -1267,11 +1269,14 @@ export class Deployment {
           : plugin;
       await this.deleteOne(old, 'delete-replaced', oldPlugin);
     }
-    // A delete-before-replace's steps run one after the other as Pulumi chains them
-    // (step_generator.go: delete-replaced, replace, create-replacement): its replace step is
-    // done, with no id yet, before the create starts. A create-before-delete's ends after it.
-    this.pre(meta);
-    if (deleteBeforeReplace) this.outputs(meta);
+    // A replacement's steps run one after the other as Pulumi chains them (step_generator.go
+    // continueStepsFromDiff): a delete-before-replace's delete-replaced, replace, create-replacement
+    // (its replace step done, with no id yet, before the create starts); a create-before-delete's
+    // create-replacement, then replace (its delete-replaced at the end).
+    if (deleteBeforeReplace) {
+      this.pre(meta);
+      this.outputs(meta);
+    }
     let outcome: StepOutcome;
     try {
       outcome = await this.create(reg, urn, plugin, draft, old, diff, undefined, replaceKeys);
@@ -1299,8 +1304,12 @@ export class Deployment {
     }
     if (!deleteBeforeReplace && this.o.preview) this.toDeleteLater.push({ ...old, delete: true });
     this.count('replace');
-    if (!deleteBeforeReplace)
-      this.outputs({ ...meta, new: { ...meta.new!, id: outcome.id, outputs: outcome.outputs } });
+    if (!deleteBeforeReplace) {
+      // The replace step's new state is the one its create-replacement made (id, outputs).
+      const made = { ...meta, new: { ...meta.new!, id: outcome.id, outputs: outcome.outputs } };
+      this.pre(made);
+      this.outputs(made);
+    }
     return outcome;
   }
 

@@ -21,6 +21,37 @@ class Thing extends pulumi.CustomResource {
 }
 `;
 
+/** Resource `a`'s step events in order: `pre <op>` and `done <op>`. */
+function order(events: EngineEvent[]): string[] {
+  return events.flatMap((e) => {
+    const m = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata;
+    return m?.urn.endsWith('::a') ? [`${e.resourcePreEvent ? 'pre' : 'done'} ${m.op}`] : [];
+  });
+}
+
+/** Resource `a`'s rows in the display, with --show-replacement-steps. */
+function rows(events: EngineEvent[], preview: boolean): string[] {
+  const chunks: string[] = [];
+  const out = {
+    isTTY: false,
+    columns: 200,
+    write: (c: string) => chunks.push(c) > 0,
+  } as unknown as NodeJS.WriteStream;
+  const options = { mode: 'update', stack: 'dev', json: false, env: {}, showReplacementSteps: true } as const;
+  const display = new Display({ ...options, preview, out });
+  events.forEach((e) => display.onEvent(e));
+  return chunks
+    .join('')
+    .split('\n')
+    .filter((l) => l.includes(' oci:Test/thing:Thing a '))
+    .map((l) =>
+      l
+        .replace(/ \(.*\)$/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
+}
+
 describe('engine resource options (fake provider)', () => {
   const progs: TestProgram[] = [];
   let prog: TestProgram;
@@ -126,32 +157,6 @@ new Thing('resB', { value: resA.id, diffUnknown: true }, { replaceOnChanges: ['v
     // events before the next (lifecycletest testdata TestDBRReplaceOnChanges/1: eventstream.json,
     // progress.stdout.txt and diff.stdout.txt with --show-replacement-steps).
     const src = (v: string) => `new Thing('a', { dbr: '${v}' });\n`;
-    const order = (events: EngineEvent[]) =>
-      events.flatMap((e) => {
-        const m = e.resourcePreEvent?.metadata ?? e.resOutputsEvent?.metadata;
-        return m?.urn.endsWith('::a') ? [`${e.resourcePreEvent ? 'pre' : 'done'} ${m.op}`] : [];
-      });
-    const rows = (events: EngineEvent[], preview: boolean) => {
-      const chunks: string[] = [];
-      const out = {
-        isTTY: false,
-        columns: 200,
-        write: (c: string) => chunks.push(c) > 0,
-      } as unknown as NodeJS.WriteStream;
-      const options = { mode: 'update', stack: 'dev', json: false, env: {}, showReplacementSteps: true } as const;
-      const display = new Display({ ...options, preview, out });
-      events.forEach((e) => display.onEvent(e));
-      return chunks
-        .join('')
-        .split('\n')
-        .filter((l) => l.includes(' oci:Test/thing:Thing a '))
-        .map((l) =>
-          l
-            .replace(/ \(.*\)$/, '')
-            .replace(/\s+/g, ' ')
-            .trim(),
-        );
-    };
     const steps3 = ['delete-replaced', 'replace', 'create-replacement'];
     const paired = steps3.flatMap((op) => [`pre ${op}`, `done ${op}`]);
     await up(src('x'));
@@ -177,6 +182,37 @@ new Thing('resB', { value: resA.id, diffUnknown: true }, { replaceOnChanges: ['v
     ]);
     assert.equal(r.changes.replace, 1);
     assert.deepEqual(changes(), ['delete a', 'create a']);
+  });
+
+  it("runs a create-before-delete's create-replacement before its replace step, and shows their rows so", async () => {
+    // Pulumi's step generator returns [create-replacement, replace] for a create-before-delete
+    // (step_generator.go continueStepsFromDiff) and the step executor runs the chain in order, each
+    // step's events before the next; the delete-replaced comes with the deletes at the end.
+    const src = (v: string) => `new Thing('a', { replaceMe: '${v}' });\n`;
+    const paired = ['create-replacement', 'replace', 'delete-replaced'].flatMap((op) => [`pre ${op}`, `done ${op}`]);
+    await up(src('x'));
+    const planned = await up(src('y'), { preview: true });
+    assert.deepEqual(order(planned.events), paired);
+    assert.deepEqual(rows(planned.events, true), [
+      '++ oci:Test/thing:Thing a create-replacement',
+      '+- oci:Test/thing:Thing a replace',
+      '-- oci:Test/thing:Thing a delete-replaced',
+    ]);
+    const r = await up(src('y'));
+    assert.deepEqual(order(r.events), paired);
+    // The replace step's new state is the one its create-replacement made.
+    const replaced = r.events.find((e) => e.resourcePreEvent?.metadata.op === 'replace')!.resourcePreEvent!.metadata;
+    assert.equal(replaced.new?.id, ids('a')[0]);
+    assert.deepEqual(rows(r.events, false), [
+      '++ oci:Test/thing:Thing a creating replacement',
+      '++ oci:Test/thing:Thing a created replacement',
+      '+- oci:Test/thing:Thing a replacing',
+      '+- oci:Test/thing:Thing a replaced',
+      '-- oci:Test/thing:Thing a deleting original',
+      '-- oci:Test/thing:Thing a deleted original',
+    ]);
+    assert.equal(r.changes.replace, 1);
+    assert.deepEqual(changes(), ['create a', 'delete a']);
   });
 
   it('refuses to delete a protected dependent of a delete-before-replace resource', async () => {
