@@ -1652,6 +1652,8 @@ export class Deployment {
         this.pre(meta);
         if (!this.o.preview) return this.failures.failed(meta, refusal).message;
         const message = `Preview failed: ${refusal}`;
+        // A preview's DeleteStep.Apply fails the step too (no failed row in a preview).
+        this.failures.stepErrored = true;
         this.failures.recordFailure(message);
         this.o.events.diag('error', message, r.urn);
         return message;
@@ -1779,6 +1781,7 @@ export class Deployment {
             // newStepExecutor(..., true)), and a failed read (or Diff) keeps the old state
             // (NewRefreshStep; RefreshStep.Apply returns the error).
             const message = `${r.urn}: refreshing failed: ${oneLine(e)}`;
+            this.failures.stepErrored = true;
             this.failures.reportFailure(meta, message, e);
             throw new StepError(message);
           }

@@ -19,6 +19,11 @@ export class Failures {
   onFailure: () => void = () => undefined;
   /** The first error a preview reported and went on from; the run fails with it at the end (sawError). */
   sawError?: string;
+  /**
+   * A step failed (Pulumi's stepExecutor.Errored()): the run then ends, once the stack's outputs
+   * are final, with `update failed` (`preview failed`) under the stack.
+   */
+  stepErrored = false;
   /** --continue-on-error: the first step failure the run went on from (it fails at the end). */
   continuedPast?: string;
   /** --continue-on-error: URNs whose steps failed or were skipped (the deployment executor's `skipped`). */
@@ -49,6 +54,7 @@ export class Failures {
    * registration answers FAIL, what depends on it is skipped, and the run fails at the end.
    */
   stepFailed(metadata: StepEventMetadata, message: string, cause?: unknown): StepError {
+    this.stepErrored = true;
     if (!this.continueOnError) return this.failed(metadata, message, cause);
     this.continuedPast ??= message;
     this.skipped.add(metadata.urn);

@@ -177,6 +177,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     if (o.signal?.aborted) onAbort();
     o.signal?.addEventListener('abort', onAbort, { once: true });
     let succeeded = false;
+    // Pulumi's reportExecResult words: "update" unless a dry run (a destroy or a refresh too).
+    const execFailed = `${o.preview ? 'preview' : 'update'} failed`;
     try {
       // A whole update or destroy finishes the creates an interrupted run left pending (they may
       // write to the cloud); a refresh or an import only reads it.
@@ -244,15 +246,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       }
       // A preview reports every targeting error and goes on, then fails (Pulumi's sawError).
       if (d.failures.sawError) throw new StepError(d.failures.sawError);
-      // --continue-on-error: the steps that could run did; the run fails as Pulumi's deployment
-      // executor reports it (reportExecResult: "update failed", for a destroy too; "preview
-      // failed" for a preview, where a read can fail), and the stack keeps the old outputs the
-      // program did not register again.
-      if (d.failures.continuedPast) {
-        const failed = `${o.preview ? 'preview' : 'update'} failed`;
-        events.diag('error', failed);
-        throw new StepError(failed);
-      }
+      // --continue-on-error: the steps that could run did; the run fails with Pulumi's words
+      // (reported below), and the stack keeps the old outputs the program did not register again.
+      if (d.failures.continuedPast) throw new StepError(execFailed);
       succeeded = true;
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
@@ -262,6 +258,11 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       // Pulumi finalizes them whatever failed (deployment_executor.go Execute:
       // executeRegisterResourceOutputs with errored).
       await d.finalizeStackOutputs(!succeeded && !canceled);
+      // A failed step, then, fails the run under the stack (deployment_executor.go Execute, and
+      // refresh: reportExecResult("failed") once stepExec.Errored(), after the stack's outputs):
+      // "update failed", for a destroy or a refresh too, "preview failed" for a preview. An error
+      // before any step (Check, Diff, the program) bails without it.
+      if (d.failures.stepErrored && !canceled) events.diag('error', execFailed);
       // Everything the steps recorded is on disk before the run reports (and unlocks).
       await state.flush();
       trace.mark('state flushed');

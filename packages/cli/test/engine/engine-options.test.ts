@@ -215,6 +215,39 @@ new Thing('resB', { value: resA.id, diffUnknown: true }, { replaceOnChanges: ['v
     assert.deepEqual(changes(), ['create a', 'delete a']);
   });
 
+  it("ends a run whose step failed with Pulumi's `update failed` under the stack, and not one that failed before any step", async () => {
+    // deployment_executor.go Execute: once the step executor errored, reportExecResult("failed")
+    // reports "update failed" ("preview failed" in a preview) with no URN, which the display puts
+    // under the stack, after the stack's outputs; an error of the step generator (Check) bails without it.
+    const errors = (events: EngineEvent[]) =>
+      events.flatMap((e) =>
+        e.diagnosticEvent?.severity === 'error'
+          ? [`${e.diagnosticEvent.message.trim()} @${e.diagnosticEvent.urn ?? ''}`]
+          : [],
+      );
+    prog.write(header + `new Thing('a', { failTimes: 1 });\n`);
+    reset();
+    const r = await prog.run();
+    assert.equal(r.ok, false);
+    assert.match(r.error!, /::a: creating failed: /, 'the run still names the failed resource');
+    const said = errors(r.events);
+    assert.equal(said.at(-1), 'update failed @', said.join('\n'));
+    assert.equal(said.filter((m) => m.startsWith('update failed')).length, 1, said.join('\n'));
+    assert.ok(said[0].includes('transient failure 1 of a'), said.join('\n'));
+
+    prog.write(header + `new Thing('b', { bad: true });\n`);
+    const checked = await prog.run();
+    assert.equal(checked.ok, false);
+    assert.ok(!errors(checked.events).some((m) => m.startsWith('update failed')), errors(checked.events).join('\n'));
+
+    // A preview whose delete of a protected resource fails (DeleteStep.Apply) ends with "preview failed".
+    await up(`new Thing('p', { size: 1 }, { protect: true });\n`);
+    prog.write(header);
+    const planned = await prog.run({ preview: true });
+    assert.equal(planned.ok, false);
+    assert.equal(errors(planned.events).at(-1), 'preview failed @', errors(planned.events).join('\n'));
+  });
+
   it('refuses to delete a protected dependent of a delete-before-replace resource', async () => {
     const src = (v: string) => `
 const root = new Thing('root', { dbr: '${v}' });
