@@ -1275,6 +1275,9 @@ export class Deployment {
     // create-replacement, then replace (its delete-replaced at the end).
     if (deleteBeforeReplace) {
       this.pre(meta);
+      // The replace step succeeded and counts (update.go OnResourceStepPost: a logical step's
+      // Ops[op]++), whether its create then fails or not.
+      this.count('replace');
       this.outputs(meta);
     }
     let outcome: StepOutcome;
@@ -1303,8 +1306,8 @@ export class Deployment {
       await this.write();
     }
     if (!deleteBeforeReplace && this.o.preview) this.toDeleteLater.push({ ...old, delete: true });
-    this.count('replace');
     if (!deleteBeforeReplace) {
+      this.count('replace');
       // The replace step's new state is the one its create-replacement made (id, outputs).
       const made = { ...meta, new: { ...meta.new!, id: outcome.id, outputs: outcome.outputs } };
       this.pre(made);

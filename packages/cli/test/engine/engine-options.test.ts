@@ -182,6 +182,23 @@ new Thing('resB', { value: resA.id, diffUnknown: true }, { replaceOnChanges: ['v
     ]);
     assert.equal(r.changes.replace, 1);
     assert.deepEqual(changes(), ['delete a', 'create a']);
+
+    // Its replace step succeeded before the create failed: Pulumi counts it (update.go
+    // OnResourceStepPost counts a logical step once it succeeded), `+- 1 replaced`.
+    prog.write(header + `new Thing('a', { dbr: 'z', failTimes: 1 });\n`);
+    reset();
+    const failed = await prog.run();
+    assert.equal(failed.ok, false);
+    assert.deepEqual(order(failed.events), [
+      'pre delete-replaced',
+      'done delete-replaced',
+      'pre replace',
+      'done replace',
+      'pre create-replacement',
+    ]);
+    assert.equal(failed.changes.replace, 1);
+    const summary = failed.events.find((e) => e.summaryEvent)!.summaryEvent!;
+    assert.equal(summary.resourceChanges.replace, 1);
   });
 
   it("runs a create-before-delete's create-replacement before its replace step, and shows their rows so", async () => {
