@@ -291,8 +291,9 @@ new Thing('flaky', { failTimes: 2 }, { hooks: { onError: [retry] } });`);
     assert.equal(named('stubborn'), undefined);
     // The plugin answered gRPC Unknown: the resource's status is unknown (2), as Pulumi reads it.
     assert.equal(r.events.find((e) => e.resOpFailedEvent)?.resOpFailedEvent?.status, 2);
-    // Under the resource, the provider's own words (GetResourceOperationFailedError is "%v").
-    assert.deepEqual(diagnostics(r.events, 'error'), ['transient failure 1 of stubborn']);
+    // Under the resource, the provider's own words (GetResourceOperationFailedError is "%v"); then,
+    // under the stack, the deployment executor's `update failed` (reportExecResult).
+    assert.deepEqual(diagnostics(r.events, 'error'), ['transient failure 1 of stubborn', 'update failed']);
 
     // A hook that throws fails the step with its own error, in one line.
     r = await run(
