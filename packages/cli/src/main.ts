@@ -179,11 +179,14 @@ export function buildProgram(): Command {
       cmd.option('--show-full-output [bool]', 'accepted: ocikit never truncates the outputs', booleanFlag);
     // Pulumi's display and bookkeeping flags (pkg/cmd/pulumi/operations), so its command lines run.
     cmd
-      .option('--diff', 'show each change property by property (what ocikit always shows)')
+      .option(
+        '--diff',
+        "show each change property by property (what ocikit always shows); a replacement's create and delete rows only with --show-replacement-steps",
+      )
       .option('--show-sames', 'also show the resources that do not change')
       .option(
         '--show-replacement-steps',
-        "show a replacement's create and delete (++, --) as steps of their own, not only its +- replace",
+        "with --diff, show a replacement's create and delete (++, --) as steps of their own (they always show without --diff)",
       )
       .option('--suppress-outputs', "do not print the stack's outputs")
       .option('--show-secrets', 'show secret values in plain text in the plan, the progress and the outputs')

@@ -61,6 +61,8 @@ interface DeployOptions extends GlobalOptions {
   /** `--config-path`: the `--config` keys are paths. */
   configPath?: boolean;
   showSames?: boolean;
+  /** Pulumi's `--diff`: a replacement's `++` and `--` rows only with `--show-replacement-steps`. */
+  diff?: boolean;
   showReplacementSteps?: boolean;
   suppressOutputs?: boolean;
   showSecrets?: boolean;
@@ -325,6 +327,7 @@ export async function runDeploy(kind: DeployKind, options: DeployOptions): Promi
         json: Boolean(options.json),
         color: options.color,
         showSames: options.showSames,
+        diff: options.diff,
         showReplacementSteps: options.showReplacementSteps,
         suppressOutputs: options.suppressOutputs,
         showSecrets: options.showSecrets,

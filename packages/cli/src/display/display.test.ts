@@ -910,25 +910,19 @@ test("--json diagnostics keep Pulumi's colour directives, color raw, unless the 
   assert.deepEqual(run('auto', true, { NO_COLOR: '1' }), never);
 });
 
-// Pulumi's shouldShow (display.go): in the diff view a replacement is one logical `+-` row; its
-// create and delete (`++`, `--`, not logical) show only with --show-replacement-steps.
-test('a replacement is one +- row, in the plan and in the update; --show-replacement-steps adds its ++ and -- rows', () => {
+// Pulumi's shouldShow (display.go): its progress view, the default, shows a replacement's create
+// and delete (`++`, `--`, not logical) as rows of their own, worded as progress.go's
+// getPreviewText and getStep{InProgress,Done}Description word them; its diff view (--diff) shows
+// only the logical `+-` row unless --show-replacement-steps.
+test("a replacement's ++ and -- rows show in the plan and in the update; with --diff only with --show-replacement-steps", () => {
   const replaced = {
     old: { inputs: { modelId: 'm1' } } as never,
     new: { inputs: { modelId: 'm2' } } as never,
     detailedDiff: { modelId: { diffKind: 'update-replace' as const, inputDiff: true } },
   };
-  const run = (preview: boolean, showReplacementSteps?: boolean) => {
+  const run = (preview: boolean, flags: { diff?: boolean; showReplacementSteps?: boolean } = {}) => {
     const { out, text } = stream(false);
-    const display = new Display({
-      mode: 'update',
-      preview,
-      stack: 'dev',
-      json: false,
-      out,
-      env: {},
-      showReplacementSteps,
-    });
+    const display = new Display({ mode: 'update', preview, stack: 'dev', json: false, out, env: {}, ...flags });
     display.begin();
     // In the engine's order (Pulumi's create-before-delete chain): the create, the replace, then
     // (at the end) the old one's delete, each step's events before the next.
@@ -940,23 +934,43 @@ test('a replacement is one +- row, in the plan and in the update; --show-replace
     display.end({ ok: true, changes: { replace: 1 }, outputs: {}, durationMs: 0 });
     return text();
   };
-  // The ++ and -- rows, whichever verb they carry.
-  const hidden = /\+\+|-- |create-replacement|delete-replaced|created replacement|original/;
-  const plan = run(true);
-  assert.match(plan, new RegExp(` \\+- {2}${TYPE} c replace\\n {8}~ modelId: "m1" => "m2" # forces replacement\\n`));
-  assert.doesNotMatch(plan, hidden);
-  assert.match(plan, /\+- 1 to replace/);
-  const update = run(false);
-  assert.match(update, new RegExp(` \\+- {2}${TYPE} c replacing \\[diff: ~modelId\\]\\n`));
-  assert.match(update, new RegExp(` \\+- {2}${TYPE} c replaced \\([\\d.]+s\\)\\n`));
-  assert.doesNotMatch(update, hidden);
-  const steps = run(true, true);
-  assert.match(steps, new RegExp(` \\+\\+ {2}${TYPE} c create-replacement\\n[^]* \\+- {2}${TYPE} c replace\\n`));
-  assert.match(steps, new RegExp(` -- {2}${TYPE} c delete-replaced\\n`));
-  assert.match(
-    run(false, true),
-    new RegExp(` \\+\\+ {2}${TYPE} c created replacement \\([\\d.]+s\\)\\n[^]* -- {2}${TYPE} c deleting original\\n`),
-  );
+  const rows = (text: string) =>
+    text
+      .split('\n')
+      .filter((l) => l.includes(` ${TYPE} c `) || l.includes('modelId'))
+      .map((l) => l.replace(/ \([\d.]+s\)$/, '').trim());
+  const detail = '~ modelId: "m1" => "m2" # forces replacement';
+  // The plan: the changes once, under the `+-` row.
+  assert.deepEqual(rows(run(true)), [
+    `++  ${TYPE} c create replacement`,
+    `+-  ${TYPE} c replace`,
+    detail,
+    `--  ${TYPE} c delete original`,
+  ]);
+  assert.match(run(true), /\+- 1 to replace/);
+  // The update: the create's row while the new copy is created, before the `+-` row.
+  assert.deepEqual(rows(run(false)), [
+    `++  ${TYPE} c creating replacement [diff: ~modelId]`,
+    `++  ${TYPE} c created replacement`,
+    `+-  ${TYPE} c replacing [diff: ~modelId]`,
+    `+-  ${TYPE} c replaced`,
+    `--  ${TYPE} c deleting original`,
+    `--  ${TYPE} c deleted original`,
+  ]);
+  // --diff: the logical row alone, as Pulumi's diff view shows it.
+  assert.deepEqual(rows(run(true, { diff: true })), [`+-  ${TYPE} c replace`, detail]);
+  assert.deepEqual(rows(run(false, { diff: true })), [
+    `+-  ${TYPE} c replacing [diff: ~modelId]`,
+    `+-  ${TYPE} c replaced`,
+  ]);
+  // --diff --show-replacement-steps: all three, each with its changes.
+  assert.deepEqual(rows(run(true, { diff: true, showReplacementSteps: true })), [
+    `++  ${TYPE} c create replacement`,
+    detail,
+    `+-  ${TYPE} c replace`,
+    detail,
+    `--  ${TYPE} c delete original`,
+  ]);
 });
 
 // object_diff.go writeReplaceAnnotation: the note after the property's last line, in the replace colour.

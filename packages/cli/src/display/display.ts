@@ -25,7 +25,12 @@ export interface DisplayOptions {
   color?: ColorMode;
   /** Pulumi's --show-sames: unchanged resources get a line too. */
   showSames?: boolean;
-  /** Pulumi's --show-replacement-steps: a replacement's create and delete (`++`, `--`) get lines of their own. */
+  /**
+   * Pulumi's --diff, its diff view's rule for the rows: a replacement's create and delete (`++`,
+   * `--`) show only with showReplacementSteps.
+   */
+  diff?: boolean;
+  /** Pulumi's --show-replacement-steps: with --diff, a replacement's create and delete get rows too. */
   showReplacementSteps?: boolean;
   /** Pulumi's --suppress-outputs: the stack's outputs are not printed. */
   suppressOutputs?: boolean;
@@ -71,6 +76,13 @@ const PRESENT: Partial<Record<OpType, [string, string]>> = {
   refresh: ['refreshing', 'refreshed'],
   discard: ['discarding', 'discarded'],
 };
+/** A planned step's status, as Pulumi's getPreviewText words it (pkg/backend/display/progress.go); others say their op. */
+const PLAN: Partial<Record<OpType, string>> = {
+  'create-replacement': 'create replacement',
+  'delete-replaced': 'delete original',
+};
+/** A replacement's non-logical steps (Pulumi's Step.Logical is false for them): its create and delete. */
+const REPLACEMENT_STEPS: ReadonlySet<OpType> = new Set<OpType>(['create-replacement', 'delete-replaced']);
 /** A failed step's status, as Pulumi's getStepDoneDescription words it when failed (pkg/backend/display/progress.go). */
 const FAILED: Record<OpType, string> = {
   same: 'failed',
@@ -87,11 +99,6 @@ const FAILED: Record<OpType, string> = {
 };
 /** deploy.Color of the ops a property line takes. */
 const PROPERTY_COLOUR: Record<PropertyOp, number> = { same: 0, create: 32, delete: 31, update: 33 };
-/**
- * Pulumi's deploy.IsReplacementStep, of the ops ocikit has: its display hides the non-logical ones
- * (a replacement's create and delete) unless --show-replacement-steps.
- */
-const REPLACEMENT_STEPS: ReadonlySet<OpType> = new Set<OpType>(['replace', 'create-replacement', 'delete-replaced']);
 /** The summary's lines, in the order of Pulumi's deploy.StepOps (pkg/resource/deploy/step.go). */
 const SUMMARY: Array<[OpType, string, string, string]> = [
   ['create', '+', 'to create', 'created'],
@@ -269,10 +276,12 @@ export class Display {
   }
 
   /**
-   * Whether a step has a line, as Pulumi's shouldShow (pkg/backend/display/display.go) decides it
-   * for the diff view: a same step only when its protect changes or with --show-sames, a
-   * replacement's non-logical create and delete only with --show-replacement-steps (the logical
-   * `+-` replace stands for them). Default providers are internal to Pulumi and not shown;
+   * Whether a step has a line, as Pulumi's shouldShow (pkg/backend/display/display.go) decides it:
+   * a same step only when its protect changes or with --show-sames; a replacement's non-logical
+   * create and delete (`++`, `--`) always in the progress view, which Pulumi's is without --diff
+   * (up.go: DisplayProgress), and in the diff view (--diff) only with --show-replacement-steps
+   * ("only show them during progress-style updates … or if it is requested explicitly"; the
+   * logical `+-` replace stands for them). Default providers are internal to Pulumi and not shown;
    * explicit ones are. The stack always has its row, unchanged or refreshed too, as Pulumi's
    * displays always show the root stack (diff.go renderDiffResourcePreEvent and
    * renderDiffResourceOutputsEvent: shouldShow || isRootStack; progress.go processNormalEvent: a
@@ -282,7 +291,7 @@ export class Display {
     if (isDefaultProvider(meta.urn)) return false;
     if (meta.type === 'pulumi:pulumi:Stack') return true;
     if (meta.op === 'same') return protectChanges(meta) || Boolean(this.options.showSames);
-    if (!meta.logical && REPLACEMENT_STEPS.has(meta.op)) return Boolean(this.options.showReplacementSteps);
+    if (REPLACEMENT_STEPS.has(meta.op) && this.options.diff) return Boolean(this.options.showReplacementSteps);
     return true;
   }
 
@@ -305,8 +314,10 @@ export class Display {
       // A refresh's drift is known once the resource is read: its line comes with it (done).
       if (meta.op === 'refresh') return;
       // An update or replacement that also sets or clears protect carries the lock too.
-      this.line(this.stepLine(meta, meta.op) + retainMark(meta) + lockMark(meta));
-      for (const detail of this.diffLines(meta)) this.line(detail);
+      this.line(this.stepLine(meta, PLAN[meta.op] ?? meta.op) + retainMark(meta) + lockMark(meta));
+      // A replacement's changes are listed once, under its `+-` row, unless its steps are asked for.
+      if (!REPLACEMENT_STEPS.has(meta.op) || this.options.showReplacementSteps)
+        for (const detail of this.diffLines(meta)) this.line(detail);
       return;
     }
     this.started.set(key(meta), { meta, at: Date.now() });

@@ -29,7 +29,7 @@ function order(events: EngineEvent[]): string[] {
   });
 }
 
-/** Resource `a`'s rows in the display, with --show-replacement-steps. */
+/** Resource `a`'s rows in the display (its progress view: a replacement's `++` and `--` rows too). */
 function rows(events: EngineEvent[], preview: boolean): string[] {
   const chunks: string[] = [];
   const out = {
@@ -37,7 +37,7 @@ function rows(events: EngineEvent[], preview: boolean): string[] {
     columns: 200,
     write: (c: string) => chunks.push(c) > 0,
   } as unknown as NodeJS.WriteStream;
-  const options = { mode: 'update', stack: 'dev', json: false, env: {}, showReplacementSteps: true } as const;
+  const options = { mode: 'update', stack: 'dev', json: false, env: {} } as const;
   const display = new Display({ ...options, preview, out });
   events.forEach((e) => display.onEvent(e));
   return chunks
@@ -163,9 +163,9 @@ new Thing('resB', { value: resA.id, diffUnknown: true }, { replaceOnChanges: ['v
     const planned = await up(src('y'), { preview: true });
     assert.deepEqual(order(planned.events), paired);
     assert.deepEqual(rows(planned.events, true), [
-      '-- oci:Test/thing:Thing a delete-replaced',
+      '-- oci:Test/thing:Thing a delete original',
       '+- oci:Test/thing:Thing a replace',
-      '++ oci:Test/thing:Thing a create-replacement',
+      '++ oci:Test/thing:Thing a create replacement',
     ]);
     const r = await up(src('y'));
     assert.deepEqual(order(r.events), paired);
@@ -211,9 +211,9 @@ new Thing('resB', { value: resA.id, diffUnknown: true }, { replaceOnChanges: ['v
     const planned = await up(src('y'), { preview: true });
     assert.deepEqual(order(planned.events), paired);
     assert.deepEqual(rows(planned.events, true), [
-      '++ oci:Test/thing:Thing a create-replacement',
+      '++ oci:Test/thing:Thing a create replacement',
       '+- oci:Test/thing:Thing a replace',
-      '-- oci:Test/thing:Thing a delete-replaced',
+      '-- oci:Test/thing:Thing a delete original',
     ]);
     const r = await up(src('y'));
     assert.deepEqual(order(r.events), paired);
