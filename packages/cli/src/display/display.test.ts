@@ -1171,3 +1171,39 @@ test('a change under a hideDiffs path shows as the path, hidden, before the chan
   ]);
   assert.ok(!text().includes('"x"') && !text().includes('"q"'), text());
 });
+
+// Pulumi's getDiffInfo (pkg/backend/display/rows.go): with no detailed diff it diffs the step's old
+// and new inputs, filtered only by the keys the provider named (a Diff answer with only `replaces`
+// names none), and writePropertyKeys writes the added, deleted and updated keys in groups.
+test("a running step's [diff: …] names the inputs that changed when the provider named only replaces, grouped as Pulumi's", () => {
+  const { out, text } = stream(false);
+  const display = new Display({ mode: 'update', preview: false, stack: 'dev', json: false, out, env: {} });
+  display.begin();
+  const steps = [
+    meta('replace', 'onlyReplaces', {
+      old: { inputs: { value: 'a', gone: 1, same: 's' } } as never,
+      new: { inputs: { value: 'b', added: true, same: 's' } } as never,
+      keys: ['value'],
+      diffs: [],
+    }),
+    meta('update', 'detailed', {
+      old: { inputs: {} } as never,
+      new: { inputs: {} } as never,
+      detailedDiff: {
+        zeta: { diffKind: 'update', inputDiff: true },
+        alpha: { diffKind: 'update', inputDiff: true },
+        extra: { diffKind: 'add', inputDiff: true },
+        old: { diffKind: 'delete', inputDiff: true },
+      },
+    }),
+  ];
+  for (const metadata of steps) display.onEvent(event({ resourcePreEvent: { metadata } }));
+  const rows = text()
+    .split('\n')
+    .filter((l) => l.includes('[diff:'))
+    .map((l) => l.split(`${TYPE} `)[1]);
+  assert.deepEqual(rows, [
+    'onlyReplaces replacing [diff: +added-gone~value]',
+    'detailed updating [diff: +extra-old~alpha,zeta]',
+  ]);
+});

@@ -83,6 +83,8 @@ const PLAN: Partial<Record<OpType, string>> = {
 };
 /** A replacement's non-logical steps (Pulumi's Step.Logical is false for them): its create and delete. */
 const REPLACEMENT_STEPS: ReadonlySet<OpType> = new Set<OpType>(['create-replacement', 'delete-replaced']);
+/** Steps whose `[diff: …]` falls back on their inputs' diff (a refresh's diffs outputs; others have no old and new). */
+const INPUT_DIFF_OPS: ReadonlySet<OpType> = new Set<OpType>(['update', 'replace', 'create-replacement']);
 /** A failed step's status, as Pulumi's getStepDoneDescription words it when failed (pkg/backend/display/progress.go). */
 const FAILED: Record<OpType, string> = {
   same: 'failed',
@@ -458,11 +460,22 @@ export class Display {
 
   /**
    * The changed top-level properties, with their sign. A provider may report a map's keys as paths
-   * (`freeformTags.env`, as pulumi-oci's bridge does): their property is changed (`~`).
+   * (`freeformTags.env`, as pulumi-oci's bridge does): their property is changed (`~`). A Diff
+   * answer that names no changed keys (only `replaces`) shows the inputs that changed, as Pulumi's
+   * getDiffInfo (pkg/backend/display/rows.go) diffs the old and new inputs when the step has no
+   * detailed diff and filters them only by the keys the provider named (none: Diffs is nil).
    */
   private changedKeys(meta: StepEventMetadata): Array<[string, string]> {
-    if (!meta.detailedDiff || Object.keys(meta.detailedDiff).length === 0)
-      return (meta.diffs ?? []).map((path) => [path, '~']);
+    if (!meta.detailedDiff || Object.keys(meta.detailedDiff).length === 0) {
+      if (meta.diffs?.length) return meta.diffs.map((path) => [path, '~']);
+      if (!INPUT_DIFF_OPS.has(meta.op) || !meta.old?.inputs || !meta.new?.inputs) return [];
+      const [olds, news] = [meta.old.inputs, meta.new.inputs];
+      // PropertyMap.Diff: a key null or missing before is added, null or missing after deleted.
+      return changedKeys(olds, news).map((k) => [
+        k,
+        (olds[k] ?? null) === null ? '+' : (news[k] ?? null) === null ? '-' : '~',
+      ]);
+    }
     const byRoot = new Map<string, string>();
     for (const [path, d] of Object.entries(meta.detailedDiff)) {
       const root = /^[^.[]+/.exec(path)?.[0] ?? path;
@@ -472,9 +485,18 @@ export class Display {
     return [...byRoot.entries()];
   }
 
+  /**
+   * The info column's `[diff: …]`, as Pulumi's getDiffInfo writes it (writePropertyKeys): the
+   * added keys after `+`, then the deleted after `-`, then the updated after `~`, each group sorted
+   * and comma-separated (`[diff: +a-b~c,d]`).
+   */
   private diffSuffix(meta: StepEventMetadata): string {
     const keys = this.changedKeys(meta);
-    return keys.length ? ` [diff: ${keys.map(([p, s]) => s + p).join(', ')}]` : '';
+    const groups = ['+', '-', '~'].flatMap((sign) => {
+      const named = keys.filter(([, s]) => s === sign).map(([p]) => p);
+      return named.length ? [sign + named.sort().join(',')] : [];
+    });
+    return groups.length ? ` [diff: ${groups.join('')}]` : '';
   }
 
   /**

@@ -175,9 +175,9 @@ new Thing('resB', { value: resA.id, diffUnknown: true }, { replaceOnChanges: ['v
     assert.deepEqual(rows(r.events, false), [
       '-- oci:Test/thing:Thing a deleting original',
       '-- oci:Test/thing:Thing a deleted original',
-      '+- oci:Test/thing:Thing a replacing',
+      '+- oci:Test/thing:Thing a replacing [diff: ~dbr]',
       '+- oci:Test/thing:Thing a replaced',
-      '++ oci:Test/thing:Thing a creating replacement',
+      '++ oci:Test/thing:Thing a creating replacement [diff: ~dbr]',
       '++ oci:Test/thing:Thing a created replacement',
     ]);
     assert.equal(r.changes.replace, 1);
@@ -221,9 +221,9 @@ new Thing('resB', { value: resA.id, diffUnknown: true }, { replaceOnChanges: ['v
     const replaced = r.events.find((e) => e.resourcePreEvent?.metadata.op === 'replace')!.resourcePreEvent!.metadata;
     assert.equal(replaced.new?.id, ids('a')[0]);
     assert.deepEqual(rows(r.events, false), [
-      '++ oci:Test/thing:Thing a creating replacement',
+      '++ oci:Test/thing:Thing a creating replacement [diff: ~replaceMe]',
       '++ oci:Test/thing:Thing a created replacement',
-      '+- oci:Test/thing:Thing a replacing',
+      '+- oci:Test/thing:Thing a replacing [diff: ~replaceMe]',
       '+- oci:Test/thing:Thing a replaced',
       '-- oci:Test/thing:Thing a deleting original',
       '-- oci:Test/thing:Thing a deleted original',
