@@ -14,7 +14,14 @@ import { goTimeJson } from '../go-json';
 import { Aliases } from './aliases';
 import { isDefaultProvider } from './default-provider';
 import { deleteSkipsProvider, deleteWaits } from './deletes';
-import { applyReplaceOnChanges, diffExtra, knownDiff, replacementKeys, targetedReplaceDiff } from './diff';
+import {
+  applyReplaceOnChanges,
+  diffExtra,
+  diffResource,
+  knownDiff,
+  replacementKeys,
+  targetedReplaceDiff,
+} from './diff';
 import { EventSink, stepMetadata } from './events';
 import { Failures } from './failures';
 import {
@@ -1072,19 +1079,8 @@ export class Deployment {
     // As Pulumi's calculateDependentReplacements (pulumi/pulumi#19056): diffResource with the
     // dependent's recorded ignoreChanges (an unknown answer decided on the inputs), then its
     // recorded replaceOnChanges, so a property they name that would change replaces it too.
-    const ignoreChanges = r.ignoreChanges ?? [];
     const { plugin } = await this.providerFor(r.provider ?? '', r.type, '');
-    const answered = await plugin.diff(
-      r.urn,
-      urnName(r.urn),
-      r.type,
-      r.id ?? '',
-      r.outputs,
-      inputsForDiff,
-      r.inputs,
-      ignoreChanges,
-    );
-    const diff = knownDiff(answered, r.inputs, applyIgnoreChanges(r.inputs, inputsForDiff, ignoreChanges));
+    const diff = await diffResource(plugin, r, r, inputsForDiff, r.ignoreChanges ?? []);
     const keys = applyReplaceOnChanges(diff, r.replaceOnChanges ?? []).replaceKeys;
     return keys.length ? keys : undefined;
   }

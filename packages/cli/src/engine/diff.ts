@@ -1,10 +1,11 @@
-// The diff rules of Pulumi's step generator that do not need a provider or the state: an unknown
-// Diff decided on the inputs, replaceOnChanges, the keys that force a replacement, a refresh's
-// inverted diff, and a diff's step event fields (pkg/resource/deploy/step_generator.go, sdk/go/
-// common/resource/plugin/provider.go).
-import type { DiffResult } from './provider-host';
+// The diff rules of Pulumi's step generator that do not need the state: diffResource (a
+// provider's Diff, an unknown answer decided on the inputs), replaceOnChanges, the keys that force
+// a replacement, a refresh's inverted diff, and a diff's step event fields (pkg/resource/deploy/
+// step_generator.go, sdk/go/common/resource/plugin/provider.go).
+import type { DiffResult, ProviderPlugin } from './provider-host';
 import type { PropertyDiff, StepEventMetadata } from './types';
-import { changedKeys, parsePath, pathContains, type Props } from './values';
+import { urnName } from './urn';
+import { applyIgnoreChanges, changedKeys, parsePath, pathContains, type Props } from './values';
 
 export const diffKinds: PropertyDiff['diffKind'][] = [
   'add',
@@ -52,6 +53,31 @@ export function knownDiff(diff: DiffResult, oldInputs: Props, newInputs: Props):
     changes: keys.length || diff.replaces.length ? 'some' : 'none',
     diffs: diff.diffs.length ? diff.diffs : keys,
   };
+}
+
+/**
+ * Pulumi's diffResource (step_generator.go): the provider's Diff of a resource's old state and new
+ * inputs, with its ignoreChanges, an unknown answer decided on the inputs with those ignoreChanges
+ * applied (knownDiff). A refresh's drift and a delete-before-replace's dependents are diffed so.
+ */
+export async function diffResource(
+  plugin: ProviderPlugin,
+  r: { urn: string; type: string; id?: string },
+  old: { inputs: Props; outputs: Props },
+  newInputs: Props,
+  ignoreChanges: string[],
+): Promise<DiffResult> {
+  const answer = await plugin.diff(
+    r.urn,
+    urnName(r.urn),
+    r.type,
+    r.id ?? '',
+    old.outputs,
+    newInputs,
+    old.inputs,
+    ignoreChanges,
+  );
+  return knownDiff(answer, old.inputs, applyIgnoreChanges(old.inputs, newInputs, ignoreChanges));
 }
 
 /**

@@ -2,11 +2,11 @@
 // what a read back finds (the new state and its drift), and, once the refresh removed resources it
 // found gone, what the others must no longer refer to (rebuildBaseState). The Deployment runs the
 // steps (Deployment.refresh: selection, events, counts, state writes).
-import { diffExtra, invertDiff, knownDiff } from './diff';
+import { diffExtra, diffResource, invertDiff } from './diff';
 import type { ProviderPlugin } from './provider-host';
 import type { ResourceState } from './state';
 import type { StepEventMetadata } from './types';
-import { applyIgnoreChanges, changedKeys, deepEqual, isSecret, makeSecret } from './values';
+import { changedKeys, deepEqual, isSecret, makeSecret } from './values';
 import { stackType, urnName } from './urn';
 import { goTimeJson } from '../go-json';
 
@@ -56,18 +56,7 @@ async function refreshDrift(plugin: ProviderPlugin, r: ResourceState, next: Reso
   // Pulumi asks no Diff of an external resource: its step has no diff (no changed keys, no
   // detailed diff); the display shows its changed outputs.
   if (r.external) return { changed: changedKeys(r.outputs, next.outputs).length > 0, extra: {} };
-  const ignore = r.ignoreChanges ?? [];
-  const answer = await plugin.diff(
-    r.urn,
-    urnName(r.urn),
-    r.type,
-    next.id!,
-    next.outputs,
-    r.inputs,
-    next.inputs,
-    ignore,
-  );
-  const diff = knownDiff(answer, next.inputs, applyIgnoreChanges(next.inputs, r.inputs, ignore));
+  const diff = await diffResource(plugin, next, next, r.inputs, r.ignoreChanges ?? []);
   return { changed: diff.changes !== 'none', extra: diffExtra(invertDiff(diff), undefined, {}) };
 }
 
