@@ -151,7 +151,15 @@ export class Deployment {
   private readonly recreate = new Map<string, string[]>();
   /** The hideDiffs each registration named, for its step events (display only, as Pulumi's option). */
   private readonly hideDiffs = new Map<string, string[]>();
-  private readonly deletedEarly = new Set<ResourceState>();
+  /** Dependents a delete-before-replace deletes ahead of it, with their deletes (awaited before they are re-created). */
+  private readonly deletedEarly = new Map<ResourceState, Promise<void>>();
+  /**
+   * Custom resources registered whose step is not decided yet (their Check and Diff under way):
+   * still dependents a delete-before-replace must take (step_generator.go
+   * calculateDependentReplacements, pulumi/pulumi#19945: impossibleDependents are the resources
+   * with a generated step, not every URN registered).
+   */
+  private readonly undecided = new Set<string>();
   /** URNs deleted (or being deleted) in this run, for deletedWith; URNs replaced in this run, for replaceWith. */
   private readonly deletedUrns = new Set<string>();
   private readonly replacedUrns = new Set<string>();
@@ -809,6 +817,15 @@ export class Deployment {
     this.guard();
     const urn = this.urn(reg.type, reg.name, reg.parent);
     this.claim(urn);
+    this.undecided.add(urn);
+    try {
+      return await this.registerCustomStep(reg, urn);
+    } finally {
+      this.undecided.delete(urn);
+    }
+  }
+
+  private async registerCustomStep(reg: Registration, urn: string): Promise<StepOutcome> {
     if (reg.hideDiffs?.length) this.hideDiffs.set(urn, reg.hideDiffs);
     const { old, alias } = this.findOld(urn, reg);
     const skip = this.failures.skippedAfterFailure(urn, reg);
@@ -886,19 +903,20 @@ export class Deployment {
       return this.mutate(plugin, (release) =>
         this.create(reg, urn, plugin, base({ inputs }), undefined, undefined, release),
       );
-    if (recreating) {
+    // Deleted already (ahead of a delete-before-replace, or by a run that died): created again,
+    // with the keys that forced it (continueStepsFromDiff: ReplaceStep, CreateReplacementStep).
+    const createAgain = (keys: string[]) => {
       this.recreate.delete(urn);
       const forced: DiffResult = {
         changes: 'some',
-        replaces: recreating,
+        replaces: keys,
         stables: [],
         deleteBeforeReplace: true,
         diffs: changedKeys(old.inputs, inputs),
       };
-      return this.mutate(plugin, () =>
-        this.replace(reg, urn, plugin, old, base({ inputs }), forced, recreating, true, true),
-      );
-    }
+      return this.mutate(plugin, () => this.replace(reg, urn, plugin, old, base({ inputs }), forced, keys, true, true));
+    };
+    if (recreating) return createAgain(recreating);
 
     let diff: DiffResult = targeted
       ? targetedReplaceDiff(old.inputs, inputs)
@@ -914,6 +932,16 @@ export class Deployment {
     // A resource left with init errors is updated until it initialises (step_generator.go).
     if (diff.changes === 'none' && old.initErrors?.length) diff = { ...diff, changes: 'some' };
     const forcedKeys = await this.forcedReplacement(reg, old, ref);
+    // Its step is decided now. Another delete-before-replace may have deleted it as a dependent
+    // while its Diff ran: it is created again, as Pulumi's step generator does once the Diff is
+    // back and it finds the resource deleted (pulumi/pulumi#19945, TestDBRParallel).
+    this.undecided.delete(urn);
+    const deleting = this.deletedEarly.get(old);
+    if (deleting) {
+      await deleting.catch(() => undefined);
+      this.guard();
+      return createAgain(this.recreate.get(urn) ?? []);
+    }
     if (forcedKeys.length) diff = { ...diff, changes: 'some', replaces: [...diff.replaces, ...forcedKeys] };
     const applied = applyReplaceOnChanges(diff, reg.replaceOnChanges);
     diff = applied.diff;
@@ -1027,8 +1055,10 @@ export class Deployment {
     const replaceSet = new Set([root.urn]);
     const toReplace: Array<{ res: ResourceState; keys: string[] }> = [];
     for (const r of this.base.slice(start + 1)) {
-      // Resources registered already no longer depend on the root (they would have come after it).
-      if (this.claimed.has(r.urn) || this.aliases.aliased.has(r.urn)) continue;
+      // Resources registered already no longer depend on the root (they would have come after it),
+      // once their step is decided: one whose Diff is under way may still be deleted first
+      // (pulumi/pulumi#19945: impossibleDependents, the resources with a generated step).
+      if ((this.claimed.has(r.urn) && !this.undecided.has(r.urn)) || this.aliases.aliased.has(r.urn)) continue;
       const providerUrn = r.provider ? splitRef(r.provider)[0] : '';
       const edges = [
         ...(r.dependencies ?? []),
@@ -1053,9 +1083,10 @@ export class Deployment {
         );
       }
       const { plugin } = await this.providerFor(res.provider ?? '', res.type, '');
-      this.deletedEarly.add(res);
       this.deletedUrns.add(res.urn);
-      await this.deleteOne(res, 'delete-replaced', plugin);
+      const deleting = this.deleteOne(res, 'delete-replaced', plugin);
+      this.deletedEarly.set(res, deleting);
+      await deleting;
       if (!res.delete) this.recreate.set(res.urn, keys);
     }
   }

@@ -152,6 +152,44 @@ new Thing('resB', { value: resA.id, diffUnknown: true }, { replaceOnChanges: ['v
     assert.deepEqual(changes(), ['delete resA', 'create resA']);
   });
 
+  it("deletes first a dependent whose Diff is still under way, and creates it again once its Diff is back (Pulumi's TestDBRParallel)", async () => {
+    // pulumi/pulumi#19945: resB no longer depends on resA and registers beside it. A resource
+    // registered but with no step yet is still a dependent (step_generator.go
+    // calculateDependentReplacements: impossibleDependents are the resources with a generated
+    // step), and one deleted so while its Diff ran is re-created when the Diff is back.
+    const first = `
+const resA = new Thing('resA', { dbr: 'foo' });
+new Thing('resB', { replaceMe: resA.id, dbr: 'foo' });
+`;
+    const parallel = (waitA: string[], waitB: string[]) => `
+new Thing('resA', { dbr: 'bar', diffWaitsFor: ${JSON.stringify(waitA)} });
+new Thing('resB', { replaceMe: 'x', dbr: 'bar', diffWaitsFor: ${JSON.stringify(waitB)} });
+`;
+    const ops = (events: EngineEvent[], name: string) =>
+      steps(events)
+        .filter((s) => s.endsWith(` ${name}`))
+        .map((s) => s.split(' ')[0]);
+    const replaced = ['delete-replaced', 'replace', 'create-replacement'];
+    // resA's Diff comes back first; resB's waits until one of the two is deleted.
+    await up(first);
+    let r = await up(parallel([], ['delete resB', 'delete resA']));
+    let c = changes();
+    assert.deepEqual(c.slice(0, 2), ['delete resB', 'delete resA'], c.join(','));
+    assert.deepEqual(c.slice(2).sort(), ['create resA', 'create resB'], c.join(','));
+    assert.deepEqual([ops(r.events, 'resA'), ops(r.events, 'resB')], [replaced, replaced]);
+    assert.equal(r.changes.replace, 2);
+    assert.deepEqual([ids('resA').length, ids('resB').length], [1, 1]);
+    assert.equal(resources().length, 4); // stack, provider, resA, resB
+    // resB's Diff comes back first, its own delete-before-replace decided: resA's leaves it alone.
+    await up(first);
+    r = await up(parallel(['delete resB'], []));
+    c = changes();
+    assert.deepEqual(c.slice(0, 2), ['delete resB', 'delete resA'], c.join(','));
+    assert.deepEqual(c.slice(2).sort(), ['create resA', 'create resB'], c.join(','));
+    assert.deepEqual([ops(r.events, 'resA'), ops(r.events, 'resB')], [replaced, replaced]);
+    assert.deepEqual([ids('resA').length, ids('resB').length], [1, 1]);
+  });
+
   it("runs a delete-before-replace's steps one after the other in Pulumi's order, and shows their rows so", async () => {
     // Pulumi's step generator chains delete-replaced, replace, create-replacement, each step's
     // events before the next (lifecycletest testdata TestDBRReplaceOnChanges/1: eventstream.json,

@@ -14,6 +14,10 @@ const log = (line: string) =>
 const load = (): Record<string, Props> => (existsSync(store) ? JSON.parse(readFileSync(store, 'utf8')) : {});
 const save = (s: Record<string, Props>) => writeFileSync(store, JSON.stringify(s));
 let counter = Date.now();
+const logHolds = async (calls: string[]) => {
+  const held = () => readFileSync(process.env.FAKE_PROVIDER_LOG!, 'utf8').split('\n');
+  while (!held().some((line) => calls.includes(line))) await new Promise((r) => setTimeout(r, 20));
+};
 
 /** Properties whose change forces a replacement; `dbr` asks for delete-before-replace. */
 const replaceKeys = ['replaceMe', 'dbr'];
@@ -29,6 +33,9 @@ const provider: Provider = {
   async diff(id, urn, olds: Props, news: Props) {
     log(`diff ${urn.split('::').pop()}`);
     if (news.diffThrows) throw new Error('the provider could not diff it');
+    // diffWaitsFor: [calls]: the answer waits until the call log holds one of them, so a test
+    // decides which of two concurrent Diffs comes back first (Pulumi's TestDBRParallel).
+    if (Array.isArray(news.diffWaitsFor) && news.diffWaitsFor.length) await logHolds(news.diffWaitsFor as string[]);
     // diffUnknown: the answer says nothing (DIFF_UNKNOWN), so the engine decides on the inputs.
     if (news.diffUnknown) return {};
     const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
