@@ -601,10 +601,14 @@ export class Deployment {
       this.outputs(meta);
       return { urn, id: '', outputs: {} };
     }
-    if (reg.custom && old.provider && !this.registeredProviders.has(old.provider)) {
-      const message = `provider ${old.provider} for resource ${urn} has not been registered yet, this is due to a change of providers mixed with --target. Change your program back to the original providers`;
-      throw this.failures.failed(stepMetadata('same', urn, reg.type, old, old), message);
-    }
+    // The step generator's error (step_generator.go generateSteps: fmt.Errorf), which the deployment
+    // executor reports under the resource before it bails (Execute: reportError with
+    // generateEventURN): no step, in a preview too.
+    if (reg.custom && old.provider && !this.registeredProviders.has(old.provider))
+      throw this.failures.refusedBeforeStep(
+        urn,
+        `provider ${old.provider} for resource ${urn} has not been registered yet, this is due to a change of providers mixed with --target. Change your program back to the original providers`,
+      );
     // The state keeps the old resource as it was, under its old URN.
     if (alias) {
       this.aliases.aliased.delete(alias);
@@ -723,7 +727,7 @@ export class Deployment {
     const meta = stepMetadata(op, urn, reg.type, old, next, extra);
     const replaceMeta = replacing && stepMetadata('replace', urn, reg.type, old, next, extra);
     this.componentOps.set(urn, { op, old: replacing ? undefined : old });
-    if (deleteFirst) await this.deleteDependents(deleteFirst, urn, reg.type);
+    if (deleteFirst) await this.deleteDependents(deleteFirst, urn);
     // Pulumi's order: the old copy's delete-replaced before the replace step (see replace()).
     if (deleteFirst) await this.deleteOne(deleteFirst, 'delete-replaced');
     if (replaceMeta && dbr) this.pre(replaceMeta);
@@ -969,7 +973,7 @@ export class Deployment {
     const draft = base({ inputs: recheck.inputs });
     // The dependents' deletes and the replacement hold one slot, one after the other, as before.
     return this.mutate(plugin, async () => {
-      if (dbr) await this.deleteDependents(old, urn, reg.type);
+      if (dbr) await this.deleteDependents(old, urn);
       return this.replace(reg, urn, plugin, old, draft, diff, applied.eventKeys, dbr);
     });
   }
@@ -983,13 +987,17 @@ export class Deployment {
     return Boolean(old && (old.taint || this.o.replace?.(urn)));
   }
 
-  /** continueStepsFromDiff: a resource protected before and after is not replaced. */
+  /**
+   * continueStepsFromDiff: a resource protected before and after is not replaced. The step
+   * generator reports it under the resource, with no step; an update then bails, a preview goes on
+   * planning the replacement, so the user sees it, and fails at the end (sawError).
+   */
   private refuseProtectedReplace(urn: string, reg: Registration, old: ResourceState): void {
-    if (old.protect && reg.protect)
-      throw this.failures.failed(
-        stepMetadata('replace', urn, reg.type, old, undefined),
-        `unable to replace resource "${urn}"\nas it is currently marked for protection. ${UNPROTECT}`,
-      );
+    if (!old.protect || !reg.protect) return;
+    const message = `unable to replace resource "${urn}"\nas it is currently marked for protection. ${UNPROTECT}`;
+    if (!this.o.preview) throw this.failures.refusedBeforeStep(urn, message);
+    this.o.events.diag('error', message, urn);
+    this.failures.sawError ??= message;
   }
 
   /**
@@ -1048,7 +1056,7 @@ export class Deployment {
    * property depends on a replaced resource and whose provider's Diff, with those properties
    * unknown, asks for a replacement. They are created again when the program registers them.
    */
-  private async deleteDependents(root: ResourceState, urn: string, type: string): Promise<void> {
+  private async deleteDependents(root: ResourceState, urn: string): Promise<void> {
     const start = this.base.indexOf(root);
     if (start < 0) return;
     const dependentSet = new Set([root.urn]);
@@ -1076,12 +1084,12 @@ export class Deployment {
     }
     for (const { res, keys } of toReplace.reverse()) {
       if (this.deletedEarly.has(res)) continue;
-      if (res.protect && !res.delete) {
-        throw this.failures.failed(
-          stepMetadata('replace', urn, type, root, undefined),
+      // The step generator's refusal under the replaced resource, with no step; a preview bails too.
+      if (res.protect && !res.delete)
+        throw this.failures.refusedBeforeStep(
+          urn,
           `unable to replace resource "${res.urn}" as part of replacing "${urn}"\nas it is currently marked for protection. ${UNPROTECT}`,
         );
-      }
       const { plugin } = await this.providerFor(res.provider ?? '', res.type, '');
       this.deletedUrns.add(res.urn);
       const deleting = this.deleteOne(res, 'delete-replaced', plugin);

@@ -21,6 +21,20 @@ class Thing extends pulumi.CustomResource {
 }
 `;
 
+/** The run's error diagnostics, each as `<message> @<urn>` (no URN: under the stack). */
+function errorsOf(events: EngineEvent[]): string[] {
+  return events.flatMap((e) =>
+    e.diagnosticEvent?.severity === 'error'
+      ? [`${e.diagnosticEvent.message.trim()} @${e.diagnosticEvent.urn ?? ''}`]
+      : [],
+  );
+}
+
+/** The URNs of the run's failed steps (resOpFailedEvent: the display's `failed` rows). */
+function failedSteps(events: EngineEvent[]): string[] {
+  return events.flatMap((e) => (e.resOpFailedEvent ? [e.resOpFailedEvent.metadata.urn] : []));
+}
+
 /** Resource `a`'s step events in order: `pre <op>` and `done <op>`. */
 function order(events: EngineEvent[]): string[] {
   return events.flatMap((e) => {
@@ -279,12 +293,7 @@ new Thing('resB', { replaceMe: 'x', dbr: 'bar', diffWaitsFor: ${JSON.stringify(w
     // deployment_executor.go Execute: once the step executor errored, reportExecResult("failed")
     // reports "update failed" ("preview failed" in a preview) with no URN, which the display puts
     // under the stack, after the stack's outputs; an error of the step generator (Check) bails without it.
-    const errors = (events: EngineEvent[]) =>
-      events.flatMap((e) =>
-        e.diagnosticEvent?.severity === 'error'
-          ? [`${e.diagnosticEvent.message.trim()} @${e.diagnosticEvent.urn ?? ''}`]
-          : [],
-      );
+    const errors = errorsOf;
     prog.write(header + `new Thing('a', { failTimes: 1 });\n`);
     reset();
     const r = await prog.run();
@@ -314,6 +323,7 @@ const root = new Thing('root', { dbr: '${v}' });
 new Thing('dep', { replaceMe: root.id }, { protect: true });
 `;
     await up(src('x'));
+    const root = byName('root')[0].urn;
     prog.write(header + src('y'));
     reset();
     const r = await prog.run();
@@ -321,6 +331,16 @@ new Thing('dep', { replaceMe: root.id }, { protect: true });
     assert.match(r.error!, /unable to replace resource ".*::dep" as part of replacing ".*::root".*protect/);
     assert.deepEqual(changes(), []);
     assert.equal(ids('root').length, 1);
+    // step_generator.go continueStepsFromDiff: the step generator's refusal, under the replaced
+    // resource, and a bail (no step, no failed row, no `update failed`), in a preview too.
+    for (const run of [r, await prog.run({ preview: true })]) {
+      assert.equal(run.ok, false);
+      assert.deepEqual(failedSteps(run.events), []);
+      const said = errorsOf(run.events);
+      assert.equal(said.length, 1, said.join('\n'));
+      assert.match(said[0], /^unable to replace resource ".*::dep" as part of replacing ".*::root"\n/);
+      assert.ok(said[0].endsWith(` @${root}`), said[0]);
+    }
   });
 
   it('replaces a resource whose protect is set or cleared in the same update, refusing only one protected before and after', async () => {
@@ -337,11 +357,29 @@ new Thing('dep', { replaceMe: root.id }, { protect: true });
       assert.equal(byName('t')[0].protect ?? false, protect);
     }
     await up(src('d', true));
+    const t = byName('t')[0].urn;
     prog.write(header + src('e', true));
     reset();
     const r = await prog.run();
     assert.equal(r.ok, false);
     assert.match(r.error!, /unable to replace resource ".*::t"\sas it is currently marked for protection/);
+    assert.deepEqual(changes(), []);
+    // The step generator's refusal (continueStepsFromDiff): the error under the resource, then a
+    // bail: no step, so no failed row, and no `update failed` (Execute returns on a bail first).
+    const refusal = `unable to replace resource "${t}"\nas it is currently marked for protection.`;
+    assert.deepEqual(failedSteps(r.events), []);
+    assert.deepEqual(steps(r.events), []);
+    let said = errorsOf(r.events);
+    assert.equal(said.length, 1, said.join('\n'));
+    assert.ok(said[0].startsWith(refusal) && said[0].endsWith(` @${t}`), said[0]);
+    // A preview reports it and goes on planning the replacement, so the user sees it, then fails.
+    const planned = await prog.run({ preview: true });
+    assert.equal(planned.ok, false);
+    assert.match(planned.error!, /unable to replace resource ".*::t"\sas it is currently marked for protection/);
+    assert.deepEqual(failedSteps(planned.events), []);
+    assert.ok(steps(planned.events).includes('replace t'), steps(planned.events).join(','));
+    said = errorsOf(planned.events);
+    assert.ok(said[0].startsWith(refusal) && said[0].endsWith(` @${t}`), said.join('\n'));
     assert.deepEqual(changes(), []);
   });
 
@@ -680,6 +718,38 @@ new Thing('follower', { size: 1 }, { replaceWith: [root] });
     const c = changes();
     assert.ok(c.includes('create follower') && c.includes('delete follower'), c.join(','));
     assert.equal(r.changes.replace, 2);
+  });
+
+  it('refuses an untargeted resource whose provider the program no longer registers, under the resource and with no step', async () => {
+    // step_generator.go generateSteps: an untargeted resource whose old provider is not registered
+    // is the step generator's error (fmt.Errorf), which the deployment executor reports under the
+    // resource before it bails (Execute: reportError with generateEventURN): no failed row and no
+    // `update failed`, in a preview too.
+    await up(`
+const p = new pulumi.ProviderResource('oci', 'p', {});
+new Thing('a', { size: 1 }, { provider: p });
+new Thing('b', { size: 1 });
+`);
+    const a = byName('a')[0];
+    prog.write(
+      header +
+        `
+const q = new pulumi.ProviderResource('oci', 'q', {});
+new Thing('a', { size: 1 }, { provider: q });
+new Thing('b', { size: 2 });
+`,
+    );
+    const b = byName('b')[0].urn;
+    for (const preview of [false, true]) {
+      reset();
+      const r = await prog.run({ preview, targets: [b] });
+      assert.equal(r.ok, false);
+      assert.deepEqual(failedSteps(r.events), []);
+      assert.deepEqual(errorsOf(r.events), [
+        `provider ${a.provider} for resource ${a.urn} has not been registered yet, this is due to a change of providers mixed with --target. Change your program back to the original providers @${a.urn}`,
+      ]);
+      assert.deepEqual(changes(), []);
+    }
   });
 
   it('replaces a provider whose DiffConfig asks for it, then every resource it manages', async () => {
