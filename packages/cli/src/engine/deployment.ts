@@ -1455,9 +1455,11 @@ export class Deployment {
       done();
       void this.write();
       const message = e instanceof StepError ? e.message : `${urn}: importing failed: ${oneLine(e)}`;
-      // The `import` option's step, as any step, goes on under --continue-on-error (ImportStep.Fail
-      // answers FAIL); `ocikit import` stops at the first failure.
-      throw cli ? this.failures.failed(meta, message, e) : this.failures.stepFailed(meta, message, e);
+      // A failed step either way: the `import` option's goes on under --continue-on-error
+      // (ImportStep.Fail answers FAIL); `ocikit import`, which takes no such flag, stops at the
+      // first, and ends with `update failed` as Pulumi's importer does (deployment_executor.go
+      // importResources: reportExecResult("failed") once the step executor errored).
+      throw this.failures.stepFailed(meta, message, e);
     }
   }
 

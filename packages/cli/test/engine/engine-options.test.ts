@@ -317,6 +317,24 @@ new Thing('resB', { replaceMe: 'x', dbr: 'bar', diffWaitsFor: ${JSON.stringify(w
     assert.equal(errors(planned.events).at(-1), 'preview failed @', errors(planned.events).join('\n'));
   });
 
+  it('ends an `ocikit import` whose import step failed with `update failed` under the stack (`preview failed` with --preview-only)', async () => {
+    // deployment_executor.go importResources: once the step executor errored (ImportStep.Apply's
+    // read failed), reportExecResult("failed"), "update" unless a dry run, with no URN.
+    await up(`new Thing('kept', { size: 1 });\n`);
+    reset();
+    const imports = [{ type: 'oci:Test/thing:Thing', name: 'adopted', id: 'fake-nothing-here' }];
+    for (const preview of [false, true]) {
+      const r = await prog.run({ imports, preview });
+      assert.equal(r.ok, false);
+      assert.match(r.error!, /::adopted: /, 'the run still names the resource');
+      const said = errorsOf(r.events);
+      assert.equal(said.length, 2, said.join('\n'));
+      assert.match(said[0], /::adopted$/, 'the read error, under the resource');
+      assert.equal(said[1], `${preview ? 'preview' : 'update'} failed @`, said.join('\n'));
+    }
+    assert.deepEqual(changes(), []);
+  });
+
   it('refuses to delete a protected dependent of a delete-before-replace resource', async () => {
     const src = (v: string) => `
 const root = new Thing('root', { dbr: '${v}' });
