@@ -1690,7 +1690,8 @@ export class Deployment {
         const meta = stepMetadata('delete', r.urn, r.type, r, undefined);
         const refusal = protectedRefusal(r.urn);
         this.pre(meta);
-        if (!this.o.preview) return this.failures.failed(meta, refusal).message;
+        // A failed delete step (DeleteStep.Apply), as any: the update ends with `update failed`.
+        if (!this.o.preview) return this.failures.stepFailed(meta, refusal).message;
         const message = `Preview failed: ${refusal}`;
         // A preview's DeleteStep.Apply fails the step too (no failed row in a preview).
         this.failures.stepErrored = true;

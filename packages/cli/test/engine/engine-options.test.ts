@@ -315,6 +315,11 @@ new Thing('resB', { replaceMe: 'x', dbr: 'bar', diffWaitsFor: ${JSON.stringify(w
     const planned = await prog.run({ preview: true });
     assert.equal(planned.ok, false);
     assert.equal(errors(planned.events).at(-1), 'preview failed @', errors(planned.events).join('\n'));
+    // An update's refused delete fails its delete step the same way: `update failed`.
+    const refused = await prog.run();
+    assert.equal(refused.ok, false);
+    assert.match(refused.error!, /::p" cannot be deleted/);
+    assert.equal(errors(refused.events).at(-1), 'update failed @', errors(refused.events).join('\n'));
   });
 
   it('ends an `ocikit import` whose import step failed with `update failed` under the stack (`preview failed` with --preview-only)', async () => {
