@@ -1694,9 +1694,8 @@ export class Deployment {
         if (!this.o.preview) return this.failures.stepFailed(meta, refusal).message;
         const message = `Preview failed: ${refusal}`;
         // A preview's DeleteStep.Apply fails the step too (no failed row in a preview).
-        this.failures.stepErrored = true;
         this.failures.recordFailure(message);
-        this.o.events.diag('error', message, r.urn);
+        this.failures.reportFailure(meta, message, undefined, true);
         return message;
       });
       throw new StepError(messages[0]);
@@ -1822,7 +1821,6 @@ export class Deployment {
             // newStepExecutor(..., true)), and a failed read (or Diff) keeps the old state
             // (NewRefreshStep; RefreshStep.Apply returns the error).
             const message = `${r.urn}: refreshing failed: ${oneLine(e)}`;
-            this.failures.stepErrored = true;
             this.failures.reportFailure(meta, message, e);
             throw new StepError(message);
           }

@@ -21,9 +21,12 @@ export class Failures {
   sawError?: string;
   /**
    * A step failed (Pulumi's stepExecutor.Errored()): the run then ends, once the stack's outputs
-   * are final, with `update failed` (`preview failed`) under the stack.
+   * are final, with `update failed` (`preview failed`) under the stack. Set by reportFailure alone.
    */
-  stepErrored = false;
+  get stepErrored(): boolean {
+    return this.errored;
+  }
+  private errored = false;
   /** --continue-on-error: the first step failure the run went on from (it fails at the end). */
   continuedPast?: string;
   /** --continue-on-error: URNs whose steps failed or were skipped (the deployment executor's `skipped`). */
@@ -37,33 +40,35 @@ export class Failures {
   ) {}
 
   /**
-   * A step that failed, as Pulumi's OnResourceStepPost reports it: an error under the resource (a
-   * provider's own words when it failed: GetResourceOperationFailedError is "%v" of its error) and a
-   * resOpFailedEvent with the resource's status after the failure and the steps done so far. The
-   * run's one-line reason (`message`) also names the resource and the operation.
-   */
-  failed(metadata: StepEventMetadata, message: string, cause?: unknown): StepError {
-    this.recordFailure(message);
-    this.reportFailure(metadata, message, cause);
-    return new StepError(message);
-  }
-
-  /**
-   * A step that failed while it ran (its provider operation, or a hook). With --continue-on-error,
-   * as Pulumi's step executor (cancelDueToError), it is reported but stops nothing else: its
-   * registration answers FAIL, what depends on it is skipped, and the run fails at the end.
+   * A step that failed while it ran (its provider operation, a refused delete, or a hook). With
+   * --continue-on-error, as Pulumi's step executor (cancelDueToError), it is reported but stops
+   * nothing else: its registration answers FAIL, what depends on it is skipped, and the run fails
+   * at the end. Without, it is the run's failure. The run's one-line reason (`message`) names the
+   * resource and the operation.
    */
   stepFailed(metadata: StepEventMetadata, message: string, cause?: unknown): StepError {
-    this.stepErrored = true;
-    if (!this.continueOnError) return this.failed(metadata, message, cause);
+    if (!this.continueOnError) {
+      this.recordFailure(message);
+      this.reportFailure(metadata, message, cause);
+      return new StepError(message);
+    }
     this.continuedPast ??= message;
     this.skipped.add(metadata.urn);
     this.reportFailure(metadata, message, cause);
     return new ContinuedStepError(message, metadata.urn);
   }
 
-  reportFailure(metadata: StepEventMetadata, message: string, cause?: unknown): void {
+  /**
+   * A step that failed, as Pulumi's OnResourceStepPost reports it: an error under the resource (a
+   * provider's own words when it failed: GetResourceOperationFailedError is "%v" of its error) and,
+   * but in a preview (previewActions: the error alone), a resOpFailedEvent with the resource's
+   * status after the failure and the steps done so far. Only a step's failure comes here, so here
+   * the step executor has errored (stepErrored); an error before any step does not.
+   */
+  reportFailure(metadata: StepEventMetadata, message: string, cause?: unknown, planning = false): void {
+    this.errored = true;
     this.events.diag('error', cause === undefined ? message : errorText(cause), metadata.urn);
+    if (planning) return;
     const steps = Object.values(this.changes).reduce((sum, n) => sum + (n ?? 0), 0);
     this.events.emit({ resOpFailedEvent: { metadata, status: resourceStatusAfter(cause), steps } });
   }
