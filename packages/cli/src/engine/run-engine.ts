@@ -177,6 +177,8 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
     if (o.signal?.aborted) onAbort();
     o.signal?.addEventListener('abort', onAbort, { once: true });
     let succeeded = false;
+    // A preview that went on past the step generator's errors to its end (Pulumi's sawError).
+    let generatorErrored = false;
     // Pulumi's reportExecResult words: "update" unless a dry run (a destroy or a refresh too).
     const execFailed = `${o.preview ? 'preview' : 'update'} failed`;
     try {
@@ -244,7 +246,9 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
         await finish();
         trace.mark('deletes done');
       }
-      // A preview reports every targeting error and goes on, then fails (Pulumi's sawError).
+      // A preview reports every targeting error (and a protected replace) and goes on, then fails
+      // (Pulumi's sawError).
+      generatorErrored = d.failures.sawError !== undefined;
       if (d.failures.sawError) throw new StepError(d.failures.sawError);
       // --continue-on-error: the steps that could run did; the run fails with Pulumi's words
       // (reported below), and the stack keeps the old outputs the program did not register again.
@@ -260,9 +264,10 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       await d.finalizeStackOutputs(!succeeded && !canceled);
       // A failed step, then, fails the run under the stack (deployment_executor.go Execute, and
       // refresh: reportExecResult("failed") once stepExec.Errored(), after the stack's outputs):
-      // "update failed", for a destroy or a refresh too, "preview failed" for a preview. An error
-      // before any step (Check, Diff, the program) bails without it.
-      if (d.failures.stepErrored && !canceled) events.diag('error', execFailed);
+      // "update failed", for a destroy or a refresh too, "preview failed" for a preview; so does
+      // a preview that went on past the step generator's errors to its end (ex.stepGen.Errored()).
+      // An error that stopped the run before any step (Check, Diff, the program) bails without it.
+      if ((d.failures.stepErrored || generatorErrored) && !canceled) events.diag('error', execFailed);
       // Everything the steps recorded is on disk before the run reports (and unlocks).
       await state.flush();
       trace.mark('state flushed');

@@ -403,6 +403,8 @@ new Thing('dep', { replaceMe: root.id }, { protect: true });
     assert.ok(steps(planned.events).includes('replace t'), steps(planned.events).join(','));
     said = errorsOf(planned.events);
     assert.ok(said[0].startsWith(refusal) && said[0].endsWith(` @${t}`), said.join('\n'));
+    // At its end, `preview failed` under the stack (Execute: ex.stepGen.Errored()).
+    assert.deepEqual(said.slice(1), ['preview failed @'], said.join('\n'));
     assert.deepEqual(changes(), []);
   });
 

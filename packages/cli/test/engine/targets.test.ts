@@ -100,15 +100,20 @@ new Thing('f', { size: 1 }, { dependsOn: [d] });`;
     const message = `Resource '${urn('e')}' depends on '${urn('d')}' which was was not specified in --target list.`;
     const preview = await prog.run({ preview: true, targets: [urn('e'), urn('f')] });
     assert.equal(preview.ok, false);
-    // A preview reports each skipped dependency once (whichever dependent reaches it first).
+    // A preview reports each skipped dependency once (whichever dependent reaches it first), goes
+    // on to its end, then says `preview failed` under the stack (deployment_executor.go Execute:
+    // reportExecResult("failed") once ex.stepGen.Errored()).
     const errors = diagnostics(preview.events, 'error');
-    assert.equal(errors.length, 1);
+    assert.equal(errors.length, 2, errors.join('\n'));
     assert.match(errors[0], /^Resource '.*::[ef]' depends on '.*::d' which was was not specified in --target list\.$/);
+    assert.equal(errors[1], 'preview failed');
     assert.equal(preview.error, errors[0]);
     files.reset();
     const up = await prog.run({ targets: [urn('e')] });
     assert.equal(up.ok, false);
     assert.equal(up.error, message);
+    // An update bails at the first (validateSteps: result.BailErrorf), before `update failed`.
+    assert.deepEqual(diagnostics(up.events, 'error'), [message]);
     assert.deepEqual(calls(), []);
     assert.equal(
       prog.resources().some((r) => r.urn === urn('d') || r.urn === urn('e')),
