@@ -188,7 +188,7 @@ export class Deployment {
     this.o = options;
     this.targeting = new Targeting(options.targeting);
     this.aliases = new Aliases(options.stack, options.project);
-    this.failures = new Failures(options.events, Boolean(options.continueOnError), this.changes);
+    this.failures = new Failures(options.events, Boolean(options.continueOnError), options.preview, this.changes);
     this.hooks = new ResourceHooks({
       dryRun: options.preview,
       warn: (message, urn) => options.events.diag('warning', message, urn),
@@ -571,12 +571,8 @@ export class Deployment {
       if (!this.skippedCreates.has(dep)) continue;
       // Pulumi's diagnostic 2013, word for word (its doubled "was" included: scripts match it).
       const message = `Resource '${urn}' depends on '${dep}' which was was not specified in --target list.`;
-      this.o.events.diag('error', message, urn);
-      if (!this.o.preview) {
-        this.failures.recordFailure(message);
-        throw new StepError(message);
-      }
-      this.failures.sawError ??= message;
+      const refused = this.failures.stepGeneratorErrors([{ message, urn }]);
+      if (refused) throw refused;
       this.skippedCreates.delete(dep);
     }
   }
@@ -639,14 +635,13 @@ export class Deployment {
   }
 
   /**
-   * GenerateDeletes' targeting (Targeting.deletes), its refusals reported: an update stops at the
-   * first, a preview reports each and fails at the end.
+   * GenerateDeletes' targeting (Targeting.deletes), its refusals reported, all of them (so the user
+   * can fix the command once): an update then stops, a preview fails at the end.
    */
   private targetedDeletes(candidates: ResourceState[]): ResourceState[] {
     const { chosen, refusals: messages } = this.targeting.deletes(this.base, candidates);
-    for (const m of messages) this.o.events.diag('error', m);
-    if (messages.length && !this.o.preview) throw new StepError(messages[0]);
-    if (messages.length) this.failures.sawError ??= messages[0];
+    const refused = this.failures.stepGeneratorErrors(messages.map((message) => ({ message })));
+    if (refused) throw refused;
     return chosen;
   }
 
@@ -995,9 +990,8 @@ export class Deployment {
   private refuseProtectedReplace(urn: string, reg: Registration, old: ResourceState): void {
     if (!old.protect || !reg.protect) return;
     const message = `unable to replace resource "${urn}"\nas it is currently marked for protection. ${UNPROTECT}`;
-    if (!this.o.preview) throw this.failures.refusedBeforeStep(urn, message);
-    this.o.events.diag('error', message, urn);
-    this.failures.sawError ??= message;
+    const refused = this.failures.stepGeneratorErrors([{ message, urn }]);
+    if (refused) throw refused;
   }
 
   /**

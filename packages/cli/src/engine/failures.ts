@@ -35,6 +35,8 @@ export class Failures {
   constructor(
     private readonly events: EventSink,
     private readonly continueOnError: boolean,
+    /** A preview goes on past the step generator's errors (stepGeneratorError); an update stops. */
+    private readonly preview: boolean,
     /** The run's step counts so far (a failed step's event carries their total). */
     private readonly changes: Partial<Record<ChangeKind, number>>,
   ) {}
@@ -115,6 +117,25 @@ export class Failures {
    */
   preStepFailed(urn: string, operation: string, cause: unknown): StepError {
     return this.refusedBeforeStep(urn, `${urn}: ${operation} failed: ${oneLine(cause)}`, errorText(cause));
+  }
+
+  /**
+   * Refusals of Pulumi's step generator that are no step's failure (`--target` refusals, a protected
+   * replace), each reported under its resource (the stack's when it has no URN). An update stops at
+   * them once all are reported: the returned error is the run's. A preview goes on planning, so the
+   * user hears about every problem, and fails at the end with the first (sawError): nothing is
+   * returned.
+   */
+  stepGeneratorErrors(refusals: Array<{ message: string; urn?: string }>): StepError | undefined {
+    for (const r of refusals) this.events.diag('error', r.message, r.urn);
+    if (!refusals.length) return undefined;
+    const first = refusals[0].message;
+    if (this.preview) {
+      this.sawError ??= first;
+      return undefined;
+    }
+    this.recordFailure(first);
+    return new StepError(first);
   }
 
   /** An error before any step (preStepFailed): the run's one line, and `diagnostic` under the resource. */
