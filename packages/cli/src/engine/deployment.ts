@@ -639,8 +639,8 @@ export class Deployment {
    * can fix the command once): an update then stops, a preview fails at the end.
    */
   private targetedDeletes(candidates: ResourceState[]): ResourceState[] {
-    const { chosen, refusals: messages } = this.targeting.deletes(this.base, candidates);
-    const refused = this.failures.stepGeneratorErrors(messages.map((message) => ({ message })));
+    const { chosen, refusals } = this.targeting.deletes(this.base, candidates);
+    const refused = this.failures.stepGeneratorErrors(refusals);
     if (refused) throw refused;
     return chosen;
   }

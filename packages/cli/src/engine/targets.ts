@@ -243,7 +243,10 @@ export class Targeting {
    * (a preview reports each and fails at the end); with --exclude, not the excluded resources nor
    * what they keep.
    */
-  deletes(base: ResourceState[], candidates: ResourceState[]): { chosen: ResourceState[]; refusals: string[] } {
+  deletes(
+    base: ResourceState[],
+    candidates: ResourceState[],
+  ): { chosen: ResourceState[]; refusals: Array<{ urn: string; message: string }> } {
     const t = this.options;
     let chosen = candidates;
     if (this.targets.constrained) {
@@ -254,11 +257,14 @@ export class Targeting {
       chosen = candidates.filter((r) => !kept.has(r.urn));
     }
     if (this.targets.constrained && !t.targetDependents) {
-      const messages = [...new Set(chosen.filter((r) => !this.targets.contains(r.urn)).map((r) => r.urn))].map(
-        (urn) =>
-          `Resource '${urn}' will be destroyed but was not specified in --target list.\nEither include resource in --target list or pass --target-dependents to proceed.`,
+      // Pulumi's diagnostic 2014, which names the resource (its URN: reported under it).
+      const refusals = [...new Set(chosen.filter((r) => !this.targets.contains(r.urn)).map((r) => r.urn))].map(
+        (urn) => ({
+          urn,
+          message: `Resource '${urn}' will be destroyed but was not specified in --target list.\nEither include resource in --target list or pass --target-dependents to proceed.`,
+        }),
       );
-      return { chosen, refusals: messages };
+      return { chosen, refusals };
     }
     return { chosen, refusals: [] };
   }

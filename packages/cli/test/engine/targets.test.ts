@@ -176,7 +176,11 @@ new Thing('f', { size: 1 }, { dependsOn: [d] });`;
       calls().filter((c) => c.startsWith('delete')),
       [],
     );
-    assert.ok(diagnostics(refused.events, 'error').length >= 1);
+    // Reported under the resource it names (Pulumi's diagnostic 2014 carries its URN).
+    assert.deepEqual(
+      refused.events.filter((e) => e.diagnosticEvent?.severity === 'error').map((e) => e.diagnosticEvent!.urn),
+      [urn('b')],
+    );
 
     const ok = await prog.run({ operation: 'destroy', targets: [urn('a')], targetDependents: true });
     assert.equal(ok.ok, true, ok.error);
