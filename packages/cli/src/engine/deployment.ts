@@ -641,7 +641,10 @@ export class Deployment {
   private targetedDeletes(candidates: ResourceState[]): ResourceState[] {
     const { chosen, refusals } = this.targeting.deletes(this.base, candidates);
     const refused = this.failures.stepGeneratorErrors(refusals);
-    if (refused) throw refused;
+    if (refused) {
+      this.failures.deletesRefused = true;
+      throw refused;
+    }
     return chosen;
   }
 

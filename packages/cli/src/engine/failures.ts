@@ -20,6 +20,13 @@ export class Failures {
   /** The first error a preview reported and went on from; the run fails with it at the end (sawError). */
   sawError?: string;
   /**
+   * An update's `--target` refused its deletes (GenerateDeletes' bail). Pulumi's deployment
+   * executor does not stop at that bail as at a registration's: it goes on to its end check, where
+   * the step generator has errored, so the run ends with `update failed` (Execute: performDeletes,
+   * then `ex.stepGen.Errored()`).
+   */
+  deletesRefused = false;
+  /**
    * A step failed (Pulumi's stepExecutor.Errored()): the run then ends, once the stack's outputs
    * are final, with `update failed` (`preview failed`) under the stack. Set by reportFailure alone.
    */

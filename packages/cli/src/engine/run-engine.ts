@@ -265,9 +265,11 @@ export async function runEngine(options: EngineOptions): Promise<EngineResult> {
       // A failed step, then, fails the run under the stack (deployment_executor.go Execute, and
       // refresh: reportExecResult("failed") once stepExec.Errored(), after the stack's outputs):
       // "update failed", for a destroy or a refresh too, "preview failed" for a preview; so does
-      // a preview that went on past the step generator's errors to its end (ex.stepGen.Errored()).
-      // An error that stopped the run before any step (Check, Diff, the program) bails without it.
-      if ((d.failures.stepErrored || generatorErrored) && !canceled) events.diag('error', execFailed);
+      // a preview that went on past the step generator's errors to its end (ex.stepGen.Errored()),
+      // and an update whose deletes `--target` refused (Failures.deletesRefused). An error that
+      // stopped the run before any step (Check, Diff, the program) bails without it.
+      const generatorFailedRun = generatorErrored || d.failures.deletesRefused;
+      if ((d.failures.stepErrored || generatorFailedRun) && !canceled) events.diag('error', execFailed);
       // Everything the steps recorded is on disk before the run reports (and unlocks).
       await state.flush();
       trace.mark('state flushed');
