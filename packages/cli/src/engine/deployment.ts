@@ -67,6 +67,7 @@ import {
   checkFailureMessages,
   ContinuedStepError,
   oneLine,
+  protectedDependentRefusal,
   protectedRefusal,
   StepError,
   UNPROTECT,
@@ -1083,10 +1084,7 @@ export class Deployment {
       if (this.deletedEarly.has(res)) continue;
       // The step generator's refusal under the replaced resource, with no step; a preview bails too.
       if (res.protect && !res.delete)
-        throw this.failures.refusedBeforeStep(
-          urn,
-          `unable to replace resource "${res.urn}" as part of replacing "${urn}"\nas it is currently marked for protection. ${UNPROTECT}`,
-        );
+        throw this.failures.refusedBeforeStep(urn, protectedDependentRefusal(res.urn, urn));
       const { plugin } = await this.providerFor(res.provider ?? '', res.type, '');
       this.deletedUrns.add(res.urn);
       const deleting = this.deleteOne(res, 'delete-replaced', plugin);

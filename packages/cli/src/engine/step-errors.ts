@@ -8,6 +8,15 @@ import { goPropertyValue, type Props } from './values';
 export const UNPROTECT =
   'To unprotect the resource, remove the `protect` flag from the resource in your Pulumi program and run `ocikit up`';
 
+/**
+ * The step generator's words for a protected dependent of a delete-before-replace
+ * (continueStepsFromDiff), line break included. Pulumi quotes the URN in the command with %q; this
+ * quotes it as DeleteStep.Apply does (URN.Quote's single quotes), so the command pastes into a shell
+ * whose `$` (in a child's URN) would otherwise expand.
+ */
+export const protectedDependentRefusal = (dependent: string, replaced: string) =>
+  `unable to replace resource "${dependent}" as part of replacing "${replaced}" as it is currently marked for protection. To unprotect the resource, remove the \`protect\` flag from the resource in your Pulumi program and run \`ocikit up\`, or use the command:\n\`ocikit state unprotect '${dependent}'\``;
+
 /** DeleteStep.Apply's words for a protected resource, line breaks included. */
 export const protectedRefusal = (urn: string) =>
   `resource "${urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the \`protect\` flag from the resource in your Pulumi program and run \`ocikit up\`, or use the command:\n\`ocikit state unprotect '${urn}'\``;

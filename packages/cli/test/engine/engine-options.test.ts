@@ -361,7 +361,11 @@ new Thing('dep', { replaceMe: root.id }, { protect: true });
       assert.deepEqual(failedSteps(run.events), []);
       const said = errorsOf(run.events);
       assert.equal(said.length, 1, said.join('\n'));
-      assert.match(said[0], /^unable to replace resource ".*::dep" as part of replacing ".*::root"\n/);
+      // Pulumi's words, the command naming the dependent.
+      assert.match(
+        said[0],
+        /^unable to replace resource ".*::dep" as part of replacing ".*::root" as it is currently marked for protection\. .* run `ocikit up`, or use the command:\n`ocikit state unprotect '.*::dep'` @/,
+      );
       assert.ok(said[0].endsWith(` @${root}`), said[0]);
     }
   });
