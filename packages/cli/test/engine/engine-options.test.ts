@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EngineEvent } from '../../src/engine';
 import { Display } from '../../src/display/display';
+import { urnName } from '../../src/engine/urn';
 import { diagnostics, fakeProviderFiles, makeProgram, steps, type TestProgram } from './support/harness';
 
 const fake = [resolve(__dirname, 'support/fake-provider.ts')];
@@ -368,6 +369,34 @@ new Thing('dep', { replaceMe: root.id }, { protect: true });
       );
       assert.ok(said[0].endsWith(` @${root}`), said[0]);
     }
+  });
+
+  it("stops at a delete-before-replace dependent's failed delete, replacing nothing, and converges on the next up", async () => {
+    // The dependent is deleted ahead of the root (continueStepsFromDiff's dependent delete steps,
+    // which the root's delete waits on). Its delete fails: the run fails with that step, the root
+    // is neither deleted nor created again, both stay in the state; the next up does the rest.
+    const src = (v: string) => `
+const root = new Thing('root', { dbr: '${v}' });
+new Thing('dep', { replaceMe: root.id, failDeleteTimes: 1 });
+`;
+    await up(src('x'));
+    const before = { root: ids('root'), dep: ids('dep') };
+    prog.write(header + src('y'));
+    reset();
+    const r = await prog.run();
+    assert.equal(r.ok, false);
+    assert.match(r.error!, /::dep: deleting failed: .*transient delete failure 1 of dep/);
+    assert.deepEqual(failedSteps(r.events).map(urnName), ['dep']);
+    assert.deepEqual(changes(), ['delete dep failed']);
+    assert.deepEqual({ root: ids('root'), dep: ids('dep') }, before);
+    assert.deepEqual(
+      ['root', 'dep'].map((n) => byName(n).map((s) => s.id)),
+      [before.root, before.dep],
+    );
+    await up(src('y'));
+    assert.deepEqual(changes(), ['delete dep', 'delete root', 'create root', 'create dep']);
+    assert.equal(ids('root').length, 1);
+    assert.notDeepEqual(ids('root'), before.root);
   });
 
   it('replaces a resource whose protect is set or cleared in the same update, refusing only one protected before and after', async () => {

@@ -19,6 +19,15 @@ const logHolds = async (calls: string[]) => {
   while (!held().some((line) => calls.includes(line))) await new Promise((r) => setTimeout(r, 20));
 };
 
+/** This call's attempt number for `key` (1 the first time), counted on disk across runs. */
+const attempt = (key: string): number => {
+  const attemptsFile = `${store}.attempts.json`;
+  const attempts = existsSync(attemptsFile) ? JSON.parse(readFileSync(attemptsFile, 'utf8')) : {};
+  const n = (attempts[key] = (attempts[key] ?? 0) + 1);
+  writeFileSync(attemptsFile, JSON.stringify(attempts));
+  return n;
+};
+
 /** Properties whose change forces a replacement; `dbr` asks for delete-before-replace. */
 const replaceKeys = ['replaceMe', 'dbr'];
 
@@ -48,10 +57,7 @@ const provider: Provider = {
     const name = urn.split('::').pop();
     // failTimes: n: the first n creates of this name fail (a transient error), counted on disk.
     if (typeof inputs.failTimes === 'number') {
-      const attemptsFile = `${store}.attempts.json`;
-      const attempts = existsSync(attemptsFile) ? JSON.parse(readFileSync(attemptsFile, 'utf8')) : {};
-      const n = (attempts[name!] = (attempts[name!] ?? 0) + 1);
-      writeFileSync(attemptsFile, JSON.stringify(attempts));
+      const n = attempt(name!);
       if (n <= inputs.failTimes) {
         log(`create ${name} failed`);
         throw new Error(`transient failure ${n} of ${name}`);
@@ -97,8 +103,17 @@ const provider: Provider = {
     }
     return { outs: s[id] };
   },
-  async delete(id, urn) {
-    log(`delete ${urn.split('::').pop()}`);
+  async delete(id, urn, props: Props) {
+    const name = urn.split('::').pop();
+    // failDeleteTimes: n: the first n deletes of this name fail, counted on disk.
+    if (typeof props.failDeleteTimes === 'number') {
+      const n = attempt(`delete ${name}`);
+      if (n <= props.failDeleteTimes) {
+        log(`delete ${name} failed`);
+        throw new Error(`transient delete failure ${n} of ${name}`);
+      }
+    }
+    log(`delete ${name}`);
     const s = load();
     delete s[id];
     save(s);
