@@ -42,7 +42,7 @@ export class Failures {
   constructor(
     private readonly events: EventSink,
     private readonly continueOnError: boolean,
-    /** A preview goes on past the step generator's errors (stepGeneratorError); an update stops. */
+    /** A preview goes on past the step generator's errors (stepGeneratorErrors); an update stops. */
     private readonly preview: boolean,
     /** The run's step counts so far (a failed step's event carries their total). */
     private readonly changes: Partial<Record<ChangeKind, number>>,
